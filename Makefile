@@ -1,0 +1,136 @@
+# tnav — the trace navigator.
+#
+#   make            build ./tnav (and the trace generator sample-logs/gen)
+#   make run        install missing dependencies (as root), build, open a sample trace
+#   make test       install missing dependencies (as root), build everything, run every test
+#   make bench      load/throughput benchmark on generated traces (see doc/PERFORMANCE.md)
+#   make install PREFIX=/usr/local
+#   make asan       sanitizer build in build/asan/
+#   make fuzz       libFuzzer targets in build/fuzz/ (clang)
+#   make deps       install missing build dependencies (apt-get when root)
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+BUILD_DEBS = gcc make pkg-config libncurses-dev libcsv-dev libpcre2-dev
+TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux
+
+WARN    = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CSTD    = -std=c11 -D_GNU_SOURCE
+OPT     ?= -O2 -g
+CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc $(CFLAGS)
+LIBS    = -lcsv -lm -pthread
+
+SRC_CORE = $(wildcard src/*.c)
+SRC_MAIN = src/main.c
+SRC_LIB  = $(filter-out $(SRC_MAIN),$(SRC_CORE))
+
+OBJ_LIB  = $(SRC_LIB:%.c=build/rel/%.o)
+OBJ_MAIN = $(SRC_MAIN:%.c=build/rel/%.o)
+AOBJ_LIB = $(SRC_LIB:%.c=build/asan/%.o)
+AOBJ_MAIN= $(SRC_MAIN:%.c=build/asan/%.o)
+
+ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all deps test-deps run test bench install asan fuzz clean check-syntax
+
+all: tnav sample-logs/gen
+
+build/rel/%.o: %.c $(wildcard src/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+build/asan/%.o: %.c $(wildcard src/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -c $< -o $@
+
+build/libtnav.a: $(OBJ_LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+build/libtnav-asan.a: $(AOBJ_LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+tnav: $(OBJ_MAIN) build/libtnav.a
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+
+build/asan/tnav: $(AOBJ_MAIN) build/libtnav-asan.a
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+
+asan: build/asan/tnav build/asan/unit
+
+sample-logs/gen: sample-logs/gen.c
+	$(CC) $(CSTD) -O2 $(WARN) -o $@ $< -lm
+
+# ---- tests -------------------------------------------------------------
+
+TEST_SRC = tests/unit.c
+build/rel/unit: tests/unit.c build/libtnav.a $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/unit.c build/libtnav.a $(LIBS)
+
+build/asan/unit: tests/unit.c build/libtnav-asan.a $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/unit.c build/libtnav-asan.a $(LIBS)
+
+build/rel/casetool: tests/casetool.c build/libtnav.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/casetool.c build/libtnav.a $(LIBS)
+
+# libFuzzer targets (clang); each links the core built with the fuzzer's
+# instrumentation
+FUZZ_CC    ?= clang
+FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
+FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson
+
+build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(SRC_LIB) $(LIBS)
+
+fuzz: $(FUZZ_TARGETS)
+
+test: deps test-deps all asan build/rel/unit build/rel/casetool fuzz
+	@TNAV=./tnav TNAV_ASAN=build/asan/tnav sh tests/run.sh
+
+bench: deps all
+	@sh tests/bench.sh
+
+run: deps all
+	./tnav sample-logs/ring.csv
+
+install: tnav
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 tnav $(DESTDIR)$(PREFIX)/bin/tnav
+	install -m 0644 doc/tnav.1 $(DESTDIR)$(PREFIX)/share/man/man1/tnav.1
+
+clean:
+	rm -rf build tnav sample-logs/gen
+
+# ---- dependencies ------------------------------------------------------
+# Installs what is missing with apt-get when run as root; otherwise prints
+# the exact command to run.
+define install_debs
+	@missing=""; \
+	for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "missing packages:$$missing"; \
+	    echo "run: sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call install_debs,$(BUILD_DEBS))
+
+test-deps:
+	$(call install_debs,$(TEST_DEBS))

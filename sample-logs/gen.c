@@ -1,0 +1,1611 @@
+/*
+ * sample-logs/gen.c — synthetic trace generator for tnav (benchmarks, scale
+ * tests, and the small bundled sample traces).
+ *
+ * Owns: the `gen` program only — simulation of four program shapes (mpi,
+ * ring, x10, mw) and writing them as CSV or NDJSON in tnav's canonical
+ * fields.  It shares no code with tnav itself.
+ *
+ * Invariants:
+ *  - Deterministic: the output bytes depend only on the options and --seed
+ *    (a splitmix64 PRNG, integer arithmetic only, no clocks, no addresses).
+ *  - The output is a valid trace in tnav's format: every message id occurs
+ *    exactly once as a send (at the source, peer = destination) and once as
+ *    a recv (at the destination, peer = source) with the same tag and
+ *    recv ts >= send ts; every sync group names one barrier/finish instance;
+ *    a finish's sync ends exactly at the latest `end` of that group;
+ *    intervals of one activity either nest or do not overlap; a spawned
+ *    activity's first event carries `parent`.
+ *  - --order time: rows sorted by ts (ties keep generation order, so an
+ *    enclosing interval precedes the intervals it contains); --order loc:
+ *    rows grouped by loc in ascending order, each group sorted the same way.
+ *    Both orders hold exactly the same rows.
+ *  - mpi shape: exactly --events rows whenever N is at least the fixed
+ *    start-up + shut-down cost of 4T-1 rows per rank (7 with 2 threads);
+ *    below that, that minimum is written (with a note on stderr).
+ *
+ * Build: gcc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE \
+ *            -o sample-logs/gen sample-logs/gen.c -lm
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Event kinds, flags, names                                           */
+
+enum {
+    K_STATE, K_SEND, K_RECV, K_MSG, K_SPAWN, K_END, K_MOVE, K_SYNC,
+    K_ATOMIC, K_COUNTER, K_MARK, K__N
+};
+static const char *const KIND_STR[K__N] = {
+    "state", "send", "recv", "msg", "spawn", "end", "move", "sync",
+    "atomic", "counter", "mark"
+};
+
+enum {
+    EF_DUR = 1u << 0, EF_PEER = 1u << 1, EF_BYTES = 1u << 2,
+    EF_ID = 1u << 3,      /* numeric message id */
+    EF_IDLABEL = 1u << 4, /* id is an activity label (spawn) */
+    EF_TAG = 1u << 5, EF_GROUP = 1u << 6, EF_PARENT = 1u << 7,
+    EF_VALUE = 1u << 8, EF_CPU = 1u << 9
+};
+
+enum { G_BARRIER, G_FINISH };
+static const char *const GROUP_STR[] = { "barrier:", "finish:" };
+
+/* Region / function names.  Index 0 means "no name". */
+enum {
+    N_NONE,
+    /* mpi shape */
+    N_TIMESTEP, N_NEIGHBOR, N_FORCES, N_NONBONDED, N_BONDED, N_BOUNDARY,
+    N_HALO, N_PACK, N_UNPACK, N_MPI_SEND, N_MPI_RECV, N_MPI_ALLREDUCE,
+    N_MPI_BARRIER, N_MPI_INIT, N_MPI_FINALIZE, N_INTEGRATE, N_SOLVE, N_SPMV,
+    N_DOT, N_REDUCE_ENERGY, N_IO_WRITE, N_CHECKPOINT_WRITE, N_THREAD_INIT,
+    N_OMP_FOR, N_ACCUMULATE, N_FLOPS, N_MEM_MB, N_ITER_BEGIN, N_CHECKPOINT,
+    /* small shapes */
+    N_MAIN, N_COMPUTE, N_FINISH, N_WORK, N_REMOTE_WORK, N_COMBINE, N_REPORT,
+    N_UPDATE_TOTAL, N_UPDATE_HISTOGRAM, N_TASK,
+    N__N
+};
+static const char *const NAME_STR[N__N] = {
+    "",
+    /* mpi: an MD-style C++ code (demangled, namespace-qualified names as a
+     * profiler shows them) plus the MPI calls */
+    "mdsim::integrate::Integrator::timestep", "mdsim::force::NeighborList::build_neighbor_list",
+    "mdsim::force::ForceField::compute_forces", "mdsim::force::ForceField::compute_nonbonded",
+    "mdsim::force::ForceField::compute_bonded", "mdsim::domain::Domain::apply_boundary_conditions",
+    "mdsim::domain::Domain::update_halo", "mdsim::domain::Domain::pack_buffer",
+    "mdsim::domain::Domain::unpack_buffer", "MPI_Send", "MPI_Recv", "MPI_Allreduce", "MPI_Barrier",
+    "MPI_Init", "MPI_Finalize", "mdsim::integrate::Integrator::integrate_positions",
+    "mdsim::solver::PressureSolver::solve_pressure", "mdsim::solver::PressureSolver::sparse_matvec",
+    "mdsim::solver::PressureSolver::dot_product", "mdsim::analysis::Thermo::reduce_energy",
+    "mdsim::io::Output::io_write", "mdsim::io::Output::checkpoint_write", "omp_thread_init",
+    "mdsim::force::ForceField::compute_nonbonded._omp_fn.0", "mdsim::analysis::Thermo::accumulate_energy",
+    "flops", "mem_mb", "iteration_begin", "checkpoint",
+    /* small shapes: short plain names */
+    "main", "compute", "finish", "work", "remote_work", "combine", "report",
+    "update_total", "update_histogram", "task",
+};
+
+#define MAX_NAME 64
+#define MAXROW 1024 /* upper bound of one formatted row (names <= 64 B) */
+
+static char name_csv[N__N][MAX_NAME + 8];
+static uint8_t name_csv_len[N__N];
+static char name_json[N__N][6 * MAX_NAME + 8];
+static uint16_t name_json_len[N__N];
+
+/* Escape a field for CSV (RFC 4180: quote only when needed). */
+static size_t csv_escape(char *dst, const char *s)
+{
+    size_t n = strlen(s), k = 0;
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        memcpy(dst, s, n);
+        return n;
+    }
+    dst[k++] = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            dst[k++] = '"';
+        dst[k++] = s[i];
+    }
+    dst[k++] = '"';
+    return k;
+}
+
+/* Escape a string as a JSON string literal, quotes included. */
+static size_t json_escape(char *dst, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
+    dst[k++] = '"';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned char c = *p;
+        if (c == '"' || c == '\\') {
+            dst[k++] = '\\';
+            dst[k++] = (char)c;
+        } else if (c == '\n') {
+            dst[k++] = '\\';
+            dst[k++] = 'n';
+        } else if (c == '\t') {
+            dst[k++] = '\\';
+            dst[k++] = 't';
+        } else if (c == '\r') {
+            dst[k++] = '\\';
+            dst[k++] = 'r';
+        } else if (c < 0x20) {
+            memcpy(dst + k, "\\u00", 4);
+            k += 4;
+            dst[k++] = hex[c >> 4];
+            dst[k++] = hex[c & 15];
+        } else {
+            dst[k++] = (char)c;
+        }
+    }
+    dst[k++] = '"';
+    return k;
+}
+
+static void names_init(void)
+{
+    for (int i = 0; i < N__N; i++) {
+        if (strlen(NAME_STR[i]) > MAX_NAME) {
+            fprintf(stderr, "gen: internal error: name too long\n");
+            exit(1);
+        }
+        name_csv_len[i] = (uint8_t)csv_escape(name_csv[i], NAME_STR[i]);
+        name_json_len[i] = (uint16_t)json_escape(name_json[i], NAME_STR[i]);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* PRNG: splitmix64                                                    */
+
+typedef struct { uint64_t s; } Rng;
+
+static inline uint64_t rng_next(Rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform integer in [0, n), n >= 1. */
+static inline uint32_t rnd(Rng *r, uint32_t n)
+{
+    return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+
+typedef struct {
+    uint64_t ts, dur, id; /* id: message id, or label code when EF_IDLABEL */
+    int64_t value;
+    uint32_t loc, peer, bytes, act, parent, group_n;
+    uint16_t flags, name, cpu;
+    uint8_t kind, tag, group_type;
+} Ev;
+
+/* Activity label codes.  Style DOT: code = rank << 8 | thread, written
+ * "rank.thread".  Style A: code = n, written "a<n>". */
+enum { LBL_DOT, LBL_A };
+
+typedef struct {
+    int format;   /* 0 csv, 1 ndjson */
+    int by_loc;   /* --order loc */
+    int label_style;
+    int has_cpu;  /* write the extra `cpu` column */
+    uint32_t nloc;
+
+    Ev *ev;       /* events of the current phase (not yet emitted) */
+    size_t n, cap;
+    uint64_t emitted;
+
+    /* sort scratch */
+    struct Key { uint64_t ts; uint32_t loc, idx; } *key, *tmp;
+    size_t kcap;
+
+    /* output */
+    FILE *out;
+    char *obuf;
+    size_t olen, ocap;
+    const char *oname;
+
+    /* --order loc: per-loc buffers spilled to one temporary file */
+    FILE *spill;
+    char **lbuf;
+    size_t *llen;
+    size_t lcap;
+    struct Chunk { long off; size_t len; uint32_t loc; } *chunks;
+    size_t nchunks, chunkcap;
+    long spill_pos;
+} Gen;
+
+static Gen G;
+
+static void die_io(const char *what)
+{
+    fprintf(stderr, "gen: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fprintf(stderr, "gen: out of memory\n");
+        exit(1);
+    }
+    return q;
+}
+
+static size_t ev_new(uint32_t kind)
+{
+    if (G.n == G.cap) {
+        G.cap = G.cap ? G.cap * 2 : 4096;
+        G.ev = xrealloc(G.ev, G.cap * sizeof *G.ev);
+    }
+    Ev *e = &G.ev[G.n];
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    return G.n++;
+}
+
+/* An activity's context: where it runs and how it is labelled. */
+typedef struct {
+    uint32_t loc, act, parent;
+    uint16_t cpu;
+    int has_cpu;
+    int need_parent; /* the next event is its first one: write `parent` */
+} Ctx;
+
+static size_t push(Ctx *c, uint32_t kind, uint32_t name, uint64_t ts)
+{
+    size_t i = ev_new(kind);
+    Ev *e = &G.ev[i];
+    e->ts = ts;
+    e->loc = c->loc;
+    e->act = c->act;
+    e->name = (uint16_t)name;
+    if (c->has_cpu) {
+        e->flags |= EF_CPU;
+        e->cpu = c->cpu;
+    }
+    if (c->need_parent) {
+        e->flags |= EF_PARENT;
+        e->parent = c->parent;
+        c->need_parent = 0;
+    }
+    return i;
+}
+
+/* Interval helpers.  `open` starts an interval whose end is set by
+ * `close`; `span` writes a complete interval. */
+static size_t open_iv(Ctx *c, uint32_t kind, uint32_t name, uint64_t ts)
+{
+    size_t i = push(c, kind, name, ts);
+    G.ev[i].flags |= EF_DUR;
+    return i;
+}
+
+static void close_iv(size_t i, uint64_t end)
+{
+    G.ev[i].dur = end - G.ev[i].ts;
+}
+
+static size_t span(Ctx *c, uint32_t kind, uint32_t name, uint64_t ts, uint64_t dur)
+{
+    size_t i = open_iv(c, kind, name, ts);
+    G.ev[i].dur = dur;
+    return i;
+}
+
+static void set_msg(size_t i, uint32_t peer, uint32_t bytes, uint64_t id, uint32_t tag)
+{
+    Ev *e = &G.ev[i];
+    e->flags |= EF_PEER | EF_BYTES | EF_ID | EF_TAG;
+    e->peer = peer;
+    e->bytes = bytes;
+    e->id = id;
+    e->tag = (uint8_t)tag;
+}
+
+static void set_group(size_t i, int type, uint32_t n)
+{
+    G.ev[i].flags |= EF_GROUP;
+    G.ev[i].group_type = (uint8_t)type;
+    G.ev[i].group_n = n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Formatting                                                          */
+
+static const char DIGITS2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+static inline char *put_u64(char *p, uint64_t v)
+{
+    char tmp[24];
+    char *q = tmp + sizeof tmp;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--q = DIGITS2[d + 1];
+        *--q = DIGITS2[d];
+    }
+    if (v >= 10) {
+        unsigned d = (unsigned)v * 2;
+        *--q = DIGITS2[d + 1];
+        *--q = DIGITS2[d];
+    } else {
+        *--q = (char)('0' + v);
+    }
+    size_t n = (size_t)(tmp + sizeof tmp - q);
+    memcpy(p, q, n);
+    return p + n;
+}
+
+static inline char *put_i64(char *p, int64_t v)
+{
+    if (v < 0) {
+        *p++ = '-';
+        return put_u64(p, (uint64_t)0 - (uint64_t)v);
+    }
+    return put_u64(p, (uint64_t)v);
+}
+
+static inline char *put_str(char *p, const char *s, size_t n)
+{
+    memcpy(p, s, n);
+    return p + n;
+}
+
+#define PUT_LIT(p, s) put_str((p), (s), sizeof(s) - 1)
+
+static inline char *put_label(char *p, uint32_t code)
+{
+    if (G.label_style == LBL_DOT) {
+        p = put_u64(p, code >> 8);
+        *p++ = '.';
+        return put_u64(p, code & 0xff);
+    }
+    *p++ = 'a';
+    return put_u64(p, code);
+}
+
+static inline char *put_group(char *p, const Ev *e)
+{
+    const char *g = GROUP_STR[e->group_type];
+    p = put_str(p, g, strlen(g));
+    return put_u64(p, e->group_n);
+}
+
+static const char CSV_HEADER[] =
+    "ts,dur,loc,act,kind,name,peer,bytes,id,tag,group,parent,value";
+
+static size_t fmt_csv(char *buf, const Ev *e)
+{
+    char *p = buf;
+    unsigned f = e->flags;
+    p = put_u64(p, e->ts);
+    *p++ = ',';
+    if (f & EF_DUR)
+        p = put_u64(p, e->dur);
+    *p++ = ',';
+    p = put_u64(p, e->loc);
+    *p++ = ',';
+    p = put_label(p, e->act);
+    *p++ = ',';
+    p = put_str(p, KIND_STR[e->kind], strlen(KIND_STR[e->kind]));
+    *p++ = ',';
+    p = put_str(p, name_csv[e->name], name_csv_len[e->name]);
+    *p++ = ',';
+    if (f & EF_PEER)
+        p = put_u64(p, e->peer);
+    *p++ = ',';
+    if (f & EF_BYTES)
+        p = put_u64(p, e->bytes);
+    *p++ = ',';
+    if (f & EF_ID)
+        p = put_u64(p, e->id);
+    else if (f & EF_IDLABEL)
+        p = put_label(p, (uint32_t)e->id);
+    *p++ = ',';
+    if (f & EF_TAG)
+        p = put_u64(p, e->tag);
+    *p++ = ',';
+    if (f & EF_GROUP)
+        p = put_group(p, e);
+    *p++ = ',';
+    if (f & EF_PARENT)
+        p = put_label(p, e->parent);
+    *p++ = ',';
+    if (f & EF_VALUE)
+        p = put_i64(p, e->value);
+    if (G.has_cpu) {
+        *p++ = ',';
+        if (f & EF_CPU)
+            p = put_u64(p, e->cpu);
+    }
+    *p++ = '\n';
+    return (size_t)(p - buf);
+}
+
+static size_t fmt_json(char *buf, const Ev *e)
+{
+    char *p = buf;
+    unsigned f = e->flags;
+    p = PUT_LIT(p, "{\"ts\":");
+    p = put_u64(p, e->ts);
+    if (f & EF_DUR) {
+        p = PUT_LIT(p, ",\"dur\":");
+        p = put_u64(p, e->dur);
+    }
+    p = PUT_LIT(p, ",\"loc\":");
+    p = put_u64(p, e->loc);
+    p = PUT_LIT(p, ",\"act\":\"");
+    p = put_label(p, e->act);
+    p = PUT_LIT(p, "\",\"kind\":\"");
+    p = put_str(p, KIND_STR[e->kind], strlen(KIND_STR[e->kind]));
+    *p++ = '"';
+    if (e->name != N_NONE) {
+        p = PUT_LIT(p, ",\"name\":");
+        p = put_str(p, name_json[e->name], name_json_len[e->name]);
+    }
+    if (f & EF_PEER) {
+        p = PUT_LIT(p, ",\"peer\":");
+        p = put_u64(p, e->peer);
+    }
+    if (f & EF_BYTES) {
+        p = PUT_LIT(p, ",\"bytes\":");
+        p = put_u64(p, e->bytes);
+    }
+    if (f & EF_ID) {
+        p = PUT_LIT(p, ",\"id\":");
+        p = put_u64(p, e->id);
+    } else if (f & EF_IDLABEL) {
+        p = PUT_LIT(p, ",\"id\":\"");
+        p = put_label(p, (uint32_t)e->id);
+        *p++ = '"';
+    }
+    if (f & EF_TAG) {
+        p = PUT_LIT(p, ",\"tag\":");
+        p = put_u64(p, e->tag);
+    }
+    if (f & EF_GROUP) {
+        p = PUT_LIT(p, ",\"group\":\"");
+        p = put_group(p, e);
+        *p++ = '"';
+    }
+    if (f & EF_PARENT) {
+        p = PUT_LIT(p, ",\"parent\":\"");
+        p = put_label(p, e->parent);
+        *p++ = '"';
+    }
+    if (f & EF_VALUE) {
+        p = PUT_LIT(p, ",\"value\":");
+        p = put_i64(p, e->value);
+    }
+    if (f & EF_CPU) {
+        p = PUT_LIT(p, ",\"cpu\":");
+        p = put_u64(p, e->cpu);
+    }
+    *p++ = '}';
+    *p++ = '\n';
+    return (size_t)(p - buf);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+#define OBUF_SIZE (1u << 20)
+
+static void out_flush(void)
+{
+    if (G.olen && fwrite(G.obuf, 1, G.olen, G.out) != G.olen)
+        die_io(G.oname);
+    G.olen = 0;
+}
+
+static void out_write(const char *s, size_t n)
+{
+    if (G.olen + n > G.ocap)
+        out_flush();
+    if (n > G.ocap) {
+        if (fwrite(s, 1, n, G.out) != n)
+            die_io(G.oname);
+        return;
+    }
+    memcpy(G.obuf + G.olen, s, n);
+    G.olen += n;
+}
+
+static void spill_loc(uint32_t loc)
+{
+    if (!G.llen[loc])
+        return;
+    if (!G.spill) {
+        G.spill = tmpfile();
+        if (!G.spill)
+            die_io("temporary file");
+    }
+    if (fwrite(G.lbuf[loc], 1, G.llen[loc], G.spill) != G.llen[loc])
+        die_io("temporary file");
+    if (G.nchunks == G.chunkcap) {
+        G.chunkcap = G.chunkcap ? G.chunkcap * 2 : 256;
+        G.chunks = xrealloc(G.chunks, G.chunkcap * sizeof *G.chunks);
+    }
+    G.chunks[G.nchunks].off = G.spill_pos;
+    G.chunks[G.nchunks].len = G.llen[loc];
+    G.chunks[G.nchunks].loc = loc;
+    G.nchunks++;
+    G.spill_pos += (long)G.llen[loc];
+    G.llen[loc] = 0;
+}
+
+static void out_begin(uint32_t nloc)
+{
+    G.nloc = nloc;
+    G.ocap = OBUF_SIZE;
+    G.obuf = xrealloc(NULL, G.ocap);
+    if (G.format == 0) {
+        out_write(CSV_HEADER, sizeof CSV_HEADER - 1);
+        if (G.has_cpu)
+            out_write(",cpu", 4);
+        out_write("\n", 1);
+    }
+    if (G.by_loc) {
+        size_t per = (64u << 20) / (nloc ? nloc : 1);
+        if (per > OBUF_SIZE)
+            per = OBUF_SIZE;
+        if (per < 16384)
+            per = 16384;
+        G.lcap = per;
+        G.lbuf = xrealloc(NULL, nloc * sizeof *G.lbuf);
+        G.llen = xrealloc(NULL, nloc * sizeof *G.llen);
+        for (uint32_t i = 0; i < nloc; i++) {
+            G.lbuf[i] = NULL;
+            G.llen[i] = 0;
+        }
+    }
+}
+
+static void out_end(void)
+{
+    if (G.by_loc) {
+        /* Chunks of one loc were spilled in order; a stable pass per loc
+         * over the chunk list (sorted by loc, counting sort) restores them. */
+        size_t *start = xrealloc(NULL, (G.nloc + 1) * sizeof *start);
+        size_t *order = xrealloc(NULL, (G.nchunks ? G.nchunks : 1) * sizeof *order);
+        memset(start, 0, (G.nloc + 1) * sizeof *start);
+        for (size_t c = 0; c < G.nchunks; c++)
+            start[G.chunks[c].loc + 1]++;
+        for (uint32_t l = 0; l < G.nloc; l++)
+            start[l + 1] += start[l];
+        for (size_t c = 0; c < G.nchunks; c++)
+            order[start[G.chunks[c].loc]++] = c;
+        size_t c = 0;
+        for (uint32_t l = 0; l < G.nloc; l++) {
+            for (; c < G.nchunks && G.chunks[order[c]].loc == l; c++) {
+                const struct Chunk *ch = &G.chunks[order[c]];
+                out_flush();
+                if (fseek(G.spill, ch->off, SEEK_SET) != 0)
+                    die_io("temporary file");
+                size_t left = ch->len;
+                while (left) {
+                    size_t want = left < G.ocap ? left : G.ocap;
+                    if (fread(G.obuf, 1, want, G.spill) != want)
+                        die_io("temporary file");
+                    G.olen = want;
+                    out_flush();
+                    left -= want;
+                }
+            }
+            if (G.llen[l])
+                out_write(G.lbuf[l], G.llen[l]);
+            free(G.lbuf[l]);
+        }
+        free(start);
+        free(order);
+        free(G.lbuf);
+        free(G.llen);
+        free(G.chunks);
+        if (G.spill)
+            fclose(G.spill);
+    }
+    out_flush();
+    if (fflush(G.out) != 0)
+        die_io(G.oname);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sorting and emitting a phase                                        */
+
+static inline int key_less(const struct Key *a, const struct Key *b, int by_loc)
+{
+    if (by_loc && a->loc != b->loc)
+        return a->loc < b->loc;
+    if (a->ts != b->ts)
+        return a->ts < b->ts;
+    return a->idx < b->idx;
+}
+
+/* Stable bottom-up merge sort (insertion-sorted runs of 32). */
+static void sort_keys(struct Key *a, struct Key *t, size_t n, int by_loc)
+{
+    const size_t RUN = 32;
+    for (size_t lo = 0; lo < n; lo += RUN) {
+        size_t hi = lo + RUN < n ? lo + RUN : n;
+        for (size_t i = lo + 1; i < hi; i++) {
+            struct Key k = a[i];
+            size_t j = i;
+            while (j > lo && key_less(&k, &a[j - 1], by_loc)) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = k;
+        }
+    }
+    struct Key *src = a, *dst = t;
+    for (size_t w = RUN; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n;
+            size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = key_less(&src[j], &src[i], by_loc) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        struct Key *x = src;
+        src = dst;
+        dst = x;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* Sort the events of the current phase and write them out.  A phase must
+ * end at a time fence: no later phase has an event before its last one
+ * (per loc for --order loc, globally for --order time). */
+static void flush_phase(void)
+{
+    if (G.n > G.kcap) {
+        G.kcap = G.n * 2;
+        G.key = xrealloc(G.key, G.kcap * sizeof *G.key);
+        G.tmp = xrealloc(G.tmp, G.kcap * sizeof *G.tmp);
+    }
+    for (size_t i = 0; i < G.n; i++) {
+        G.key[i].ts = G.ev[i].ts;
+        G.key[i].loc = G.ev[i].loc;
+        G.key[i].idx = (uint32_t)i;
+    }
+    sort_keys(G.key, G.tmp, G.n, G.by_loc);
+    size_t (*fmt)(char *, const Ev *) = G.format ? fmt_json : fmt_csv;
+    if (!G.by_loc) {
+        for (size_t i = 0; i < G.n; i++) {
+            if (G.olen + MAXROW > G.ocap)
+                out_flush();
+            G.olen += fmt(G.obuf + G.olen, &G.ev[G.key[i].idx]);
+        }
+    } else {
+        for (size_t i = 0; i < G.n; i++) {
+            const Ev *e = &G.ev[G.key[i].idx];
+            uint32_t l = e->loc;
+            if (!G.lbuf[l])
+                G.lbuf[l] = xrealloc(NULL, G.lcap);
+            if (G.llen[l] + MAXROW > G.lcap)
+                spill_loc(l);
+            G.llen[l] += fmt(G.lbuf[l] + G.llen[l], e);
+        }
+    }
+    G.emitted += G.n;
+    G.n = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Shape: mpi (benchmark)                                              */
+
+typedef struct {
+    uint32_t src, dst, bytes, tag;
+    uint64_t id, ts;
+} Msg;
+
+typedef struct {
+    uint32_t R, T, straggler;
+    uint64_t target;
+    Rng rng;
+    uint64_t next_id;
+    Ctx *ctx;          /* R*T */
+    uint64_t *t;       /* per-thread clock, R*T */
+    uint64_t *arrive;  /* barrier arrival, R*T */
+    size_t *open_ts;   /* index of the open `timestep` per rank */
+    size_t *open_halo;
+    Msg *msg;
+    size_t nmsg, msgcap;
+    uint32_t *inb_start; /* R+1 */
+    uint32_t *inb;       /* message indices bucketed by destination */
+} Mpi;
+
+static uint32_t log2u(uint32_t v)
+{
+    uint32_t l = 0;
+    while (v > 1) {
+        v >>= 1;
+        l++;
+    }
+    return l;
+}
+
+/* Duration around a median: uniform in [0.7, 1.3] x median, a rare 4x
+ * spike (OS noise), and +20% on the straggler rank when `compute`. */
+static uint64_t vdur(Mpi *m, uint64_t median, uint32_t rank, int compute)
+{
+    uint64_t d = median * (700 + rnd(&m->rng, 601)) / 1000;
+    if (rnd(&m->rng, 512) == 0)
+        d *= 4;
+    if (compute && rank == m->straggler)
+        d += d / 5;
+    return d ? d : 1;
+}
+
+/* A state of `median` ns at the thread's clock, then a small gap. */
+static void mpi_state(Mpi *m, uint32_t r, uint32_t th, uint32_t name,
+                      uint64_t median, int compute)
+{
+    size_t k = (size_t)r * m->T + th;
+    uint64_t d = vdur(m, median, r, compute);
+    span(&m->ctx[k], K_STATE, name, m->t[k], d);
+    m->t[k] += d + 100 + rnd(&m->rng, 400);
+}
+
+/* Enclosing state: open at the clock; children follow after a short gap. */
+static size_t mpi_open(Mpi *m, uint32_t r, uint32_t th, uint32_t name)
+{
+    size_t k = (size_t)r * m->T + th;
+    size_t i = open_iv(&m->ctx[k], K_STATE, name, m->t[k]);
+    m->t[k] += 200 + rnd(&m->rng, 200);
+    return i;
+}
+
+static void mpi_close(Mpi *m, uint32_t r, uint32_t th, size_t i)
+{
+    size_t k = (size_t)r * m->T + th;
+    close_iv(i, m->t[k]);
+    m->t[k] += 100 + rnd(&m->rng, 300);
+}
+
+/* Message size: 8 B .. 1 MiB, heavily skewed towards small messages. */
+static uint32_t msg_bytes(Rng *rng)
+{
+    uint32_t a = rnd(rng, 18), b = rnd(rng, 18);
+    uint32_t e = 3 + (a * b) / 17; /* 3..20 */
+    uint32_t v = 1u << e;
+    if (e > 3 && e < 20)
+        v += rnd(rng, v) & ~7u;
+    return v;
+}
+
+/* Barrier over every thread of every rank; returns the exit time. */
+static uint64_t mpi_barrier(Mpi *m, uint32_t k)
+{
+    uint64_t last = 0;
+    size_t n = (size_t)m->R * m->T;
+    for (size_t i = 0; i < n; i++)
+        if (m->arrive[i] > last)
+            last = m->arrive[i];
+    uint64_t exit_t = last + 1500 + 250 * (uint64_t)log2u(m->R * m->T);
+    for (size_t i = 0; i < n; i++) {
+        size_t e = span(&m->ctx[i], K_SYNC, N_MPI_BARRIER, m->arrive[i], exit_t - m->arrive[i]);
+        set_group(e, G_BARRIER, k);
+    }
+    return exit_t;
+}
+
+static void mpi_init_phase(Mpi *m)
+{
+    for (uint32_t r = 0; r < m->R; r++) {
+        size_t k0 = (size_t)r * m->T;
+        m->t[k0] = 1000000000ull + (r ? 1000 * (uint64_t)rnd(&m->rng, 200) : 0);
+        mpi_state(m, r, 0, N_MPI_INIT, 6000000, 0);
+        for (uint32_t th = 1; th < m->T; th++) {
+            size_t e = push(&m->ctx[k0], K_SPAWN, N_NONE, m->t[k0]);
+            G.ev[e].flags |= EF_IDLABEL | EF_PEER;
+            G.ev[e].id = (r << 8) | th;
+            G.ev[e].peer = r;
+            m->t[k0 + th] = m->t[k0] + 3000 + rnd(&m->rng, 2000);
+            m->t[k0] += 1500 + rnd(&m->rng, 500);
+            mpi_state(m, r, th, N_THREAD_INIT, 40000, 0);
+            m->arrive[k0 + th] = m->t[k0 + th];
+        }
+        m->arrive[k0] = m->t[k0];
+    }
+}
+
+/* One timestep of every rank followed by a barrier over all threads.
+ * Returns the barrier exit time (a time fence: nothing of this round is
+ * at or after it, nothing of the next round before it). */
+static uint64_t mpi_round(Mpi *m, uint32_t k, uint64_t t0)
+{
+    const uint32_t R = m->R, T = m->T;
+    Rng *rng = &m->rng;
+    static const uint8_t NSEND[6] = { 1, 2, 3, 4, 2, 4 }; /* mean 8/3 */
+
+    /* Phase A (thread 0): timestep start, forces. */
+    for (uint32_t r = 0; r < R; r++) {
+        size_t k0 = (size_t)r * T;
+        m->t[k0] = t0 + 200 + rnd(rng, 800);
+        m->open_ts[r] = mpi_open(m, r, 0, N_TIMESTEP);
+        if (rnd(rng, 3) < 2) {
+            uint32_t nm = (k % 50 == 0) ? N_CHECKPOINT : N_ITER_BEGIN;
+            push(&m->ctx[k0], K_MARK, nm, m->t[k0]);
+            m->t[k0] += 100;
+        }
+        if (k % 10 == 1)
+            mpi_state(m, r, 0, N_NEIGHBOR, 1200000, 1);
+        size_t f = mpi_open(m, r, 0, N_FORCES);
+        mpi_state(m, r, 0, N_NONBONDED, 1800000, 1);
+        mpi_state(m, r, 0, N_BONDED, 300000, 1);
+        mpi_close(m, r, 0, f);
+        if (rnd(rng, 2))
+            mpi_state(m, r, 0, N_BOUNDARY, 25000, 1);
+    }
+
+    /* Phase B (thread 0): halo exchange, sends. */
+    m->nmsg = 0;
+    for (uint32_t r = 0; r < R; r++) {
+        size_t k0 = (size_t)r * T;
+        m->open_halo[r] = mpi_open(m, r, 0, N_HALO);
+        mpi_state(m, r, 0, N_PACK, 40000, 1);
+        uint32_t ns = R > 1 ? NSEND[rnd(rng, 6)] : 0;
+        for (uint32_t j = 0; j < ns; j++) {
+            uint32_t u = rnd(rng, 4), p;
+            if (u == 0)
+                p = (r + 1) % R;
+            else if (u == 1)
+                p = (r + R - 1) % R;
+            else {
+                p = rnd(rng, R - 1);
+                if (p >= r)
+                    p++;
+            }
+            uint32_t bytes = msg_bytes(rng);
+            uint32_t tag = rnd(rng, 8);
+            size_t st = mpi_open(m, r, 0, N_MPI_SEND);
+            uint64_t sd = 300 + bytes / 16;
+            size_t e = span(&m->ctx[k0], K_SEND, N_NONE, m->t[k0], sd);
+            uint64_t id = m->next_id++;
+            set_msg(e, p, bytes, id, tag);
+            if (m->nmsg == m->msgcap) {
+                m->msgcap = m->msgcap ? m->msgcap * 2 : 1024;
+                m->msg = xrealloc(m->msg, m->msgcap * sizeof *m->msg);
+            }
+            m->msg[m->nmsg++] = (Msg){ r, p, bytes, tag, id, m->t[k0] };
+            m->t[k0] += sd + 200 + rnd(rng, 100);
+            mpi_close(m, r, 0, st);
+        }
+    }
+
+    /* Bucket messages by destination, each bucket by send time. */
+    memset(m->inb_start, 0, (R + 1) * sizeof *m->inb_start);
+    for (size_t i = 0; i < m->nmsg; i++)
+        m->inb_start[m->msg[i].dst + 1]++;
+    for (uint32_t r = 0; r < R; r++)
+        m->inb_start[r + 1] += m->inb_start[r];
+    for (size_t i = 0; i < m->nmsg; i++)
+        m->inb[m->inb_start[m->msg[i].dst]++] = (uint32_t)i;
+    for (uint32_t r = R; r > 0; r--)
+        m->inb_start[r] = m->inb_start[r - 1];
+    m->inb_start[0] = 0;
+
+    /* Phase C (thread 0): receives, the rest of the timestep. */
+    for (uint32_t r = 0; r < R; r++) {
+        size_t k0 = (size_t)r * T;
+        uint32_t *b = m->inb + m->inb_start[r];
+        uint32_t nb = m->inb_start[r + 1] - m->inb_start[r];
+        for (uint32_t i = 1; i < nb; i++) { /* insertion sort by send ts */
+            uint32_t x = b[i], j = i;
+            while (j > 0 && (m->msg[b[j - 1]].ts > m->msg[x].ts ||
+                             (m->msg[b[j - 1]].ts == m->msg[x].ts && b[j - 1] > x))) {
+                b[j] = b[j - 1];
+                j--;
+            }
+            b[j] = x;
+        }
+        for (uint32_t i = 0; i < nb; i++) {
+            const Msg *g = &m->msg[b[i]];
+            size_t st = mpi_open(m, r, 0, N_MPI_RECV);
+            uint64_t rts = m->t[k0] > g->ts ? m->t[k0] : g->ts;
+            uint64_t arr = g->ts + 1500 + g->bytes / 10;
+            if (arr < rts + 200)
+                arr = rts + 200;
+            size_t e = span(&m->ctx[k0], K_RECV, N_NONE, rts, arr - rts);
+            set_msg(e, g->src, g->bytes, g->id, g->tag);
+            m->t[k0] = arr + 250 + rnd(rng, 100);
+            mpi_close(m, r, 0, st);
+        }
+        mpi_state(m, r, 0, N_UNPACK, 40000, 1);
+        mpi_close(m, r, 0, m->open_halo[r]);
+        mpi_state(m, r, 0, N_INTEGRATE, 400000, 1);
+        size_t sp = mpi_open(m, r, 0, N_SOLVE);
+        uint32_t it = 2 + rnd(rng, 3);
+        for (uint32_t i = 0; i < it; i++)
+            mpi_state(m, r, 0, N_SPMV, 150000, 1);
+        mpi_state(m, r, 0, N_DOT, 20000, 1);
+        mpi_state(m, r, 0, N_MPI_ALLREDUCE, 18000, 0);
+        mpi_close(m, r, 0, sp);
+        if (rnd(rng, 2))
+            mpi_state(m, r, 0, N_REDUCE_ENERGY, 100000, 1);
+        if (k % 100 == 50)
+            mpi_state(m, r, 0, N_IO_WRITE, 7000000, 0);
+        if (rnd(rng, 3) < 2) {
+            size_t e = push(&m->ctx[k0], K_COUNTER, N_FLOPS, m->t[k0]);
+            G.ev[e].flags |= EF_VALUE;
+            G.ev[e].value = 1000000000 + (int64_t)rnd(rng, 400000000);
+            m->t[k0] += 100;
+        }
+        mpi_close(m, r, 0, m->open_ts[r]);
+        m->arrive[k0] = m->t[k0];
+    }
+
+    /* Worker threads. */
+    static const uint16_t WORK[4] = { N_NONBONDED, N_OMP_FOR, N_SPMV, N_INTEGRATE };
+    static const uint32_t WMED[4] = { 1500000, 900000, 400000, 600000 };
+    for (uint32_t r = 0; r < R; r++) {
+        for (uint32_t th = 1; th < T; th++) {
+            size_t kt = (size_t)r * T + th;
+            m->t[kt] = t0 + 500 + rnd(rng, 1500);
+            uint32_t n = 2 + rnd(rng, 3);
+            uint32_t at = rnd(rng, 3) < 2 ? rnd(rng, n) : UINT32_MAX;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t w = rnd(rng, 4);
+                mpi_state(m, r, th, WORK[w], WMED[w], 1);
+                if (i == at) {
+                    push(&m->ctx[kt], K_ATOMIC, N_ACCUMULATE, m->t[kt]);
+                    m->t[kt] += 200;
+                }
+            }
+            if (rnd(rng, 3) < 2) {
+                size_t e = push(&m->ctx[kt], K_COUNTER, N_MEM_MB, m->t[kt]);
+                G.ev[e].flags |= EF_VALUE;
+                G.ev[e].value = 1500 + (int64_t)((r * 37u) % 400 + k / 64 + rnd(rng, 50));
+                m->t[kt] += 100;
+            }
+            m->arrive[kt] = m->t[kt];
+        }
+    }
+    return mpi_barrier(m, k);
+}
+
+/* After the last barrier: `rest` states spread over all threads, then each
+ * thread's `end` (thread 0 ends last, after joining its workers). */
+static void mpi_tail(Mpi *m, uint64_t t0, uint64_t rest)
+{
+    static const uint16_t FIN0[3] = { N_REDUCE_ENERGY, N_IO_WRITE, N_CHECKPOINT_WRITE };
+    static const uint32_t FMED0[3] = { 100000, 5000000, 3000000 };
+    static const uint16_t FINW[2] = { N_OMP_FOR, N_INTEGRATE };
+    static const uint32_t FMEDW[2] = { 300000, 400000 };
+    size_t nt = (size_t)m->R * m->T;
+    for (uint32_t r = 0; r < m->R; r++) {
+        size_t k0 = (size_t)r * m->T;
+        uint64_t last = 0;
+        for (uint32_t th = m->T; th-- > 0;) {
+            size_t k = k0 + th;
+            uint64_t q = rest / nt + (k < rest % nt ? 1 : 0);
+            m->t[k] = t0 + 300 + rnd(&m->rng, 700);
+            for (uint64_t j = 0; j < q; j++) {
+                if (th == 0) {
+                    if (j + 1 == q)
+                        mpi_state(m, r, 0, N_MPI_FINALIZE, 2000000, 0);
+                    else
+                        mpi_state(m, r, 0, FIN0[j % 3], FMED0[j % 3], 1);
+                } else {
+                    mpi_state(m, r, th, FINW[j % 2], FMEDW[j % 2], 1);
+                }
+            }
+            if (th == 0 && m->t[k] < last)
+                m->t[k] = last;
+            push(&m->ctx[k], K_END, N_NONE, m->t[k] + (th == 0 ? 1000 : 0));
+            if (m->t[k] > last)
+                last = m->t[k];
+        }
+    }
+}
+
+static void shape_mpi(uint32_t R, uint32_t T, uint64_t target, uint64_t seed)
+{
+    Mpi m;
+    memset(&m, 0, sizeof m);
+    m.R = R;
+    m.T = T;
+    m.target = target;
+    m.rng.s = seed;
+    m.next_id = 1;
+    m.straggler = R > 1 ? (R * 3) / 4 : UINT32_MAX;
+    size_t nt = (size_t)R * T;
+    m.ctx = xrealloc(NULL, nt * sizeof *m.ctx);
+    m.t = xrealloc(NULL, nt * sizeof *m.t);
+    m.arrive = xrealloc(NULL, nt * sizeof *m.arrive);
+    m.open_ts = xrealloc(NULL, R * sizeof *m.open_ts);
+    m.open_halo = xrealloc(NULL, R * sizeof *m.open_halo);
+    m.inb_start = xrealloc(NULL, (R + 1) * sizeof *m.inb_start);
+    m.inb = xrealloc(NULL, (size_t)R * 4 * sizeof *m.inb);
+    for (uint32_t r = 0; r < R; r++) {
+        for (uint32_t th = 0; th < T; th++) {
+            Ctx *c = &m.ctx[(size_t)r * T + th];
+            memset(c, 0, sizeof *c);
+            c->loc = r;
+            c->act = (r << 8) | th;
+            c->has_cpu = 1;
+            /* 128-core nodes, ranks packed, threads on adjacent cores */
+            uint32_t per_node = 128 / T ? 128 / T : 1;
+            c->cpu = (uint16_t)(((r % per_node) * T + th) % 128);
+            if (th > 0) {
+                c->parent = r << 8;
+                c->need_parent = 1;
+            }
+        }
+    }
+    G.has_cpu = 1;
+    G.label_style = LBL_DOT;
+    out_begin(R);
+
+    mpi_init_phase(&m);
+    uint64_t t0 = mpi_barrier(&m, 0);
+    flush_phase();
+    for (uint32_t k = 1;; k++) {
+        Rng save = m.rng;
+        uint64_t save_id = m.next_id;
+        uint64_t t1 = mpi_round(&m, k, t0);
+        if (G.emitted + G.n + nt > target) {
+            G.n = 0;
+            m.rng = save;
+            m.next_id = save_id;
+            break;
+        }
+        flush_phase();
+        t0 = t1;
+    }
+    uint64_t rest = target > G.emitted + nt ? target - G.emitted - nt : 0;
+    mpi_tail(&m, t0, rest);
+    flush_phase();
+    out_end();
+    if (G.emitted != target)
+        fprintf(stderr, "gen: note: --events %llu is below the minimum for %u ranks x %u threads;"
+                " wrote %llu events\n",
+                (unsigned long long)target, R, T, (unsigned long long)G.emitted);
+    free(m.ctx);
+    free(m.t);
+    free(m.arrive);
+    free(m.open_ts);
+    free(m.open_halo);
+    free(m.inb_start);
+    free(m.inb);
+    free(m.msg);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shape: ring                                                         */
+
+static Ctx rank_ctx(uint32_t r)
+{
+    Ctx c;
+    memset(&c, 0, sizeof c);
+    c.loc = r;
+    c.act = r << 8;
+    return c;
+}
+
+static void shape_ring(uint32_t R, uint64_t seed)
+{
+    const uint32_t ITERS = 10;
+    const uint32_t S = R > 5 ? 5 : R - 1; /* the straggler */
+    Rng rng = { seed };
+    G.label_style = LBL_DOT;
+    out_begin(R);
+
+    Ctx *c = xrealloc(NULL, R * sizeof *c);
+    size_t *main_i = xrealloc(NULL, R * sizeof *main_i);
+    uint64_t *arr = xrealloc(NULL, R * sizeof *arr);
+    const uint64_t T0 = 1000000000ull;
+    for (uint32_t r = 0; r < R; r++) {
+        c[r] = rank_ctx(r);
+        main_i[r] = open_iv(&c[r], K_STATE, N_MAIN, T0);
+    }
+    uint64_t s = T0 + 100000; /* iteration start (all ranks) */
+    for (uint32_t i = 0; i <= ITERS; i++) {
+        for (uint32_t r = 0; r < R; r++) {
+            uint64_t t = s;
+            if (i > 0) {
+                /* the message sent to us in the previous iteration */
+                uint32_t src = (r + R - 1) % R;
+                size_t e = span(&c[r], K_RECV, N_NONE, t, 4000);
+                set_msg(e, src, 4096, (uint64_t)(i - 1) * R + src + 1, 0);
+                t += 5000;
+            }
+            if (i == ITERS) {
+                close_iv(main_i[r], t + 5000);
+                continue;
+            }
+            uint64_t cd = (r == S ? 6000000 : 2000000) + 10000 * (uint64_t)rnd(&rng, 8);
+            span(&c[r], K_STATE, N_COMPUTE, t, cd);
+            t += cd;
+            size_t e = span(&c[r], K_SEND, N_NONE, t, 3000);
+            set_msg(e, (r + 1) % R, 4096, (uint64_t)i * R + r + 1, 0);
+            arr[r] = t + 3000;
+        }
+        if (i == ITERS)
+            break;
+        uint64_t last = 0;
+        for (uint32_t r = 0; r < R; r++)
+            if (arr[r] > last)
+                last = arr[r];
+        uint64_t ex = last + 2000;
+        for (uint32_t r = 0; r < R; r++) {
+            size_t e = span(&c[r], K_SYNC, N_MPI_BARRIER, arr[r], ex - arr[r]);
+            set_group(e, G_BARRIER, i);
+        }
+        s = ex;
+    }
+    flush_phase();
+    out_end();
+    free(c);
+    free(main_i);
+    free(arr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shape: x10                                                          */
+
+static Ctx act_ctx(uint32_t place, uint32_t label, int has_parent, uint32_t parent)
+{
+    Ctx c;
+    memset(&c, 0, sizeof c);
+    c.loc = place;
+    c.act = label;
+    c.parent = parent;
+    c.need_parent = has_parent;
+    return c;
+}
+
+static void x10_spawn(Ctx *c, uint64_t ts, uint32_t child, uint32_t place)
+{
+    size_t e = push(c, K_SPAWN, N_NONE, ts);
+    G.ev[e].flags |= EF_IDLABEL | EF_PEER;
+    G.ev[e].id = child;
+    G.ev[e].peer = place;
+}
+
+/* `at (dst)`: the activity leaves its place carrying `bytes`. */
+static uint64_t x10_move(Ctx *c, uint64_t ts, uint32_t dst, uint32_t bytes, uint64_t dur)
+{
+    size_t e = span(c, K_MOVE, N_NONE, ts, dur);
+    G.ev[e].flags |= EF_PEER | EF_BYTES;
+    G.ev[e].peer = dst;
+    G.ev[e].bytes = bytes;
+    c->loc = dst;
+    return ts + dur + 2000;
+}
+
+static void x10_atomic(Ctx *c, uint64_t ts, uint32_t name)
+{
+    span(c, K_ATOMIC, name, ts, 1000);
+}
+
+static void x10_end(Ctx *c, uint64_t ts, uint32_t finish)
+{
+    size_t e = push(c, K_END, N_NONE, ts);
+    if (finish)
+        set_group(e, G_FINISH, finish);
+}
+
+static uint64_t jit(Rng *rng, uint64_t step, uint32_t n)
+{
+    return step * rnd(rng, n);
+}
+
+static void shape_x10(uint64_t seed)
+{
+    Rng rng = { seed };
+    G.label_style = LBL_A;
+    out_begin(4);
+    const uint64_t T0 = 1000000000ull;
+
+    Ctx a0 = act_ctx(0, 0, 0, 0);
+    size_t main_i = open_iv(&a0, K_STATE, N_MAIN, T0);
+
+    /* finish 1: one async per place; the one at place 3 is slow. */
+    uint64_t t = T0 + 100000;
+    uint64_t sp[5];
+    for (uint32_t p = 0; p < 4; p++) {
+        sp[p + 1] = t;
+        x10_spawn(&a0, t, p + 1, p);
+        t += 5000;
+    }
+    size_t f1 = open_iv(&a0, K_SYNC, N_FINISH, t);
+    set_group(f1, G_FINISH, 1);
+    uint64_t end1 = 0, e;
+
+    /* a1 @0: work with an atomic update. */
+    Ctx a1 = act_ctx(0, 1, 1, 0);
+    uint64_t s = sp[1] + 2000, w = 2000000 + jit(&rng, 100000, 5);
+    span(&a1, K_STATE, N_WORK, s, w);
+    x10_atomic(&a1, s + w / 2, N_UPDATE_TOTAL);
+    e = s + w + 1000;
+    x10_end(&a1, e, 1);
+    end1 = e > end1 ? e : end1;
+
+    /* a2 @1: work, at(2) { remote_work }, work. */
+    Ctx a2 = act_ctx(1, 2, 1, 0);
+    s = sp[2] + 10000;
+    w = 1500000 + jit(&rng, 100000, 5);
+    span(&a2, K_STATE, N_WORK, s, w);
+    s = x10_move(&a2, s + w + 1000, 2, 65536, 20000);
+    w = 1000000 + jit(&rng, 100000, 3);
+    span(&a2, K_STATE, N_REMOTE_WORK, s, w);
+    s = x10_move(&a2, s + w + 1000, 1, 8192, 5000);
+    w = 500000;
+    span(&a2, K_STATE, N_WORK, s, w);
+    e = s + w + 1000;
+    x10_end(&a2, e, 1);
+    end1 = e > end1 ? e : end1;
+
+    /* a3 @2: work with two atomic updates. */
+    Ctx a3 = act_ctx(2, 3, 1, 0);
+    s = sp[3] + 10000;
+    w = 2500000 + jit(&rng, 100000, 5);
+    span(&a3, K_STATE, N_WORK, s, w);
+    x10_atomic(&a3, s + w / 3, N_UPDATE_HISTOGRAM);
+    x10_atomic(&a3, s + 2 * (w / 3), N_UPDATE_HISTOGRAM);
+    e = s + w + 1000;
+    x10_end(&a3, e, 1);
+    end1 = e > end1 ? e : end1;
+
+    /* a4 @3: the slow one that keeps finish 1 open. */
+    Ctx a4 = act_ctx(3, 4, 1, 0);
+    s = sp[4] + 10000;
+    w = 8000000 + jit(&rng, 100000, 5);
+    span(&a4, K_STATE, N_WORK, s, w);
+    e = s + w + 1000;
+    x10_end(&a4, e, 1);
+    end1 = e > end1 ? e : end1;
+    close_iv(f1, end1);
+
+    /* combine, then finish 2 with a nested async. */
+    t = end1 + 5000;
+    w = 500000 + jit(&rng, 100000, 3);
+    span(&a0, K_STATE, N_COMBINE, t, w);
+    t += w + 5000;
+    uint64_t sp5 = t;
+    x10_spawn(&a0, t, 5, 1);
+    t += 5000;
+    uint64_t sp6 = t;
+    x10_spawn(&a0, t, 6, 2);
+    t += 5000;
+    size_t f2 = open_iv(&a0, K_SYNC, N_FINISH, t);
+    set_group(f2, G_FINISH, 2);
+    uint64_t end2 = 0;
+
+    /* a5 @1: work, spawns a7 @3 (governed by finish 2 too), work. */
+    Ctx a5 = act_ctx(1, 5, 1, 0);
+    s = sp5 + 10000;
+    w = 1000000 + jit(&rng, 100000, 3);
+    span(&a5, K_STATE, N_WORK, s, w);
+    s += w + 1000;
+    uint64_t sp7 = s;
+    x10_spawn(&a5, s, 7, 3);
+    s += 2000;
+    w = 1000000 + jit(&rng, 100000, 3);
+    span(&a5, K_STATE, N_WORK, s, w);
+    e = s + w + 1000;
+    x10_end(&a5, e, 2);
+    end2 = e > end2 ? e : end2;
+
+    /* a6 @2: work, at(0) { remote_work }, back, ends at place 2. */
+    Ctx a6 = act_ctx(2, 6, 1, 0);
+    s = sp6 + 10000;
+    w = 1200000 + jit(&rng, 100000, 3);
+    span(&a6, K_STATE, N_WORK, s, w);
+    s = x10_move(&a6, s + w + 1000, 0, 16384, 10000);
+    w = 400000;
+    span(&a6, K_STATE, N_REMOTE_WORK, s, w);
+    s = x10_move(&a6, s + w + 1000, 2, 1024, 5000);
+    e = s + 1000;
+    x10_end(&a6, e, 2);
+    end2 = e > end2 ? e : end2;
+
+    /* a7 @3 (child of a5): the longest of finish 2. */
+    Ctx a7 = act_ctx(3, 7, 1, 5);
+    s = sp7 + 10000;
+    w = 3000000 + jit(&rng, 100000, 5);
+    span(&a7, K_STATE, N_WORK, s, w);
+    x10_atomic(&a7, s + w / 2, N_UPDATE_TOTAL);
+    e = s + w + 1000;
+    x10_end(&a7, e, 2);
+    end2 = e > end2 ? e : end2;
+    close_iv(f2, end2);
+
+    t = end2 + 5000;
+    span(&a0, K_STATE, N_REPORT, t, 100000);
+    t += 105000;
+    close_iv(main_i, t);
+    x10_end(&a0, t + 1000, 0);
+
+    flush_phase();
+    out_end();
+}
+
+/* ------------------------------------------------------------------ */
+/* Shape: mw (master-worker)                                           */
+
+/* Blocking receive: an MPI_Recv state from `ready` until the data is in,
+ * holding the recv interval (which starts no earlier than the send).
+ * Returns the time after the receive. */
+static uint64_t blocking_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t bytes,
+                              uint64_t id, uint32_t tag, uint64_t send_ts, uint64_t arrival)
+{
+    size_t st = open_iv(c, K_STATE, N_MPI_RECV, ready);
+    uint64_t rts = ready + 1000 > send_ts ? ready + 1000 : send_ts;
+    uint64_t rend = arrival > rts + 1000 ? arrival : rts + 1000;
+    size_t e = span(c, K_RECV, N_NONE, rts, rend - rts);
+    set_msg(e, src, bytes, id, tag);
+    close_iv(st, rend + 1000);
+    return rend + 2000;
+}
+
+typedef struct { uint32_t w, bytes; uint64_t id, ts, arr; } Result;
+
+static void shape_mw(uint32_t R, uint64_t seed)
+{
+    const uint32_t W = R - 1;
+    const uint32_t SLOW = W >= 3 ? 3 : W;
+    const uint32_t rounds = W >= 60 ? 1 : 60 / W;
+    enum { TAG_TASK = 0, TAG_RESULT = 1, TAG_STOP = 2 };
+    Rng rng = { seed };
+    G.label_style = LBL_DOT;
+    out_begin(R);
+    const uint64_t T0 = 1000000000ull;
+
+    Ctx *c = xrealloc(NULL, R * sizeof *c);
+    size_t *main_i = xrealloc(NULL, R * sizeof *main_i);
+    uint64_t *wt = xrealloc(NULL, R * sizeof *wt);
+    Result *res = xrealloc(NULL, R * sizeof *res);
+    uint64_t *tsend = xrealloc(NULL, R * sizeof *tsend);
+    uint64_t *tarr = xrealloc(NULL, R * sizeof *tarr);
+    uint32_t *tbytes = xrealloc(NULL, R * sizeof *tbytes);
+    uint64_t *tid = xrealloc(NULL, R * sizeof *tid);
+    for (uint32_t r = 0; r < R; r++) {
+        c[r] = rank_ctx(r);
+        main_i[r] = open_iv(&c[r], K_STATE, N_MAIN, T0);
+        wt[r] = T0 + 20000;
+    }
+    uint64_t t = T0 + 50000, id = 1;
+    for (uint32_t round = 0; round <= rounds; round++) {
+        int stop = round == rounds;
+        /* master hands out one task (or the stop message) per worker */
+        for (uint32_t w = 1; w <= W; w++) {
+            uint32_t bytes = stop ? 8 : 1024u << rnd(&rng, 7);
+            size_t e = span(&c[0], K_SEND, N_NONE, t, 2000);
+            set_msg(e, w, bytes, id, stop ? TAG_STOP : TAG_TASK);
+            tsend[w] = t;
+            tarr[w] = t + 5000 + 1000 * (uint64_t)(bytes / 1024);
+            tbytes[w] = bytes;
+            tid[w] = id++;
+            t += 3000;
+        }
+        /* workers: wait for the task, compute, send the result back */
+        for (uint32_t w = 1; w <= W; w++) {
+            uint64_t x = blocking_recv(&c[w], wt[w], 0, tbytes[w], tid[w],
+                                       stop ? TAG_STOP : TAG_TASK, tsend[w], tarr[w]);
+            if (stop) {
+                close_iv(main_i[w], x + 10000);
+                continue;
+            }
+            uint64_t d = (w == SLOW ? 4000000 : 1000000) + 50000 * (uint64_t)rnd(&rng, 5);
+            span(&c[w], K_STATE, N_TASK, x, d);
+            x += d + 1000;
+            uint32_t rb = 256 * (1 + rnd(&rng, 4));
+            size_t e = span(&c[w], K_SEND, N_NONE, x, 2000);
+            set_msg(e, 0, rb, id, TAG_RESULT);
+            res[w - 1] = (Result){ w, rb, id, x, x + 3000 };
+            id++;
+            wt[w] = x + 3000;
+        }
+        if (stop)
+            break;
+        /* master: receive the results in arrival order (MPI_ANY_SOURCE) */
+        for (uint32_t i = 1; i < W; i++) {
+            Result x = res[i];
+            uint32_t j = i;
+            while (j > 0 && (res[j - 1].arr > x.arr || (res[j - 1].arr == x.arr && res[j - 1].w > x.w))) {
+                res[j] = res[j - 1];
+                j--;
+            }
+            res[j] = x;
+        }
+        for (uint32_t i = 0; i < W; i++)
+            t = blocking_recv(&c[0], t, res[i].w, res[i].bytes, res[i].id, TAG_RESULT,
+                              res[i].ts, res[i].arr);
+        t += 8000;
+    }
+    close_iv(main_i[0], t + 10000);
+    flush_phase();
+    out_end();
+    free(c);
+    free(main_i);
+    free(wt);
+    free(res);
+    free(tsend);
+    free(tarr);
+    free(tbytes);
+    free(tid);
+}
+
+/* ------------------------------------------------------------------ */
+/* Command line                                                        */
+
+static const char USAGE[] =
+    "usage: gen [--shape mpi|ring|x10|mw] [--format csv|ndjson] [--events N]\n"
+    "           [--ranks R] [--threads T] [--seed S] [--order time|loc] [-o FILE]\n"
+    "\n"
+    "Writes a deterministic synthetic execution trace in tnav's format\n"
+    "(same options and seed => identical bytes).\n"
+    "\n"
+    "  --shape mpi     (default) hybrid MPI+threads benchmark: R ranks x T threads,\n"
+    "                  exactly N events, timesteps with nested states, point-to-\n"
+    "                  point messages, a barrier per timestep, counters, marks;\n"
+    "                  rank 3R/4 is a slight straggler; extra column `cpu`\n"
+    "  --shape ring    R ranks (default 8), 10 iterations of compute, send to\n"
+    "                  r+1 mod R and a barrier; rank 5 is a 3x straggler\n"
+    "  --shape x10     4 places: two finishes of asyncs with at-moves, atomics\n"
+    "                  and a nested async; the async at place 3 is the slow one\n"
+    "  --shape mw      master rank 0 + R-1 workers (default R 6), 60 tasks;\n"
+    "                  worker 3 gets tasks 4x longer\n"
+    "  --format F      csv (default) or ndjson\n"
+    "  --events N      mpi: number of events (default 1000000)\n"
+    "  --ranks R       mpi: ranks (default 64); ring, mw: see above; x10: ignored\n"
+    "  --threads T     mpi: threads per rank, 1..64 (default 2)\n"
+    "  --seed S        PRNG seed (default 1)\n"
+    "  --order O       time (default): all rows sorted by ts;\n"
+    "                  loc: rows grouped by loc, each group sorted by ts\n"
+    "  -o FILE         output file (default: standard output; also --output)\n"
+    "  --help          show this text\n";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "gen: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'gen --help'.\n");
+    exit(2);
+}
+
+static uint64_t parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t hi)
+{
+    if (!s || !*s || *s < '0' || *s > '9')
+        usage_error("bad number for %s", opt);
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%%s: %s must be in %llu..%llu", opt,
+                 (unsigned long long)lo, (unsigned long long)hi);
+        usage_error(msg, s);
+    }
+    return v;
+}
+
+int main(int argc, char **argv)
+{
+    const char *shape = "mpi", *order = "time", *format = "csv", *outpath = NULL;
+    uint64_t events = 1000000, seed = 1;
+    uint32_t ranks = 0, threads = 2;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val = NULL;
+        char opt[32];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(USAGE, stdout);
+            return 0;
+        }
+        if (!strcmp(a, "-o")) {
+            snprintf(opt, sizeof opt, "-o");
+        } else if (!strncmp(a, "--", 2)) {
+            const char *eq = strchr(a, '=');
+            size_t n = eq ? (size_t)(eq - a) : strlen(a);
+            if (n >= sizeof opt)
+                usage_error("unknown option %s", a);
+            memcpy(opt, a, n);
+            opt[n] = 0;
+            if (eq)
+                val = eq + 1;
+        } else {
+            usage_error("unexpected argument %s", a);
+        }
+        static const char *const KNOWN[] = { "-o", "--shape", "--format", "--events", "--ranks",
+                                             "--threads", "--seed", "--order", "--output" };
+        int known = 0;
+        for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++)
+            known |= !strcmp(opt, KNOWN[k]);
+        if (!known)
+            usage_error("unknown option %s", a);
+        if (!val) {
+            if (i + 1 >= argc)
+                usage_error("option %s needs a value", opt);
+            val = argv[++i];
+        }
+        if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
+            outpath = val;
+        } else if (!strcmp(opt, "--shape")) {
+            if (strcmp(val, "mpi") && strcmp(val, "ring") && strcmp(val, "x10") && strcmp(val, "mw"))
+                usage_error("unknown shape '%s' (mpi, ring, x10, mw)", val);
+            shape = val;
+        } else if (!strcmp(opt, "--format")) {
+            if (strcmp(val, "csv") && strcmp(val, "ndjson"))
+                usage_error("unknown format '%s' (csv, ndjson)", val);
+            format = val;
+        } else if (!strcmp(opt, "--order")) {
+            if (strcmp(val, "time") && strcmp(val, "loc"))
+                usage_error("unknown order '%s' (time, loc)", val);
+            order = val;
+        } else if (!strcmp(opt, "--events")) {
+            events = parse_u64(opt, val, 1, 10000000000ull);
+        } else if (!strcmp(opt, "--ranks")) {
+            ranks = (uint32_t)parse_u64(opt, val, 1, 100000);
+        } else if (!strcmp(opt, "--threads")) {
+            threads = (uint32_t)parse_u64(opt, val, 1, 64);
+        } else if (!strcmp(opt, "--seed")) {
+            seed = parse_u64(opt, val, 0, UINT64_MAX);
+        }
+    }
+    if (!strcmp(shape, "ring") || !strcmp(shape, "mw")) {
+        if (ranks == 0)
+            ranks = !strcmp(shape, "ring") ? 8 : 6;
+        if (ranks < 2)
+            usage_error("--shape %s needs --ranks >= 2", shape);
+    } else if (ranks == 0) {
+        ranks = 64;
+    }
+
+    names_init();
+    memset(&G, 0, sizeof G);
+    G.format = !strcmp(format, "ndjson");
+    G.by_loc = !strcmp(order, "loc");
+    if (outpath && strcmp(outpath, "-")) {
+        G.out = fopen(outpath, "wb");
+        if (!G.out)
+            die_io(outpath);
+        G.oname = outpath;
+    } else {
+        G.out = stdout;
+        G.oname = "standard output";
+    }
+    setvbuf(G.out, NULL, _IONBF, 0); /* we do our own 1 MiB buffering */
+
+    if (!strcmp(shape, "mpi"))
+        shape_mpi(ranks, threads, events, seed);
+    else if (!strcmp(shape, "ring"))
+        shape_ring(ranks, seed);
+    else if (!strcmp(shape, "x10"))
+        shape_x10(seed);
+    else
+        shape_mw(ranks, seed);
+
+    if (G.out != stdout && fclose(G.out) != 0)
+        die_io(G.oname);
+    free(G.ev);
+    free(G.key);
+    free(G.tmp);
+    free(G.obuf);
+    return 0;
+}

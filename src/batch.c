@@ -1,0 +1,473 @@
+/*
+ * batch.c — conversion of parsed records into a batch's columns; the rules
+ * that reject a malformed record live here, shared by every input format.
+ * See batch.h for what a batch owns and its invariants.
+ */
+#include "batch.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "timeparse.h"
+
+void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
+{
+    memset(b, 0, sizeof *b);
+    strtab_init(&b->strs);
+    strtab_init(&b->xnames);
+    strtab_init(&b->rawpairs);
+    b->pmask = 63;
+    b->pslots = xcalloc(64, sizeof(uint32_t));
+    b->unit_exp = unit_exp;
+    b->keep_all_rejects = keep_all_rejects;
+    b->max_rejects_kept = 20;
+}
+
+void batch_free(Batch *b)
+{
+    free(b->ts);
+    free(b->dur);
+    free(b->akey);
+    free(b->name);
+    free(b->kind);
+    batch_free_fields(b);
+    free(b->pair_count);
+    strtab_free(&b->strs);
+    strtab_free(&b->xnames);
+    strtab_free(&b->rawpairs);
+    free(b->rawpair_akey);
+    free(b->pkbuf);
+    free(b->pairs);
+    free(b->pslots);
+    free(b->uk_of_sid);
+    VEC_FREE(b->ukinds);
+    for (size_t i = 0; i < b->rej.len; i++) free(b->rej.v[i].reason);
+    VEC_FREE(b->rej);
+    memset(b, 0, sizeof *b);
+}
+
+void batch_free_fields(Batch *b)
+{
+    for (size_t i = 0; i < b->nfb; i++) {
+        VEC_FREE(b->fb[i].rows);
+        VEC_FREE(b->fb[i].vals);
+        VEC_FREE(b->fb[i].types);
+    }
+    free(b->fb);
+    b->fb = NULL;
+    b->nfb = 0;
+}
+
+void batch_reject(Batch *b, uint64_t line, const char *fmt, ...)
+{
+    b->nrej++;
+    if (!b->keep_all_rejects && b->rej.len >= b->max_rejects_kept) return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    BatchReject r = {line, xstrdup(buf)};
+    VEC_PUSH(b->rej, r);
+}
+
+void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t)
+{
+    XVal x = {xid, {p, (uint32_t)n, t}};
+    VEC_PUSH(r->x, x);
+}
+
+uint32_t batch_extra_id(Batch *b, const char *name, size_t n)
+{
+    return strtab_intern(&b->xnames, name, n);
+}
+
+static void resize_rows(Batch *b, size_t nc)
+{
+    b->ts = xrealloc(b->ts, nc * sizeof *b->ts);
+    b->dur = xrealloc(b->dur, nc * sizeof *b->dur);
+    b->akey = xrealloc(b->akey, nc * sizeof *b->akey);
+    b->name = xrealloc(b->name, nc * sizeof *b->name);
+    b->kind = xrealloc(b->kind, nc * sizeof *b->kind);
+    b->cap = nc;
+}
+
+static void grow_rows(Batch *b) { resize_rows(b, b->cap ? b->cap + b->cap / 2 : 4096); }
+
+void batch_reserve(Batch *b, size_t n)
+{
+    if (b->n + n > b->cap) resize_rows(b, b->n + n);
+}
+
+static uint32_t pair_get(Batch *b, uint32_t loc, uint32_t act)
+{
+    uint64_t h = hash_u64(((uint64_t)loc << 32) | act);
+    uint32_t i = (uint32_t)h & b->pmask;
+    for (;;) {
+        uint32_t e = b->pslots[i];
+        if (!e) break;
+        LabelPair *p = &b->pairs[e - 1];
+        if (p->loc == loc && p->act == act) return e - 1;
+        i = (i + 1) & b->pmask;
+    }
+    if (b->npairs == b->cappairs) {
+        b->cappairs = b->cappairs ? b->cappairs * 2 : 64;
+        b->pairs = xrealloc(b->pairs, b->cappairs * sizeof(LabelPair));
+        b->pair_count = xrealloc(b->pair_count, b->cappairs * sizeof(uint32_t));
+    }
+    b->pair_count[b->npairs] = 0;
+    uint32_t id = b->npairs++;
+    b->pairs[id].loc = loc;
+    b->pairs[id].act = act;
+    b->pslots[i] = id + 1;
+    if ((uint64_t)b->npairs * 2 > (uint64_t)b->pmask + 1) {
+        uint32_t ncap = (b->pmask + 1) * 2, m = ncap - 1;
+        uint32_t *ns = xcalloc(ncap, sizeof(uint32_t));
+        for (uint32_t k = 0; k < b->npairs; k++) {
+            uint32_t j = (uint32_t)hash_u64(((uint64_t)b->pairs[k].loc << 32) | b->pairs[k].act) & m;
+            while (ns[j]) j = (j + 1) & m;
+            ns[j] = k + 1;
+        }
+        free(b->pslots);
+        b->pslots = ns;
+        b->pmask = m;
+    }
+    return id;
+}
+
+/* Normalise a label (integers to canonical decimal) and intern it. Returns
+ * NONE32 when the value cannot be a label. */
+static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
+{
+    if (v->t == V_TRUE || v->t == V_FALSE || v->t == V_RAW) return NONE32;
+    if (c && c->valid && c->n == v->n && memcmp(c->buf, v->p, v->n) == 0) return c->sid;
+    char tmp[24];
+    size_t tl;
+    int64_t iv;
+    uint32_t sid;
+    /* integers are labelled in canonical decimal ("007" and 7 are location 7);
+     * text already in that form is interned as it is */
+    bool canonical = v->n > 0 && v->n <= 18 && (v->p[0] != '0' || v->n == 1);
+    for (uint32_t i = 0; canonical && i < v->n; i++)
+        if ((unsigned)(v->p[i] - '0') > 9) canonical = false;
+    if (canonical) sid = strtab_intern(&b->strs, v->p, v->n);
+    else if (canonical_int_label(v->p, v->n, tmp, &tl, &iv)) sid = strtab_intern(&b->strs, tmp, tl);
+    else sid = strtab_intern(&b->strs, v->p, v->n);
+    if (c && v->n <= sizeof c->buf) {
+        memcpy(c->buf, v->p, v->n);
+        c->n = v->n;
+        c->sid = sid;
+        c->valid = true;
+    }
+    return sid;
+}
+
+static void excerpt(char *buf, size_t sz, const Val *v)
+{
+    if (v->t == V_TRUE) snprintf(buf, sz, "true");
+    else if (v->t == V_FALSE) snprintf(buf, sz, "false");
+    else if (v->t == V_RAW) quote_excerpt(buf, sz, v->p, v->n, 24);
+    else quote_excerpt(buf, sz, v->p, v->n, 40);
+}
+
+static bool is_text(const Val *v) { return v->t == V_TEXT || v->t == V_STR || v->t == V_NUM; }
+
+static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, int64_t i, double f, uint32_t s)
+{
+    if (UNLIKELY(field >= b->nfb)) {
+        size_t nn = b->nfb ? b->nfb : 32;
+        while (nn <= field) nn *= 2;
+        b->fb = xrealloc(b->fb, nn * sizeof(FieldBuf));
+        memset(b->fb + b->nfb, 0, (nn - b->nfb) * sizeof(FieldBuf));
+        b->nfb = nn;
+    }
+    FieldBuf *fbuf = &b->fb[field];
+    uint64_t v;
+    if (type == VT_INT) v = (uint64_t)i;
+    else if (type == VT_FLT) memcpy(&v, &f, 8);
+    else v = s;
+    if (UNLIKELY(fbuf->rows.len && fbuf->rows.v[fbuf->rows.len - 1] == row)) {
+        /* one value per row and field: a later duplicate replaces it */
+        fbuf->vals.v[fbuf->rows.len - 1] = v;
+        fbuf->types.v[fbuf->rows.len - 1] = type;
+        fbuf->tmask |= (uint8_t)(1u << type);
+        return;
+    }
+    if (UNLIKELY(fbuf->rows.len == fbuf->rows.cap)) {
+        /* grow all three together, towards the expected number of rows */
+        size_t nc = fbuf->rows.cap ? fbuf->rows.cap * 2 : 1024;
+        if (b->cap > nc && fbuf->rows.len * 4 > b->n * 3) nc = b->cap;
+        fbuf->rows.v = xrealloc(fbuf->rows.v, nc * sizeof(uint32_t));
+        fbuf->vals.v = xrealloc(fbuf->vals.v, nc * sizeof(uint64_t));
+        fbuf->types.v = xrealloc(fbuf->types.v, nc);
+        fbuf->rows.cap = fbuf->vals.cap = fbuf->types.cap = nc;
+    }
+    size_t k = fbuf->rows.len++;
+    fbuf->vals.len++;
+    fbuf->types.len++;
+    fbuf->rows.v[k] = row;
+    fbuf->vals.v[k] = v;
+    fbuf->types.v[k] = type;
+    fbuf->tmask |= (uint8_t)(1u << type);
+}
+
+/* int if it is an integer, else a string (ids, tags, groups) */
+static void push_int_or_str(Batch *b, uint32_t row, uint16_t field, const Val *v)
+{
+    int64_t iv;
+    if (v->t != V_STR && parse_int64(v->p, v->n, &iv) == TP_OK) {
+        push_sparse(b, row, field, VT_INT, iv, 0, 0);
+        return;
+    }
+    if (v->t == V_TRUE || v->t == V_FALSE) {
+        push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        return;
+    }
+    push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+}
+
+/* extras: JSON types are kept; CSV text is inferred (int, float, string) */
+static void push_extra(Batch *b, uint32_t row, uint16_t field, const Val *v)
+{
+    int64_t iv;
+    double dv;
+    switch (v->t) {
+    case V_TRUE:
+    case V_FALSE:
+        push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        return;
+    case V_STR:
+    case V_RAW:
+        push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+        return;
+    default:
+        if (parse_int64(v->p, v->n, &iv) == TP_OK) {
+            push_sparse(b, row, field, VT_INT, iv, 0, 0);
+        } else if (parse_double(v->p, v->n, &dv) == TP_OK) {
+            push_sparse(b, row, field, VT_FLT, 0, dv, 0);
+        } else if (v->t == V_NUM) {
+            /* a JSON number out of double range: keep its text */
+            push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+        } else {
+            push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+        }
+    }
+}
+
+static uint16_t user_kind(Batch *b, const Val *v, bool *overflow)
+{
+    uint32_t sid = strtab_intern(&b->strs, v->p, v->n);
+    if (sid >= b->uk_cap) {
+        size_t nc = b->uk_cap ? b->uk_cap : 256;
+        while (nc <= sid) nc *= 2;
+        b->uk_of_sid = xrealloc(b->uk_of_sid, nc * sizeof(uint16_t));
+        memset(b->uk_of_sid + b->uk_cap, 0, (nc - b->uk_cap) * sizeof(uint16_t));
+        b->uk_cap = nc;
+    }
+    if (b->uk_of_sid[sid]) return (uint16_t)(K_USER + b->uk_of_sid[sid] - 1);
+    if (b->ukinds.len >= 60000) {
+        *overflow = true;
+        return 0;
+    }
+    VEC_PUSH(b->ukinds, sid);
+    b->uk_of_sid[sid] = (uint16_t)b->ukinds.len;
+    return (uint16_t)(K_USER + b->ukinds.len - 1);
+}
+
+#define HAS(r, f) ((r)->has & (1u << (f)))
+#define WHY(...) (snprintf(why, whysz, __VA_ARGS__), false)
+
+static bool present(const Rec *r, int f)
+{
+    /* an empty value is an absent value */
+    return HAS(r, f) && r->f[f].n > 0;
+}
+
+bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
+{
+    char ex[96];
+    int64_t ts, dur = -1;
+    /* --- time --- */
+    if (!present(r, F_TS)) return WHY("missing ts");
+    {
+        const Val *v = &r->f[F_TS];
+        if (!is_text(v)) {
+            excerpt(ex, sizeof ex, v);
+            return WHY("ts is not a number or date-time: %s", ex);
+        }
+        int e = parse_time_value(v->p, v->n, b->unit_exp, &ts);
+        if (e) {
+            excerpt(ex, sizeof ex, v);
+            return WHY(e == TP_RANGE ? "ts out of range: %s" : "ts is not a number or date-time: %s", ex);
+        }
+    }
+    if (present(r, F_DUR)) {
+        const Val *v = &r->f[F_DUR];
+        int e = is_text(v) ? parse_dur_value(v->p, v->n, b->unit_exp, &dur) : TP_NOTNUM;
+        if (e) {
+            excerpt(ex, sizeof ex, v);
+            return WHY(e == TP_RANGE ? "dur out of range: %s" : "dur is not a number: %s", ex);
+        }
+        if (dur < 0) {
+            excerpt(ex, sizeof ex, v);
+            return WHY("negative dur: %s", ex);
+        }
+        if (ts > INT64_MAX - dur) return WHY("ts + dur out of range");
+    }
+    if (present(r, F_END)) {
+        const Val *v = &r->f[F_END];
+        int64_t end;
+        int e = is_text(v) ? parse_time_value(v->p, v->n, b->unit_exp, &end) : TP_NOTNUM;
+        if (e) {
+            excerpt(ex, sizeof ex, v);
+            return WHY(e == TP_RANGE ? "end out of range: %s" : "end is not a number or date-time: %s", ex);
+        }
+        if (end < ts) return WHY("end before ts");
+        if (dur >= 0) {
+            if (ts + dur != end) return WHY("dur and end disagree (ts + dur != end)");
+        } else {
+            if (ts < 0 && end > INT64_MAX + ts) return WHY("end - ts out of range");
+            dur = end - ts;
+        }
+    }
+    /* --- location and activity --- */
+    if (!present(r, F_LOC)) return WHY("missing loc");
+    const Val *lv = &r->f[F_LOC];
+    const Val *av = present(r, F_ACT) ? &r->f[F_ACT] : NULL;
+    size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
+    if (klen > b->pkcap) {
+        b->pkcap = klen * 2 + 64;
+        b->pkbuf = xrealloc(b->pkbuf, b->pkcap);
+    }
+    memcpy(b->pkbuf, lv->p, lv->n);
+    b->pkbuf[lv->n] = 0x1F;
+    b->pkbuf[lv->n + 1] = av ? 'a' : '-';
+    if (av) memcpy(b->pkbuf + lv->n + 2, av->p, av->n);
+    uint32_t before = b->rawpairs.count;
+    uint32_t rid = strtab_intern(&b->rawpairs, b->pkbuf, klen);
+    uint32_t akey;
+    if (rid < before) {
+        akey = b->rawpair_akey[rid];
+    } else {
+        uint32_t loc = label_sid(b, NULL, lv);
+        if (loc == NONE32) {
+            excerpt(ex, sizeof ex, lv);
+            return WHY("loc is not a label: %s", ex);
+        }
+        uint32_t act = NONE32;
+        if (av) {
+            act = label_sid(b, NULL, av);
+            if (act == NONE32) {
+                excerpt(ex, sizeof ex, av);
+                return WHY("act is not a label: %s", ex);
+            }
+        }
+        akey = pair_get(b, loc, act);
+        if (rid >= b->rawpair_cap) {
+            b->rawpair_cap = b->rawpair_cap ? b->rawpair_cap * 2 : 256;
+            b->rawpair_akey = xrealloc(b->rawpair_akey, b->rawpair_cap * sizeof(uint32_t));
+        }
+        b->rawpair_akey[rid] = akey;
+    }
+    /* --- kind --- */
+    uint16_t kind;
+    if (present(r, F_KIND)) {
+        const Val *v = &r->f[F_KIND];
+        if (!is_text(v)) {
+            excerpt(ex, sizeof ex, v);
+            return WHY("kind is not a string: %s", ex);
+        }
+        int k = kind_from_string(v->p, v->n);
+        if (k >= 0) {
+            kind = (uint16_t)k;
+        } else {
+            bool ovf = false;
+            kind = user_kind(b, v, &ovf);
+            if (ovf) return WHY("too many distinct kinds (more than 60000)");
+        }
+    } else {
+        kind = dur >= 0 ? K_STATE : K_MARK;
+    }
+    /* --- validate the optional numeric fields before appending anything --- */
+    int64_t bytes = 0, line = 0;
+    double value = 0;
+    if (present(r, F_BYTES)) {
+        const Val *v = &r->f[F_BYTES];
+        double dv;
+        int e = TP_NOTNUM;
+        if (is_text(v)) {
+            e = parse_int64(v->p, v->n, &bytes);
+            if (e == TP_NOTNUM && parse_double(v->p, v->n, &dv) == TP_OK && dv == (double)(int64_t)dv &&
+                dv < 9.2e18 && dv > -9.2e18) {
+                bytes = (int64_t)dv;
+                e = TP_OK;
+            }
+        }
+        excerpt(ex, sizeof ex, v);
+        if (e) return WHY("bytes is not an integer: %s", ex);
+        if (bytes < 0) return WHY("negative bytes: %s", ex);
+    }
+    if (present(r, F_LINE)) {
+        const Val *v = &r->f[F_LINE];
+        if (!is_text(v) || parse_int64(v->p, v->n, &line) != TP_OK) {
+            excerpt(ex, sizeof ex, v);
+            return WHY("line is not an integer: %s", ex);
+        }
+    }
+    if (present(r, F_VALUE)) {
+        const Val *v = &r->f[F_VALUE];
+        if (!is_text(v) || parse_double(v->p, v->n, &value) != TP_OK) {
+            excerpt(ex, sizeof ex, v);
+            return WHY("value is not a number: %s", ex);
+        }
+    }
+    uint32_t peer = NONE32, parent = NONE32;
+    if (present(r, F_PEER)) {
+        peer = label_sid(b, NULL, &r->f[F_PEER]);
+        if (peer == NONE32) {
+            excerpt(ex, sizeof ex, &r->f[F_PEER]);
+            return WHY("peer is not a label: %s", ex);
+        }
+    }
+    if (present(r, F_PARENT)) {
+        parent = label_sid(b, NULL, &r->f[F_PARENT]);
+        if (parent == NONE32) {
+            excerpt(ex, sizeof ex, &r->f[F_PARENT]);
+            return WHY("parent is not a label: %s", ex);
+        }
+    }
+
+    /* --- append --- */
+    if (UNLIKELY(b->n == b->cap)) grow_rows(b);
+    uint32_t row = (uint32_t)b->n;
+    if (UNLIKELY(b->n >= UINT32_MAX - 1)) return WHY("too many events in one chunk");
+    b->ts[row] = ts;
+    b->dur[row] = dur;
+    b->akey[row] = akey;
+    b->kind[row] = kind;
+    b->name[row] = present(r, F_NAME) ? strtab_intern(&b->strs, r->f[F_NAME].p, r->f[F_NAME].n) : NONE32;
+    b->pair_count[akey]++;
+    b->n++;
+
+    if (peer != NONE32) push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
+    if (present(r, F_BYTES)) push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
+    if (present(r, F_ID)) push_int_or_str(b, row, F_ID, &r->f[F_ID]);
+    if (present(r, F_TAG)) push_int_or_str(b, row, F_TAG, &r->f[F_TAG]);
+    if (present(r, F_GROUP)) push_int_or_str(b, row, F_GROUP, &r->f[F_GROUP]);
+    if (parent != NONE32) push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
+    if (present(r, F_FILE))
+        push_sparse(b, row, F_FILE, VT_STR, 0, 0, strtab_intern(&b->strs, r->f[F_FILE].p, r->f[F_FILE].n));
+    if (present(r, F_LINE)) push_sparse(b, row, F_LINE, VT_INT, line, 0, 0);
+    if (present(r, F_VALUE)) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
+    for (size_t i = 0; i < r->x.len; i++) {
+        const XVal *x = &r->x.v[i];
+        if (x->v.n == 0 && x->v.t != V_STR) continue; /* empty CSV field: absent */
+        if (x->xid > 65535 - F_EXTRA) { /* beyond the extra-field limit (the loader warns) */
+            b->dropped_extras++;
+            continue;
+        }
+        push_extra(b, row, (uint16_t)(F_EXTRA + x->xid), &x->v);
+    }
+    return true;
+}

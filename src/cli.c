@@ -1,0 +1,246 @@
+/*
+ * cli.c — option parsing and the `stats` and `check` commands; see cli.h.
+ */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "store.h"
+#include "timeparse.h"
+#include "util.h"
+
+void usage(FILE *f)
+{
+    fputs("usage: tnav COMMAND [OPTIONS] TRACE...\n"
+          "       tnav TRACE...              (summary; the full-screen interface comes later)\n"
+          "\n"
+          "commands:\n"
+          "  stats [--json] TRACE...     summary: events, time span, kinds, per location, messages\n"
+          "  check TRACE...              validate: list every rejected record as file:line: reason,\n"
+          "                              print the counts, exit 1 if anything was rejected\n"
+          "  help, --help                this text\n"
+          "  version, --version          the version\n"
+          "\n"
+          "loading options (every command):\n"
+          "  --time-unit ns|us|ms|s      unit of numeric ts/dur/end (default ns)\n"
+          "  --map CANONICAL=COLUMN      take a canonical field from COLUMN (repeatable),\n"
+          "                              e.g. --map ts='Timestamp (ns)' --map loc=Process\n"
+          "  --strict                    any rejected record is fatal (exit 1)\n"
+          "  --format csv|ndjson         skip format detection\n"
+          "  --threads N                 parser threads (default: all cores; env TNAV_THREADS)\n"
+          "  --csv-engine hybrid|libcsv  hybrid (default): libcsv for records with quotes, a\n"
+          "                              byte scanner for the rest; libcsv: libcsv for every record\n"
+          "  -q, --quiet                 no warnings\n"
+          "\n"
+          "Traces are CSV (with a header row) or NDJSON, one event per record; several files\n"
+          "are merged. Canonical fields: ts dur end loc act kind name peer bytes id tag group\n"
+          "parent file line value; see tnav(1) and doc/FORMAT.md.\n"
+          "Exit status: 0 ok, 1 records rejected (check, --strict), 2 usage or unreadable input.\n",
+          f);
+}
+
+static bool takes_value(const char *const *list, const char *name, int *idx)
+{
+    for (int i = 0; list && list[i]; i++)
+        if (!strcmp(list[i], name)) {
+            *idx = i;
+            return true;
+        }
+    return false;
+}
+
+static int uerr(const char *cmd, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tnav %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see tnav --help)\n");
+    return 2;
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, int first, CliArgs *a)
+{
+    load_opts_default(&a->load);
+    a->files = xcalloc((size_t)argc + 1, sizeof(char *));
+    a->nfiles = 0;
+    bool opts_done = false;
+    for (int i = first; i < argc; i++) {
+        char *arg = argv[i];
+        if (opts_done || arg[0] != '-' || !strcmp(arg, "-")) {
+            a->files[a->nfiles++] = arg;
+            continue;
+        }
+        if (!strcmp(arg, "--")) {
+            opts_done = true;
+            continue;
+        }
+        /* --name=value or --name value */
+        char name[64];
+        const char *val = NULL;
+        const char *eq = strchr(arg, '=');
+        if (eq && arg[1] == '-') {
+            size_t n = (size_t)(eq - arg);
+            if (n >= sizeof name) return uerr(cmd, "unknown option %s", arg);
+            memcpy(name, arg, n);
+            name[n] = 0;
+            val = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+        }
+#define NEEDVAL()                                                            \
+    do {                                                                     \
+        if (!val) {                                                          \
+            if (i + 1 >= argc) return uerr(cmd, "option %s needs a value", name); \
+            val = argv[++i];                                                 \
+        }                                                                    \
+    } while (0)
+        int xi;
+        if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+            a->help = true;
+        } else if (!strcmp(name, "--json")) {
+            a->json = true;
+        } else if (!strcmp(name, "--strict")) {
+            a->load.strict = true;
+        } else if (!strcmp(name, "-q") || !strcmp(name, "--quiet")) {
+            a->load.quiet = true;
+        } else if (!strcmp(name, "--time-unit")) {
+            NEEDVAL();
+            int e = unit_exp_from_name(val);
+            if (e < 0) return uerr(cmd, "--time-unit must be ns, us, ms or s, not '%s'", val);
+            a->load.unit_exp = e;
+        } else if (!strcmp(name, "--map")) {
+            NEEDVAL();
+            const char *err = load_opts_add_map(&a->load, val);
+            if (err) return uerr(cmd, "%s", err);
+        } else if (!strcmp(name, "--threads")) {
+            NEEDVAL();
+            int t = atoi(val);
+            if (t < 1 || t > 256) return uerr(cmd, "--threads must be 1..256, not '%s'", val);
+            a->load.threads = t;
+        } else if (!strcmp(name, "--format")) {
+            NEEDVAL();
+            if (!strcmp(val, "csv")) a->load.format = FMT_CSV;
+            else if (!strcmp(val, "ndjson")) a->load.format = FMT_NDJSON;
+            else return uerr(cmd, "--format must be csv or ndjson, not '%s'", val);
+        } else if (!strcmp(name, "--csv-engine")) {
+            NEEDVAL();
+            if (!strcmp(val, "hybrid")) a->load.csv_engine = CSV_ENGINE_HYBRID;
+            else if (!strcmp(val, "libcsv")) a->load.csv_engine = CSV_ENGINE_LIBCSV;
+            else return uerr(cmd, "--csv-engine must be hybrid or libcsv, not '%s'", val);
+        } else if (takes_value(a->extra_opts, name, &xi)) {
+            NEEDVAL();
+            a->extra_vals[xi] = val;
+        } else if (!val && takes_value(a->extra_flags, name, &xi)) {
+            a->extra_flag_set[xi] = true;
+        } else {
+            return uerr(cmd, "unknown option %s", arg);
+        }
+#undef NEEDVAL
+    }
+    return 0;
+}
+
+void cli_free(CliArgs *a) { free(a->files); }
+
+const char *cli_extra(const CliArgs *a, const char *name)
+{
+    int i;
+    return takes_value(a->extra_opts, name, &i) ? a->extra_vals[i] : NULL;
+}
+
+bool cli_flag(const CliArgs *a, const char *name)
+{
+    int i;
+    return takes_value(a->extra_flags, name, &i) && a->extra_flag_set[i];
+}
+
+int cmd_stats(int argc, char **argv, int first)
+{
+    CliArgs a;
+    memset(&a, 0, sizeof a);
+    int r = cli_parse("stats", argc, argv, first, &a);
+    if (r) return r;
+    if (a.help) {
+        usage(stdout);
+        cli_free(&a);
+        return 0;
+    }
+    if (a.nfiles == 0) {
+        cli_free(&a);
+        return uerr("stats", "%s", "no trace file given");
+    }
+    Store *s;
+    LoadReport rep;
+    r = load_traces(&a.load, a.files, a.nfiles, &s, &rep);
+    if (r) {
+        load_report_free(&rep);
+        cli_free(&a);
+        return r;
+    }
+    Stats st;
+    stats_compute(s, NULL, &st);
+    if (a.json) stats_print_json(stdout, s, &st, &rep);
+    else stats_print_text(stdout, s, &st, &rep);
+    stats_free(&st);
+    store_free(s);
+    load_report_free(&rep);
+    cli_free(&a);
+    return fflush(stdout) == 0 ? 0 : 2;
+}
+
+int cmd_check(int argc, char **argv, int first)
+{
+    CliArgs a;
+    memset(&a, 0, sizeof a);
+    int r = cli_parse("check", argc, argv, first, &a);
+    if (r) return r;
+    if (a.help) {
+        usage(stdout);
+        cli_free(&a);
+        return 0;
+    }
+    if (a.nfiles == 0) {
+        cli_free(&a);
+        return uerr("check", "%s", "no trace file given");
+    }
+    a.load.keep_all_rejects = true;
+    a.load.max_report = 0; /* listed below, on stdout */
+    a.load.report = NULL;
+    bool strict = a.load.strict;
+    a.load.strict = false;
+    Store *s;
+    LoadReport rep;
+    r = load_traces(&a.load, a.files, a.nfiles, &s, &rep);
+    if (r) {
+        load_report_free(&rep);
+        cli_free(&a);
+        return r;
+    }
+    for (size_t i = 0; i < rep.nrej_kept; i++)
+        printf("%s:%" PRIu64 ": %s\n", rep.files[rep.rej[i].file].path, rep.rej[i].line, rep.rej[i].reason);
+    uint64_t events = 0, blank = 0;
+    for (int i = 0; i < rep.nfiles; i++) {
+        events += rep.files[i].events;
+        blank += rep.files[i].blank;
+    }
+    printf("%" PRIu64 " events loaded, %" PRIu64 " rejected, %" PRIu64 " blank records skipped\n", events, rep.rejected,
+           blank);
+    const char *err = store_check(s);
+    if (err) printf("internal error: store invariant broken: %s\n", err);
+    if (s->unmatched_send || s->unmatched_recv)
+        printf("note: %" PRIu64 " sends and %" PRIu64 " receives have no matching other end\n", s->unmatched_send,
+               s->unmatched_recv);
+    for (int i = 0; i < rep.nfiles; i++)
+        if (rep.files[i].incomplete_tail)
+            printf("note: %s: the last line has no newline and does not parse (file still being written?)\n",
+                   rep.files[i].path);
+    int rc = rep.rejected || err ? 1 : 0;
+    (void)strict;
+    store_free(s);
+    load_report_free(&rep);
+    cli_free(&a);
+    return rc;
+}

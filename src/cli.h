@@ -1,0 +1,41 @@
+/*
+ * cli.h — command-line handling shared by the headless commands.
+ *
+ * Owns: the parsing of the options every command accepts (loading options,
+ * --json, --help) and the usage text.
+ * Invariants: a usage error prints one line naming the problem and a hint to
+ * stderr and makes the command exit 2; options may appear before or after
+ * the trace files; "--" ends the options.
+ */
+#ifndef TNAV_CLI_H
+#define TNAV_CLI_H
+
+#include <stdbool.h>
+
+#include "load.h"
+
+typedef struct {
+    LoadOpts load;
+    bool json;
+    bool help;
+    char **files;
+    int nfiles;
+    /* options a command accepts beyond the common ones, as name=value */
+    const char *const *extra_opts; /* NULL-terminated list of accepted "--name" with an argument */
+    const char *extra_vals[16];
+    const char *const *extra_flags; /* NULL-terminated list of accepted flags without an argument */
+    bool extra_flag_set[16];
+} CliArgs;
+
+/* Parse argv[first..argc). Returns 0, or 2 after printing a usage error. */
+int cli_parse(const char *cmd, int argc, char **argv, int first, CliArgs *a);
+void cli_free(CliArgs *a);
+const char *cli_extra(const CliArgs *a, const char *name);
+bool cli_flag(const CliArgs *a, const char *name);
+
+void usage(FILE *f);
+
+int cmd_stats(int argc, char **argv, int first);
+int cmd_check(int argc, char **argv, int first);
+
+#endif

@@ -1,0 +1,489 @@
+/*
+ * load.c — the loader: opens files read-only, detects their format from
+ * content, splits each into chunks that parser threads handle in parallel,
+ * verifies the chunk seams, reports rejections and builds the store.
+ * See load.h for the invariants.
+ *
+ * Chunk seams: chunk k+1 starts right after a newline chosen near its
+ * nominal offset, assuming that newline ends a record. Chunk k parses every
+ * record that starts before that offset, reading past it if its last record
+ * continues (a quoted CSV field with newlines), and reports where that record
+ * really ended. If it is not where chunk k+1 started, chunk k+1 was parsed
+ * from inside a record: its batch is discarded and the chunk parsed again
+ * from the true seam. So the result is what a sequential parse would give.
+ */
+#include "load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "load_int.h"
+#include "par.h"
+#include "store.h"
+#include "timeparse.h"
+#include "util.h"
+
+#define MIN_CHUNK (1u << 20)
+#define READ_BLOCK (4u << 20)
+
+/* ---- reader ------------------------------------------------------------ */
+
+void rd_init(Reader *r, int fd, uint64_t limit)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    r->limit = limit;
+}
+
+void rd_free(Reader *r) { free(r->buf); }
+
+const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
+{
+    if (off >= r->limit) {
+        *avail = 0;
+        return r->buf ? r->buf : "";
+    }
+    uint64_t have_end = r->base + r->len;
+    if (off >= r->base && off + min <= have_end && off < have_end) {
+        *avail = (size_t)(have_end - off);
+        return r->buf + (off - r->base);
+    }
+    /* keep the bytes from off that are already here, read the rest */
+    size_t keep = 0;
+    if (off >= r->base && off < have_end) keep = (size_t)(have_end - off);
+    size_t want = min > READ_BLOCK ? min : READ_BLOCK;
+    if (want < min + 1) want = min + 1;
+    if (r->cap < want) {
+        size_t nc = r->cap ? r->cap : READ_BLOCK;
+        while (nc < want) nc *= 2;
+        char *nb = xmalloc(nc + RD_SLACK);
+        if (keep) memcpy(nb, r->buf + (off - r->base), keep);
+        free(r->buf);
+        r->buf = nb;
+        r->cap = nc;
+    } else if (keep) {
+        memmove(r->buf, r->buf + (off - r->base), keep);
+    }
+    r->base = off;
+    r->len = keep;
+    while (r->len < r->cap && r->base + r->len < r->limit) {
+        size_t toread = r->cap - r->len;
+        if (r->base + r->len + toread > r->limit) toread = (size_t)(r->limit - r->base - r->len);
+        ssize_t got = pread(r->fd, r->buf + r->len, toread, (off_t)(r->base + r->len));
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            r->io_error = true;
+            break;
+        }
+        if (got == 0) {
+            /* the file shrank: read no further */
+            r->limit = r->base + r->len;
+            break;
+        }
+        r->len += (size_t)got;
+        if (r->len >= min && r->len >= (size_t)1 << 16 && (size_t)got < toread) break;
+    }
+    memset(r->buf + r->len, 0, RD_SLACK); /* scanners may read (and mask) past the data */
+    *avail = r->len;
+    return r->buf;
+}
+
+uint64_t rd_find_lf(Reader *r, uint64_t off)
+{
+    size_t scanned = 0; /* bytes from off known to hold no LF */
+    size_t want = 1;
+    for (;;) {
+        size_t avail;
+        const char *w = rd_window(r, off, want, &avail);
+        if (avail <= scanned) return r->limit;
+        const char *q = memchr(w + scanned, '\n', avail - scanned);
+        if (q) return off + (uint64_t)(q - w);
+        scanned = avail;
+        if (off + avail >= r->limit) return r->limit;
+        want = avail * 2; /* a long line: widen the window */
+    }
+}
+
+/* ---- options ----------------------------------------------------------- */
+
+void load_opts_default(LoadOpts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_report = 20;
+    o->report = stderr;
+}
+
+const char *load_opts_add_map(LoadOpts *o, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1]) return "expected --map canonical=column";
+    char f[32];
+    size_t n = (size_t)(eq - spec);
+    if (n >= sizeof f) return "unknown canonical field in --map";
+    memcpy(f, spec, n);
+    f[n] = 0;
+    int fid = field_by_name(f);
+    if (fid < 0) return "unknown canonical field in --map (one of ts dur end loc act kind name peer bytes id tag group parent file line value)";
+    o->map[fid] = eq + 1;
+    return NULL;
+}
+
+int resolve_column(const LoadOpts *o, const char *name, size_t n, int *prio)
+{
+    for (int f = 0; f < F__N; f++)
+        if (o->map[f] && strlen(o->map[f]) == n && !memcmp(o->map[f], name, n)) {
+            *prio = -1;
+            return f;
+        }
+    int f = field_for_column(name, n, prio);
+    if (f >= 0 && o->map[f]) return -1; /* --map names another column for this field */
+    return f;
+}
+
+const char *format_name(int fmt)
+{
+    switch (fmt) {
+    case FMT_CSV: return "csv";
+    case FMT_NDJSON: return "ndjson";
+    default: return "empty";
+    }
+}
+
+/* ---- per file ---------------------------------------------------------- */
+
+typedef struct {
+    int fmt;
+    CsvFile csv;
+    NdFile nd;
+    uint64_t *starts; /* nchunks + 1 */
+    int nchunks;
+    Batch **batches;
+} FileJob;
+
+typedef struct {
+    FileJob *fj;
+    const LoadOpts *o;
+    JobQueue q;
+} ChunkRun;
+
+static void run_chunk(FileJob *fj, const LoadOpts *o, int k)
+{
+    Batch *b = xmalloc(sizeof *b);
+    batch_init(b, o->unit_exp, o->keep_all_rejects);
+    if (fj->fmt == FMT_CSV) csv_parse_chunk(&fj->csv, b, fj->starts[k], fj->starts[k + 1]);
+    else ndjson_parse_chunk(&fj->nd, b, fj->starts[k], fj->starts[k + 1]);
+    fj->batches[k] = b;
+}
+
+static void chunk_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    ChunkRun *cr = ctx;
+    size_t k;
+    while ((k = jobq_next(&cr->q)) != (size_t)-1) run_chunk(cr->fj, cr->o, (int)k);
+}
+
+/* what the first bytes say the file is */
+static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not)
+{
+    *bom = 0;
+    *why_not = NULL;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) *bom = 3;
+    size_t i = (size_t)*bom;
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
+        *why_not = xstrdup("gzip-compressed input is not supported; decompress it first (zcat FILE > FILE.unzipped)");
+        return -1;
+    }
+    if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
+        *why_not = xstrdup("UTF-16 input is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)");
+        return -1;
+    }
+    if (n >= 8 && !memcmp(p, "#Paraver", 8)) {
+        *why_not = xstrdup("Paraver (.prv) traces are not supported yet");
+        return -1;
+    }
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
+    if (i >= n) return 0; /* empty or blank: an empty trace */
+    if (p[i] == '[') {
+        *why_not = xstrdup("a JSON array (Chrome Trace Event format?) is not supported yet; NDJSON needs one object per line");
+        return -1;
+    }
+    if (p[i] == '{') {
+        /* one object per line, unless this is one big JSON document */
+        const unsigned char *nl = memchr(p + i, '\n', n - i);
+        size_t lim = nl ? (size_t)(nl - p) : n;
+        if (memmem(p + i, lim - i, "\"traceEvents\"", 13) && (!nl || lim - i < 64)) {
+            *why_not = xstrdup("Chrome Trace Event JSON is not supported yet; NDJSON needs one object per line");
+            return -1;
+        }
+        return FMT_NDJSON;
+    }
+    for (size_t k = i; k < n; k++)
+        if (p[k] == 0) {
+            *why_not = xstrdup("binary file (it contains NUL bytes); expected CSV or NDJSON text");
+            return -1;
+        }
+    return FMT_CSV;
+}
+
+static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, char **err)
+{
+    memset(fj, 0, sizeof *fj);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        *err = xasprintf("tnav: cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        *err = xasprintf("tnav: cannot stat %s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        *err = xasprintf("tnav: %s is a directory, not a trace file", path);
+        close(fd);
+        return -1;
+    }
+    uint64_t size = (uint64_t)st.st_size;
+    if (!S_ISREG(st.st_mode)) {
+        *err = xasprintf("tnav: %s is not a regular file (pipes and devices are not supported; save it to a file first)", path);
+        close(fd);
+        return -1;
+    }
+    unsigned char head[65536];
+    ssize_t got = pread(fd, head, sizeof head, 0);
+    if (got < 0) {
+        *err = xasprintf("tnav: cannot read %s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    uint64_t bom;
+    char *why;
+    int fmt = sniff(head, (size_t)got, &bom, &why);
+    if (fmt < 0) {
+        *err = xasprintf("tnav: %s: %s", path, why);
+        free(why);
+        close(fd);
+        return -1;
+    }
+    if (o->format && fmt != 0) fmt = o->format;
+    fj->fmt = fmt;
+    uint64_t data_start = bom, header_lines = 0;
+    if (fmt == FMT_CSV) {
+        fj->csv.path = path;
+        fj->csv.fd = fd;
+        fj->csv.size = size;
+        fj->csv.engine = o->csv_engine;
+        char *e = csv_read_header(&fj->csv, o, bom);
+        if (e) {
+            *err = xasprintf("tnav: %s", e);
+            free(e);
+            csv_file_free(&fj->csv);
+            close(fd);
+            return -1;
+        }
+        data_start = fj->csv.data_start;
+        header_lines = fj->csv.header_lines;
+        if (fj->csv.ncols == 0) fmt = fj->fmt = 0;
+    } else if (fmt == FMT_NDJSON) {
+        fj->nd.path = path;
+        fj->nd.fd = fd;
+        fj->nd.size = size;
+        fj->nd.opts = o;
+    }
+    (void)header_lines;
+    if (fmt == 0) {
+        close(fd);
+        fj->nchunks = 0;
+        return 0;
+    }
+    /* chunk starts: just after a newline near each nominal split.
+     * TNAV_CHUNK_BYTES (tests only) makes chunks small so that seams are
+     * exercised on small files. */
+    uint64_t len = size > data_start ? size - data_start : 0;
+    uint64_t min_chunk = MIN_CHUNK;
+    const char *cb = getenv("TNAV_CHUNK_BYTES");
+    if (cb && atoll(cb) > 0) min_chunk = (uint64_t)atoll(cb);
+    int nch = nthreads;
+    if (cb && atoll(cb) > 0) nch = (int)(len / min_chunk + 1);
+    if (nch > 4096) nch = 4096;
+    if (len / min_chunk + 1 < (uint64_t)nch) nch = (int)(len / min_chunk + 1);
+    if (nch < 1) nch = 1;
+    fj->starts = xcalloc((size_t)nch + 2, sizeof(uint64_t));
+    fj->starts[0] = data_start;
+    int k = 1;
+    Reader rd;
+    rd_init(&rd, fd, size);
+    for (int i = 1; i < nch; i++) {
+        uint64_t nominal = data_start + len / (uint64_t)nch * (uint64_t)i;
+        if (nominal <= fj->starts[k - 1]) continue;
+        uint64_t lf = rd_find_lf(&rd, nominal);
+        if (lf >= size) break;
+        uint64_t st2 = lf + 1;
+        if (st2 <= fj->starts[k - 1] || st2 >= size) continue;
+        fj->starts[k++] = st2;
+    }
+    rd_free(&rd);
+    fj->starts[k] = size;
+    fj->nchunks = k;
+    fj->batches = xcalloc((size_t)k + 1, sizeof(Batch *));
+    return 0;
+}
+
+static void close_file(FileJob *fj)
+{
+    if (fj->fmt == FMT_CSV) {
+        close(fj->csv.fd);
+        csv_file_free(&fj->csv);
+    } else if (fj->fmt == FMT_NDJSON) {
+        close(fj->nd.fd);
+    }
+    free(fj->starts);
+}
+
+static int rej_cmp(const void *a, const void *b)
+{
+    const Rejection *x = a, *y = b;
+    if (x->file != y->file) return x->file < y->file ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, LoadReport *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    *out = NULL;
+    int nthreads = o->threads > 0 ? o->threads : cpu_count();
+    double t0 = now_sec();
+    rep->files = xcalloc((size_t)npaths + 1, sizeof(FileInfo));
+    rep->nfiles = npaths;
+    VEC(Batch *) all = {0};
+    VEC(Rejection) rej = {0};
+    uint64_t dropped_extras = 0;
+    for (int fi = 0; fi < npaths; fi++) {
+        FileJob fj;
+        char *err = NULL;
+        FileInfo *inf = &rep->files[fi];
+        inf->path = xstrdup(paths[fi]);
+        if (open_file(paths[fi], &fj, o, nthreads, &err) != 0) {
+            if (o->report) fprintf(o->report, "%s\n", err);
+            free(err);
+            for (size_t i = 0; i < all.len; i++) {
+                batch_free(all.v[i]);
+                free(all.v[i]);
+            }
+            VEC_FREE(all);
+            for (size_t i = 0; i < rej.len; i++) free(rej.v[i].reason);
+            VEC_FREE(rej);
+            return 2;
+        }
+        inf->format = fj.fmt;
+        if (fj.nchunks == 0) continue;
+        inf->bytes = fj.starts[fj.nchunks];
+        ChunkRun cr = {&fj, o, {0}};
+        jobq_init(&cr.q, (size_t)fj.nchunks);
+        par_run(nthreads < fj.nchunks ? nthreads : fj.nchunks, chunk_worker, &cr);
+        /* verify the seams; re-parse a chunk that began inside a record */
+        for (int k = 1; k < fj.nchunks; k++) {
+            uint64_t stop = fj.batches[k - 1]->chunk_stop;
+            if (stop == fj.starts[k]) continue;
+            if (getenv("TNAV_TIMING"))
+                fprintf(stderr, "tnav: timing: chunk %d of %s starts inside a record (%llu != %llu): parsed again\n", k,
+                        paths[fi], (unsigned long long)stop, (unsigned long long)fj.starts[k]);
+            batch_free(fj.batches[k]);
+            free(fj.batches[k]);
+            /* start at the true seam; when it lies past this chunk's end the
+             * chunk is empty and passes the seam on to the next one */
+            fj.starts[k] = stop;
+            run_chunk(&fj, o, k);
+        }
+        /* absolute line numbers */
+        uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : 0);
+        for (int k = 0; k < fj.nchunks; k++) {
+            Batch *b = fj.batches[k];
+            b->file_index = fi;
+            inf->events += b->n;
+            inf->rejected += b->nrej;
+            inf->blank += b->nblank;
+            if (b->tail_incomplete) inf->incomplete_tail = true;
+            dropped_extras += b->dropped_extras;
+            for (size_t i = 0; i < b->rej.len; i++) {
+                Rejection r = {fi, lines_before + b->rej.v[i].line, b->rej.v[i].reason};
+                VEC_PUSH(rej, r);
+                b->rej.v[i].reason = NULL;
+            }
+            lines_before += b->nlf;
+            VEC_PUSH(all, b);
+        }
+        rep->rejected += inf->rejected;
+        close_file(&fj);
+        free(fj.batches);
+    }
+    rep->t_parse = now_sec() - t0;
+    qsort(rej.v, rej.len, sizeof(Rejection), rej_cmp);
+    if (!o->keep_all_rejects && rej.len > (size_t)o->max_report) {
+        for (size_t i = (size_t)o->max_report; i < rej.len; i++) free(rej.v[i].reason);
+        rej.len = (size_t)o->max_report;
+    }
+    rep->rej = rej.v;
+    rep->nrej_kept = rej.len;
+    if (o->report) {
+        size_t show = rej.len < (size_t)o->max_report ? rej.len : (size_t)o->max_report;
+        for (size_t i = 0; i < show; i++)
+            fprintf(o->report, "%s:%llu: %s\n", rep->files[rej.v[i].file].path, (unsigned long long)rej.v[i].line,
+                    rej.v[i].reason);
+        if (rep->rejected > show)
+            fprintf(o->report, "tnav: %llu records rejected in all (%zu shown)\n", (unsigned long long)rep->rejected,
+                    show);
+        else if (rep->rejected)
+            fprintf(o->report, "tnav: %llu record%s rejected\n", (unsigned long long)rep->rejected,
+                    rep->rejected == 1 ? "" : "s");
+        if (!o->quiet) {
+            for (int fi = 0; fi < npaths; fi++)
+                if (rep->files[fi].incomplete_tail)
+                    fprintf(o->report,
+                            "tnav: %s: the last line has no newline and does not parse; left out as an "
+                            "incomplete record (is the file still being written?)\n",
+                            rep->files[fi].path);
+            if (dropped_extras)
+                fprintf(o->report, "tnav: warning: %llu values of extra fields beyond the limit of %d distinct extra fields were not loaded\n",
+                        (unsigned long long)dropped_extras, 65535 - F_EXTRA);
+        }
+    }
+    if (o->strict && rep->rejected) {
+        for (size_t i = 0; i < all.len; i++) {
+            batch_free(all.v[i]);
+            free(all.v[i]);
+        }
+        VEC_FREE(all);
+        if (o->report) fprintf(o->report, "tnav: --strict: giving up because records were rejected\n");
+        return 1;
+    }
+    double t1 = now_sec();
+    Store *s = all.len ? store_build(all.v, all.len, nthreads) : store_empty();
+    rep->t_build = now_sec() - t1;
+    if (getenv("TNAV_TIMING"))
+        fprintf(stderr, "tnav: timing: parse %.3f s (%d threads), build %.3f s\n", rep->t_parse, nthreads, rep->t_build);
+    for (size_t i = 0; i < all.len; i++) {
+        batch_free(all.v[i]);
+        free(all.v[i]);
+    }
+    VEC_FREE(all);
+    *out = s;
+    return 0;
+}
+
+void load_report_free(LoadReport *rep)
+{
+    for (int i = 0; i < rep->nfiles; i++) free(rep->files[i].path);
+    free(rep->files);
+    for (size_t i = 0; i < rep->nrej_kept; i++) free(rep->rej[i].reason);
+    free(rep->rej);
+    memset(rep, 0, sizeof *rep);
+}

@@ -1,0 +1,76 @@
+/*
+ * load.h — loading trace files into a store.
+ *
+ * Owns: file access (files are only ever opened read-only), format detection
+ * from content, splitting a file into chunks at record boundaries, the pool
+ * of parser threads, and the rejection report.
+ * Invariants: the result does not depend on the number of threads (chunks
+ * are merged in file order and a chunk whose speculative start turns out to
+ * be inside a record is parsed again from the true boundary); a file is read
+ * up to the size it had when it was opened; every record is either loaded,
+ * rejected with file:line and a reason, skipped as blank, or, only for the
+ * last line of a file that does not end in a newline, set aside as an
+ * incomplete tail (a file still being written).
+ */
+#ifndef TNAV_LOAD_H
+#define TNAV_LOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model.h"
+
+struct Store;
+
+enum { FMT_AUTO = 0, FMT_CSV = 1, FMT_NDJSON = 2 };
+enum { CSV_ENGINE_HYBRID = 0, CSV_ENGINE_LIBCSV = 1 };
+
+typedef struct {
+    int unit_exp;                /* --time-unit: 0 ns, 3 us, 6 ms, 9 s */
+    const char *map[F__N];       /* --map canonical=column */
+    bool strict;                 /* --strict: any rejection is fatal */
+    int threads;                 /* 0 = all cores */
+    int format;                  /* FMT_* (--format) */
+    int csv_engine;              /* CSV_ENGINE_* (--csv-engine) */
+    bool keep_all_rejects;       /* keep every rejection (tnav check) */
+    int max_report;              /* rejections printed to the report stream */
+    FILE *report;                /* where rejections and warnings go (stderr) */
+    bool quiet;                  /* no warnings */
+} LoadOpts;
+
+typedef struct {
+    char *path;
+    int format;
+    uint64_t bytes, events, rejected, blank;
+    bool incomplete_tail;
+} FileInfo;
+
+typedef struct {
+    int file;       /* index into files */
+    uint64_t line;
+    char *reason;
+} Rejection;
+
+typedef struct {
+    FileInfo *files;
+    int nfiles;
+    Rejection *rej;   /* the kept rejections, in file and line order */
+    size_t nrej_kept;
+    uint64_t rejected; /* total */
+    double t_parse, t_build; /* seconds */
+} LoadReport;
+
+void load_opts_default(LoadOpts *o);
+/* Parse "canonical=column"; returns an error message or NULL. */
+const char *load_opts_add_map(LoadOpts *o, const char *spec);
+
+/* Load files into a new store. Returns 0 on success, 1 when --strict and a
+ * record was rejected, 2 when a file cannot be read or has no usable header
+ * (the message is printed to o->report). */
+int load_traces(const LoadOpts *o, char *const *paths, int npaths, struct Store **out, LoadReport *rep);
+void load_report_free(LoadReport *rep);
+
+const char *format_name(int fmt);
+
+#endif

@@ -1,0 +1,534 @@
+/*
+ * load_csv.c — CSV chunk parser.
+ *
+ * Owns: the CSV dialect (libcsv's, non-strict): fields separated by the
+ * delimiter found in the header, records ended by CR, LF or CRLF, blank
+ * records skipped, a field quoted only when its first non-blank character is
+ * a quote (then "" is a literal quote and delimiters and newlines are data),
+ * spaces and tabs around unquoted fields trimmed.
+ * Records are split by libcsv whenever they contain a quote character (and
+ * always with --csv-engine libcsv); a record without any quote is split by a
+ * byte-class scan that implements the same rules for that case, because
+ * libcsv's per-byte callback path is the bottleneck of a load (measured in
+ * doc/PERFORMANCE.md). tests/ compares both engines on every sample and the
+ * fuzz target compares them on arbitrary input.
+ * Invariants: see load_int.h (records starting in [start, end) only).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_int.h"
+#include "timeparse.h"
+
+enum { C_NONE = 0, C_DELIM = 1, C_TERM = 2, C_QUOTE = 3, C_HIGH = 4 };
+
+/* ---- libcsv driven path ------------------------------------------------ */
+
+typedef struct {
+    Batch *b;
+    const CsvFile *cf;
+    const uint32_t *xid;
+    Rec *rec;
+    char *fbuf;
+    size_t flen, fcap;
+    size_t *foff, *fl;
+    size_t nf, fcapn;
+    const char **ptrs;
+    size_t ptrcap;
+    uint64_t rec_line, cur_line;
+    bool on_last_line; /* the line being fed has no LF after it */
+    bool header_mode;
+    int header_done;
+} Slow;
+
+static void slow_cb1(void *s, size_t len, void *data)
+{
+    Slow *sl = data;
+    if (sl->nf == sl->fcapn) {
+        sl->fcapn = sl->fcapn ? sl->fcapn * 2 : 32;
+        sl->foff = xrealloc(sl->foff, sl->fcapn * sizeof(size_t));
+        sl->fl = xrealloc(sl->fl, sl->fcapn * sizeof(size_t));
+    }
+    if (sl->flen + len + 1 > sl->fcap) {
+        size_t nc = sl->fcap ? sl->fcap * 2 : 4096;
+        while (nc < sl->flen + len + 1) nc *= 2;
+        sl->fbuf = xrealloc(sl->fbuf, nc);
+        sl->fcap = nc;
+    }
+    if (len) memcpy(sl->fbuf + sl->flen, s, len);
+    sl->foff[sl->nf] = sl->flen;
+    sl->fl[sl->nf] = len;
+    sl->flen += len;
+    sl->nf++;
+}
+
+static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec *rec, const char *const *fp,
+                          const size_t *fl, size_t nf, uint64_t line, bool last_line, bool check_utf8)
+{
+    char why[256];
+    if (nf != (size_t)cf->ncols) {
+        if (last_line) {
+            b->tail_incomplete = true;
+            return;
+        }
+        batch_reject(b, line, "wrong field count (expected %d, got %zu)", cf->ncols, nf);
+        return;
+    }
+    if (check_utf8) {
+        for (size_t i = 0; i < nf; i++) {
+            size_t bad = utf8_invalid_at((const unsigned char *)fp[i], fl[i]);
+            if (bad != fl[i]) {
+                if (last_line) {
+                    b->tail_incomplete = true;
+                    return;
+                }
+                batch_reject(b, line, "invalid UTF-8 in field %zu (%s) at byte %zu", i + 1, cf->colnames[i], bad);
+                return;
+            }
+        }
+    }
+    rec_reset(rec);
+    for (size_t i = 0; i < nf; i++) {
+        int t = cf->target[i];
+        if (t >= 0) rec_set(rec, t, fp[i], fl[i], V_TEXT);
+        else if (fl[i]) rec_add_extra(rec, xid[i], fp[i], fl[i], V_TEXT);
+    }
+    if (!batch_commit(b, rec, why, sizeof why)) {
+        if (last_line) {
+            b->tail_incomplete = true;
+            return;
+        }
+        batch_reject(b, line, "%s", why);
+    }
+}
+
+static void slow_cb2(int c, void *data)
+{
+    Slow *sl = data;
+    if (sl->header_mode) {
+        sl->header_done = 1;
+        return;
+    }
+    size_t nf = sl->nf;
+    if (nf > sl->ptrcap) {
+        sl->ptrcap = nf;
+        sl->ptrs = xrealloc(sl->ptrs, nf * sizeof(char *));
+    }
+    for (size_t i = 0; i < nf; i++) sl->ptrs[i] = sl->fbuf + sl->foff[i];
+    commit_fields(sl->b, sl->cf, sl->xid, sl->rec, sl->ptrs, sl->fl, nf, sl->rec_line, sl->on_last_line, true);
+    sl->nf = 0;
+    sl->flen = 0;
+    /* a record ended by a lone CR is followed by another on the same line */
+    sl->rec_line = c == '\r' ? sl->cur_line : sl->cur_line + 1;
+}
+
+static void slow_free(Slow *sl)
+{
+    free(sl->fbuf);
+    free(sl->foff);
+    free(sl->fl);
+    free(sl->ptrs);
+}
+
+static void setup_parser(struct csv_parser *p, unsigned char delim)
+{
+    if (csv_init(p, 0) != 0) die_oom();
+    csv_set_delim(p, delim);
+}
+
+/* libcsv's documented parser state: 0 (ROW_NOT_BEGUN) between records. */
+static bool parser_between_records(const struct csv_parser *p) { return p->pstate == 0; }
+/* 2 (FIELD_BEGUN) with quoted set: inside a quoted field, no closing quote yet */
+static bool parser_in_quoted_field(const struct csv_parser *p) { return p->pstate == 2 && p->quoted; }
+
+/* Feed the record(s) starting at rs, line by line, until libcsv is between
+ * records at the end of a line. Returns the offset after the last line fed;
+ * updates *line. */
+static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_t rs, uint64_t *line)
+{
+    uint64_t off = rs;
+    uint64_t start_line = *line;
+    sl->rec_line = *line;
+    sl->nf = 0;
+    sl->flen = 0;
+    for (;;) {
+        uint64_t lf = rd_find_lf(rd, off);
+        uint64_t end = lf < rd->limit ? lf + 1 : rd->limit;
+        sl->cur_line = *line;
+        sl->on_last_line = lf >= rd->limit;
+        uint64_t o = off;
+        while (o < end) {
+            size_t avail;
+            size_t want = end - o > (64u << 20) ? (64u << 20) : (size_t)(end - o);
+            const char *w = rd_window(rd, o, want, &avail);
+            if (avail == 0) break;
+            if (avail > end - o) avail = (size_t)(end - o);
+            if (csv_parse(p, w, avail, slow_cb1, slow_cb2, sl) != avail) die_oom();
+            o += avail;
+        }
+        off = end;
+        if (lf < rd->limit) (*line)++;
+        if (parser_between_records(p)) return off;
+        if (off >= rd->limit) break;
+    }
+    if (!parser_in_quoted_field(p)) {
+        /* the last record has no terminator: let libcsv submit it */
+        sl->on_last_line = true;
+        csv_fini(p, slow_cb1, slow_cb2, sl);
+        return rd->limit;
+    }
+    /* end of file inside a quoted field */
+    csv_free(p);
+    setup_parser(p, sl->cf->delim);
+    uint64_t first_lf = rd_find_lf(rd, rs);
+    if (first_lf >= rd->limit) {
+        /* the record began on the last, unterminated line: a file being written */
+        sl->b->tail_incomplete = true;
+        return rd->limit;
+    }
+    batch_reject(sl->b, start_line, "unterminated quoted field (no closing quote before end of file)");
+    *line = start_line + 1;
+    return first_lf + 1;
+}
+
+/* ---- header ------------------------------------------------------------ */
+
+static unsigned char sniff_delim(const char *s, size_t n)
+{
+    size_t comma = 0, semi = 0, tab = 0;
+    bool q = false;
+    for (size_t i = 0; i < n && s[i] != '\n'; i++) {
+        char c = s[i];
+        if (c == '"') q = !q;
+        else if (!q && c == ',') comma++;
+        else if (!q && c == ';') semi++;
+        else if (!q && c == '\t') tab++;
+    }
+    if (semi > comma && semi >= tab) return ';';
+    if (tab > comma && tab > semi) return '\t';
+    return ',';
+}
+
+char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
+{
+    Reader rd;
+    rd_init(&rd, cf->fd, cf->size);
+    size_t avail;
+    const char *w = rd_window(&rd, bom, 1 << 16, &avail);
+    cf->delim = sniff_delim(w, avail);
+    struct csv_parser p;
+    setup_parser(&p, cf->delim);
+    Slow sl;
+    memset(&sl, 0, sizeof sl);
+    sl.header_mode = true;
+    uint64_t off = bom, line = 1;
+    /* skip blank lines before the header, counting them */
+    while (off < cf->size && !sl.header_done) {
+        uint64_t lf = rd_find_lf(&rd, off);
+        uint64_t end = lf < rd.limit ? lf + 1 : rd.limit;
+        uint64_t x = off;
+        while (x < end && !sl.header_done) {
+            size_t want = end - x > (64u << 20) ? (64u << 20) : (size_t)(end - x);
+            w = rd_window(&rd, x, want, &avail);
+            if (avail == 0) break;
+            if (avail > end - x) avail = (size_t)(end - x);
+            csv_parse(&p, w, avail, slow_cb1, slow_cb2, &sl);
+            x += avail;
+        }
+        off = end;
+        if (lf < rd.limit) line++;
+        if (sl.header_done && !parser_between_records(&p)) {
+            /* more data after a lone CR on the header line: not supported */
+            break;
+        }
+    }
+    if (!sl.header_done && sl.nf > 0) {
+        /* header without a newline: the whole file is a header */
+        csv_fini(&p, slow_cb1, slow_cb2, &sl);
+    }
+    csv_free(&p);
+    rd_free(&rd);
+    cf->data_start = off;
+    cf->header_lines = line - 1;
+    cf->ncols = (int)sl.nf;
+    cf->colnames = xcalloc((size_t)cf->ncols + 1, sizeof(char *));
+    cf->target = xcalloc((size_t)cf->ncols + 1, sizeof(int));
+    char *err = NULL;
+    for (int i = 0; i < cf->ncols; i++) {
+        cf->colnames[i] = xstrndup(sl.fbuf + sl.foff[i], sl.fl[i]);
+        if (utf8_invalid_at((const unsigned char *)cf->colnames[i], sl.fl[i]) != sl.fl[i] && !err)
+            err = xasprintf("%s:1: invalid UTF-8 in header column %d", cf->path, i + 1);
+    }
+    slow_free(&sl);
+    if (err) return err;
+    if (cf->ncols == 0) return NULL; /* empty file: empty trace */
+    /* resolve columns: the strongest claim on each canonical field wins */
+    int best[F__N], bestprio[F__N];
+    for (int f = 0; f < F__N; f++) best[f] = -1, bestprio[f] = 1 << 30;
+    for (int i = 0; i < cf->ncols; i++) {
+        int prio;
+        int f = resolve_column(o, cf->colnames[i], strlen(cf->colnames[i]), &prio);
+        cf->target[i] = -1;
+        if (f >= 0 && prio < bestprio[f]) {
+            best[f] = i;
+            bestprio[f] = prio;
+        }
+    }
+    for (int f = 0; f < F__N; f++)
+        if (best[f] >= 0) cf->target[best[f]] = f;
+    /* extra columns whose name is taken get a #N suffix */
+    for (int i = 0; i < cf->ncols; i++) {
+        if (cf->target[i] >= 0) continue;
+        int dup = 1;
+        bool clash = field_by_name(cf->colnames[i]) >= 0;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(cf->colnames[j], cf->colnames[i])) clash = true;
+        if (clash) {
+            char *nn;
+            for (;;) {
+                dup++;
+                nn = xasprintf("%s#%d", cf->colnames[i], dup);
+                bool used = false;
+                for (int j = 0; j < cf->ncols; j++)
+                    if (!strcmp(cf->colnames[j], nn)) used = true;
+                if (!used) break;
+                free(nn);
+            }
+            free(cf->colnames[i]);
+            cf->colnames[i] = nn;
+        }
+    }
+    if (best[F_TS] < 0)
+        return xasprintf("%s: the CSV header has no 'ts' column (nor start, time, timestamp); "
+                         "name one with --map ts=COLUMN",
+                         cf->path);
+    if (best[F_LOC] < 0)
+        return xasprintf("%s: the CSV header has no 'loc' column (nor rank, pe, proc, place, cell, pid); "
+                         "name one with --map loc=COLUMN",
+                         cf->path);
+    return NULL;
+}
+
+void csv_file_free(CsvFile *cf)
+{
+    for (int i = 0; i < cf->ncols; i++) free(cf->colnames[i]);
+    free(cf->colnames);
+    free(cf->target);
+}
+
+/* ---- chunk parse ------------------------------------------------------- */
+
+static inline bool is_blank(unsigned char c, unsigned char delim)
+{
+    return (c == ' ' || c == '\t') && c != delim;
+}
+
+/* Bit masks over 16 bytes at p: delimiters, record terminators or quotes,
+ * bytes >= 0x80. p must have 16 readable bytes (the reader's slack). */
+typedef struct {
+    uint32_t d, t, h;
+} Masks;
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline void masks16(const char *p, __m128i vd, Masks *m)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    m->d = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vd));
+    __m128i t = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))),
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+    m->t = (uint32_t)_mm_movemask_epi8(t);
+    m->h = (uint32_t)_mm_movemask_epi8(v);
+}
+#define MASK_SETUP(delim) __m128i vd_ = _mm_set1_epi8((char)(delim))
+#define MASKS(p, m) masks16((p), vd_, (m))
+#else
+static inline void masks16s(const char *p, unsigned char delim, Masks *m)
+{
+    m->d = m->t = m->h = 0;
+    for (int i = 0; i < 16; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == delim) m->d |= 1u << i;
+        if (c == '\n' || c == '\r' || c == '"') m->t |= 1u << i;
+        if (c >= 0x80) m->h |= 1u << i;
+    }
+}
+#define MASK_SETUP(delim) const unsigned char vd_ = (delim)
+#define MASKS(p, m) masks16s((p), vd_, (m))
+#endif
+
+enum { SCAN_END, SCAN_QUOTE, SCAN_MORE };
+
+/* Split the record at rs (no quotes expected) into fields up to its
+ * terminator; stops at a quote or at lim. */
+static inline int scan_record(const char *rs, const char *lim, unsigned char delim, const char **fp, size_t *fl,
+                              size_t maxf, size_t *nf_out, bool *high, const char **term)
+{
+    MASK_SETUP(delim);
+    const char *p = rs, *fs = rs;
+    size_t nf = 0;
+    bool hi = false;
+    while (p < lim) {
+        Masks m;
+        MASKS(p, &m);
+        size_t valid = (size_t)(lim - p);
+        if (valid < 16) {
+            uint32_t k = (1u << valid) - 1;
+            m.d &= k;
+            m.t &= k;
+            m.h &= k;
+        }
+        uint32_t d = m.d;
+        uint32_t stop = m.t ? (uint32_t)__builtin_ctz(m.t) : 16;
+        if (stop < 16) d &= (1u << stop) - 1;
+        if (m.h & ((stop < 16) ? (1u << stop) - 1 : 0xFFFFu)) hi = true;
+        while (d) {
+            unsigned i = (unsigned)__builtin_ctz(d);
+            if (nf < maxf) {
+                fp[nf] = fs;
+                fl[nf] = (size_t)(p + i - fs);
+            }
+            nf++;
+            fs = p + i + 1;
+            d &= d - 1;
+        }
+        if (stop < 16) {
+            if (p[stop] == '"') return SCAN_QUOTE;
+            if (nf < maxf) {
+                fp[nf] = fs;
+                fl[nf] = (size_t)(p + stop - fs);
+            }
+            nf++;
+            *nf_out = nf;
+            *high = hi;
+            *term = p + stop;
+            return SCAN_END;
+        }
+        p += 16;
+    }
+    /* no terminator before lim: the caller decides (more data, or the
+     * unterminated last line of the file) */
+    if (nf < maxf) {
+        fp[nf] = fs;
+        fl[nf] = (size_t)(lim - fs);
+    }
+    nf++;
+    *nf_out = nf;
+    *high = hi;
+    *term = lim;
+    return SCAN_MORE;
+}
+
+void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
+{
+    Reader rd;
+    rd_init(&rd, cf->fd, cf->size);
+    const unsigned char delim = cf->delim;
+    const int ncols = cf->ncols;
+    const size_t maxf = (size_t)ncols + 1;
+
+    uint32_t *xid = xcalloc((size_t)ncols + 1, sizeof(uint32_t));
+    for (int i = 0; i < ncols; i++)
+        if (cf->target[i] < 0) xid[i] = batch_extra_id(b, cf->colnames[i], strlen(cf->colnames[i]));
+
+    Rec rec;
+    memset(&rec, 0, sizeof rec);
+    struct csv_parser p;
+    setup_parser(&p, delim);
+    Slow sl;
+    memset(&sl, 0, sizeof sl);
+    sl.b = b;
+    sl.cf = cf;
+    sl.xid = xid;
+    sl.rec = &rec;
+
+    const char **fp = xmalloc((maxf + 1) * sizeof(char *));
+    size_t *fl = xmalloc((maxf + 1) * sizeof(size_t));
+    const bool force_slow = cf->engine == CSV_ENGINE_LIBCSV;
+
+    uint64_t pos = start, line = 1;
+    b->chunk_start = start;
+    bool sized = false;
+    size_t want = 1;
+    while (pos < end && pos < rd.limit) {
+        size_t avail;
+        const char *w = rd_window(&rd, pos, want, &avail);
+        if (avail == 0) break; /* read error */
+        want = 1;
+        if (!sized) {
+            /* size the columns from the record length seen in the first window */
+            size_t nl = 0;
+            for (const char *q = w; (q = memchr(q, '\n', (size_t)(w + avail - q))) != NULL; q++) nl++;
+            if (nl) batch_reserve(b, (size_t)((end - start) / (avail / nl + 1) * 21 / 20) + 64);
+            sized = true;
+        }
+        const char *lim = w + avail;
+        bool at_eof = pos + avail >= rd.limit;
+        const char *rs = w;
+        for (;;) {
+            uint64_t rs_off = pos + (uint64_t)(rs - w);
+            if (rs_off >= end || rs >= lim) {
+                pos = rs_off;
+                break;
+            }
+            if (force_slow) {
+                pos = slow_records(&rd, &p, &sl, rs_off, &line);
+                break;
+            }
+            size_t nf;
+            bool high;
+            const char *term;
+            int r = scan_record(rs, lim, delim, fp, fl, maxf, &nf, &high, &term);
+            if (r == SCAN_QUOTE) {
+                pos = slow_records(&rd, &p, &sl, rs_off, &line);
+                break;
+            }
+            bool last = false;
+            if (r == SCAN_MORE) {
+                if (!at_eof) {
+                    /* the record continues past the window: widen it */
+                    pos = rs_off;
+                    want = (size_t)(lim - rs) * 2 + 4096;
+                    break;
+                }
+                last = true; /* the file's last line has no newline */
+            }
+            size_t keep = nf < maxf ? nf : maxf;
+            for (size_t i = 0; i < keep; i++) {
+                const char *a = fp[i], *z = fp[i] + fl[i];
+                while (a < z && is_blank((unsigned char)*a, delim)) a++;
+                while (z > a && is_blank((unsigned char)z[-1], delim)) z--;
+                fp[i] = a;
+                fl[i] = (size_t)(z - a);
+            }
+            if (nf == 1 && fl[0] == 0) {
+                if (term > rs) b->nblank++; /* spaces only; an empty line is not counted */
+            } else {
+                commit_fields(b, cf, xid, &rec, fp, fl, nf, line, last, high);
+            }
+            if (last) {
+                pos = rd.limit;
+                break;
+            }
+            if (*term == '\n') {
+                line++;
+                rs = term + 1;
+            } else if (term + 1 < lim && term[1] == '\n') { /* CRLF */
+                line++;
+                rs = term + 2;
+            } else {
+                rs = term + 1; /* a lone CR ends a record */
+            }
+        }
+    }
+    b->chunk_stop = pos;
+    b->nlf = line - 1;
+    csv_free(&p);
+    slow_free(&sl);
+    free(fp);
+    free(fl);
+    free(xid);
+    VEC_FREE(rec.x);
+    rd_free(&rd);
+}

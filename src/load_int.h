@@ -1,0 +1,74 @@
+/*
+ * load_int.h — internals shared by the loader and its per-format chunk
+ * parsers (load_csv.c, load_ndjson.c). Not used outside src/load*.c.
+ *
+ * Invariants: a Reader never reads past the limit fixed when the file was
+ * opened; a window returned by rd_window stays valid until the next call on
+ * the same Reader; chunk parsers process exactly the records that start in
+ * [start, end) and set chunk_stop to the end of the last record they read.
+ */
+#ifndef TNAV_LOAD_INT_H
+#define TNAV_LOAD_INT_H
+
+#include <csv.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "batch.h"
+#include "load.h"
+
+typedef struct {
+    int fd;
+    uint64_t limit; /* bytes readable: the file size when it was opened */
+    char *buf;
+    size_t cap;
+    uint64_t base; /* file offset of buf[0] */
+    size_t len;    /* valid bytes in buf */
+    bool io_error;
+} Reader;
+
+/* bytes readable past the end of a window (zeroed), for 16-byte scanners */
+#define RD_SLACK 64
+
+void rd_init(Reader *r, int fd, uint64_t limit);
+void rd_free(Reader *r);
+/* Make [off, off+min) available (or as much as exists before the limit);
+ * returns a pointer to offset off and sets *avail to the bytes available
+ * from there (>= min unless the limit is reached). */
+const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail);
+/* Find the next LF at or after off; returns its offset, or the limit when
+ * there is none. */
+uint64_t rd_find_lf(Reader *r, uint64_t off);
+
+/* How a column or key maps onto the model. */
+int resolve_column(const LoadOpts *o, const char *name, size_t n, int *prio);
+
+typedef struct {
+    const char *path;
+    int fd;
+    uint64_t size;
+    uint64_t data_start; /* first byte after the BOM and header */
+    uint64_t header_lines;
+    unsigned char delim;
+    int ncols;
+    char **colnames;
+    int *target; /* per column: canonical field, or -1 = extra */
+    int engine;
+} CsvFile;
+
+/* Parse the header of a CSV file; returns NULL or an error message
+ * (allocated). */
+char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom);
+void csv_file_free(CsvFile *cf);
+void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end);
+
+typedef struct {
+    const char *path;
+    int fd;
+    uint64_t size;
+    const LoadOpts *opts;
+} NdFile;
+
+void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end);
+
+#endif

@@ -1,0 +1,511 @@
+/*
+ * load_ndjson.c — NDJSON chunk parser: one JSON object per line.
+ *
+ * Owns: a strict JSON parser (RFC 8259: string escapes including \uXXXX
+ * surrogate pairs, number grammar, literals) specialised for flat records:
+ * nested objects are flattened to dotted keys ("args.key"), arrays are kept
+ * as their raw JSON text, null means absent. A duplicate key in one object is
+ * a rejection (its meaning would be ambiguous).
+ * Invariants: a line is parsed only after it has been validated as UTF-8;
+ * Val pointers handed to the batch point into the reader window or into the
+ * decode buffer, both valid until the record is committed; nesting deeper
+ * than MAX_DEPTH is rejected, so recursion is bounded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_int.h"
+
+#define MAX_DEPTH 64
+
+typedef struct {
+    int field; /* canonical field or -1 */
+    int prio;
+    uint32_t xid;
+    bool has_xid;
+    uint64_t seen; /* record number that last used this key */
+} KeyInfo;
+
+typedef struct {
+    Batch *b;
+    const LoadOpts *o;
+    StrTab keys;
+    KeyInfo *ki;
+    size_t kicap;
+    char *sbuf;
+    size_t scap, slen;
+    char *kbuf;
+    size_t kcap;
+    Rec rec;
+    int prio[F__N];
+    uint32_t holder[F__N]; /* key id holding each canonical field */
+    uint64_t recno;
+    const char *line0;
+    char err[160];
+} Nd;
+
+static bool fail(Nd *nd, const char *at, const char *msg)
+{
+    if (!nd->err[0]) snprintf(nd->err, sizeof nd->err, "bad JSON at column %zu: %s", (size_t)(at - nd->line0) + 1, msg);
+    return false;
+}
+
+static inline const char *skip_ws(const char *p, const char *e)
+{
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+static bool hex4(const char *p, const char *e, unsigned *out)
+{
+    if (e - p < 4) return false;
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        int h = hexval(p[i]);
+        if (h < 0) return false;
+        v = v * 16 + (unsigned)h;
+    }
+    *out = v;
+    return true;
+}
+
+static size_t put_utf8(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* *pp at the opening quote; on success *pp is after the closing quote and
+ * the decoded bytes are [*s, *s + *n). */
+static bool parse_string(Nd *nd, const char **pp, const char *e, const char **s, size_t *n)
+{
+    const char *p = *pp + 1, *start = p;
+    while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20) p++;
+    if (p < e && *p == '"') {
+        *s = start;
+        *n = (size_t)(p - start);
+        *pp = p + 1;
+        return true;
+    }
+    /* slow path: escapes; the decoded form is never longer than the input */
+    char *o = nd->sbuf + nd->slen;
+    char *o0 = o;
+    memcpy(o, start, (size_t)(p - start));
+    o += p - start;
+    while (p < e) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"') {
+            *s = o0;
+            *n = (size_t)(o - o0);
+            nd->slen += (size_t)(o - o0);
+            *pp = p + 1;
+            return true;
+        }
+        if (c < 0x20) return fail(nd, p, "control character in string");
+        if (c != '\\') {
+            *o++ = (char)c;
+            p++;
+            continue;
+        }
+        p++;
+        if (p >= e) break;
+        char x = *p++;
+        switch (x) {
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case '/': *o++ = '/'; break;
+        case 'b': *o++ = '\b'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'r': *o++ = '\r'; break;
+        case 't': *o++ = '\t'; break;
+        case 'u': {
+            unsigned cp;
+            if (!hex4(p, e, &cp)) return fail(nd, p - 2, "bad \\u escape");
+            p += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                unsigned lo;
+                if (e - p < 6 || p[0] != '\\' || p[1] != 'u' || !hex4(p + 2, e, &lo) || lo < 0xDC00 || lo > 0xDFFF)
+                    return fail(nd, p - 6, "unpaired surrogate in \\u escape");
+                p += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                return fail(nd, p - 6, "unpaired surrogate in \\u escape");
+            }
+            o += put_utf8(o, cp);
+            break;
+        }
+        default: return fail(nd, p - 2, "bad escape in string");
+        }
+    }
+    return fail(nd, *pp, "unterminated string");
+}
+
+static bool parse_number(Nd *nd, const char **pp, const char *e)
+{
+    const char *p = *pp;
+    if (p < e && *p == '-') p++;
+    if (p >= e) return fail(nd, *pp, "bad number");
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        while (p < e && *p >= '0' && *p <= '9') p++;
+    } else {
+        return fail(nd, *pp, "bad number");
+    }
+    if (p < e && *p == '.') {
+        p++;
+        const char *d = p;
+        while (p < e && *p >= '0' && *p <= '9') p++;
+        if (p == d) return fail(nd, *pp, "bad number");
+    }
+    if (p < e && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < e && (*p == '+' || *p == '-')) p++;
+        const char *d = p;
+        while (p < e && *p >= '0' && *p <= '9') p++;
+        if (p == d) return fail(nd, *pp, "bad number");
+    }
+    *pp = p;
+    return true;
+}
+
+static bool skip_value(Nd *nd, const char **pp, const char *e, int depth);
+
+static bool skip_container(Nd *nd, const char **pp, const char *e, int depth)
+{
+    const char *p = *pp;
+    char open = *p, close = open == '{' ? '}' : ']';
+    if (depth > MAX_DEPTH) return fail(nd, p, "nesting too deep");
+    p = skip_ws(p + 1, e);
+    if (p < e && *p == close) {
+        *pp = p + 1;
+        return true;
+    }
+    for (;;) {
+        if (open == '{') {
+            if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
+            const char *s;
+            size_t n;
+            size_t save = nd->slen;
+            if (!parse_string(nd, &p, e, &s, &n)) return false;
+            nd->slen = save;
+            p = skip_ws(p, e);
+            if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
+            p = skip_ws(p + 1, e);
+        }
+        if (!skip_value(nd, &p, e, depth + 1)) return false;
+        p = skip_ws(p, e);
+        if (p < e && *p == ',') {
+            p = skip_ws(p + 1, e);
+            continue;
+        }
+        if (p < e && *p == close) {
+            *pp = p + 1;
+            return true;
+        }
+        return fail(nd, p, open == '{' ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+}
+
+static bool literal(Nd *nd, const char **pp, const char *e, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(e - *pp) < n || memcmp(*pp, word, n) != 0) return fail(nd, *pp, "unexpected character");
+    *pp += n;
+    return true;
+}
+
+static bool skip_value(Nd *nd, const char **pp, const char *e, int depth)
+{
+    const char *p = *pp;
+    if (p >= e) return fail(nd, p, "expected a value");
+    switch (*p) {
+    case '{':
+    case '[': return skip_container(nd, pp, e, depth);
+    case '"': {
+        const char *s;
+        size_t n;
+        size_t save = nd->slen;
+        bool ok = parse_string(nd, pp, e, &s, &n);
+        nd->slen = save;
+        return ok;
+    }
+    case 't': return literal(nd, pp, e, "true");
+    case 'f': return literal(nd, pp, e, "false");
+    case 'n': return literal(nd, pp, e, "null");
+    default: return parse_number(nd, pp, e);
+    }
+}
+
+static KeyInfo *key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
+{
+    uint32_t kid = strtab_intern(&nd->keys, name, n);
+    if (kid >= nd->kicap) {
+        size_t nc = nd->kicap ? nd->kicap * 2 : 64;
+        while (nc <= kid) nc *= 2;
+        nd->ki = xrealloc(nd->ki, nc * sizeof(KeyInfo));
+        for (size_t i = nd->kicap; i < nc; i++) nd->ki[i].field = -2;
+        nd->kicap = nc;
+    }
+    KeyInfo *k = &nd->ki[kid];
+    if (k->field == -2) {
+        int prio = 0;
+        k->field = resolve_column(nd->o, name, n, &prio);
+        k->prio = prio;
+        k->has_xid = false;
+        k->seen = 0;
+    }
+    *kid_out = kid;
+    return k;
+}
+
+static uint32_t key_xid(Nd *nd, uint32_t kid)
+{
+    KeyInfo *k = &nd->ki[kid];
+    if (!k->has_xid) {
+        const char *nm = strtab_str(&nd->keys, kid);
+        size_t n = strtab_len(&nd->keys, kid);
+        /* an extra field may not take a canonical name: give it a suffix */
+        if (field_by_name(nm) >= 0) {
+            char *alt = xasprintf("%s#2", nm);
+            k->xid = batch_extra_id(nd->b, alt, strlen(alt));
+            free(alt);
+        } else {
+            k->xid = batch_extra_id(nd->b, nm, n);
+        }
+        k->has_xid = true;
+    }
+    return k->xid;
+}
+
+static bool assign(Nd *nd, const char *name, size_t n, const char *vp, size_t vn, uint8_t vt, const char *at)
+{
+    uint32_t kid;
+    KeyInfo *k = key_info(nd, name, n, &kid);
+    if (k->seen == nd->recno) {
+        char ex[80];
+        quote_excerpt(ex, sizeof ex, name, n, 40);
+        snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
+        return false;
+    }
+    k->seen = nd->recno;
+    Rec *r = &nd->rec;
+    int f = k->field;
+    if (f >= 0) {
+        if (r->has & (1u << f)) {
+            if (k->prio < nd->prio[f]) {
+                /* the stronger name takes the field; the weaker becomes an extra */
+                uint32_t old = nd->holder[f];
+                rec_add_extra(r, key_xid(nd, old), r->f[f].p, r->f[f].n, r->f[f].t);
+                rec_set(r, f, vp, vn, vt);
+                nd->prio[f] = k->prio;
+                nd->holder[f] = kid;
+            } else {
+                rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
+            }
+        } else {
+            rec_set(r, f, vp, vn, vt);
+            nd->prio[f] = k->prio;
+            nd->holder[f] = kid;
+        }
+    } else {
+        rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
+    }
+    return true;
+}
+
+/* *pp at '{'; the key prefix of this object is kbuf[0..plen) */
+static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, int depth)
+{
+    const char *p = *pp;
+    if (depth > MAX_DEPTH) return fail(nd, p, "nesting too deep");
+    p = skip_ws(p + 1, e);
+    if (p < e && *p == '}') {
+        *pp = p + 1;
+        return true;
+    }
+    for (;;) {
+        if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
+        const char *keyat = p;
+        const char *ks;
+        size_t kn;
+        size_t save = nd->slen;
+        if (!parse_string(nd, &p, e, &ks, &kn)) return false;
+        if (plen + kn + 2 > nd->kcap) {
+            size_t nc = nd->kcap ? nd->kcap : 256;
+            while (nc < plen + kn + 2) nc *= 2;
+            nd->kbuf = xrealloc(nd->kbuf, nc);
+            nd->kcap = nc;
+        }
+        memcpy(nd->kbuf + plen, ks, kn);
+        size_t klen = plen + kn;
+        nd->slen = save; /* the key bytes now live in kbuf */
+        p = skip_ws(p, e);
+        if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
+        p = skip_ws(p + 1, e);
+        if (p >= e) return fail(nd, p, "expected a value");
+        const char *v0 = p;
+        switch (*p) {
+        case '{':
+            nd->kbuf[klen] = '.';
+            if (!parse_object(nd, &p, e, klen + 1, depth + 1)) return false;
+            break;
+        case '[':
+            if (!skip_container(nd, &p, e, depth + 1)) return false;
+            if (!assign(nd, nd->kbuf, klen, v0, (size_t)(p - v0), V_RAW, keyat)) return false;
+            break;
+        case '"': {
+            const char *s;
+            size_t n;
+            if (!parse_string(nd, &p, e, &s, &n)) return false;
+            if (!assign(nd, nd->kbuf, klen, s, n, V_STR, keyat)) return false;
+            break;
+        }
+        case 't':
+            if (!literal(nd, &p, e, "true")) return false;
+            if (!assign(nd, nd->kbuf, klen, v0, 4, V_TRUE, keyat)) return false;
+            break;
+        case 'f':
+            if (!literal(nd, &p, e, "false")) return false;
+            if (!assign(nd, nd->kbuf, klen, v0, 5, V_FALSE, keyat)) return false;
+            break;
+        case 'n': {
+            if (!literal(nd, &p, e, "null")) return false;
+            /* null = absent, but the key still counts for duplicates */
+            uint32_t kid;
+            KeyInfo *k = key_info(nd, nd->kbuf, klen, &kid);
+            if (k->seen == nd->recno) {
+                char ex[80];
+                quote_excerpt(ex, sizeof ex, nd->kbuf, klen, 40);
+                snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex,
+                         (size_t)(keyat - nd->line0) + 1);
+                return false;
+            }
+            k->seen = nd->recno;
+            break;
+        }
+        default:
+            if (!parse_number(nd, &p, e)) return false;
+            if (!assign(nd, nd->kbuf, klen, v0, (size_t)(p - v0), V_NUM, keyat)) return false;
+        }
+        p = skip_ws(p, e);
+        if (p < e && *p == ',') {
+            p = skip_ws(p + 1, e);
+            continue;
+        }
+        if (p < e && *p == '}') {
+            *pp = p + 1;
+            return true;
+        }
+        return fail(nd, p, "expected ',' or '}'");
+    }
+}
+
+/* Parse and commit one line [s, e) (without its LF). */
+static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last)
+{
+    Batch *b = nd->b;
+    const char *p = skip_ws(s, e);
+    if (p == e) {
+        b->nblank++;
+        return;
+    }
+    nd->line0 = s;
+    nd->err[0] = 0;
+    size_t bad = utf8_invalid_at((const unsigned char *)s, (size_t)(e - s));
+    if (bad != (size_t)(e - s)) {
+        if (last) b->tail_incomplete = true;
+        else batch_reject(b, line, "invalid UTF-8 at column %zu", bad + 1);
+        return;
+    }
+    if (*p != '{') {
+        if (last) b->tail_incomplete = true;
+        else batch_reject(b, line, "not a JSON object (a line must hold one {...} record)");
+        return;
+    }
+    if ((size_t)(e - s) + 16 > nd->scap) {
+        nd->scap = (size_t)(e - s) * 2 + 64;
+        nd->sbuf = xrealloc(nd->sbuf, nd->scap);
+    }
+    nd->slen = 0;
+    nd->recno++;
+    rec_reset(&nd->rec);
+    bool ok = parse_object(nd, &p, e, 0, 0);
+    if (ok) {
+        p = skip_ws(p, e);
+        if (p != e) ok = fail(nd, p, "unexpected data after the object");
+    }
+    if (!ok) {
+        if (last) b->tail_incomplete = true;
+        else batch_reject(b, line, "%s", nd->err);
+        return;
+    }
+    char why[256];
+    if (!batch_commit(b, &nd->rec, why, sizeof why)) {
+        if (last) b->tail_incomplete = true;
+        else batch_reject(b, line, "%s", why);
+    }
+}
+
+void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end)
+{
+    Reader rd;
+    rd_init(&rd, nf->fd, nf->size);
+    Nd nd;
+    memset(&nd, 0, sizeof nd);
+    nd.b = b;
+    nd.o = nf->opts;
+    strtab_init(&nd.keys);
+    uint64_t pos = start, line = 1;
+    b->chunk_start = start;
+    while (pos < end && pos < rd.limit) {
+        uint64_t lf = rd_find_lf(&rd, pos);
+        bool last = lf >= rd.limit;
+        size_t avail;
+        const char *w = rd_window(&rd, pos, (size_t)(lf - pos), &avail);
+        if (avail < lf - pos) break; /* read error */
+        ndjson_line(&nd, w, w + (lf - pos), line, last);
+        if (last) {
+            pos = rd.limit;
+        } else {
+            pos = lf + 1;
+            line++;
+        }
+    }
+    b->chunk_stop = pos;
+    b->nlf = line - 1;
+    strtab_free(&nd.keys);
+    free(nd.ki);
+    free(nd.sbuf);
+    free(nd.kbuf);
+    VEC_FREE(nd.rec.x);
+    rd_free(&rd);
+}

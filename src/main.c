@@ -1,0 +1,34 @@
+/*
+ * main.c — entry point: dispatches to a command.
+ * Owns: nothing but the dispatch table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
+        printf("tnav %s\n", TNAV_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "stats")) return cmd_stats(argc, argv, 2);
+    if (!strcmp(cmd, "check")) return cmd_check(argc, argv, 2);
+    if (cmd[0] == '-' && strcmp(cmd, "-") != 0) {
+        /* options before the files: the summary */
+        return cmd_stats(argc, argv, 1);
+    }
+    /* tnav TRACE...: a summary until the full-screen interface exists */
+    return cmd_stats(argc, argv, 1);
+}

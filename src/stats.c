@@ -1,0 +1,233 @@
+/*
+ * stats.c — trace summary; see stats.h for what is counted and how.
+ */
+#include "stats.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out.h"
+#include "timeparse.h"
+#include "util.h"
+
+static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((sel[e >> 6] >> (e & 63)) & 1); }
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const PairStats *x = a, *y = b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->loc = xcalloc((size_t)s->nloc + 1, sizeof(LocStats));
+    st->kinds = xcalloc((size_t)K_USER + s->nukind + 1, sizeof(uint64_t));
+    st->t_min = INT64_MAX;
+    st->t_max = INT64_MIN;
+    for (size_t e = 0; e < s->n; e++) {
+        if (!selected(sel, e)) continue;
+        st->events++;
+        LocStats *L = &st->loc[s->loc[e]];
+        L->events++;
+        uint16_t k = s->kind[e];
+        st->kinds[k]++;
+        if (k == K_STATE) L->busy_ns += s->dur[e];
+        else if (k == K_SYNC) L->sync_ns += s->dur[e];
+        if (s->ts[e] < st->t_min) st->t_min = s->ts[e];
+        if (ev_end(s, e) > st->t_max) st->t_max = ev_end(s, e);
+    }
+    if (!st->events) st->t_min = st->t_max = 0;
+    /* messages: hash (src, dst) -> pair */
+    size_t cap = 64;
+    while (cap < (size_t)s->nmsg * 2 && cap < ((size_t)1 << 30)) cap *= 2;
+    uint32_t *slots = xcalloc(cap, sizeof(uint32_t));
+    VEC(PairStats) pairs = {0};
+    for (uint32_t m = 0; m < s->nmsg; m++) {
+        const Message *M = &s->msgs[m];
+        bool snd = M->send_ev != NONE32 && selected(sel, M->send_ev);
+        bool rcv = M->recv_ev != NONE32 && selected(sel, M->recv_ev);
+        int64_t by = M->bytes > 0 ? M->bytes : 0;
+        if (snd) {
+            st->loc[M->src].sent_bytes += by;
+            st->loc[M->src].sent_msgs++;
+        }
+        if (rcv) {
+            st->loc[M->dst].recv_bytes += by;
+            st->loc[M->dst].recv_msgs++;
+        }
+        /* a message is counted from its sending event, or from its receive
+         * when no send is known */
+        bool count = M->send_ev != NONE32 ? snd : rcv;
+        if (!count || M->src == NONE32 || M->dst == NONE32) continue;
+        st->nmsg++;
+        uint64_t key = ((uint64_t)M->src << 32) | M->dst;
+        size_t i = (size_t)hash_u64(key) & (cap - 1);
+        for (;;) {
+            uint32_t x = slots[i];
+            if (!x) {
+                PairStats p = {M->src, M->dst, 0, 0};
+                VEC_PUSH(pairs, p);
+                slots[i] = (uint32_t)pairs.len;
+                x = slots[i];
+            }
+            PairStats *p = &pairs.v[x - 1];
+            if (p->src == M->src && p->dst == M->dst) {
+                p->count++;
+                p->bytes += by;
+                break;
+            }
+            i = (i + 1) & (cap - 1);
+        }
+    }
+    free(slots);
+    qsort(pairs.v, pairs.len, sizeof(PairStats), pair_cmp);
+    st->pairs = pairs.v;
+    st->npairs = pairs.len;
+}
+
+void stats_free(Stats *st)
+{
+    free(st->loc);
+    free(st->kinds);
+    free(st->pairs);
+    memset(st, 0, sizeof *st);
+}
+
+static void json_label(FILE *f, const Store *s, uint32_t loc)
+{
+    if (loc == NONE32) {
+        fputs("null", f);
+        return;
+    }
+    const Location *L = &s->locs[loc];
+    if (L->is_int) fprintf(f, "%" PRId64, L->ival);
+    else json_cstr(f, strtab_str(&s->strs, L->label));
+}
+
+void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport *rep)
+{
+    fprintf(f, "{\"events\":%" PRIu64 ",\"rejected\":%" PRIu64 ",", st->events, rep ? rep->rejected : 0);
+    if (st->events) fprintf(f, "\"t_min\":%" PRId64 ",\"t_max\":%" PRId64 ",", st->t_min, st->t_max);
+    else fputs("\"t_min\":null,\"t_max\":null,", f);
+    fprintf(f, "\"locations\":%u,\"activities\":%u,", s->nloc, s->nact);
+    fputs("\"kinds\":{", f);
+    bool first = true;
+    for (uint32_t k = 0; k < K_USER + s->nukind; k++) {
+        if (!st->kinds[k]) continue;
+        if (!first) putc(',', f);
+        first = false;
+        json_cstr(f, kind_name(s, (uint16_t)k));
+        fprintf(f, ":%" PRIu64, st->kinds[k]);
+    }
+    fputs("},\"per_loc\":[", f);
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        const LocStats *L = &st->loc[l];
+        if (l) putc(',', f);
+        fputs("{\"loc\":", f);
+        json_label(f, s, l);
+        fprintf(f,
+                ",\"events\":%" PRIu64 ",\"busy_ns\":%" PRId64 ",\"sync_ns\":%" PRId64 ",\"sent_bytes\":%" PRId64
+                ",\"recv_bytes\":%" PRId64 ",\"sent_msgs\":%" PRIu64 ",\"recv_msgs\":%" PRIu64 "}",
+                L->events, L->busy_ns, L->sync_ns, L->sent_bytes, L->recv_bytes, L->sent_msgs, L->recv_msgs);
+    }
+    fputs("],\"messages\":[", f);
+    for (size_t i = 0; i < st->npairs; i++) {
+        const PairStats *p = &st->pairs[i];
+        if (i) putc(',', f);
+        fputs("{\"src\":", f);
+        json_label(f, s, p->src);
+        fputs(",\"dst\":", f);
+        json_label(f, s, p->dst);
+        fprintf(f, ",\"count\":%" PRIu64 ",\"bytes\":%" PRId64 "}", p->count, p->bytes);
+    }
+    fprintf(f, "],\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64 ",\"sync_groups\":%u,\"max_depth\":%u,",
+            s->unmatched_send, s->unmatched_recv, s->ngroups, s->max_depth);
+    fputs("\"fields\":[", f);
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        if (c) putc(',', f);
+        fputs("{\"name\":", f);
+        json_cstr(f, s->cols[c].name);
+        static const char *tn[] = {"none", "int", "float", "string", "loc"};
+        fprintf(f, ",\"type\":\"%s\",\"present\":%zu,\"extra\":%s}", tn[s->cols[c].type], s->cols[c].npresent,
+                s->cols[c].field == F_EXTRA ? "true" : "false");
+    }
+    fputs("],\"files\":[", f);
+    for (int i = 0; rep && i < rep->nfiles; i++) {
+        const FileInfo *fi = &rep->files[i];
+        if (i) putc(',', f);
+        fputs("{\"path\":", f);
+        json_cstr(f, fi->path);
+        fprintf(f,
+                ",\"format\":\"%s\",\"bytes\":%" PRIu64 ",\"events\":%" PRIu64 ",\"rejected\":%" PRIu64
+                ",\"blank\":%" PRIu64 ",\"incomplete_tail\":%s}",
+                format_name(fi->format), fi->bytes, fi->events, fi->rejected, fi->blank,
+                fi->incomplete_tail ? "true" : "false");
+    }
+    fputs("]}\n", f);
+}
+
+void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport *rep)
+{
+    char a[64], b[64], c[64], d[64];
+    if (rep) {
+        uint64_t bytes = 0;
+        for (int i = 0; i < rep->nfiles; i++) bytes += rep->files[i].bytes;
+        fprintf(f, "%d file%s, %s\n", rep->nfiles, rep->nfiles == 1 ? "" : "s", format_bytes(a, sizeof a, (int64_t)bytes));
+        for (int i = 0; i < rep->nfiles; i++) {
+            const FileInfo *fi = &rep->files[i];
+            fprintf(f, "  %-40s %-6s %10" PRIu64 " events", fi->path, format_name(fi->format), fi->events);
+            if (fi->rejected) fprintf(f, ", %" PRIu64 " rejected", fi->rejected);
+            if (fi->incomplete_tail) fputs(", incomplete last line left out", f);
+            putc('\n', f);
+        }
+    }
+    fprintf(f, "events       %" PRIu64 " loaded, %" PRIu64 " rejected\n", st->events, rep ? rep->rejected : 0);
+    if (st->events) {
+        fprintf(f, "time         %s .. %s (span %s)\n", format_ts(a, sizeof a, st->t_min), format_ts(b, sizeof b, st->t_max),
+                format_dur(c, sizeof c, st->t_max - st->t_min));
+    }
+    fprintf(f, "locations    %u\nactivities   %u (max nesting depth %u)\n", s->nloc, s->nact, s->max_depth);
+    fprintf(f, "messages     %" PRIu64 " (%" PRIu64 " unmatched sends, %" PRIu64 " unmatched receives)\n", st->nmsg,
+            s->unmatched_send, s->unmatched_recv);
+    fprintf(f, "sync groups  %u\n", s->ngroups);
+    if (!st->events) return;
+    fputs("\nkind                     events\n", f);
+    for (uint32_t k = 0; k < K_USER + s->nukind; k++)
+        if (st->kinds[k]) fprintf(f, "%-20s %10" PRIu64 "\n", kind_name(s, (uint16_t)k), st->kinds[k]);
+    fprintf(f, "\n%-12s %10s %12s %12s %12s %12s\n", "loc", "events", "busy", "sync", "sent", "received");
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        const LocStats *L = &st->loc[l];
+        fprintf(f, "%-12s %10" PRIu64 " %12s %12s %12s %12s\n", loc_label(s, l), L->events,
+                format_dur(a, sizeof a, L->busy_ns), format_dur(b, sizeof b, L->sync_ns),
+                format_bytes(c, sizeof c, L->sent_bytes), format_bytes(d, sizeof d, L->recv_bytes));
+    }
+    if (st->npairs) {
+        /* the heaviest pairs by bytes, then count */
+        size_t np = st->npairs;
+        size_t *idx = xmalloc(np * sizeof(size_t));
+        for (size_t i = 0; i < np; i++) idx[i] = i;
+        size_t show = np < 20 ? np : 20;
+        for (size_t i = 0; i < show; i++) {
+            size_t best = i;
+            for (size_t j = i + 1; j < np; j++) {
+                const PairStats *x = &st->pairs[idx[j]], *y = &st->pairs[idx[best]];
+                if (x->bytes > y->bytes || (x->bytes == y->bytes && x->count > y->count)) best = j;
+            }
+            size_t t = idx[i];
+            idx[i] = idx[best];
+            idx[best] = t;
+        }
+        fprintf(f, "\nmessages by pair (%zu pair%s%s)\n%-25s %10s %12s\n", np, np == 1 ? "" : "s",
+                np > show ? ", heaviest 20 shown" : "", "src -> dst", "count", "bytes");
+        for (size_t i = 0; i < show; i++) {
+            const PairStats *p = &st->pairs[idx[i]];
+            char pr[96];
+            snprintf(pr, sizeof pr, "%s -> %s", loc_label(s, p->src), loc_label(s, p->dst));
+            fprintf(f, "%-25s %10" PRIu64 " %12s\n", pr, p->count, format_bytes(a, sizeof a, p->bytes));
+        }
+        free(idx);
+    }
+}

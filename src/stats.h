@@ -1,0 +1,53 @@
+/*
+ * stats.h — the trace summary behind `tnav stats` (and later the TUI's
+ * statistics table).
+ *
+ * Owns: per-location and per-kind totals and the source x destination
+ * message summary, computed from a store and an optional event selection.
+ * Invariants: busy_ns is the summed duration of `state` events at a location
+ * and sync_ns that of `sync` events (nested intervals are each counted);
+ * sent_bytes counts the bytes of messages whose sending event (send or msg)
+ * is at the location, recv_bytes those whose receiving event (recv or msg) is
+ * there; every message with a known source and destination is counted once
+ * in the pair summary.
+ */
+#ifndef TNAV_STATS_H
+#define TNAV_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "load.h"
+#include "store.h"
+
+typedef struct {
+    uint64_t events;
+    int64_t busy_ns, sync_ns;
+    int64_t sent_bytes, recv_bytes;
+    uint64_t sent_msgs, recv_msgs;
+} LocStats;
+
+typedef struct {
+    uint32_t src, dst;
+    uint64_t count;
+    int64_t bytes;
+} PairStats;
+
+typedef struct {
+    uint64_t events;
+    int64_t t_min, t_max;
+    LocStats *loc;     /* nloc */
+    uint64_t *kinds;   /* K_USER + nukind */
+    PairStats *pairs;
+    size_t npairs;
+    uint64_t nmsg;
+} Stats;
+
+/* sel: a bitmap of selected events (NULL = all) */
+void stats_compute(const Store *s, const uint64_t *sel, Stats *st);
+void stats_free(Stats *st);
+
+void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport *rep);
+void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport *rep);
+
+#endif

@@ -1,0 +1,313 @@
+/*
+ * store.c — reading the store: column access, labels, lookups, memory
+ * accounting and the invariant check (store_check). The build is in
+ * store_build.c. See store.h for the invariants.
+ */
+#include "store.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+bool events_sorted(const uint32_t *v, size_t m, const int64_t *ts, const int64_t *dur)
+{
+    for (size_t i = 1; i < m; i++)
+        if (ev_before_raw(ts, dur, v[i], v[i - 1])) return false;
+    return true;
+}
+
+/* stable bottom-up merge sort of event numbers by (ts, -dur, number) */
+void sort_events(uint32_t *v, uint32_t *tmp, size_t m, const int64_t *ts, const int64_t *dur)
+{
+    if (m < 2) return;
+    /* insertion-sort runs of 16, then merge */
+    const size_t R = 16;
+    for (size_t a = 0; a < m; a += R) {
+        size_t b = a + R < m ? a + R : m;
+        for (size_t i = a + 1; i < b; i++) {
+            uint32_t x = v[i];
+            size_t j = i;
+            while (j > a && ev_before_raw(ts, dur, x, v[j - 1])) {
+                v[j] = v[j - 1];
+                j--;
+            }
+            v[j] = x;
+        }
+    }
+    uint32_t *src = v, *dst = tmp;
+    for (size_t w = R; w < m; w *= 2) {
+        for (size_t a = 0; a < m; a += 2 * w) {
+            size_t mid = a + w < m ? a + w : m, b = a + 2 * w < m ? a + 2 * w : m;
+            size_t i = a, j = mid, o = a;
+            if (mid >= b || !ev_before_raw(ts, dur, src[mid], src[mid - 1])) {
+                memcpy(dst + a, src + a, (b - a) * sizeof(uint32_t));
+                continue;
+            }
+            while (i < mid && j < b) dst[o++] = ev_before_raw(ts, dur, src[j], src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[o++] = src[i++];
+            while (j < b) dst[o++] = src[j++];
+        }
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v) memcpy(v, src, m * sizeof(uint32_t));
+}
+
+int store_loc_cmp(const Store *s, const uint32_t *a, const uint32_t *b)
+{
+    const Location *x = &s->locs[*a], *y = &s->locs[*b];
+    if (x->is_int != y->is_int) return x->is_int ? -1 : 1;
+    if (x->is_int) return x->ival < y->ival ? -1 : x->ival > y->ival;
+    const char *p = strtab_str(&s->strs, x->label), *q = strtab_str(&s->strs, y->label);
+    int c = natural_cmp(p, q);
+    return c ? c : strcmp(p, q);
+}
+
+/* ------------------------------------------------------------------ */
+/* column access                                                      */
+
+bool col_has(const Column *c, size_t e)
+{
+    if (!c) return false;
+    if (!c->sparse) return !c->bits || ((c->bits[e >> 6] >> (e & 63)) & 1);
+    size_t lo = 0, hi = c->npresent;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->rows[mid] < e) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->npresent && c->rows[lo] == e;
+}
+
+static bool col_slot(const Column *c, size_t e, size_t *slot)
+{
+    if (!c) return false;
+    if (!c->sparse) {
+        if (c->bits && !((c->bits[e >> 6] >> (e & 63)) & 1)) return false;
+        *slot = e;
+        return true;
+    }
+    size_t lo = 0, hi = c->npresent;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->rows[mid] < e) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < c->npresent && c->rows[lo] == e) {
+        *slot = lo;
+        return true;
+    }
+    return false;
+}
+
+bool col_get_i(const Column *c, size_t e, int64_t *out)
+{
+    size_t k;
+    if (!c || c->type != VT_INT || !col_slot(c, e, &k)) return false;
+    *out = c->v.i[k];
+    return true;
+}
+
+bool col_get_f(const Column *c, size_t e, double *out)
+{
+    size_t k;
+    if (!c || c->type != VT_FLT || !col_slot(c, e, &k)) return false;
+    *out = c->v.f[k];
+    return true;
+}
+
+bool col_get_s(const Column *c, size_t e, uint32_t *out)
+{
+    size_t k;
+    if (!c || (c->type != VT_STR && c->type != VT_LOC) || !col_slot(c, e, &k)) return false;
+    *out = c->v.s[k];
+    return true;
+}
+
+bool col_get_num(const Column *c, size_t e, double *out)
+{
+    size_t k;
+    if (!c || !col_slot(c, e, &k)) return false;
+    if (c->type == VT_INT) *out = (double)c->v.i[k];
+    else if (c->type == VT_FLT) *out = c->v.f[k];
+    else return false;
+    return true;
+}
+
+const Column *store_column(const Store *s, const char *name)
+{
+    for (uint32_t i = 0; i < s->ncols; i++)
+        if (!strcmp(s->cols[i].name, name)) return &s->cols[i];
+    return NULL;
+}
+
+const Column *store_canon_col(const Store *s, int f)
+{
+    int c = s->col_of_field[f];
+    return c >= 0 ? &s->cols[c] : NULL;
+}
+
+const char *store_str(const Store *s, uint32_t sid) { return sid == NONE32 ? "" : strtab_str(&s->strs, sid); }
+
+const char *kind_name(const Store *s, uint16_t kind)
+{
+    if (kind < K_USER) return KIND_NAMES[kind];
+    uint32_t k = (uint32_t)kind - K_USER;
+    return k < s->nukind ? strtab_str(&s->strs, s->ukind[k]) : "?";
+}
+
+const char *loc_label(const Store *s, uint32_t loc)
+{
+    return loc < s->nloc ? strtab_str(&s->strs, s->locs[loc].label) : "?";
+}
+
+const char *act_label(const Store *s, uint32_t a, char *buf, size_t bufsz)
+{
+    if (a >= s->nact) return "?";
+    const Activity *A = &s->acts[a];
+    if (A->label == NONE32) {
+        snprintf(buf, bufsz, "@%s", loc_label(s, A->home));
+        return buf;
+    }
+    /* unique among activities? (labels of one class are shared only when an
+     * equal label lives, unconnected, at another location) */
+    bool dup = (a > 0 && s->acts[a - 1].label == A->label) || (a + 1 < s->nact && s->acts[a + 1].label == A->label);
+    if (!dup) {
+        for (uint32_t b = 0; b < s->nact && !dup; b++)
+            if (b != a && s->acts[b].label == A->label) dup = true;
+    }
+    if (dup) snprintf(buf, bufsz, "%s@%s", strtab_str(&s->strs, A->label), loc_label(s, A->home));
+    else snprintf(buf, bufsz, "%s", strtab_str(&s->strs, A->label));
+    return buf;
+}
+
+static uint32_t evidx_find(const EvIdx *v, uint32_t n, uint32_t ev)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (v[mid].ev < ev) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && v[lo].ev == ev ? v[lo].idx : NONE32;
+}
+
+uint32_t store_msg_of(const Store *s, uint32_t ev) { return evidx_find(s->ev_msg, s->nev_msg, ev); }
+uint32_t store_group_of(const Store *s, uint32_t ev) { return evidx_find(s->ev_group, s->nev_group, ev); }
+
+Store *store_empty(void)
+{
+    Store *s = xcalloc(1, sizeof *s);
+    strtab_init(&s->strs);
+    for (int f = 0; f < F__N; f++) s->col_of_field[f] = -1;
+    s->act_off = xcalloc(1, sizeof(uint32_t));
+    return s;
+}
+
+void store_free(Store *s)
+{
+    if (!s) return;
+    free(s->ts);
+    free(s->dur);
+    free(s->loc);
+    free(s->act);
+    free(s->name);
+    free(s->kind);
+    free(s->depth);
+    free(s->flags);
+    strtab_free(&s->strs);
+    free(s->locs);
+    free(s->acts);
+    free(s->act_off);
+    free(s->act_ev);
+    free(s->moves);
+    free(s->ukind);
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        free(s->cols[c].name);
+        free(s->cols[c].rows);
+        free(s->cols[c].v.p);
+        free(s->cols[c].bits);
+    }
+    free(s->cols);
+    free(s->msgs);
+    free(s->ev_msg);
+    free(s->groups);
+    free(s->group_ev);
+    free(s->ev_group);
+    free(s);
+}
+
+void store_mem(const Store *s, size_t *per_event, size_t *dict)
+{
+    size_t n = s->n;
+    size_t m = n * (8 + 8 + 4 + 4 + 4 + 2 + 2 + 1) + n * 4 /* act_ev */;
+    m += (size_t)s->nloc * sizeof(Location) + (size_t)s->nact * (sizeof(Activity) + 4);
+    m += (size_t)s->nmoves * 4 + (size_t)s->nmsg * sizeof(Message) + (size_t)s->nev_msg * sizeof(EvIdx);
+    m += (size_t)s->ngroups * sizeof(SyncGroup) + (size_t)s->nev_group * (sizeof(EvIdx) + 4);
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        const Column *col = &s->cols[c];
+        size_t w = (col->type == VT_STR || col->type == VT_LOC) ? 4 : 8;
+        if (col->sparse) m += col->npresent * (w + 4);
+        else m += n * w + (col->bits ? (n + 63) / 64 * 8 : 0);
+    }
+    *per_event = m;
+    *dict = strtab_mem(&s->strs);
+}
+
+const char *store_check(const Store *s)
+{
+    static char msg[256];
+#define BAD(...) return (snprintf(msg, sizeof msg, __VA_ARGS__), msg)
+    size_t n = s->n;
+    size_t covered = 0;
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        const Location *L = &s->locs[l];
+        if (L->first != covered) BAD("location %u starts at %u, expected %zu", l, L->first, covered);
+        covered += L->count;
+        for (size_t i = L->first; i < (size_t)L->first + L->count; i++) {
+            if (s->loc[i] != l) BAD("event %zu has loc %u inside location %u", i, s->loc[i], l);
+            if (i > L->first && ev_before_raw(s->ts, s->dur, (uint32_t)i, (uint32_t)(i - 1)))
+                BAD("event %zu out of time order in location %u", i, l);
+        }
+        if (l > 0 && store_loc_cmp(s, &(uint32_t){l - 1}, &(uint32_t){l}) >= 0)
+            BAD("locations %u and %u out of order", l - 1, l);
+    }
+    if (covered != n) BAD("locations cover %zu of %zu events", covered, n);
+    for (size_t e = 0; e < n; e++) {
+        if (s->dur[e] < 0) BAD("event %zu has negative dur", e);
+        if (!(s->flags[e] & EVF_DUR) && s->dur[e] != 0) BAD("instant event %zu has dur", e);
+        if (s->act[e] >= s->nact) BAD("event %zu has act %u of %u", e, s->act[e], s->nact);
+        if (s->kind[e] >= K_USER + s->nukind) BAD("event %zu has kind %u", e, s->kind[e]);
+        if (s->name[e] != NONE32 && s->name[e] >= s->strs.count) BAD("event %zu has bad name", e);
+    }
+    if (s->act_off[s->nact] != n) BAD("activity index covers %u of %zu", s->act_off[s->nact], n);
+    for (uint32_t a = 0; a < s->nact; a++) {
+        for (uint32_t i = s->act_off[a]; i < s->act_off[a + 1]; i++) {
+            uint32_t e = s->act_ev[i];
+            if (s->act[e] != a) BAD("act_ev of %u lists event %u of activity %u", a, e, s->act[e]);
+            if (i > s->act_off[a] && ev_before_raw(s->ts, s->dur, e, s->act_ev[i - 1]))
+                BAD("activity %u events out of order", a);
+        }
+    }
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        const Column *col = &s->cols[c];
+        if (col->sparse)
+            for (size_t i = 1; i < col->npresent; i++)
+                if (col->rows[i] <= col->rows[i - 1]) BAD("column %s rows not increasing", col->name);
+    }
+    for (uint32_t i = 1; i < s->nev_msg; i++)
+        if (s->ev_msg[i].ev <= s->ev_msg[i - 1].ev) BAD("ev_msg not sorted");
+    for (uint32_t i = 1; i < s->nev_group; i++)
+        if (s->ev_group[i].ev <= s->ev_group[i - 1].ev) BAD("ev_group not sorted");
+    for (uint32_t g = 0; g < s->ngroups; g++) {
+        const SyncGroup *G = &s->groups[g];
+        for (uint32_t i = 1; i < G->nev; i++)
+            if (s->ts[s->group_ev[G->ev_off + i]] < s->ts[s->group_ev[G->ev_off + i - 1]])
+                BAD("group %u events out of order", g);
+    }
+    return NULL;
+#undef BAD
+}

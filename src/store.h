@@ -1,0 +1,225 @@
+/*
+ * store.h — the columnar trace store: what every view, filter and analysis
+ * reads. Built once from the loader's batches, then read-only.
+ *
+ * Owns: the event columns (struct of arrays), the string dictionary, the
+ * location, activity, message and sync-group tables, the optional and extra
+ * field columns, and the indexes over them.
+ *
+ * Invariants (checked by store_check(), which the tests run):
+ *  - Events are numbered 0..n-1 in (location, ts, longer dur first, input
+ *    order) order: the events of location l are exactly
+ *    [locs[l].first, locs[l].first + locs[l].count), sorted by start time.
+ *    This order does not depend on the number of loader threads.
+ *  - ts/dur are int64 ns; dur >= 0; dur is 0 and EVF_DUR clear for an event
+ *    without a duration (instant); end = ts + dur never overflows.
+ *  - loc[e] < nloc; act[e] < nact; kind[e] < K_USER + nukind; name[e] is a
+ *    string id or NONE32.
+ *  - Locations are ordered: integer labels numerically, then other labels in
+ *    natural order. A location may have no events (only named as a peer).
+ *  - An activity is an act label at a location; a move of activity A from L
+ *    to P makes "A at P" the same activity (so an activity can visit several
+ *    locations); events without act form one activity per location. Its
+ *    events are act_ev[act_off[a] .. act_off[a+1]), sorted by (ts, longer
+ *    dur first, event number).
+ *  - depth[e] is the number of intervals of the same activity (msg records
+ *    excluded) that contain e's start, i.e. the nesting level.
+ *  - Every column's values are of one type; a sparse column's rows are
+ *    strictly increasing.
+ *  - Messages: one per send (matched or not), per msg record, and per
+ *    unmatched recv that names its source. ev_msg maps a send/recv/msg event
+ *    to its message and is sorted by event.
+ *  - Sync groups: one per distinct group value; its events (group_ev) are
+ *    sorted by ts; last_ev is the participant that arrived last.
+ */
+#ifndef TNAV_STORE_H
+#define TNAV_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batch.h"
+#include "model.h"
+#include "strtab.h"
+
+enum { EVF_DUR = 1 };
+enum { VT_LOC = 4 }; /* column of location indexes (peer) */
+
+typedef struct {
+    uint32_t label; /* string id */
+    bool is_int;
+    int64_t ival;
+    uint32_t first, count; /* its events */
+} Location;
+
+typedef struct {
+    uint32_t label;  /* act label string id, NONE32 = the location's default activity */
+    uint32_t home;   /* location of its first event */
+    int64_t first_ts, last_end;
+    uint32_t nev;
+    uint32_t parent;   /* activity, or NONE32 */
+    uint32_t spawn_ev; /* the spawn event that created it, or NONE32 */
+    uint32_t end_ev;   /* its last `end` event, or NONE32 */
+    uint32_t moves_off, nmoves; /* its move events: moves[moves_off ..] by ts */
+    uint32_t nlocs;    /* distinct locations it has events at */
+    uint32_t parent_label; /* raw parent label when unresolved, else NONE32 */
+} Activity;
+
+typedef struct {
+    uint32_t send_ev, recv_ev; /* NONE32 when unknown; both = the event for msg */
+    uint32_t src, dst;         /* locations; NONE32 when unknown */
+    int64_t t_send, t_recv;    /* t_recv = arrival: end of the recv/msg; INT64_MIN if unknown */
+    int64_t bytes;             /* -1 when unknown */
+} Message;
+
+typedef struct {
+    uint8_t type;   /* VT_INT or VT_STR */
+    int64_t ival;
+    uint32_t sid;
+    uint32_t ev_off, nev; /* group_ev[ev_off ..]: its events by ts */
+    uint32_t nparts;      /* distinct activities among them */
+    uint32_t nlocs;       /* distinct locations among them */
+    uint32_t last_ev;     /* the last to arrive (latest start) */
+    int64_t first_ts, last_arrival, end;
+    int64_t wait_ns;      /* summed duration of its sync events */
+} SyncGroup;
+
+typedef struct {
+    char *name;
+    int field;    /* F_PEER..F_VALUE, or F_EXTRA for an extra field */
+    uint8_t type; /* VT_INT, VT_FLT, VT_STR, VT_LOC */
+    bool sparse;
+    size_t npresent;
+    uint32_t *rows; /* sparse: event numbers, increasing */
+    union {
+        int64_t *i;
+        double *f;
+        uint32_t *s; /* VT_STR: string id; VT_LOC: location */
+        void *p;
+    } v;            /* dense: n values; sparse: npresent values */
+    uint64_t *bits; /* dense: presence bitmap; NULL when every event has a value */
+} Column;
+
+typedef struct {
+    uint32_t ev, idx;
+} EvIdx;
+
+typedef struct Store {
+    size_t n;
+    int64_t *ts, *dur;
+    uint32_t *loc, *act, *name;
+    uint16_t *kind, *depth;
+    uint8_t *flags;
+
+    StrTab strs;
+
+    Location *locs;
+    uint32_t nloc;
+
+    Activity *acts;
+    uint32_t nact;
+    uint32_t *act_off; /* nact + 1 */
+    uint32_t *act_ev;  /* n */
+    uint32_t *moves;
+    uint32_t nmoves;
+
+    uint32_t *ukind; /* user kind k (K_USER + k) -> string id */
+    uint32_t nukind;
+
+    Column *cols;
+    uint32_t ncols;
+    int col_of_field[F__N]; /* column index of a canonical optional field, or -1 */
+
+    Message *msgs;
+    uint32_t nmsg;
+    EvIdx *ev_msg;
+    uint32_t nev_msg;
+    uint64_t unmatched_send, unmatched_recv;
+
+    SyncGroup *groups;
+    uint32_t ngroups;
+    uint32_t *group_ev;
+    EvIdx *ev_group; /* sorted by event */
+    uint32_t nev_group;
+
+    int64_t t_min, t_max; /* earliest start, latest end; 0/0 when empty */
+    uint16_t max_depth;
+    double t_build;
+} Store;
+
+/* Build a store from parsed batches (consumed and freed). */
+Store *store_build(Batch **batches, size_t nbatches, int threads);
+Store *store_empty(void);
+void store_free(Store *s);
+
+/* Verify the invariants above; returns NULL or a description of the first
+ * violation (static storage). */
+const char *store_check(const Store *s);
+
+static inline int64_t ev_end(const Store *s, size_t e) { return s->ts[e] + s->dur[e]; }
+
+/* The event order within a location or activity: by start, longer first,
+ * then by event number. */
+static inline bool ev_before_raw(const int64_t *ts, const int64_t *dur, uint32_t a, uint32_t b)
+{
+    if (ts[a] != ts[b]) return ts[a] < ts[b];
+    if (dur[a] != dur[b]) return dur[a] > dur[b];
+    return a < b;
+}
+/* Sort event numbers v[0..m) into that order (stable merge sort; tmp holds m). */
+void sort_events(uint32_t *v, uint32_t *tmp, size_t m, const int64_t *ts, const int64_t *dur);
+bool events_sorted(const uint32_t *v, size_t m, const int64_t *ts, const int64_t *dur);
+/* The order of locations: integer labels numerically, then natural order. */
+int store_loc_cmp(const Store *s, const uint32_t *a, const uint32_t *b);
+
+/* A cursor over a column for increasing event numbers: amortised O(1) for
+ * sparse columns. */
+typedef struct {
+    const Column *c;
+    size_t k;
+} ColCur;
+static inline bool colcur_slot(ColCur *cc, size_t e, size_t *slot)
+{
+    const Column *c = cc->c;
+    if (!c) return false;
+    if (!c->sparse) {
+        if (c->bits && !((c->bits[e >> 6] >> (e & 63)) & 1)) return false;
+        *slot = e;
+        return true;
+    }
+    while (cc->k < c->npresent && c->rows[cc->k] < e) cc->k++;
+    if (cc->k < c->npresent && c->rows[cc->k] == e) {
+        *slot = cc->k;
+        return true;
+    }
+    return false;
+}
+const char *store_str(const Store *s, uint32_t sid); /* "" for NONE32 */
+const char *kind_name(const Store *s, uint16_t kind);
+const char *loc_label(const Store *s, uint32_t loc);
+/* "label" or "label@loc" when the label alone is ambiguous; buf >= 128 */
+const char *act_label(const Store *s, uint32_t act, char *buf, size_t bufsz);
+
+/* Column access. */
+const Column *store_column(const Store *s, const char *name);
+/* The column of a canonical optional field (F_PEER..F_VALUE), or NULL. */
+const Column *store_canon_col(const Store *s, int field);
+bool col_has(const Column *c, size_t e);
+/* Value of column c at event e; false when absent. */
+bool col_get_i(const Column *c, size_t e, int64_t *out);
+bool col_get_f(const Column *c, size_t e, double *out);
+bool col_get_s(const Column *c, size_t e, uint32_t *out);
+/* Field value as a number (ints, floats) — false when absent or a string. */
+bool col_get_num(const Column *c, size_t e, double *out);
+
+/* Message of a send/recv/msg event, or NONE32. */
+uint32_t store_msg_of(const Store *s, uint32_t ev);
+/* Sync group of an event carrying `group`, or NONE32. */
+uint32_t store_group_of(const Store *s, uint32_t ev);
+
+/* Resident bytes of the store, split into the per-event part and the
+ * string dictionary. */
+void store_mem(const Store *s, size_t *per_event_bytes, size_t *dict_bytes);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * strtab.c — string interner; see strtab.h for the invariants.
+ * Short strings (<= 16 bytes, most names and labels) are hashed and compared
+ * with two 8-byte words and never call memcmp; the slot array keeps the hash
+ * beside the id so that a probe touches one cache line.
+ */
+#include "strtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void strtab_init(StrTab *t)
+{
+    memset(t, 0, sizeof *t);
+    t->mask = 255;
+    t->slots = xcalloc(256, sizeof(uint64_t));
+}
+
+void strtab_free(StrTab *t)
+{
+    for (size_t i = 0; i < t->nblocks; i++) free(t->blocks[i].base);
+    free(t->blocks);
+    free(t->slots);
+    free(t->ptr);
+    free(t->len);
+    free(t->hash);
+    free(t->pre);
+    memset(t, 0, sizeof *t);
+}
+
+static char *arena_alloc(StrTab *t, size_t n)
+{
+    StrBlock *b = t->nblocks ? &t->blocks[t->nblocks - 1] : NULL;
+    if (!b || b->used + n > b->cap) {
+        if (t->nblocks == t->capblocks) {
+            t->capblocks = t->capblocks ? t->capblocks * 2 : 8;
+            t->blocks = xrealloc(t->blocks, t->capblocks * sizeof(StrBlock));
+        }
+        size_t cap = (size_t)64 << 10;
+        if (t->nblocks > 4) cap = (size_t)1 << 20;
+        if (cap < n) cap = n;
+        b = &t->blocks[t->nblocks++];
+        b->base = xmalloc(cap);
+        b->used = 0;
+        b->cap = cap;
+    }
+    char *p = b->base + b->used;
+    b->used += n;
+    return p;
+}
+
+static void grow_slots(StrTab *t)
+{
+    uint32_t ncap = (t->mask + 1) * 2;
+    uint64_t *ns = xcalloc(ncap, sizeof(uint64_t));
+    uint32_t m = ncap - 1;
+    for (uint32_t id = 0; id < t->count; id++) {
+        uint32_t h = t->hash[id];
+        uint32_t i = h & m;
+        while (ns[i]) i = (i + 1) & m;
+        ns[i] = ((uint64_t)h << 32) | (id + 1);
+    }
+    free(t->slots);
+    t->slots = ns;
+    t->mask = m;
+}
+
+static inline void prefix_words(const char *s, size_t n, uint64_t w[2])
+{
+    w[0] = w[1] = 0;
+    memcpy(w, s, n < 16 ? n : 16);
+}
+
+static inline uint32_t short_hash(const uint64_t w[2], size_t n)
+{
+    uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
+    h ^= w[1] * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+static inline uint32_t str_hash(const char *s, size_t n, uint64_t w[2])
+{
+    prefix_words(s, n, w);
+    if (n <= 16) return short_hash(w, n);
+    return (uint32_t)hash_bytes(s, n);
+}
+
+static inline bool same(const StrTab *t, uint32_t id, const char *s, size_t n, const uint64_t w[2])
+{
+    if (t->len[id] != n) return false;
+    const uint64_t *p = &t->pre[2 * (size_t)id];
+    if (p[0] != w[0] || p[1] != w[1]) return false;
+    return n <= 16 || memcmp(t->ptr[id] + 16, s + 16, n - 16) == 0;
+}
+
+uint32_t strtab_find(const StrTab *t, const char *s, size_t n)
+{
+    uint64_t w[2];
+    uint32_t h = str_hash(s, n, w);
+    uint32_t i = h & t->mask;
+    for (;;) {
+        uint64_t e = t->slots[i];
+        if (!e) return NONE32;
+        uint32_t id = (uint32_t)e - 1;
+        if ((uint32_t)(e >> 32) == h && same(t, id, s, n, w)) return id;
+        i = (i + 1) & t->mask;
+    }
+}
+
+uint32_t strtab_intern(StrTab *t, const char *s, size_t n)
+{
+    uint64_t w[2];
+    uint32_t h = str_hash(s, n, w);
+    uint32_t i = h & t->mask;
+    for (;;) {
+        uint64_t e = t->slots[i];
+        if (!e) break;
+        uint32_t id = (uint32_t)e - 1;
+        if ((uint32_t)(e >> 32) == h && same(t, id, s, n, w)) return id;
+        i = (i + 1) & t->mask;
+    }
+    if (n > UINT32_MAX - 1 || t->count >= UINT32_MAX - 2) die_oom();
+    uint32_t id = t->count++;
+    if (id >= t->cap_ids) {
+        t->cap_ids = t->cap_ids ? t->cap_ids * 2 : 256;
+        t->ptr = xrealloc(t->ptr, t->cap_ids * sizeof(*t->ptr));
+        t->len = xrealloc(t->len, t->cap_ids * sizeof(*t->len));
+        t->hash = xrealloc(t->hash, t->cap_ids * sizeof(*t->hash));
+        t->pre = xrealloc(t->pre, t->cap_ids * 2 * sizeof(*t->pre));
+    }
+    char *p = arena_alloc(t, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    t->ptr[id] = p;
+    t->len[id] = (uint32_t)n;
+    t->hash[id] = h;
+    t->pre[2 * (size_t)id] = w[0];
+    t->pre[2 * (size_t)id + 1] = w[1];
+    t->bytes += n + 1;
+    t->slots[i] = ((uint64_t)h << 32) | (id + 1);
+    if ((uint64_t)t->count * 4 > (uint64_t)(t->mask + 1) * 3) grow_slots(t);
+    return id;
+}
+
+size_t strtab_mem(const StrTab *t)
+{
+    size_t m = (size_t)(t->mask + 1) * sizeof(uint64_t);
+    m += (size_t)t->cap_ids * (sizeof(char *) + 2 * sizeof(uint32_t) + 2 * sizeof(uint64_t));
+    for (size_t i = 0; i < t->nblocks; i++) m += t->blocks[i].cap;
+    return m;
+}

@@ -1,0 +1,48 @@
+/*
+ * strtab.h — the string dictionary (interner).
+ *
+ * Owns: one copy of every distinct string it was given, NUL-terminated, in an
+ * append-only arena, and an open-addressing hash index over them.
+ * Invariants: ids are dense (0 .. count-1) in order of first insertion; an id
+ * never changes and its bytes never move once returned (pointers from
+ * strtab_str stay valid until strtab_free, because the arena grows in
+ * separate blocks); equal byte strings always get the same id. A table is
+ * used by one thread at a time (loaders keep one per thread and merge).
+ */
+#ifndef TNAV_STRTAB_H
+#define TNAV_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    char *base;
+    size_t used, cap;
+} StrBlock;
+
+typedef struct StrTab {
+    uint64_t *slots;   /* (hash32 << 32) | (id+1), 0 = empty; mask+1 slots, a power of two */
+    uint32_t mask;
+    uint32_t count;
+    const char **ptr;  /* per id: bytes */
+    uint32_t *len;     /* per id: length */
+    uint32_t *hash;    /* per id: low 32 bits of the hash */
+    uint64_t *pre;     /* per id: first 16 bytes, zero padded (fast compare) */
+    uint32_t cap_ids;
+    StrBlock *blocks;
+    size_t nblocks, capblocks;
+    size_t bytes;      /* total string bytes held */
+} StrTab;
+
+void strtab_init(StrTab *t);
+void strtab_free(StrTab *t);
+/* Intern s[0..n); returns its id. */
+uint32_t strtab_intern(StrTab *t, const char *s, size_t n);
+/* Look up without inserting; NONE32 when absent. */
+uint32_t strtab_find(const StrTab *t, const char *s, size_t n);
+static inline const char *strtab_str(const StrTab *t, uint32_t id) { return t->ptr[id]; }
+static inline uint32_t strtab_len(const StrTab *t, uint32_t id) { return t->len[id]; }
+/* Resident bytes used by the table (arena + index). */
+size_t strtab_mem(const StrTab *t);
+
+#endif

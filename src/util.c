@@ -1,0 +1,204 @@
+/*
+ * util.c — implementation of the helpers declared in util.h.
+ * Owns: nothing persistent. Out-of-memory is the only fatal condition here.
+ */
+#include "util.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+NORETURN void die_oom(void)
+{
+    fputs("tnav: out of memory\n", stderr);
+    exit(3);
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) die_oom();
+    return p;
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz ? sz : 1);
+    if (!p) die_oom();
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) die_oom();
+    return q;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) die_oom();
+    char *p = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline uint64_t load64(const unsigned char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+
+uint64_t hash_bytes(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)n * 0x100000001b3ULL);
+    while (n >= 8) {
+        h = (h ^ load64(p)) * 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 31;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t t = 0;
+    for (size_t i = 0; i < n; i++) t |= (uint64_t)p[i] << (8 * i);
+    h = (h ^ t) * 0x94d049bb133111ebULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+size_t utf8_invalid_at(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        /* ASCII fast path, 8 bytes at a time */
+        while (i + 8 <= n && (load64(s + i) & 0x8080808080808080ULL) == 0) i += 8;
+        if (i >= n) break;
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t cp;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            cp = c & 0x07;
+        } else {
+            return i;
+        }
+        if (i + len > n) return i;
+        for (size_t k = 1; k < len; k++) {
+            unsigned cc = s[i + k];
+            if ((cc & 0xC0) != 0x80) return i;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            const char *a0 = a, *b0 = b;
+            while (*a0 == '0' && isdigit((unsigned char)a0[1])) a0++;
+            while (*b0 == '0' && isdigit((unsigned char)b0[1])) b0++;
+            const char *a1 = a0, *b1 = b0;
+            while (isdigit((unsigned char)*a1)) a1++;
+            while (isdigit((unsigned char)*b1)) b1++;
+            size_t la = (size_t)(a1 - a0), lb = (size_t)(b1 - b0);
+            if (la != lb) return la < lb ? -1 : 1;
+            int c = memcmp(a0, b0, la);
+            if (c) return c < 0 ? -1 : 1;
+            a = a1;
+            b = b1;
+            continue;
+        }
+        if (*a != *b) return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    if (*a) return 1;
+    if (*b) return -1;
+    return 0;
+}
+
+int cpu_count(void)
+{
+    const char *e = getenv("TNAV_THREADS");
+    if (e && *e) {
+        int v = atoi(e);
+        if (v >= 1 && v <= 256) return v;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    if (n > 256) n = 256;
+    return (int)n;
+}
+
+void quote_excerpt(char *buf, size_t bufsz, const char *s, size_t n, size_t max)
+{
+    size_t o = 0;
+    if (bufsz < 8) {
+        if (bufsz) buf[0] = 0;
+        return;
+    }
+    buf[o++] = '\'';
+    size_t lim = n < max ? n : max;
+    for (size_t i = 0; i < lim && o + 6 < bufsz; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '\'' || c == '\\') {
+            buf[o++] = '\\';
+            buf[o++] = (char)c;
+        } else if (c < 0x20 || c == 0x7f) {
+            o += (size_t)snprintf(buf + o, bufsz - o, "\\x%02x", c);
+        } else {
+            buf[o++] = (char)c;
+        }
+    }
+    if (n > lim && o + 5 < bufsz) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o++] = '\'';
+    buf[o] = 0;
+}

@@ -1,0 +1,93 @@
+/*
+ * util.h — small shared helpers for the core: checked allocation, growable
+ * vectors, fatal errors, monotonic clock, hashing, UTF-8 validation.
+ *
+ * Invariants: allocation never returns NULL (out of memory is fatal with a
+ * message, exit 3); VEC_* macros keep len <= cap and grow geometrically;
+ * nothing here touches global state except the program name used in messages.
+ */
+#ifndef TNAV_UTIL_H
+#define TNAV_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define TNAV_VERSION "0.1.0"
+
+#define NONE32 UINT32_MAX
+
+#if defined(__GNUC__)
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
+#define NORETURN __attribute__((noreturn))
+#else
+#define LIKELY(x) (x)
+#define UNLIKELY(x) (x)
+#define PRINTF_LIKE(a, b)
+#define NORETURN
+#endif
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+NORETURN void die_oom(void);
+
+/* Growable vector of T: struct { T *v; size_t len, cap; } */
+#define VEC(T) struct { T *v; size_t len, cap; }
+#define VEC_RESERVE(vec, n)                                                   \
+    do {                                                                      \
+        size_t need_ = (vec).len + (n);                                       \
+        if (need_ > (vec).cap) {                                              \
+            size_t nc_ = (vec).cap ? (vec).cap * 2 : 16;                      \
+            while (nc_ < need_) nc_ *= 2;                                     \
+            (vec).v = xrealloc((vec).v, nc_ * sizeof(*(vec).v));              \
+            (vec).cap = nc_;                                                  \
+        }                                                                     \
+    } while (0)
+#define VEC_PUSH(vec, x)                                                      \
+    do {                                                                      \
+        if (UNLIKELY((vec).len == (vec).cap)) VEC_RESERVE(vec, 1);            \
+        (vec).v[(vec).len++] = (x);                                           \
+    } while (0)
+#define VEC_FREE(vec)                                                         \
+    do {                                                                      \
+        free((vec).v);                                                        \
+        (vec).v = NULL;                                                       \
+        (vec).len = (vec).cap = 0;                                            \
+    } while (0)
+
+double now_sec(void);
+
+/* 64-bit hash of a byte string (not cryptographic). */
+uint64_t hash_bytes(const void *p, size_t n);
+static inline uint64_t hash_u64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* Returns the offset of the first invalid byte, or n when s[0..n) is valid
+ * UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF). */
+size_t utf8_invalid_at(const unsigned char *s, size_t n);
+
+/* Natural order of labels: numbers inside strings compare numerically. */
+int natural_cmp(const char *a, const char *b);
+
+/* Number of online CPUs (>= 1), overridable with TNAV_THREADS. */
+int cpu_count(void);
+
+/* Append a C-escaped, double-quoted excerpt of s (at most max bytes of input)
+ * to buf (size bufsz); used for rejection reasons. */
+void quote_excerpt(char *buf, size_t bufsz, const char *s, size_t n, size_t max);
+
+#endif
