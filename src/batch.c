@@ -189,6 +189,10 @@ static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, in
     else v = s;
     if (UNLIKELY(fbuf->rows.len && fbuf->rows.v[fbuf->rows.len - 1] == row)) {
         /* one value per row and field: a later duplicate replaces it */
+        if (type == VT_INT) {
+            if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
+            if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
+        }
         fbuf->vals.v[fbuf->rows.len - 1] = v;
         fbuf->types.v[fbuf->rows.len - 1] = type;
         fbuf->tmask |= (uint8_t)(1u << type);
@@ -202,6 +206,10 @@ static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, in
         fbuf->vals.v = xrealloc(fbuf->vals.v, nc * sizeof(uint64_t));
         fbuf->types.v = xrealloc(fbuf->types.v, nc);
         fbuf->rows.cap = fbuf->vals.cap = fbuf->types.cap = nc;
+    }
+    if (type == VT_INT) {
+        if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
+        if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
     }
     size_t k = fbuf->rows.len++;
     fbuf->vals.len++;

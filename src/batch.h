@@ -33,6 +33,7 @@ typedef struct {
     VEC(uint64_t) vals;
     VEC(uint8_t) types;
     uint8_t tmask; /* 1 << VT_* of the types seen */
+    int64_t imin, imax; /* range of the VT_INT values */
 } FieldBuf;
 
 typedef struct {

@@ -13,6 +13,8 @@
 #include "timeparse.h"
 #include "util.h"
 
+#include <malloc.h>
+
 void usage(FILE *f)
 {
     fputs("usage: tnav COMMAND [OPTIONS] TRACE...\n"
@@ -157,10 +159,61 @@ bool cli_flag(const CliArgs *a, const char *name)
     return takes_value(a->extra_flags, name, &i) && a->extra_flag_set[i];
 }
 
+/* VmRSS / VmHWM of this process in bytes (0 when unknown) */
+static void proc_mem(size_t *rss, size_t *hwm)
+{
+    *rss = *hwm = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long kb;
+        if (sscanf(line, "VmRSS: %lu kB", &kb) == 1) *rss = (size_t)kb * 1024;
+        if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) *hwm = (size_t)kb * 1024;
+    }
+    fclose(f);
+}
+
+/* tnav stats --bench: load, then report time, throughput and memory as one
+ * line of key=value pairs (for make bench; see doc/PERFORMANCE.md) */
+static int bench_load(CliArgs *a)
+{
+    size_t rss0, hwm0;
+    proc_mem(&rss0, &hwm0);
+    double t0 = now_sec();
+    Store *s;
+    LoadReport rep;
+    int r = load_traces(&a->load, a->files, a->nfiles, &s, &rep);
+    if (r) {
+        load_report_free(&rep);
+        return r;
+    }
+    double t1 = now_sec();
+    malloc_trim(0);
+    size_t rss1, hwm1, per_event, dict;
+    proc_mem(&rss1, &hwm1);
+    store_mem(s, &per_event, &dict);
+    uint64_t bytes = 0;
+    for (int i = 0; i < rep.nfiles; i++) bytes += rep.files[i].bytes;
+    double tot = t1 - t0;
+    size_t n = s->n ? s->n : 1;
+    printf("bench events=%zu bytes=%" PRIu64 " threads=%d parse_s=%.3f build_s=%.3f total_s=%.3f mb_per_s=%.1f "
+           "events_per_s=%.0f rss_bytes=%zu peak_bytes=%zu dict_bytes=%zu store_bytes_per_event=%.1f "
+           "rss_per_event_beyond_dict=%.1f\n",
+           s->n, bytes, a->load.threads > 0 ? a->load.threads : cpu_count(), rep.t_parse, rep.t_build, tot,
+           (double)bytes / 1e6 / tot, (double)s->n / tot, rss1, hwm1, dict, (double)per_event / (double)n,
+           ((double)rss1 - (double)rss0 - (double)dict) / (double)n);
+    store_free(s);
+    load_report_free(&rep);
+    return 0;
+}
+
 int cmd_stats(int argc, char **argv, int first)
 {
     CliArgs a;
     memset(&a, 0, sizeof a);
+    static const char *const flags[] = {"--bench", NULL};
+    a.extra_flags = flags;
     int r = cli_parse("stats", argc, argv, first, &a);
     if (r) return r;
     if (a.help) {
@@ -171,6 +224,11 @@ int cmd_stats(int argc, char **argv, int first)
     if (a.nfiles == 0) {
         cli_free(&a);
         return uerr("stats", "%s", "no trace file given");
+    }
+    if (cli_flag(&a, "--bench")) {
+        r = bench_load(&a);
+        cli_free(&a);
+        return r;
     }
     Store *s;
     LoadReport rep;

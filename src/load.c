@@ -426,7 +426,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         free(fj.batches);
     }
     rep->t_parse = now_sec() - t0;
-    qsort(rej.v, rej.len, sizeof(Rejection), rej_cmp);
+    if (rej.len) qsort(rej.v, rej.len, sizeof(Rejection), rej_cmp);
     if (!o->keep_all_rejects && rej.len > (size_t)o->max_report) {
         for (size_t i = (size_t)o->max_report; i < rej.len; i++) free(rej.v[i].reason);
         rej.len = (size_t)o->max_report;

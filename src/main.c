@@ -2,6 +2,7 @@
  * main.c — entry point: dispatches to a command.
  * Owns: nothing but the dispatch table.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,11 @@
 
 int main(int argc, char **argv)
 {
+    /* Big arrays (columns, indexes) always get their own mappings, returned
+     * to the system when freed: without a fixed threshold glibc raises it
+     * after the first large free and the loader's temporary arrays would
+     * stay resident as heap fragments. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     if (argc < 2) {
         usage(stderr);
         return 2;

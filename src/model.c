@@ -53,9 +53,10 @@ int field_for_column(const char *name, size_t n, int *prio)
 int kind_from_string(const char *s, size_t n)
 {
     /* exact lower-case names first: the common case, without a libc call */
+    static const unsigned char LEN[K_USER] = {5, 4, 4, 3, 5, 3, 4, 4, 6, 7, 4};
     if (n >= 3 && n <= 7) {
         for (int k = 0; k < K_USER; k++)
-            if (KIND_NAMES[k][0] == s[0] && KIND_NAMES[k][n] == 0 && memcmp(KIND_NAMES[k], s, n) == 0) return k;
+            if (LEN[k] == n && KIND_NAMES[k][0] == s[0] && memcmp(KIND_NAMES[k], s, n) == 0) return k;
     }
     switch (n) {
     case 3:

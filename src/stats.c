@@ -49,7 +49,8 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         const Message *M = &s->msgs[m];
         bool snd = M->send_ev != NONE32 && selected(sel, M->send_ev);
         bool rcv = M->recv_ev != NONE32 && selected(sel, M->recv_ev);
-        int64_t by = M->bytes > 0 ? M->bytes : 0;
+        int64_t by = msg_bytes(s, M);
+        if (by < 0) by = 0;
         if (snd) {
             st->loc[M->src].sent_bytes += by;
             st->loc[M->src].sent_msgs++;
@@ -83,7 +84,7 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         }
     }
     free(slots);
-    qsort(pairs.v, pairs.len, sizeof(PairStats), pair_cmp);
+    if (pairs.len) qsort(pairs.v, pairs.len, sizeof(PairStats), pair_cmp);
     st->pairs = pairs.v;
     st->npairs = pairs.len;
 }
@@ -94,6 +95,38 @@ void stats_free(Stats *st)
     free(st->kinds);
     free(st->pairs);
     memset(st, 0, sizeof *st);
+}
+
+static const char *group_label(const Store *s, const SyncGroup *G, char *buf, size_t sz)
+{
+    if (G->type == VT_STR) return store_str(s, G->sid);
+    snprintf(buf, sz, "%" PRId64, G->ival);
+    return buf;
+}
+
+/* sync groups ordered by total wait, longest first (ties: first in time) */
+static uint32_t *groups_by_wait(const Store *s)
+{
+    uint32_t n = s->ngroups;
+    uint32_t *ord = xmalloc(((size_t)n + 1) * sizeof(uint32_t)), *tmp = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; i++) ord[i] = i;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t a = 0; a < n; a += 2 * w) {
+            uint32_t mid = a + w < n ? a + w : n, b = a + 2 * w < n ? a + 2 * w : n, i = a, j = mid, o = a;
+            while (i < mid && j < b) {
+                const SyncGroup *x = &s->groups[ord[i]], *y = &s->groups[ord[j]];
+                bool ylt = y->wait_ns != x->wait_ns ? y->wait_ns > x->wait_ns : y->first_ts < x->first_ts;
+                tmp[o++] = ylt ? ord[j++] : ord[i++];
+            }
+            while (i < mid) tmp[o++] = ord[i++];
+            while (j < b) tmp[o++] = ord[j++];
+        }
+        uint32_t *t = ord;
+        ord = tmp;
+        tmp = t;
+    }
+    free(tmp);
+    return ord;
 }
 
 static void json_label(FILE *f, const Store *s, uint32_t loc)
@@ -153,6 +186,22 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         static const char *tn[] = {"none", "int", "float", "string", "loc"};
         fprintf(f, ",\"type\":\"%s\",\"present\":%zu,\"extra\":%s}", tn[s->cols[c].type], s->cols[c].npresent,
                 s->cols[c].field == F_EXTRA ? "true" : "false");
+    }
+    fputs("],\"sync\":[", f);
+    for (uint32_t g = 0; g < s->ngroups; g++) {
+        const SyncGroup *G = &s->groups[g];
+        char gb[32], ab[128];
+        if (g) putc(',', f);
+        fputs("{\"group\":", f);
+        if (G->type == VT_STR) json_cstr(f, group_label(s, G, gb, sizeof gb));
+        else fprintf(f, "%" PRId64, G->ival);
+        fprintf(f, ",\"events\":%u,\"participants\":%u,\"wait_ns\":%" PRId64 ",\"first_ts\":%" PRId64
+                   ",\"last_arrival\":%" PRId64 ",\"end\":%" PRId64 ",\"last_loc\":",
+                G->nev, G->nparts, G->wait_ns, G->first_ts, G->last_arrival, G->end);
+        json_label(f, s, s->loc[G->last_ev]);
+        fputs(",\"last_act\":", f);
+        json_cstr(f, act_label(s, s->act[G->last_ev], ab, sizeof ab));
+        putc('}', f);
     }
     fputs("],\"files\":[", f);
     for (int i = 0; rep && i < rep->nfiles; i++) {
@@ -229,5 +278,21 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
             fprintf(f, "%-25s %10" PRIu64 " %12s\n", pr, p->count, format_bytes(a, sizeof a, p->bytes));
         }
         free(idx);
+    }
+    if (s->ngroups) {
+        uint32_t *ord = groups_by_wait(s);
+        uint32_t show = s->ngroups < 10 ? s->ngroups : 10;
+        fprintf(f, "\nsync groups by total wait (%u group%s%s)\n%-20s %6s %12s %12s  %s\n", s->ngroups,
+                s->ngroups == 1 ? "" : "s", s->ngroups > show ? ", longest 10 shown" : "", "group", "parts", "wait",
+                "span", "last to arrive");
+        for (uint32_t i = 0; i < show; i++) {
+            const SyncGroup *G = &s->groups[ord[i]];
+            char gb[32], ab[128], w[32], sp[32], at[64];
+            uint32_t e = G->last_ev;
+            fprintf(f, "%-20s %6u %12s %12s  loc %s, act %s, at %s\n", group_label(s, G, gb, sizeof gb), G->nparts,
+                    format_dur(w, sizeof w, G->wait_ns), format_dur(sp, sizeof sp, G->end - G->first_ts),
+                    loc_label(s, s->loc[e]), act_label(s, s->act[e], ab, sizeof ab), format_ts(at, sizeof at, s->ts[e]));
+        }
+        free(ord);
     }
 }

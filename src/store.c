@@ -107,7 +107,7 @@ bool col_get_i(const Column *c, size_t e, int64_t *out)
 {
     size_t k;
     if (!c || c->type != VT_INT || !col_slot(c, e, &k)) return false;
-    *out = c->v.i[k];
+    *out = col_int_at(c, k);
     return true;
 }
 
@@ -131,7 +131,7 @@ bool col_get_num(const Column *c, size_t e, double *out)
 {
     size_t k;
     if (!c || !col_slot(c, e, &k)) return false;
-    if (c->type == VT_INT) *out = (double)c->v.i[k];
+    if (c->type == VT_INT) *out = (double)col_int_at(c, k);
     else if (c->type == VT_FLT) *out = c->v.f[k];
     else return false;
     return true;
@@ -195,6 +195,25 @@ static uint32_t evidx_find(const EvIdx *v, uint32_t n, uint32_t ev)
     return lo < n && v[lo].ev == ev ? v[lo].idx : NONE32;
 }
 
+int64_t msg_t_send(const Store *s, const Message *m) { return m->send_ev != NONE32 ? s->ts[m->send_ev] : INT64_MIN; }
+
+int64_t msg_t_recv(const Store *s, const Message *m)
+{
+    uint32_t r = m->recv_ev;
+    if (r == NONE32) return INT64_MIN;
+    if (s->kind[r] == K_MSG && !(s->flags[r] & EVF_DUR)) return INT64_MIN;
+    return ev_end(s, r);
+}
+
+int64_t msg_bytes(const Store *s, const Message *m)
+{
+    const Column *c = store_canon_col(s, F_BYTES);
+    int64_t b;
+    if (m->send_ev != NONE32 && col_get_i(c, m->send_ev, &b)) return b;
+    if (m->recv_ev != NONE32 && col_get_i(c, m->recv_ev, &b)) return b;
+    return -1;
+}
+
 uint32_t store_msg_of(const Store *s, uint32_t ev) { return evidx_find(s->ev_msg, s->nev_msg, ev); }
 uint32_t store_group_of(const Store *s, uint32_t ev) { return evidx_find(s->ev_group, s->nev_group, ev); }
 
@@ -249,7 +268,7 @@ void store_mem(const Store *s, size_t *per_event, size_t *dict)
     m += (size_t)s->ngroups * sizeof(SyncGroup) + (size_t)s->nev_group * (sizeof(EvIdx) + 4);
     for (uint32_t c = 0; c < s->ncols; c++) {
         const Column *col = &s->cols[c];
-        size_t w = (col->type == VT_STR || col->type == VT_LOC) ? 4 : 8;
+        size_t w = col->type == VT_INT ? col->width : (col->type == VT_FLT ? 8 : 4);
         if (col->sparse) m += col->npresent * (w + 4);
         else m += n * w + (col->bits ? (n + 63) / 64 * 8 : 0);
     }

@@ -69,9 +69,7 @@ typedef struct {
 typedef struct {
     uint32_t send_ev, recv_ev; /* NONE32 when unknown; both = the event for msg */
     uint32_t src, dst;         /* locations; NONE32 when unknown */
-    int64_t t_send, t_recv;    /* t_recv = arrival: end of the recv/msg; INT64_MIN if unknown */
-    int64_t bytes;             /* -1 when unknown */
-} Message;
+} Message; /* times and size are read from its events: msg_t_send() etc. */
 
 typedef struct {
     uint8_t type;   /* VT_INT or VT_STR */
@@ -89,6 +87,8 @@ typedef struct {
     char *name;
     int field;    /* F_PEER..F_VALUE, or F_EXTRA for an extra field */
     uint8_t type; /* VT_INT, VT_FLT, VT_STR, VT_LOC */
+    uint8_t width; /* VT_INT: bytes per value (1, 2, 4 or 8); value = base + stored */
+    int64_t base;
     bool sparse;
     size_t npresent;
     uint32_t *rows; /* sparse: event numbers, increasing */
@@ -96,6 +96,9 @@ typedef struct {
         int64_t *i;
         double *f;
         uint32_t *s; /* VT_STR: string id; VT_LOC: location */
+        uint8_t *u8;
+        uint16_t *u16;
+        uint32_t *u32;
         void *p;
     } v;            /* dense: n values; sparse: npresent values */
     uint64_t *bits; /* dense: presence bitmap; NULL when every event has a value */
@@ -172,6 +175,23 @@ void sort_events(uint32_t *v, uint32_t *tmp, size_t m, const int64_t *ts, const 
 bool events_sorted(const uint32_t *v, size_t m, const int64_t *ts, const int64_t *dur);
 /* The order of locations: integer labels numerically, then natural order. */
 int store_loc_cmp(const Store *s, const uint32_t *a, const uint32_t *b);
+
+/* The integer at a slot of a VT_INT column. */
+static inline int64_t col_int_at(const Column *c, size_t k)
+{
+    switch (c->width) {
+    case 1: return c->base + (int64_t)c->v.u8[k];
+    case 2: return c->base + (int64_t)c->v.u16[k];
+    case 4: return c->base + (int64_t)c->v.u32[k];
+    default: return c->v.i[k];
+    }
+}
+
+/* A message's send time, arrival (end of its receive or msg record) and
+ * size; INT64_MIN / -1 when unknown. */
+int64_t msg_t_send(const Store *s, const Message *m);
+int64_t msg_t_recv(const Store *s, const Message *m);
+int64_t msg_bytes(const Store *s, const Message *m);
 
 /* A cursor over a column for increasing event numbers: amortised O(1) for
  * sparse columns. */

@@ -250,8 +250,19 @@ static inline uint64_t conv_value(const Build *B, size_t b, uint8_t ctype, uint8
 
 static inline void put_value(Column *c, size_t slot, uint64_t v)
 {
-    if (c->type == VT_STR || c->type == VT_LOC) c->v.s[slot] = (uint32_t)v;
-    else c->v.i[slot] = (int64_t)v;
+    if (c->type == VT_STR || c->type == VT_LOC) {
+        c->v.s[slot] = (uint32_t)v;
+    } else if (c->type == VT_FLT) {
+        c->v.i[slot] = (int64_t)v;
+    } else {
+        uint64_t d = v - (uint64_t)c->base;
+        switch (c->width) {
+        case 1: c->v.u8[slot] = (uint8_t)d; break;
+        case 2: c->v.u16[slot] = (uint16_t)d; break;
+        case 4: c->v.u32[slot] = (uint32_t)d; break;
+        default: c->v.i[slot] = (int64_t)v;
+        }
+    }
 }
 
 static void fields_pass1(void *ctx, int w, int nw)
@@ -318,6 +329,7 @@ static void build_columns(Build *B)
     int *cid = xmalloc(nkeys * sizeof(int));
     size_t *cnt = xcalloc(nkeys, sizeof(size_t));
     uint8_t *tmask = xcalloc(nkeys, 1);
+    int64_t *imin = xcalloc(nkeys, sizeof(int64_t)), *imax = xcalloc(nkeys, sizeof(int64_t));
     for (size_t k = 0; k < nkeys; k++) cid[k] = -1;
     for (size_t b = 0; b < B->nb; b++) {
         Batch *bt = B->bs[b];
@@ -325,6 +337,11 @@ static void build_columns(Build *B)
             if (!bt->fb[f].rows.len) continue;
             size_t key = f < F_EXTRA ? f : (size_t)F__N + B->xremap[b][f - F_EXTRA];
             cnt[key] += bt->fb[f].rows.len;
+            if (bt->fb[f].tmask & (1u << VT_INT)) {
+                bool first = !(tmask[key] & (1u << VT_INT));
+                if (first || bt->fb[f].imin < imin[key]) imin[key] = bt->fb[f].imin;
+                if (first || bt->fb[f].imax > imax[key]) imax[key] = bt->fb[f].imax;
+            }
             tmask[key] |= bt->fb[f].tmask;
         }
     }
@@ -354,7 +371,16 @@ static void build_columns(Build *B)
         else c->type = VT_INT;
         size_t m = cnt[key];
         c->npresent = m;
-        size_t wsz = (c->type == VT_STR || c->type == VT_LOC) ? 4 : 8;
+        size_t wsz;
+        if (c->type == VT_INT) {
+            /* frame of reference: the narrowest width that holds max - min */
+            uint64_t range = (uint64_t)imax[key] - (uint64_t)imin[key];
+            c->width = range <= 0xFF ? 1 : range <= 0xFFFF ? 2 : range <= 0xFFFFFFFFULL ? 4 : 8;
+            c->base = c->width == 8 ? 0 : imin[key];
+            wsz = c->width;
+        } else {
+            wsz = c->type == VT_FLT ? 8 : 4;
+        }
         size_t words = (n + 63) / 64 + 1;
         size_t dense_bytes = n * wsz + (m < n ? words * 8 : 0), sparse_bytes = m * (4 + wsz);
         c->sparse = sparse_bytes < dense_bytes;
@@ -377,6 +403,7 @@ static void build_columns(Build *B)
             for (size_t b = 0; b < B->nb; b++) {
                 Batch *bt = B->bs[b];
                 for (size_t f = 0; f < bt->nfb; f++) {
+                    if (!bt->fb[f].rows.len) continue;
                     size_t k2 = f < F_EXTRA ? f : (size_t)F__N + B->xremap[b][f - F_EXTRA];
                     if (k2 != key) continue;
                     FieldBuf *fb = &bt->fb[f];
@@ -404,8 +431,12 @@ static void build_columns(Build *B)
         B->colof[b] = xmalloc((bt->nfb + 1) * sizeof(int));
         B->colof_n[b] = (int)bt->nfb;
         for (size_t f = 0; f < bt->nfb; f++) {
+            if (!bt->fb[f].rows.len) {
+                B->colof[b][f] = -1;
+                continue;
+            }
             size_t key = f < F_EXTRA ? f : (size_t)F__N + B->xremap[b][f - F_EXTRA];
-            B->colof[b][f] = bt->fb[f].rows.len ? cid[key] : -1;
+            B->colof[b][f] = cid[key];
         }
     }
     int nw = B->threads;
@@ -439,6 +470,8 @@ static void build_columns(Build *B)
     free(cid);
     free(cnt);
     free(tmask);
+    free(imin);
+    free(imax);
 }
 
 /* ---- 7. activities ------------------------------------------------------- */
@@ -747,7 +780,7 @@ static void build_activities(Build *B)
     /* moves of each activity, in its time order */
     for (size_t i = 0; i < moves.len; i++) moves.v[i].act = s->act[moves.v[i].ev];
     g_mv_store = s;
-    qsort(moves.v, moves.len, sizeof(ActEv), move_cmp);
+    if (moves.len) qsort(moves.v, moves.len, sizeof(ActEv), move_cmp);
     s->moves = xmalloc((moves.len + 1) * sizeof(uint32_t));
     s->nmoves = (uint32_t)moves.len;
     for (size_t i = 0; i < moves.len; i++) {
@@ -890,6 +923,7 @@ static bool cur_key(ColCur *cc, size_t e, uint64_t *type, uint64_t *payload)
     const Column *c = cc->c;
     *type = c->type;
     if (c->type == VT_STR || c->type == VT_LOC) *payload = c->v.s[k];
+    else if (c->type == VT_INT) *payload = (uint64_t)col_int_at(c, k);
     else *payload = (uint64_t)c->v.i[k];
     return true;
 }
@@ -902,20 +936,11 @@ static bool cur_loc(ColCur *cc, size_t e, uint32_t *out)
     return true;
 }
 
-static bool cur_int(ColCur *cc, size_t e, int64_t *out)
-{
-    size_t k;
-    if (!colcur_slot(cc, e, &k)) return false;
-    *out = cc->c->v.i[k];
-    return true;
-}
-
 static void build_messages(Store *s)
 {
     size_t n = s->n;
     const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID),
-                 *tagc = store_canon_col(s, F_TAG), *byc = store_canon_col(s, F_BYTES);
-    if (byc && byc->type != VT_INT) byc = NULL;
+                 *tagc = store_canon_col(s, F_TAG);
     /* the communication events, in event order */
     VEC(uint32_t) ce = {0};
     for (size_t e = 0; e < n; e++) {
@@ -971,13 +996,10 @@ static void build_messages(Store *s)
     VEC(Message) msgs = {0};
     uint32_t *msg_of = xmalloc((nc + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < nc; i++) msg_of[i] = NONE32;
-    ColCur cb = {byc, 0};
     for (size_t i = 0; i < nc; i++) {
         uint32_t e = ce.v[i];
         uint16_t k = s->kind[e];
         Message m;
-        int64_t by;
-        bool has_by = cur_int(&cb, e, &by);
         if (k == K_SEND) {
             uint32_t r = mate[i];
             uint32_t re = r != NONE32 ? ce.v[r] : NONE32;
@@ -985,18 +1007,12 @@ static void build_messages(Store *s)
             m.recv_ev = re;
             m.src = s->loc[e];
             m.dst = peer_of[i] != NONE32 ? peer_of[i] : (re != NONE32 ? s->loc[re] : NONE32);
-            m.t_send = s->ts[e];
-            m.t_recv = re != NONE32 ? ev_end(s, re) : INT64_MIN;
-            m.bytes = has_by ? by : (re != NONE32 && col_get_i(byc, re, &by) ? by : -1);
             if (r == NONE32) s->unmatched_send++;
             else msg_of[r] = (uint32_t)msgs.len;
         } else if (k == K_MSG) {
             m.send_ev = m.recv_ev = e;
             m.src = s->loc[e];
             m.dst = peer_of[i];
-            m.t_send = s->ts[e];
-            m.t_recv = (s->flags[e] & EVF_DUR) ? ev_end(s, e) : INT64_MIN;
-            m.bytes = has_by ? by : -1;
         } else if (mate[i] == NONE32) {
             s->unmatched_recv++;
             if (peer_of[i] == NONE32) continue;
@@ -1004,9 +1020,6 @@ static void build_messages(Store *s)
             m.recv_ev = e;
             m.src = peer_of[i];
             m.dst = s->loc[e];
-            m.t_send = INT64_MIN;
-            m.t_recv = ev_end(s, e);
-            m.bytes = has_by ? by : -1;
         } else {
             continue; /* a matched receive: its message comes with the send */
         }
@@ -1044,6 +1057,7 @@ static void build_groups(Store *s)
         if (!gc->sparse && gc->bits && !((gc->bits[e >> 6] >> (e & 63)) & 1)) continue;
         uint64_t t = gc->type, p;
         if (gc->type == VT_STR) p = gc->v.s[i];
+        else if (gc->type == VT_INT) p = (uint64_t)col_int_at(gc, i);
         else p = (uint64_t)gc->v.i[i];
         EvIdx x = {(uint32_t)e, km_get(&km, t, p, 0, true, NULL)};
         VEC_PUSH(eg, x);
@@ -1210,7 +1224,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         uint32_t *ord = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
         for (uint32_t l = 0; l < s->nloc; l++) ord[l] = l;
         g_sort_store = s;
-        qsort(ord, s->nloc, sizeof(uint32_t), loc_qsort_cmp);
+        if (s->nloc) qsort(ord, s->nloc, sizeof(uint32_t), loc_qsort_cmp);
         Location *sorted = xcalloc((size_t)s->nloc + 1, sizeof(Location));
         for (uint32_t l = 0; l < s->nloc; l++) sorted[l] = s->locs[ord[l]];
         free(s->locs);

@@ -12,11 +12,6 @@
 
 #include "util.h"
 
-static const int64_t POW10[19] = {
-    1LL, 10LL, 100LL, 1000LL, 10000LL, 100000LL, 1000000LL, 10000000LL,
-    100000000LL, 1000000000LL, 10000000000LL, 100000000000LL, 1000000000000LL,
-    10000000000000LL, 100000000000000LL, 1000000000000000LL,
-    10000000000000000LL, 100000000000000000LL, 1000000000000000000LL};
 
 int unit_exp_from_name(const char *name)
 {
@@ -42,29 +37,29 @@ static inline bool isdig(char c) { return c >= '0' && c <= '9'; }
 
 int parse_decimal_scaled(const char *s, size_t n, int unit_exp, int64_t *out)
 {
+    /* exact: up to 36 significant digits are kept in a 128-bit integer */
+    typedef unsigned __int128 u128;
+    const u128 LIMIT = (u128)1000000000000000000ULL * 1000000000000000000ULL; /* 1e36 */
     size_t i = 0;
     bool neg = false;
     if (i < n && (s[i] == '-' || s[i] == '+')) {
         neg = s[i] == '-';
         i++;
     }
-    uint64_t m = 0;       /* significant digits kept */
-    int scale = 0;        /* value = m * 10^scale */
+    u128 m = 0;
+    int scale = 0; /* value = m * 10^scale */
     size_t ndig = 0;
     while (i < n && isdig(s[i])) {
-        if (m < 100000000000000000ULL) {
-            m = m * 10 + (uint64_t)(s[i] - '0');
-        } else {
-            scale++; /* digits past 18 significant ones are dropped */
-        }
+        if (m < LIMIT) m = m * 10 + (unsigned)(s[i] - '0');
+        else scale++; /* digits past 36 significant ones are dropped */
         i++;
         ndig++;
     }
     if (i < n && s[i] == '.') {
         i++;
         while (i < n && isdig(s[i])) {
-            if (m < 100000000000000000ULL) {
-                m = m * 10 + (uint64_t)(s[i] - '0');
+            if (m < LIMIT) {
+                m = m * 10 + (unsigned)(s[i] - '0');
                 scale--;
             }
             i++;
@@ -89,26 +84,26 @@ int parse_decimal_scaled(const char *s, size_t n, int unit_exp, int64_t *out)
     }
     if (i != n) return TP_NOTNUM;
     int k = scale + unit_exp;
-    int64_t v;
+    u128 v;
     if (m == 0) {
         v = 0;
     } else if (k >= 0) {
-        if (k > 18) return TP_RANGE;
-        if (m > (uint64_t)INT64_MAX / (uint64_t)POW10[k]) return TP_RANGE;
-        v = (int64_t)(m * (uint64_t)POW10[k]);
-    } else {
-        int d = -k;
-        if (d > 18) {
-            v = 0; /* far below 1 ns; rounds to 0 */
-        } else {
-            uint64_t p = (uint64_t)POW10[d];
-            uint64_t q = m / p, r = m % p;
-            if (r * 2 >= p) q++; /* half away from zero */
-            if (q > (uint64_t)INT64_MAX) return TP_RANGE;
-            v = (int64_t)q;
+        if (k > 19) return TP_RANGE;
+        v = m;
+        for (int j = 0; j < k; j++) {
+            v *= 10;
+            if (v > (u128)INT64_MAX + 1) return TP_RANGE;
         }
+    } else if (k < -38) {
+        v = 0; /* far below 1 ns */
+    } else {
+        u128 p = 1;
+        for (int j = 0; j < -k; j++) p *= 10;
+        v = m / p;
+        if ((m % p) * 2 >= p) v++; /* half away from zero */
     }
-    *out = neg ? -v : v;
+    if (v > (u128)INT64_MAX + (neg ? 1 : 0)) return TP_RANGE;
+    *out = neg ? (int64_t)(0 - (uint64_t)v) : (int64_t)v;
     return TP_OK;
 }
 

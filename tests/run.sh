@@ -1,0 +1,257 @@
+#!/bin/sh
+# tests/run.sh — the whole test suite, run by `make test` after the build.
+#
+# Owns: the order of the test sections and the final tally. Each section
+# counts its checks; the last line is always "N passed, N failed" and the
+# exit status is 1 when anything failed. Environment is pinned (TZ, locale).
+# Sections that need something this machine lacks are reported as skipped,
+# never as passed.
+#
+#   TNAV=./tnav TNAV_ASAN=build/asan/tnav sh tests/run.sh
+#   FUZZ_SECONDS=N   fuzz smoke time per target (default 10)
+
+export TZ=UTC LC_ALL=C.UTF-8
+unset TNAV_THREADS TNAV_CHUNK_BYTES TNAV_TIMING
+TNAV=${TNAV:-./tnav}
+TNAV_ASAN=${TNAV_ASAN:-build/asan/tnav}
+FUZZ_SECONDS=${FUZZ_SECONDS:-10}
+SHARED=${SHARED_TRACES:-../shared/traces}
+
+PASS=0
+FAIL=0
+SKIP=0
+TMP=$(mktemp -d /tmp/tnav-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+ok()   { PASS=$((PASS + 1)); echo "ok - $*"; }
+bad()  { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
+skip() { SKIP=$((SKIP + 1)); echo "skip - $*"; }
+section() { echo; echo "== $*"; }
+
+# add the "P passed, F failed" tally printed by a sub-runner
+tally() { # name, output file, exit code
+    line=$(grep -E "^[a-z]+: [0-9]+ passed, [0-9]+ failed" "$2" | tail -1)
+    if [ -z "$line" ]; then
+        bad "$1 (no tally; exit $3)"
+        tail -20 "$2"
+        return
+    fi
+    p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+    f=$(echo "$line" | sed -E 's/.*passed, ([0-9]+) failed.*/\1/')
+    PASS=$((PASS + p))
+    FAIL=$((FAIL + f))
+    if [ "$f" -ne 0 ] || [ "$3" -ne 0 ]; then
+        grep -E "^not ok|^    " "$2" | head -60
+        [ "$f" -eq 0 ] && bad "$1 (exit $3)"
+    fi
+    echo "$1: $p passed, $f failed"
+}
+
+# run a command; pass when its exit status is $1
+expect_exit() { # code, description, command...
+    want=$1; desc=$2; shift 2
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    got=$?
+    if [ "$got" -eq "$want" ]; then ok "$desc"; else bad "$desc (exit $got, expected $want)"; head -5 "$TMP/err"; fi
+}
+
+strip_files() { sed 's/,"files":\[.*\]}$/}/'; }
+
+# ---------------------------------------------------------------------------
+section "unit tests"
+build/rel/unit >"$TMP/unit.out" 2>&1; tally "unit" "$TMP/unit.out" $?
+section "unit tests under ASan+UBSan"
+build/asan/unit >"$TMP/unit-asan.out" 2>&1; tally "unit (asan)" "$TMP/unit-asan.out" $?
+
+# ---------------------------------------------------------------------------
+section "declarative loader cases"
+if [ -x build/rel/casetool ] && ls tests/cases/*.cases >/dev/null 2>&1; then
+    build/rel/casetool "$TNAV" tests/cases/*.cases >"$TMP/cases.out" 2>&1; tally "cases" "$TMP/cases.out" $?
+    build/rel/casetool "$TNAV_ASAN" tests/cases/*.cases >"$TMP/cases-asan.out" 2>&1; tally "cases (asan)" "$TMP/cases-asan.out" $?
+else
+    bad "cases: build/rel/casetool or tests/cases/*.cases missing"
+fi
+
+# ---------------------------------------------------------------------------
+section "command line"
+expect_exit 0 "tnav --help exits 0" "$TNAV" --help
+grep -q "usage: tnav" "$TMP/out" && ok "--help prints the usage" || bad "--help prints the usage"
+expect_exit 0 "tnav --version exits 0" "$TNAV" --version
+grep -qE "^tnav [0-9]+\.[0-9]+\.[0-9]+$" "$TMP/out" && ok "--version prints the version" || bad "--version output"
+expect_exit 2 "no arguments: usage on stderr, exit 2" "$TNAV"
+expect_exit 2 "unknown option: exit 2" "$TNAV" stats --frobnicate sample-logs/ring.csv
+grep -q "unknown option --frobnicate" "$TMP/err" && ok "unknown option is named" || bad "unknown option is named"
+expect_exit 2 "missing file: exit 2" "$TNAV" stats "$TMP/no-such-file.csv"
+grep -q "cannot open $TMP/no-such-file.csv" "$TMP/err" && ok "missing file is named with the reason" || bad "missing file message"
+expect_exit 2 "bad --time-unit: exit 2" "$TNAV" stats --time-unit fortnights sample-logs/ring.csv
+expect_exit 2 "bad --map: exit 2" "$TNAV" stats --map nosuch=col sample-logs/ring.csv
+
+# ---------------------------------------------------------------------------
+section "golden outputs of the samples"
+for f in sample-logs/*.csv sample-logs/*.ndjson; do
+    b=$(basename "$f")
+    for mode in text json; do
+        g=tests/golden/$b.stats.$mode
+        if [ $mode = json ]; then "$TNAV" stats --json "$f" >"$TMP/g.out" 2>&1; else "$TNAV" stats "$f" >"$TMP/g.out" 2>&1; fi
+        if [ ! -f "$g" ]; then
+            bad "golden $g is missing (create it with: sh tests/update-golden.sh)"
+        elif cmp -s "$g" "$TMP/g.out"; then
+            ok "golden stats $mode of $b"
+        else
+            bad "golden stats $mode of $b differs"; diff "$g" "$TMP/g.out" | head -20
+        fi
+    done
+done
+
+# ---------------------------------------------------------------------------
+section "equivalences: formats, CSV engines, threads and chunks"
+for s in ring x10 mw; do
+    "$TNAV" stats --json sample-logs/$s.csv | strip_files >"$TMP/a.json"
+    "$TNAV" stats --json sample-logs/$s.ndjson | strip_files >"$TMP/b.json"
+    cmp -s "$TMP/a.json" "$TMP/b.json" && ok "$s: CSV and NDJSON give the same trace" || bad "$s: CSV and NDJSON differ"
+    "$TNAV" stats --json --csv-engine libcsv sample-logs/$s.csv | strip_files >"$TMP/c.json"
+    cmp -s "$TMP/a.json" "$TMP/c.json" && ok "$s: hybrid and libcsv engines agree" || bad "$s: engines differ"
+    TNAV_CHUNK_BYTES=64 TNAV_THREADS=3 "$TNAV" stats --json sample-logs/$s.csv | strip_files >"$TMP/d.json"
+    cmp -s "$TMP/a.json" "$TMP/d.json" && ok "$s: 3 threads, 64-byte chunks give the same trace" || bad "$s: chunked load differs"
+    TNAV_CHUNK_BYTES=100 TNAV_THREADS=2 "$TNAV" stats --json sample-logs/$s.ndjson | strip_files >"$TMP/e.json"
+    cmp -s "$TMP/a.json" "$TMP/e.json" && ok "$s: chunked NDJSON load is the same" || bad "$s: chunked NDJSON differs"
+done
+# a generated trace with quotes on every line, multi-line fields, CRLF
+sample-logs/gen --events 20000 --ranks 8 --seed 7 -o "$TMP/gen.csv"
+awk 'NR==1{print; next} {n=split($0,f,","); f[6]="\"" f[6] ", \"\"x\"\"\n2\""; s=f[1]; for(i=2;i<=n;i++) s=s "," f[i]; printf "%s\r\n", s}' "$TMP/gen.csv" >"$TMP/quoted.csv"
+"$TNAV" stats --json "$TMP/quoted.csv" | strip_files >"$TMP/q1.json"
+"$TNAV" stats --json --csv-engine libcsv --threads 1 "$TMP/quoted.csv" | strip_files >"$TMP/q2.json"
+TNAV_CHUNK_BYTES=4096 "$TNAV" stats --json --threads 4 "$TMP/quoted.csv" | strip_files >"$TMP/q3.json"
+grep -q '"events":20000,"rejected":0' "$TMP/q1.json" && ok "quoted multi-line CRLF trace loads completely" || bad "quoted trace: $(head -c 120 "$TMP/q1.json")"
+cmp -s "$TMP/q1.json" "$TMP/q2.json" && ok "quoted trace: hybrid = libcsv, 1 thread" || bad "quoted trace: hybrid and libcsv differ"
+cmp -s "$TMP/q1.json" "$TMP/q3.json" && ok "quoted trace: 4 threads, 4 KiB chunks, seams inside records" || bad "quoted trace: chunked load differs"
+
+# ---------------------------------------------------------------------------
+section "samples are what the generator writes"
+for s in ring x10 mw; do
+    sample-logs/gen --shape $s -o "$TMP/$s.csv"
+    sample-logs/gen --shape $s --format ndjson -o "$TMP/$s.ndjson"
+    cmp -s "$TMP/$s.csv" sample-logs/$s.csv && cmp -s "$TMP/$s.ndjson" sample-logs/$s.ndjson \
+        && ok "sample-logs/$s.* regenerate byte for byte" || bad "sample-logs/$s.* differ from the generator's output"
+done
+sample-logs/gen --events 5000 --seed 3 -o "$TMP/g1.csv"; sample-logs/gen --events 5000 --seed 3 -o "$TMP/g2.csv"
+cmp -s "$TMP/g1.csv" "$TMP/g2.csv" && ok "generator is deterministic" || bad "generator output varies"
+[ "$(($(wc -l <"$TMP/g1.csv") - 1))" -eq 5000 ] && ok "generator writes exactly --events records" || bad "generator record count"
+
+# ---------------------------------------------------------------------------
+section "what the samples show (semantic checks)"
+"$TNAV" stats --json sample-logs/ring.csv >"$TMP/ring.json"
+if build/rel/casetool --jq "$TMP/ring.json" '.events' >/dev/null 2>&1; then JQ="build/rel/casetool --jq"; else JQ=""; fi
+if [ -n "$JQ" ]; then
+    # the straggler rank 5 has the most busy time and the least sync time
+    max_busy=$($JQ "$TMP/ring.json" '.per_loc[5].busy_ns')
+    strag_ok=1
+    for r in 0 1 2 3 4 6 7; do
+        b=$($JQ "$TMP/ring.json" ".per_loc[$r].busy_ns"); s5=$($JQ "$TMP/ring.json" '.per_loc[5].sync_ns'); s=$($JQ "$TMP/ring.json" ".per_loc[$r].sync_ns")
+        [ "$b" -lt "$max_busy" ] && [ "$s" -gt "$s5" ] || strag_ok=0
+    done
+    [ $strag_ok = 1 ] && ok "ring: rank 5 is the straggler (most busy, least sync)" || bad "ring: straggler not visible"
+    [ "$($JQ "$TMP/ring.json" 'len(.messages)')" = 8 ] && ok "ring: 8 communicating pairs" || bad "ring: pairs"
+    ring_ok=1
+    for r in 0 1 2 3 4 5 6 7; do
+        [ "$($JQ "$TMP/ring.json" ".messages[$r].src")" = $r ] && [ "$($JQ "$TMP/ring.json" ".messages[$r].dst")" = $(((r + 1) % 8)) ] \
+            && [ "$($JQ "$TMP/ring.json" ".messages[$r].count")" = 10 ] || ring_ok=0
+    done
+    [ $ring_ok = 1 ] && ok "ring: messages only flow r -> r+1, 10 per pair" || bad "ring: message pattern"
+    "$TNAV" stats --json sample-logs/mw.csv >"$TMP/mw.json"
+    w3=$($JQ "$TMP/mw.json" '.per_loc[3].busy_ns'); mw_ok=1
+    for r in 1 2 4 5; do [ "$($JQ "$TMP/mw.json" ".per_loc[$r].busy_ns")" -lt "$w3" ] || mw_ok=0; done
+    [ $mw_ok = 1 ] && ok "mw: worker 3 carries the most work (load imbalance)" || bad "mw: imbalance not visible"
+    "$TNAV" stats --json sample-logs/x10.csv >"$TMP/x10.json"
+    [ "$($JQ "$TMP/x10.json" '.sync_groups')" = 2 ] && ok "x10: two finish groups" || bad "x10: finish groups"
+    [ "$($JQ "$TMP/x10.json" '.kinds.move')" -ge 2 ] && ok "x10: at-moves are present" || bad "x10: moves"
+else
+    bad "semantic checks need build/rel/casetool --jq"
+fi
+
+# ---------------------------------------------------------------------------
+section "real traces written by real tools ($SHARED)"
+if [ -d "$SHARED" ]; then
+    p="$SHARED/csv/pipit_ping-pong-csv.csv"
+    "$TNAV" stats --json --map ts='Timestamp (ns)' --map loc=Process --map kind='Event Type' "$p" >"$TMP/pp.json" 2>"$TMP/pp.err"
+    [ -n "$JQ" ] && [ "$($JQ "$TMP/pp.json" '.events')" = 120 ] && [ "$($JQ "$TMP/pp.json" '.locations')" = 2 ] \
+        && ok "pipit ping-pong CSV: 120 events at 2 locations (fractional ns, quoted commas, dict repr)" || bad "pipit ping-pong: $(head -c 200 "$TMP/pp.json") $(head -3 "$TMP/pp.err")"
+    p="$SHARED/csv/pipit_foo-bar.csv"
+    "$TNAV" stats --json --time-unit s --map ts='Timestamp (s)' --map loc=Process --map kind='Event Type' "$p" >"$TMP/fb.json" 2>"$TMP/fb.err"
+    [ -n "$JQ" ] && [ "$($JQ "$TMP/fb.json" '.events')" = 20 ] && [ "$($JQ "$TMP/fb.json" '.t_max')" -ge 1000000000 ] \
+        && ok "pipit foo-bar CSV: 20 events, spaces after commas, seconds" || bad "pipit foo-bar: $(head -c 200 "$TMP/fb.json") $(head -3 "$TMP/fb.err")"
+    p="$SHARED/csv/pipit_nbody-nvtx_nsys_trace.csv"
+    "$TNAV" stats --json --map ts='Start (ns)' --map end='End (ns)' --map loc=PID --map act=TID "$p" >"$TMP/nv.json" 2>"$TMP/nv.err"
+    [ -n "$JQ" ] && [ "$($JQ "$TMP/nv.json" '.events')" = 131 ] && [ "$($JQ "$TMP/nv.json" '.max_depth')" = 2 ] \
+        && ok "nsys NVTX ranges: 131 intervals nested 3 levels deep" || bad "nsys NVTX: $(head -c 200 "$TMP/nv.json") $(head -3 "$TMP/nv.err")"
+    for p in "$SHARED"/csv/pipit_cloverleaf*.csv; do
+        case "$p" in *gpu*) lm=streamId ;; *) lm=Process ;; esac
+        "$TNAV" check --map ts="Timestamp (ns)" --map loc=$lm --map kind="Event Type" "$p" >"$TMP/cl.out" 2>&1
+        grep -qE "^[0-9]+ events loaded" "$TMP/cl.out" && ok "$(basename "$p"): loads" || bad "$(basename "$p"): $(tail -2 "$TMP/cl.out")"
+    done
+    for p in "$SHARED"/ndjson/spark353_*.ndjson; do
+        n=$(wc -l <"$p")
+        "$TNAV" stats --json --time-unit ms --map ts='Task Info.Launch Time' --map end='Task Info.Finish Time' \
+            --map loc='Task Info.Executor ID' --map kind=Event "$p" >"$TMP/sp.json" 2>"$TMP/sp.err"
+        ev=$([ -n "$JQ" ] && $JQ "$TMP/sp.json" '.events'); rj=$([ -n "$JQ" ] && $JQ "$TMP/sp.json" '.rejected')
+        [ -n "$ev" ] && [ $((ev + rj)) -eq "$n" ] && [ "$ev" -gt 0 ] \
+            && ok "$(basename "$p"): every record loaded or rejected with a reason ($ev + $rj = $n)" || bad "$(basename "$p"): $ev + $rj != $n"
+    done
+    p="$SHARED/ndjson/sparklens_local-1532512550423.ndjson"
+    "$TNAV" check --time-unit ms --map ts=Timestamp --map loc=Event "$p" >"$TMP/sl.out" 2>&1
+    grep -qE "^[0-9]+ events loaded" "$TMP/sl.out" && ok "sparklens: check runs over every record" || bad "sparklens: $(tail -2 "$TMP/sl.out")"
+    for p in "$SHARED"/chrome_json/catapult_big_trace.json "$SHARED"/paraver/*/*.prv; do
+        [ -f "$p" ] || continue
+        "$TNAV" stats "$p" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
+        [ $rc -eq 2 ] && grep -q "not supported yet" "$TMP/x.err" && ok "$(basename "$p"): refused with a clear message" || bad "$(basename "$p"): exit $rc $(head -2 "$TMP/x.err")"
+        break
+    done
+else
+    skip "real traces: $SHARED not found"
+fi
+
+# ---------------------------------------------------------------------------
+section "input files are never modified"
+cp sample-logs/ring.csv "$TMP/ro.csv"; chmod 0444 "$TMP/ro.csv"; before=$(cksum <"$TMP/ro.csv")
+"$TNAV" stats "$TMP/ro.csv" >/dev/null 2>&1 && [ "$(cksum <"$TMP/ro.csv")" = "$before" ] \
+    && ok "a read-only trace loads and is unchanged" || bad "read-only trace"
+
+# ---------------------------------------------------------------------------
+section "valgrind"
+if command -v valgrind >/dev/null 2>&1; then
+    printf 'ts,dur,loc,act,kind,name\n1,2,0,a,state,x\nbad,1,0,a,,\n3,,1,b,send,"q,""q"""\n' >"$TMP/vg.csv"
+    for f in sample-logs/x10.csv sample-logs/ring.ndjson "$TMP/vg.csv"; do
+        valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+            "$TNAV" stats "$f" >/dev/null 2>"$TMP/vg.err"
+        [ $? -ne 99 ] && ok "valgrind clean: tnav stats $(basename "$f")" || { bad "valgrind: $(basename "$f")"; head -30 "$TMP/vg.err"; }
+    done
+    valgrind -q --error-exitcode=99 --leak-check=full build/rel/unit >/dev/null 2>"$TMP/vg.err"
+    [ $? -ne 99 ] && ok "valgrind clean: unit tests" || { bad "valgrind: unit tests"; head -30 "$TMP/vg.err"; }
+else
+    skip "valgrind not installed"
+fi
+
+# ---------------------------------------------------------------------------
+section "fuzz smoke (${FUZZ_SECONDS}s per target)"
+if [ -x build/fuzz/fuzz_csv ] && [ -x build/fuzz/fuzz_ndjson ] && [ -f tests/fuzz/smoke.sh ]; then
+    sh tests/fuzz/smoke.sh "$FUZZ_SECONDS" >"$TMP/fuzz.out" 2>&1; rc=$?
+    cat "$TMP/fuzz.out" | grep -E "^fuzz_" 
+    [ $rc -eq 0 ] && ok "fuzz smoke" || { bad "fuzz smoke"; tail -20 "$TMP/fuzz.out"; }
+else
+    bad "fuzz targets not built (make fuzz needs clang and libclang-rt-14-dev)"
+fi
+
+# ---------------------------------------------------------------------------
+section "install and the manual page"
+make -s install PREFIX="$TMP/prefix" >/dev/null 2>&1
+[ -x "$TMP/prefix/bin/tnav" ] && [ -f "$TMP/prefix/share/man/man1/tnav.1" ] && ok "make install PREFIX=... installs binary and man page" || bad "make install"
+if command -v groff >/dev/null 2>&1; then
+    groff -man -Tutf8 -ww -z doc/tnav.1 2>"$TMP/man.err"; [ ! -s "$TMP/man.err" ] && ok "man page renders without warnings" || { bad "man page warnings"; head "$TMP/man.err"; }
+else
+    skip "groff not installed: man page not rendered"
+fi
+
+echo
+[ "$SKIP" -gt 0 ] && echo "($SKIP skipped)"
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

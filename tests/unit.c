@@ -1,0 +1,742 @@
+/*
+ * unit.c — unit tests of the core (src/), linked against libtnav.
+ *
+ * Owns: the tests of time parsing, the interner, UTF-8 validation, the model
+ * tables, and the store built from small traces written to temp files
+ * (order, activities, moves, spawns, depths, messages, sync groups, column
+ * types, independence from thread count and input order).
+ * Invariants: every test can fail; tests run in a fixed order, each prints
+ * "ok - name" or "not ok - name" with the failed checks, and the run ends
+ * with "unit: P passed, F failed" (exit 1 when F > 0).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "stats.h"
+#include "store.h"
+#include "strtab.h"
+#include "timeparse.h"
+#include "util.h"
+
+static int g_fail_checks;
+static char g_tmpdir[256];
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            printf("    %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
+            g_fail_checks++;                                                         \
+        }                                                                            \
+    } while (0)
+#define CHECK_EQ_I(a, b)                                                             \
+    do {                                                                             \
+        long long a_ = (long long)(a), b_ = (long long)(b);                         \
+        if (a_ != b_) {                                                              \
+            printf("    %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a, a_, #b, b_); \
+            g_fail_checks++;                                                         \
+        }                                                                            \
+    } while (0)
+#define CHECK_EQ_S(a, b)                                                             \
+    do {                                                                             \
+        const char *a_ = (a), *b_ = (b);                                             \
+        if (strcmp(a_, b_)) {                                                        \
+            printf("    %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, a_, b_); \
+            g_fail_checks++;                                                         \
+        }                                                                            \
+    } while (0)
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static char *write_tmp(const char *name, const char *content)
+{
+    char *path = xasprintf("%s/%s", g_tmpdir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    fwrite(content, 1, strlen(content), f);
+    fclose(f);
+    return path;
+}
+
+/* Load one in-memory trace; NULL when loading fails. */
+static Store *load_text(const char *name, const char *content, int threads, LoadReport *rep_out)
+{
+    char *path = write_tmp(name, content);
+    LoadOpts o;
+    load_opts_default(&o);
+    o.report = NULL;
+    o.threads = threads;
+    Store *s = NULL;
+    LoadReport rep;
+    int r = load_traces(&o, &path, 1, &s, &rep);
+    if (rep_out) *rep_out = rep;
+    else load_report_free(&rep);
+    free(path);
+    if (r) return NULL;
+    const char *bad = store_check(s);
+    if (bad) {
+        printf("    store_check: %s\n", bad);
+        g_fail_checks++;
+    }
+    return s;
+}
+
+static uint32_t loc_by_label(const Store *s, const char *label)
+{
+    for (uint32_t l = 0; l < s->nloc; l++)
+        if (!strcmp(loc_label(s, l), label)) return l;
+    return NONE32;
+}
+
+static uint32_t act_by_label(const Store *s, const char *label)
+{
+    uint32_t found = NONE32;
+    for (uint32_t a = 0; a < s->nact; a++)
+        if (s->acts[a].label != NONE32 && !strcmp(store_str(s, s->acts[a].label), label)) {
+            if (found != NONE32) return NONE32 - 1; /* ambiguous */
+            found = a;
+        }
+    return found;
+}
+
+/* first event with this name */
+static uint32_t ev_by_name(const Store *s, const char *name)
+{
+    for (size_t e = 0; e < s->n; e++)
+        if (s->name[e] != NONE32 && !strcmp(store_str(s, s->name[e]), name)) return (uint32_t)e;
+    return NONE32;
+}
+
+/* A digest of everything in a store that must not depend on threads,
+ * chunking or input order. */
+static uint64_t store_digest(const Store *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ULL)
+    MIX(s->n);
+    MIX(s->nloc);
+    MIX(s->nact);
+    MIX(s->nmsg);
+    MIX(s->ngroups);
+    for (size_t e = 0; e < s->n; e++) {
+        MIX(s->ts[e]);
+        MIX(s->dur[e]);
+        MIX(s->loc[e]);
+        MIX(s->act[e]);
+        MIX(s->kind[e]);
+        MIX(s->depth[e]);
+        MIX(s->flags[e]);
+        const char *nm = store_str(s, s->name[e]);
+        MIX(hash_bytes(nm, strlen(nm)));
+    }
+    for (uint32_t l = 0; l < s->nloc; l++) MIX(hash_bytes(loc_label(s, l), strlen(loc_label(s, l))));
+    for (uint32_t m = 0; m < s->nmsg; m++) {
+        MIX(s->msgs[m].send_ev);
+        MIX(s->msgs[m].recv_ev);
+        MIX(msg_bytes(s, &s->msgs[m]));
+    }
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        const Column *col = &s->cols[c];
+        MIX(hash_bytes(col->name, strlen(col->name)));
+        MIX(col->type);
+        for (size_t e = 0; e < s->n; e++) {
+            int64_t iv;
+            double dv;
+            uint32_t sv;
+            if (col_get_i(col, e, &iv)) MIX(iv);
+            else if (col_get_f(col, e, &dv)) MIX((int64_t)(dv * 1000));
+            else if (col_get_s(col, e, &sv)) {
+                const char *str = col->type == VT_LOC ? loc_label(s, sv) : store_str(s, sv);
+                MIX(hash_bytes(str, strlen(str)));
+            } else {
+                MIX(0xabcdef);
+            }
+        }
+    }
+#undef MIX
+    return h;
+}
+
+/* ---- time parsing --------------------------------------------------------- */
+
+static void t_decimal_exact(void)
+{
+    int64_t v;
+    CHECK(parse_decimal_scaled("1.5", 3, 3, &v) == TP_OK && v == 1500);
+    CHECK(parse_decimal_scaled("0.001", 5, 3, &v) == TP_OK && v == 1);
+    CHECK(parse_decimal_scaled("1234567.891", 11, 3, &v) == TP_OK && v == 1234567891);
+    CHECK(parse_decimal_scaled("0.000001", 8, 9, &v) == TP_OK && v == 1000);
+    CHECK(parse_decimal_scaled("1e3", 3, 0, &v) == TP_OK && v == 1000);
+    CHECK(parse_decimal_scaled("2.5E-3", 6, 9, &v) == TP_OK && v == 2500000);
+    CHECK(parse_decimal_scaled("-42", 3, 0, &v) == TP_OK && v == -42);
+    CHECK(parse_decimal_scaled("+7", 2, 6, &v) == TP_OK && v == 7000000);
+    /* rounding below 1 ns: half away from zero */
+    CHECK(parse_decimal_scaled("30083.086937435106", 18, 0, &v) == TP_OK && v == 30083);
+    CHECK(parse_decimal_scaled("0.5", 3, 0, &v) == TP_OK && v == 1);
+    CHECK(parse_decimal_scaled("0.49", 4, 0, &v) == TP_OK && v == 0);
+    CHECK(parse_decimal_scaled("-0.5", 4, 0, &v) == TP_OK && v == -1);
+    /* a large epoch time in us with 3 fractional digits stays exact */
+    CHECK(parse_decimal_scaled("1750996676284123.456", 20, 3, &v) == TP_OK && v == 1750996676284123456LL);
+    /* errors */
+    CHECK(parse_decimal_scaled("", 0, 0, &v) == TP_NOTNUM);
+    CHECK(parse_decimal_scaled("abc", 3, 0, &v) == TP_NOTNUM);
+    CHECK(parse_decimal_scaled("1.2.3", 5, 0, &v) == TP_NOTNUM);
+    CHECK(parse_decimal_scaled("1e", 2, 0, &v) == TP_NOTNUM);
+    CHECK(parse_decimal_scaled(".", 1, 0, &v) == TP_NOTNUM);
+    CHECK(parse_decimal_scaled("9223372036854775807", 19, 0, &v) == TP_OK && v == INT64_MAX);
+    CHECK(parse_decimal_scaled("9223372036854775808", 19, 0, &v) == TP_RANGE);
+    CHECK(parse_decimal_scaled("10000000000", 11, 9, &v) == TP_RANGE);
+}
+
+static void t_rfc3339(void)
+{
+    int64_t v;
+    const char *a = "2026-11-21T05:20:00.123456789Z";
+    CHECK(parse_rfc3339(a, strlen(a), &v) == TP_OK && v == 1795238400123456789LL);
+    const char *b = "1970-01-01T00:00:00Z";
+    CHECK(parse_rfc3339(b, strlen(b), &v) == TP_OK && v == 0);
+    const char *c = "1970-01-01T01:00:00+02:00";
+    CHECK(parse_rfc3339(c, strlen(c), &v) == TP_OK && v == -3600LL * 1000000000LL);
+    const char *d = "2024-02-29t23:59:59.5z";
+    CHECK(parse_rfc3339(d, strlen(d), &v) == TP_OK && v == 1709251199500000000LL);
+    const char *e = "2000-01-01 00:00:00";
+    CHECK(parse_rfc3339(e, strlen(e), &v) == TP_OK && v == 946684800000000000LL);
+    const char *f = "2025-02-29T00:00:00Z";
+    CHECK(parse_rfc3339(f, strlen(f), &v) == TP_RANGE);
+    const char *g = "2026-13-01T00:00:00Z";
+    CHECK(parse_rfc3339(g, strlen(g), &v) == TP_RANGE);
+    const char *h = "2026-11-21T05:20Z";
+    CHECK(parse_rfc3339(h, strlen(h), &v) != TP_OK);
+    /* via the time field parser, in any unit */
+    CHECK(parse_time_value(a, strlen(a), 9, &v) == TP_OK && v == 1795238400123456789LL);
+    char buf[64];
+    CHECK_EQ_S(format_rfc3339(buf, sizeof buf, 1795238400123456789LL), "2026-11-21T05:20:00.123456789Z");
+    CHECK_EQ_S(format_rfc3339(buf, sizeof buf, -1), "1969-12-31T23:59:59.999999999Z");
+}
+
+static void t_time_args_and_format(void)
+{
+    int64_t v;
+    CHECK(parse_time_arg("1.5s", 0, &v) == TP_OK && v == 1500000000LL);
+    CHECK(parse_time_arg("200us", 0, &v) == TP_OK && v == 200000);
+    CHECK(parse_time_arg("10 ms", 0, &v) == TP_OK && v == 10000000);
+    CHECK(parse_time_arg("42", 0, &v) == TP_OK && v == 42);
+    CHECK(parse_time_arg("42", 3, &v) == TP_OK && v == 42000);
+    CHECK(parse_time_arg("2m", 0, &v) == TP_OK && v == 120000000000LL);
+    CHECK(parse_time_arg("1h", 0, &v) == TP_OK && v == 3600000000000LL);
+    CHECK(parse_time_arg("1e3", 0, &v) == TP_OK && v == 1000);
+    CHECK(parse_time_arg("5 parsecs", 0, &v) != TP_OK);
+    char b[64];
+    CHECK_EQ_S(format_dur(b, sizeof b, 0), "0 ns");
+    CHECK_EQ_S(format_dur(b, sizeof b, 999), "999 ns");
+    CHECK_EQ_S(format_dur(b, sizeof b, 1500), "1.5 us");
+    CHECK_EQ_S(format_dur(b, sizeof b, 12500000), "12.5 ms");
+    CHECK_EQ_S(format_dur(b, sizeof b, 1000000000), "1 s");
+    CHECK_EQ_S(format_dur(b, sizeof b, 1234567890), "1.235 s");
+    CHECK_EQ_S(format_dur(b, sizeof b, -2000), "-2 us");
+    CHECK_EQ_S(format_ts(b, sizeof b, 1795238400123456789LL), "2026-11-21T05:20:00.123456789Z");
+}
+
+static void t_int_labels(void)
+{
+    char buf[32];
+    size_t n;
+    int64_t v;
+    CHECK(canonical_int_label("007", 3, buf, &n, &v) && v == 7 && !strcmp(buf, "7"));
+    CHECK(canonical_int_label("+3", 2, buf, &n, &v) && v == 3 && !strcmp(buf, "3"));
+    CHECK(canonical_int_label("-0", 2, buf, &n, &v) && v == 0 && !strcmp(buf, "0"));
+    CHECK(!canonical_int_label("3.0", 3, buf, &n, &v));
+    CHECK(!canonical_int_label("r3", 2, buf, &n, &v));
+}
+
+/* ---- strings, UTF-8, model ------------------------------------------------ */
+
+static void t_strtab(void)
+{
+    StrTab t;
+    strtab_init(&t);
+    uint32_t a = strtab_intern(&t, "MPI_Send", 8);
+    uint32_t b = strtab_intern(&t, "MPI_Recv", 8);
+    CHECK(a != b);
+    CHECK_EQ_I(strtab_intern(&t, "MPI_Send", 8), a);
+    CHECK_EQ_I(strtab_intern(&t, "MPI_Send_extra_long_name_past_16", 32), 2);
+    CHECK_EQ_I(strtab_intern(&t, "MPI_Send_extra_long_name_past_17", 32), 3);
+    CHECK_EQ_I(strtab_intern(&t, "MPI_Send_extra_long_name_past_16", 32), 2);
+    CHECK_EQ_I(strtab_intern(&t, "", 0), 4);
+    CHECK_EQ_I(strtab_intern(&t, "a\0b", 3), 5); /* embedded NUL is part of the key */
+    CHECK(strtab_intern(&t, "a", 1) != 5);
+    char key[32];
+    for (int i = 0; i < 100000; i++) {
+        snprintf(key, sizeof key, "k%d", i);
+        strtab_intern(&t, key, strlen(key));
+    }
+    CHECK(strtab_find(&t, "k99999", 6) != NONE32);
+    CHECK_EQ_S(strtab_str(&t, strtab_find(&t, "k4242", 5)), "k4242");
+    CHECK_EQ_I(strtab_find(&t, "k100000", 7), NONE32);
+    CHECK_EQ_S(strtab_str(&t, a), "MPI_Send"); /* pointers stay valid across growth */
+    strtab_free(&t);
+}
+
+static void t_utf8(void)
+{
+    const unsigned char ok[] = "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80";
+    CHECK_EQ_I(utf8_invalid_at(ok, sizeof ok - 1), sizeof ok - 1);
+    CHECK_EQ_I(utf8_invalid_at((const unsigned char *)"ab\xc0\xafz", 5), 2);    /* overlong */
+    CHECK_EQ_I(utf8_invalid_at((const unsigned char *)"ab\xed\xa0\x80", 5), 2); /* surrogate */
+    CHECK_EQ_I(utf8_invalid_at((const unsigned char *)"abc\xe2\x86", 5), 3);    /* truncated */
+    CHECK_EQ_I(utf8_invalid_at((const unsigned char *)"\xff", 1), 0);
+    CHECK_EQ_I(utf8_invalid_at((const unsigned char *)"\xf4\x90\x80\x80", 4), 0); /* > U+10FFFF */
+}
+
+static void t_model(void)
+{
+    int prio;
+    CHECK_EQ_I(field_for_column("rank", 4, &prio), F_LOC);
+    CHECK_EQ_I(field_for_column("Rank", 4, &prio), F_LOC);
+    CHECK_EQ_I(field_for_column("TID", 3, &prio), F_ACT);
+    CHECK_EQ_I(field_for_column("timestamp", 9, &prio), F_TS);
+    CHECK_EQ_I(field_for_column("size", 4, &prio), F_BYTES);
+    CHECK_EQ_I(field_for_column("target", 6, &prio), F_PEER);
+    CHECK_EQ_I(field_for_column("ts", 2, &prio), F_TS);
+    CHECK_EQ_I(prio, 0);
+    CHECK_EQ_I(field_for_column("cpu", 3, &prio), -1);
+    CHECK_EQ_I(kind_from_string("send", 4), K_SEND);
+    CHECK_EQ_I(kind_from_string("SYNC", 4), K_SYNC);
+    CHECK_EQ_I(kind_from_string("Counter", 7), K_COUNTER);
+    CHECK_EQ_I(kind_from_string("enter", 5), -1);
+    CHECK(natural_cmp("r2", "r10") < 0);
+    CHECK(natural_cmp("r10", "r2") > 0);
+    CHECK(natural_cmp("node007", "node7") == 0);
+    CHECK(natural_cmp("a", "b") < 0);
+}
+
+/* ---- the store -------------------------------------------------------------- */
+
+static void t_store_order_and_depth(void)
+{
+    /* rows out of order; nested intervals on one activity; two locations */
+    Store *s = load_text("order.csv",
+                         "ts,dur,loc,act,kind,name\n"
+                         "50,10,1,t,state,inner2\n"
+                         "0,100,1,t,state,outer\n"
+                         "10,20,1,t,state,inner1\n"
+                         "12,5,1,t,state,innermost\n"
+                         "15,,1,t,mark,tick\n"
+                         "5,1,0,,state,zero\n"
+                         "0,100,1,t,state,outer_twin\n",
+                         2, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK_EQ_I(s->n, 7);
+    CHECK_EQ_I(s->nloc, 2);
+    CHECK_EQ_S(loc_label(s, 0), "0");
+    CHECK_EQ_I(s->locs[1].first, 1);
+    CHECK_EQ_I(s->locs[1].count, 6);
+    /* location 1 in time order; equal start and length keep input order */
+    CHECK_EQ_S(store_str(s, s->name[1]), "outer");
+    CHECK_EQ_S(store_str(s, s->name[2]), "outer_twin");
+    CHECK_EQ_S(store_str(s, s->name[3]), "inner1");
+    CHECK_EQ_S(store_str(s, s->name[4]), "innermost");
+    CHECK_EQ_S(store_str(s, s->name[5]), "tick");
+    CHECK_EQ_S(store_str(s, s->name[6]), "inner2");
+    CHECK_EQ_I(s->depth[ev_by_name(s, "outer")], 0);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "outer_twin")], 1);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "inner1")], 2);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "innermost")], 3);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "tick")], 4); /* inside all four */
+    CHECK_EQ_I(s->depth[ev_by_name(s, "inner2")], 2);
+    CHECK_EQ_I(s->max_depth, 4);
+    /* kinds: default state with dur, mark without */
+    CHECK_EQ_I(s->kind[ev_by_name(s, "zero")], K_STATE);
+    CHECK(!(s->flags[ev_by_name(s, "tick")] & EVF_DUR));
+    CHECK_EQ_I(s->t_min, 0);
+    CHECK_EQ_I(s->t_max, 100);
+    /* activities: "t" at 1, and the default activity of location 0 */
+    CHECK_EQ_I(s->nact, 2);
+    CHECK_EQ_I(s->acts[0].label, NONE32);
+    CHECK_EQ_I(s->acts[0].home, 0);
+    store_free(s);
+}
+
+static void t_store_half_open_depth(void)
+{
+    Store *s = load_text("half.csv",
+                         "ts,dur,loc,name\n"
+                         "0,10,0,a\n"
+                         "10,5,0,b\n"  /* starts where a ends: not inside */
+                         "5,10,0,c\n"  /* overlaps a partially */
+                         "12,1,0,d\n", /* inside c and b */
+                         1, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK_EQ_I(s->depth[ev_by_name(s, "a")], 0);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "c")], 1);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "b")], 1); /* inside c only */
+    CHECK_EQ_I(s->depth[ev_by_name(s, "d")], 2);
+    store_free(s);
+}
+
+static void t_store_locations(void)
+{
+    Store *s = load_text("locs.csv",
+                         "ts,loc,peer\n"
+                         "1,r10,\n"
+                         "2,r2,\n"
+                         "3,10,\n"
+                         "4,007,\n"
+                         "5,-3,\n"
+                         "6,7,99\n"
+                         "7,node,\n",
+                         1, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    const char *want[] = {"-3", "7", "10", "99", "node", "r2", "r10"};
+    CHECK_EQ_I(s->nloc, 7);
+    for (uint32_t l = 0; l < s->nloc && l < 7; l++) CHECK_EQ_S(loc_label(s, l), want[l]);
+    CHECK_EQ_I(s->locs[loc_by_label(s, "7")].count, 2); /* 007 and 7 */
+    CHECK_EQ_I(s->locs[loc_by_label(s, "99")].count, 0); /* only a peer */
+    store_free(s);
+}
+
+static void t_store_x10_activities(void)
+{
+    /* a0 at place 0 spawns a1 on place 1; a1 moves to 2 and back; a2 is
+     * spawned on 0 and names its parent explicitly */
+    Store *s = load_text("x10.csv",
+                         "ts,dur,loc,act,kind,name,peer,bytes,id,group,parent\n"
+                         "0,100,0,a0,state,main,,,,,\n"
+                         "1,,0,a0,spawn,,1,,a1,,\n"
+                         "2,10,1,a1,state,work,,,,,\n"
+                         "12,,1,a1,move,,2,64,,,\n"
+                         "13,20,2,a1,state,remote,,,,,\n"
+                         "33,,2,a1,move,,1,8,,,\n"
+                         "34,5,1,a1,state,back,,,,,\n"
+                         "39,,1,a1,end,,,,,finish:1,\n"
+                         "3,,0,a0,spawn,,0,,a2,,\n"
+                         "4,3,0,a2,state,w2,,,,,a0\n"
+                         "7,,0,a2,end,,,,,finish:1,\n"
+                         "8,40,0,a0,sync,finish,,,,finish:1,\n"
+                         "50,,3,a9,spawn,,3,,a10,,\n",
+                         2, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    uint32_t a0 = act_by_label(s, "a0"), a1 = act_by_label(s, "a1"), a2 = act_by_label(s, "a2"),
+             a10 = act_by_label(s, "a10");
+    CHECK(a0 < s->nact && a1 < s->nact && a2 < s->nact && a10 < s->nact);
+    if (a0 >= s->nact || a1 >= s->nact || a2 >= s->nact || a10 >= s->nact) {
+        store_free(s);
+        return;
+    }
+    /* a1 visited 1, 2 and 1 again: one activity with 6 events at 2 places */
+    CHECK_EQ_I(s->acts[a1].nev, 6);
+    CHECK_EQ_I(s->acts[a1].nlocs, 2);
+    CHECK_EQ_I(s->acts[a1].nmoves, 2);
+    CHECK_EQ_I(s->acts[a1].home, loc_by_label(s, "1"));
+    CHECK_EQ_I(s->acts[a1].parent, a0);
+    CHECK(s->acts[a1].spawn_ev != NONE32 && s->kind[s->acts[a1].spawn_ev] == K_SPAWN);
+    CHECK(s->acts[a1].end_ev != NONE32 && s->ts[s->acts[a1].end_ev] == 39);
+    CHECK_EQ_I(s->acts[a1].first_ts, 2);
+    CHECK_EQ_I(s->acts[a1].last_end, 39);
+    /* its events in time order across places */
+    const uint32_t *v = s->act_ev + s->act_off[a1];
+    for (uint32_t i = 1; i < s->acts[a1].nev; i++) CHECK(s->ts[v[i - 1]] <= s->ts[v[i]]);
+    CHECK_EQ_I(s->acts[a2].parent, a0);
+    CHECK_EQ_I(s->acts[a0].parent, NONE32);
+    /* a10 was spawned but left no events */
+    CHECK_EQ_I(s->acts[a10].nev, 0);
+    CHECK_EQ_I(s->acts[a10].home, loc_by_label(s, "3"));
+    CHECK_EQ_I(s->acts[a10].parent, act_by_label(s, "a9"));
+    /* the finish: a1's end is the last to arrive */
+    CHECK_EQ_I(s->ngroups, 1);
+    const SyncGroup *G = &s->groups[0];
+    CHECK_EQ_I(G->nev, 3);
+    CHECK_EQ_I(G->nparts, 3);
+    CHECK_EQ_I(G->last_ev, s->acts[a1].end_ev);
+    CHECK_EQ_I(G->wait_ns, 40);
+    CHECK_EQ_I(store_group_of(s, s->acts[a2].end_ev), 0);
+    char buf[128];
+    CHECK_EQ_S(act_label(s, a1, buf, sizeof buf), "a1");
+    store_free(s);
+}
+
+static void t_store_messages(void)
+{
+    /* by id (ids reused on another channel), FIFO per (src,dst,tag),
+     * unmatched both ways, a msg record, a receive that names no source */
+    Store *s = load_text("msg.csv",
+                         "ts,dur,loc,kind,peer,bytes,id,tag,name\n"
+                         "10,1,0,send,1,100,7,,s7\n"
+                         "20,2,1,recv,0,,7,,r7\n"
+                         "11,1,2,send,3,50,7,,s7b\n"
+                         "25,1,3,recv,2,,7,,r7b\n"
+                         "30,1,0,send,1,10,,5,f1\n"
+                         "31,1,0,send,1,20,,5,f2\n"
+                         "32,1,0,send,1,30,,6,f3\n"
+                         "40,1,1,recv,0,,,6,g3\n"
+                         "41,1,1,recv,0,,,5,g1\n"
+                         "42,1,1,recv,0,,,5,g2\n"
+                         "50,1,0,send,2,99,,,lost\n"
+                         "60,1,2,recv,0,,,9,orphan\n"
+                         "61,1,2,recv,,,,,anysrc\n"
+                         "70,5,3,msg,0,4096,,,m\n",
+                         2, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+#define MATE(snd, rcv)                                                                    \
+    do {                                                                                  \
+        uint32_t m_ = store_msg_of(s, ev_by_name(s, snd));                                \
+        CHECK(m_ != NONE32);                                                              \
+        if (m_ != NONE32) CHECK_EQ_I(s->msgs[m_].recv_ev, ev_by_name(s, rcv));            \
+    } while (0)
+    MATE("s7", "r7");
+    MATE("s7b", "r7b");
+    MATE("f1", "g1");
+    MATE("f2", "g2");
+    MATE("f3", "g3");
+#undef MATE
+    uint32_t m = store_msg_of(s, ev_by_name(s, "s7"));
+    CHECK_EQ_I(msg_bytes(s, &s->msgs[m]), 100);
+    CHECK_EQ_I(msg_t_recv(s, &s->msgs[m]), 22); /* arrival: end of the receive */
+    CHECK_EQ_I(s->unmatched_send, 1);  /* lost */
+    CHECK_EQ_I(s->unmatched_recv, 2);  /* orphan, anysrc */
+    uint32_t lost = store_msg_of(s, ev_by_name(s, "lost"));
+    CHECK(lost != NONE32 && s->msgs[lost].recv_ev == NONE32 && s->msgs[lost].dst == loc_by_label(s, "2"));
+    uint32_t orphan = store_msg_of(s, ev_by_name(s, "orphan"));
+    CHECK(orphan != NONE32 && s->msgs[orphan].send_ev == NONE32 && s->msgs[orphan].src == loc_by_label(s, "0"));
+    CHECK_EQ_I(store_msg_of(s, ev_by_name(s, "anysrc")), NONE32);
+    uint32_t mm = store_msg_of(s, ev_by_name(s, "m"));
+    CHECK(mm != NONE32 && s->msgs[mm].send_ev == s->msgs[mm].recv_ev && msg_t_recv(s, &s->msgs[mm]) == 75);
+    /* 5 matched + lost + orphan + msg */
+    CHECK_EQ_I(s->nmsg, 8);
+    Stats st;
+    stats_compute(s, NULL, &st);
+    CHECK_EQ_I(st.loc[loc_by_label(s, "0")].sent_bytes, 100 + 10 + 20 + 30 + 99);
+    CHECK_EQ_I(st.loc[loc_by_label(s, "1")].recv_bytes, 100 + 10 + 20 + 30);
+    CHECK_EQ_I(st.loc[loc_by_label(s, "0")].recv_bytes, 4096);
+    CHECK_EQ_I(st.nmsg, 8);
+    stats_free(&st);
+    store_free(s);
+}
+
+static void t_store_columns(void)
+{
+    Store *s = load_text("cols.csv",
+                         "ts,loc,mixed,num,flt,sparse,id\n"
+                         "1,0,12,3,1.5,,4\n"
+                         "2,0,abc,4,2,,x\n"
+                         "3,0,3.25,5,-7,z,\n",
+                         1, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    const Column *mixed = store_column(s, "mixed"), *num = store_column(s, "num"), *flt = store_column(s, "flt"),
+                 *sp = store_column(s, "sparse"), *id = store_canon_col(s, F_ID);
+    CHECK(mixed && mixed->type == VT_STR);
+    CHECK(num && num->type == VT_INT);
+    CHECK(flt && flt->type == VT_FLT);
+    CHECK(sp && sp->type == VT_STR && sp->npresent == 1);
+    CHECK(id && id->type == VT_STR && id->npresent == 2);
+    uint32_t sv;
+    int64_t iv;
+    double dv;
+    if (mixed && col_get_s(mixed, 0, &sv)) CHECK_EQ_S(store_str(s, sv), "12");
+    if (mixed && col_get_s(mixed, 2, &sv)) CHECK_EQ_S(store_str(s, sv), "3.25");
+    CHECK(num && col_get_i(num, 2, &iv) && iv == 5);
+    CHECK(flt && col_get_f(flt, 1, &dv) && dv == 2.0);
+    CHECK(sp && !col_has(sp, 0) && col_has(sp, 2));
+    CHECK(id && !col_has(id, 2));
+    store_free(s);
+}
+
+static void t_ndjson_flatten(void)
+{
+    Store *s = load_text("f.ndjson",
+                         "{\"ts\":1,\"loc\":\"n\\u00e9\",\"args\":{\"a\":1,\"b\":{\"c\":\"x\"}},\"arr\":[1,{\"k\":2}],"
+                         "\"ok\":true,\"no\":null,\"name\":\"\\ud83d\\ude00\"}\n",
+                         1, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK_EQ_I(s->n, 1);
+    CHECK_EQ_S(loc_label(s, 0), "n\xc3\xa9");
+    CHECK_EQ_S(store_str(s, s->name[0]), "\xf0\x9f\x98\x80");
+    const Column *a = store_column(s, "args.a"), *c = store_column(s, "args.b.c"), *arr = store_column(s, "arr"),
+                 *ok = store_column(s, "ok");
+    int64_t iv;
+    uint32_t sv;
+    CHECK(a && col_get_i(a, 0, &iv) && iv == 1);
+    CHECK(c && col_get_s(c, 0, &sv) && !strcmp(store_str(s, sv), "x"));
+    CHECK(arr && col_get_s(arr, 0, &sv) && !strcmp(store_str(s, sv), "[1,{\"k\":2}]"));
+    CHECK(ok && col_get_i(ok, 0, &iv) && iv == 1);
+    CHECK(store_column(s, "no") == NULL);
+    store_free(s);
+}
+
+static void t_independence(void)
+{
+    /* the same events in three orders, loaded with 1 and 3 threads and tiny
+     * chunks, give identical stores */
+    char *sorted = NULL, *shuffled = NULL;
+    size_t sl = 0, hl = 0;
+    FILE *a = open_memstream(&sorted, &sl), *b = open_memstream(&shuffled, &hl);
+    const char *hdr = "ts,dur,loc,act,kind,name,peer,bytes,id,tag,group,note\n";
+    fputs(hdr, a);
+    fputs(hdr, b);
+    enum { N = 3000 };
+    char *rows[N];
+    uint64_t x = 12345;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int loc = (int)(x >> 60) % 5, kind = (int)((x >> 40) % 6);
+        const char *kn[] = {"state", "send", "recv", "sync", "mark", "state"};
+        rows[i] = xasprintf("%d,%s,%d,t%d,%s,\"f,%d\",%d,%d,%s,%d,%s,\"%s\"\n", i * 7 % 1000,
+                            kind == 4 ? "" : "3", loc, (int)(x >> 20) % 2, kn[kind], (int)(x % 9),
+                            (loc + 1) % 5, (int)(x % 4096), kind == 1 || kind == 2 ? "" : "", (int)(x % 3),
+                            kind == 3 ? "b1" : "", (x & 1) ? "multi\nline" : "q\"\"q");
+    }
+    for (int i = 0; i < N; i++) fputs(rows[i], a);
+    for (int i = 0; i < N; i++) fputs(rows[(i * 7919) % N], b);
+    fclose(a);
+    fclose(b);
+    uint64_t d[4];
+    setenv("TNAV_CHUNK_BYTES", "97", 1);
+    Store *s1 = load_text("ind1.csv", sorted, 3, NULL);
+    unsetenv("TNAV_CHUNK_BYTES");
+    Store *s2 = load_text("ind2.csv", sorted, 1, NULL);
+    Store *s3 = load_text("ind3.csv", shuffled, 2, NULL);
+    setenv("TNAV_CHUNK_BYTES", "300", 1);
+    Store *s4 = load_text("ind4.csv", shuffled, 4, NULL);
+    unsetenv("TNAV_CHUNK_BYTES");
+    CHECK(s1 && s2 && s3 && s4);
+    if (s1 && s2 && s3 && s4) {
+        d[0] = store_digest(s1);
+        d[1] = store_digest(s2);
+        d[2] = store_digest(s3);
+        d[3] = store_digest(s4);
+        CHECK_EQ_I(s1->n, N);
+        CHECK(d[0] == d[1]);
+        /* a shuffled input differs only in the input order of ties, which this
+         * trace avoids within one location? not guaranteed: compare per-event
+         * multisets via stats instead */
+        Stats a1, a3;
+        stats_compute(s1, NULL, &a1);
+        stats_compute(s3, NULL, &a3);
+        CHECK_EQ_I(a1.events, a3.events);
+        CHECK_EQ_I(a1.nmsg, a3.nmsg);
+        for (uint32_t l = 0; l < s1->nloc; l++) {
+            CHECK_EQ_I(a1.loc[l].busy_ns, a3.loc[l].busy_ns);
+            CHECK_EQ_I(a1.loc[l].sent_bytes, a3.loc[l].sent_bytes);
+        }
+        stats_free(&a1);
+        stats_free(&a3);
+        CHECK(d[2] == d[3]);
+    }
+    store_free(s1);
+    store_free(s2);
+    store_free(s3);
+    store_free(s4);
+    for (int i = 0; i < N; i++) free(rows[i]);
+    free(sorted);
+    free(shuffled);
+}
+
+static void t_store_check_detects(void)
+{
+    Store *s = load_text("chk.csv", "ts,dur,loc\n1,2,0\n5,1,0\n9,1,1\n", 1, NULL);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK(store_check(s) == NULL);
+    int64_t t = s->ts[0];
+    s->ts[0] = 100; /* out of time order in location 0 */
+    CHECK(store_check(s) != NULL);
+    s->ts[0] = t;
+    s->act[2] = 99; /* no such activity */
+    CHECK(store_check(s) != NULL);
+    store_free(s);
+}
+
+static void t_rejections_and_lines(void)
+{
+    LoadReport rep;
+    Store *s = load_text("rej.csv",
+                         "ts,dur,loc,end\n"
+                         "1,1,0,\n"
+                         "x,1,0,\n"
+                         "2,-1,0,\n"
+                         "\n"
+                         "3,1,,\n"
+                         "4,,0,2\n"
+                         "5,1,0\n"
+                         "6,1,0,\n",
+                         2, &rep);
+    CHECK(s != NULL);
+    if (s) CHECK_EQ_I(s->n, 2);
+    CHECK_EQ_I(rep.rejected, 5);
+    CHECK_EQ_I(rep.nrej_kept, 5);
+    const uint64_t lines[] = {3, 4, 6, 7, 8};
+    const char *why[] = {"ts is not a number", "negative dur", "missing loc", "end before ts", "wrong field count"};
+    for (size_t i = 0; i < rep.nrej_kept && i < 5; i++) {
+        CHECK_EQ_I(rep.rej[i].line, lines[i]);
+        CHECK(strstr(rep.rej[i].reason, why[i]) != NULL);
+    }
+    load_report_free(&rep);
+    store_free(s);
+}
+
+/* ---- runner -------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} Test;
+
+static const Test TESTS[] = {
+    {"decimal times are exact", t_decimal_exact},
+    {"RFC 3339 date-times", t_rfc3339},
+    {"time arguments and formatting", t_time_args_and_format},
+    {"integer labels are canonical", t_int_labels},
+    {"string interner", t_strtab},
+    {"UTF-8 validation", t_utf8},
+    {"model tables and natural order", t_model},
+    {"store: event order and nesting depth", t_store_order_and_depth},
+    {"store: depth with half-open and overlapping intervals", t_store_half_open_depth},
+    {"store: location order and labels", t_store_locations},
+    {"store: X10 activities, moves, spawns, finish", t_store_x10_activities},
+    {"store: message matching", t_store_messages},
+    {"store: typed columns", t_store_columns},
+    {"ndjson: flattening, escapes, literals", t_ndjson_flatten},
+    {"store: independent of threads, chunks, input order", t_independence},
+    {"store_check detects violations", t_store_check_detects},
+    {"rejections carry line numbers and reasons", t_rejections_and_lines},
+};
+
+int main(void)
+{
+    snprintf(g_tmpdir, sizeof g_tmpdir, "/tmp/tnav-unit-XXXXXX");
+    if (!mkdtemp(g_tmpdir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    int pass = 0, fail = 0;
+    for (size_t i = 0; i < sizeof TESTS / sizeof TESTS[0]; i++) {
+        int before = g_fail_checks;
+        TESTS[i].fn();
+        if (g_fail_checks == before) {
+            printf("ok - %s\n", TESTS[i].name);
+            pass++;
+        } else {
+            printf("not ok - %s\n", TESTS[i].name);
+            fail++;
+        }
+    }
+    char *cmd = xasprintf("rm -rf '%s'", g_tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_tmpdir);
+    free(cmd);
+    printf("unit: %d passed, %d failed\n", pass, fail);
+    return fail ? 1 : 0;
+}

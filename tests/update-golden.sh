@@ -1,0 +1,14 @@
+#!/bin/sh
+# tests/update-golden.sh — regenerate the golden outputs in tests/golden/
+# from the current build. Review the diff before committing it: a golden
+# file changes only when the output is meant to change.
+export TZ=UTC LC_ALL=C.UTF-8
+unset TNAV_THREADS TNAV_CHUNK_BYTES TNAV_TIMING
+TNAV=${TNAV:-./tnav}
+mkdir -p tests/golden
+for f in sample-logs/*.csv sample-logs/*.ndjson; do
+    b=$(basename "$f")
+    "$TNAV" stats "$f" >tests/golden/$b.stats.text 2>&1
+    "$TNAV" stats --json "$f" >tests/golden/$b.stats.json 2>&1
+done
+git diff --stat -- tests/golden 2>/dev/null || true
