@@ -13,8 +13,8 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-BUILD_DEBS = gcc make pkg-config libncurses-dev libcsv-dev libpcre2-dev
-TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux
+BUILD_DEBS = gcc libc6-dev make pkg-config libncurses-dev libcsv-dev libpcre2-dev
+TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base
 
 WARN    = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CSTD    = -std=c11 -D_GNU_SOURCE
@@ -66,7 +66,6 @@ sample-logs/gen: sample-logs/gen.c
 
 # ---- tests -------------------------------------------------------------
 
-TEST_SRC = tests/unit.c
 build/rel/unit: tests/unit.c build/libtnav.a $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/unit.c build/libtnav.a $(LIBS)
@@ -75,9 +74,9 @@ build/asan/unit: tests/unit.c build/libtnav-asan.a $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/unit.c build/libtnav-asan.a $(LIBS)
 
-build/rel/casetool: tests/casetool.c build/libtnav.a
+build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/casetool.c build/libtnav.a $(LIBS)
+	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -o $@ tests/casetool.c tests/jsondom.c
 
 # libFuzzer targets (clang); each links the core built with the fuzzer's
 # instrumentation

@@ -1363,6 +1363,17 @@ static uint64_t blocking_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t byt
     return rend + 2000;
 }
 
+/* A worker's receive: the worker idles (no state) until the data is in and
+ * it is ready, then a short recv interval. Returns the time after it. */
+static uint64_t idle_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t bytes,
+                          uint64_t id, uint32_t tag, uint64_t arrival)
+{
+    uint64_t rts = arrival > ready ? arrival : ready;
+    size_t e = span(c, K_RECV, N_MPI_RECV, rts, 2000);
+    set_msg(e, src, bytes, id, tag);
+    return rts + 3000;
+}
+
 typedef struct { uint32_t w, bytes; uint64_t id, ts, arr; } Result;
 
 static void shape_mw(uint32_t R, uint64_t seed)
@@ -1403,10 +1414,10 @@ static void shape_mw(uint32_t R, uint64_t seed)
             tid[w] = id++;
             t += 3000;
         }
-        /* workers: wait for the task, compute, send the result back */
+        /* workers: idle until the task arrives, compute, send the result back */
         for (uint32_t w = 1; w <= W; w++) {
-            uint64_t x = blocking_recv(&c[w], wt[w], 0, tbytes[w], tid[w],
-                                       stop ? TAG_STOP : TAG_TASK, tsend[w], tarr[w]);
+            uint64_t x = idle_recv(&c[w], wt[w], 0, tbytes[w], tid[w],
+                                   stop ? TAG_STOP : TAG_TASK, tarr[w]);
             if (stop) {
                 close_iv(main_i[w], x + 10000);
                 continue;

@@ -343,6 +343,16 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     if (!present(r, F_LOC)) return WHY("missing loc");
     const Val *lv = &r->f[F_LOC];
     const Val *av = present(r, F_ACT) ? &r->f[F_ACT] : NULL;
+    /* only text and numbers are labels (checked before the label cache, which
+     * is keyed by bytes and would take the JSON literal true for "true") */
+    if (!is_text(lv)) {
+        excerpt(ex, sizeof ex, lv);
+        return WHY("loc is not a label: %s", ex);
+    }
+    if (av && !is_text(av)) {
+        excerpt(ex, sizeof ex, av);
+        return WHY("act is not a label: %s", ex);
+    }
     size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
     if (klen > b->pkcap) {
         b->pkcap = klen * 2 + 64;
@@ -359,18 +369,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         akey = b->rawpair_akey[rid];
     } else {
         uint32_t loc = label_sid(b, NULL, lv);
-        if (loc == NONE32) {
-            excerpt(ex, sizeof ex, lv);
-            return WHY("loc is not a label: %s", ex);
-        }
-        uint32_t act = NONE32;
-        if (av) {
-            act = label_sid(b, NULL, av);
-            if (act == NONE32) {
-                excerpt(ex, sizeof ex, av);
-                return WHY("act is not a label: %s", ex);
-            }
-        }
+        uint32_t act = av ? label_sid(b, NULL, av) : NONE32;
         akey = pair_get(b, loc, act);
         if (rid >= b->rawpair_cap) {
             b->rawpair_cap = b->rawpair_cap ? b->rawpair_cap * 2 : 256;
@@ -412,9 +411,10 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
                 e = TP_OK;
             }
         }
-        excerpt(ex, sizeof ex, v);
-        if (e) return WHY("bytes is not an integer: %s", ex);
-        if (bytes < 0) return WHY("negative bytes: %s", ex);
+        if (e || bytes < 0) {
+            excerpt(ex, sizeof ex, v);
+            return e ? WHY("bytes is not an integer: %s", ex) : WHY("negative bytes: %s", ex);
+        }
     }
     if (present(r, F_LINE)) {
         const Val *v = &r->f[F_LINE];

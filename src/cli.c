@@ -57,13 +57,28 @@ static bool takes_value(const char *const *list, const char *name, int *idx)
 
 static int uerr(const char *cmd, const char *fmt, const char *arg)
 {
+    /* (callers free their CliArgs: cli_parse frees what it allocated
+     * before returning an error) */
     fprintf(stderr, "tnav %s: ", cmd);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, " (see tnav --help)\n");
     return 2;
 }
 
+static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, CliArgs *a);
+
 int cli_parse(const char *cmd, int argc, char **argv, int first, CliArgs *a)
+{
+    int r = cli_parse_inner(cmd, argc, argv, first, a);
+    if (r) {
+        free(a->files);
+        a->files = NULL;
+        a->nfiles = 0;
+    }
+    return r;
+}
+
+static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, CliArgs *a)
 {
     load_opts_default(&a->load);
     a->files = xcalloc((size_t)argc + 1, sizeof(char *));

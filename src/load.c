@@ -267,6 +267,23 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
     uint64_t bom;
     char *why;
     int fmt = sniff(head, (size_t)got, &bom, &why);
+    if (fmt == 0 && (uint64_t)got < size) {
+        /* only blanks so far: look further for the first other byte */
+        off_t at = (off_t)got;
+        for (;;) {
+            ssize_t k = pread(fd, head, sizeof head, at);
+            if (k <= 0) break;
+            size_t i = 0;
+            while (i < (size_t)k && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
+            if (i < (size_t)k) {
+                k = pread(fd, head, sizeof head, at + (off_t)i);
+                uint64_t bom2;
+                fmt = k > 0 ? sniff(head, (size_t)k, &bom2, &why) : 0;
+                break;
+            }
+            at += k;
+        }
+    }
     if (fmt < 0) {
         *err = xasprintf("tnav: %s: %s", path, why);
         free(why);
@@ -372,7 +389,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         FileInfo *inf = &rep->files[fi];
         inf->path = xstrdup(paths[fi]);
         if (open_file(paths[fi], &fj, o, nthreads, &err) != 0) {
-            if (o->report) fprintf(o->report, "%s\n", err);
+            fprintf(o->report ? o->report : stderr, "%s\n", err);
             free(err);
             for (size_t i = 0; i < all.len; i++) {
                 batch_free(all.v[i]);

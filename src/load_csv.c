@@ -88,11 +88,20 @@ static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec 
             }
         }
     }
-    rec_reset(rec);
-    for (size_t i = 0; i < nf; i++) {
-        int t = cf->target[i];
-        if (t >= 0) rec_set(rec, t, fp[i], fl[i], V_TEXT);
-        else if (fl[i]) rec_add_extra(rec, xid[i], fp[i], fl[i], V_TEXT);
+    /* canonical fields (an empty field is absent), then extras */
+    uint32_t has = 0;
+    for (int k = 0; k < cf->ncanon; k++) {
+        int f = cf->canon_field[k], c = cf->canon_col[k];
+        rec->f[f].p = fp[c];
+        rec->f[f].n = (uint32_t)fl[c];
+        rec->f[f].t = V_TEXT;
+        has |= (uint32_t)(fl[c] != 0) << f;
+    }
+    rec->has = has;
+    rec->x.len = 0;
+    for (int k = 0; k < cf->nextra; k++) {
+        int c = cf->extra_col[k];
+        if (fl[c]) rec_add_extra(rec, xid[c], fp[c], fl[c], V_TEXT);
     }
     if (!batch_commit(b, rec, why, sizeof why)) {
         if (last_line) {
@@ -135,6 +144,9 @@ static void setup_parser(struct csv_parser *p, unsigned char delim)
 {
     if (csv_init(p, 0) != 0) die_oom();
     csv_set_delim(p, delim);
+    /* libcsv grows its field buffer by this much at a time (default 128
+     * bytes, quadratic for a field of megabytes) */
+    csv_set_blk_size(p, (size_t)64 << 10);
 }
 
 /* libcsv's documented parser state: 0 (ROW_NOT_BEGUN) between records. */
@@ -152,11 +164,25 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     sl->rec_line = *line;
     sl->nf = 0;
     sl->flen = 0;
+    {
+        /* a line of spaces and tabs is a blank record (libcsv skips it) */
+        uint64_t lf = rd_find_lf(rd, off);
+        size_t avail;
+        const char *w = rd_window(rd, off, (size_t)(lf - off), &avail);
+        size_t len = (size_t)(lf - off) < avail ? (size_t)(lf - off) : avail, i = 0, blanks = 0;
+        while (i < len && (w[i] == ' ' || w[i] == '\t' || w[i] == '\r')) blanks += w[i++] != '\r';
+        if (i == len && blanks) {
+            sl->b->nblank++;
+            if (lf >= rd->limit) return rd->limit;
+            (*line)++;
+            return lf + 1;
+        }
+    }
     for (;;) {
         uint64_t lf = rd_find_lf(rd, off);
         uint64_t end = lf < rd->limit ? lf + 1 : rd->limit;
         sl->cur_line = *line;
-        sl->on_last_line = lf >= rd->limit;
+        sl->on_last_line = false; /* records libcsv ends here are terminated */
         uint64_t o = off;
         while (o < end) {
             size_t avail;
@@ -215,7 +241,18 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
     Reader rd;
     rd_init(&rd, cf->fd, cf->size);
     size_t avail;
-    const char *w = rd_window(&rd, bom, 1 << 16, &avail);
+    const char *w;
+    /* the delimiter is sniffed from the first line that is not blank */
+    uint64_t first = bom;
+    for (;;) {
+        w = rd_window(&rd, first, 1 << 16, &avail);
+        if (avail == 0) break;
+        size_t i = 0;
+        while (i < avail && (w[i] == ' ' || w[i] == '\t' || w[i] == '\r' || w[i] == '\n')) i++;
+        first += i;
+        if (i < avail) break;
+    }
+    w = rd_window(&rd, first, 1 << 16, &avail);
     cf->delim = sniff_delim(w, avail);
     struct csv_parser p;
     setup_parser(&p, cf->delim);
@@ -223,28 +260,36 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
     memset(&sl, 0, sizeof sl);
     sl.header_mode = true;
     uint64_t off = bom, line = 1;
-    /* skip blank lines before the header, counting them */
+    /* feed libcsv one terminator-ended piece at a time, so that it stops
+     * right after the header (blank lines before it are skipped by libcsv) */
+    int last_term = 0;
+    size_t want = 1;
     while (off < cf->size && !sl.header_done) {
-        uint64_t lf = rd_find_lf(&rd, off);
-        uint64_t end = lf < rd.limit ? lf + 1 : rd.limit;
-        uint64_t x = off;
-        while (x < end && !sl.header_done) {
-            size_t want = end - x > (64u << 20) ? (64u << 20) : (size_t)(end - x);
-            w = rd_window(&rd, x, want, &avail);
-            if (avail == 0) break;
-            if (avail > end - x) avail = (size_t)(end - x);
-            csv_parse(&p, w, avail, slow_cb1, slow_cb2, &sl);
-            x += avail;
+        w = rd_window(&rd, off, want, &avail);
+        if (avail == 0) break;
+        size_t t = 0;
+        while (t < avail && w[t] != '\n' && w[t] != '\r') t++;
+        if (t == avail && off + avail < rd.limit) {
+            want = avail * 2; /* a long header line: widen the window */
+            continue;
         }
-        off = end;
-        if (lf < rd.limit) line++;
-        if (sl.header_done && !parser_between_records(&p)) {
-            /* more data after a lone CR on the header line: not supported */
-            break;
+        size_t piece = t < avail ? t + 1 : avail;
+        csv_parse(&p, w, piece, slow_cb1, slow_cb2, &sl);
+        last_term = t < avail ? w[t] : 0;
+        if (last_term == '\n') line++;
+        off += piece;
+        want = 1;
+    }
+    if (sl.header_done && last_term == '\r') {
+        /* a CRLF: its LF belongs to the header line */
+        w = rd_window(&rd, off, 1, &avail);
+        if (avail && w[0] == '\n') {
+            off++;
+            line++;
         }
     }
     if (!sl.header_done && sl.nf > 0) {
-        /* header without a newline: the whole file is a header */
+        /* header without a terminator: the whole file is a header */
         csv_fini(&p, slow_cb1, slow_cb2, &sl);
     }
     csv_free(&p);
@@ -276,7 +321,15 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
         }
     }
     for (int f = 0; f < F__N; f++)
-        if (best[f] >= 0) cf->target[best[f]] = f;
+        if (best[f] >= 0) {
+            cf->target[best[f]] = f;
+            cf->canon_field[cf->ncanon] = f;
+            cf->canon_col[cf->ncanon] = best[f];
+            cf->ncanon++;
+        }
+    cf->extra_col = xcalloc((size_t)cf->ncols + 1, sizeof(int));
+    for (int i = 0; i < cf->ncols; i++)
+        if (cf->target[i] < 0) cf->extra_col[cf->nextra++] = i;
     /* extra columns whose name is taken get a #N suffix */
     for (int i = 0; i < cf->ncols; i++) {
         if (cf->target[i] >= 0) continue;
@@ -315,6 +368,7 @@ void csv_file_free(CsvFile *cf)
     for (int i = 0; i < cf->ncols; i++) free(cf->colnames[i]);
     free(cf->colnames);
     free(cf->target);
+    free(cf->extra_col);
 }
 
 /* ---- chunk parse ------------------------------------------------------- */
@@ -327,7 +381,7 @@ static inline bool is_blank(unsigned char c, unsigned char delim)
 /* Bit masks over 16 bytes at p: delimiters, record terminators or quotes,
  * bytes >= 0x80. p must have 16 readable bytes (the reader's slack). */
 typedef struct {
-    uint32_t d, t, h;
+    uint32_t d, t, h, b; /* delimiter, terminator/quote, high bit, blank */
 } Masks;
 
 #if defined(__SSE2__)
@@ -340,18 +394,20 @@ static inline void masks16(const char *p, __m128i vd, Masks *m)
                              _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
     m->t = (uint32_t)_mm_movemask_epi8(t);
     m->h = (uint32_t)_mm_movemask_epi8(v);
+    m->b = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
 }
 #define MASK_SETUP(delim) __m128i vd_ = _mm_set1_epi8((char)(delim))
 #define MASKS(p, m) masks16((p), vd_, (m))
 #else
 static inline void masks16s(const char *p, unsigned char delim, Masks *m)
 {
-    m->d = m->t = m->h = 0;
+    m->d = m->t = m->h = m->b = 0;
     for (int i = 0; i < 16; i++) {
         unsigned char c = (unsigned char)p[i];
         if (c == delim) m->d |= 1u << i;
         if (c == '\n' || c == '\r' || c == '"') m->t |= 1u << i;
         if (c >= 0x80) m->h |= 1u << i;
+        if (c == ' ' || c == '\t') m->b |= 1u << i;
     }
 }
 #define MASK_SETUP(delim) const unsigned char vd_ = (delim)
@@ -363,12 +419,13 @@ enum { SCAN_END, SCAN_QUOTE, SCAN_MORE };
 /* Split the record at rs (no quotes expected) into fields up to its
  * terminator; stops at a quote or at lim. */
 static inline int scan_record(const char *rs, const char *lim, unsigned char delim, const char **fp, size_t *fl,
-                              size_t maxf, size_t *nf_out, bool *high, const char **term)
+                              size_t maxf, size_t *nf_out, bool *high, bool *blank, const char **term)
 {
     MASK_SETUP(delim);
     const char *p = rs, *fs = rs;
     size_t nf = 0;
     bool hi = false;
+    uint32_t bl = 0;
     while (p < lim) {
         Masks m;
         MASKS(p, &m);
@@ -381,8 +438,10 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
         }
         uint32_t d = m.d;
         uint32_t stop = m.t ? (uint32_t)__builtin_ctz(m.t) : 16;
-        if (stop < 16) d &= (1u << stop) - 1;
-        if (m.h & ((stop < 16) ? (1u << stop) - 1 : 0xFFFFu)) hi = true;
+        uint32_t below = stop < 16 ? (1u << stop) - 1 : 0xFFFFu;
+        d &= below;
+        if (m.h & below) hi = true;
+        bl |= m.b & below & ~m.d; /* a tab delimiter is not a blank */
         while (d) {
             unsigned i = (unsigned)__builtin_ctz(d);
             if (nf < maxf) {
@@ -402,6 +461,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
             nf++;
             *nf_out = nf;
             *high = hi;
+            *blank = bl != 0;
             *term = p + stop;
             return SCAN_END;
         }
@@ -416,6 +476,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
     nf++;
     *nf_out = nf;
     *high = hi;
+    *blank = bl != 0;
     *term = lim;
     return SCAN_MORE;
 }
@@ -477,9 +538,9 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
                 break;
             }
             size_t nf;
-            bool high;
+            bool high, blank;
             const char *term;
-            int r = scan_record(rs, lim, delim, fp, fl, maxf, &nf, &high, &term);
+            int r = scan_record(rs, lim, delim, fp, fl, maxf, &nf, &high, &blank, &term);
             if (r == SCAN_QUOTE) {
                 pos = slow_records(&rd, &p, &sl, rs_off, &line);
                 break;
@@ -495,7 +556,7 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
                 last = true; /* the file's last line has no newline */
             }
             size_t keep = nf < maxf ? nf : maxf;
-            for (size_t i = 0; i < keep; i++) {
+            for (size_t i = 0; blank && i < keep; i++) {
                 const char *a = fp[i], *z = fp[i] + fl[i];
                 while (a < z && is_blank((unsigned char)*a, delim)) a++;
                 while (z > a && is_blank((unsigned char)z[-1], delim)) z--;

@@ -54,6 +54,10 @@ typedef struct {
     char **colnames;
     int *target; /* per column: canonical field, or -1 = extra */
     int engine;
+    /* the same mapping as lists, for the per-record loop */
+    int ncanon, nextra;
+    int canon_field[F__N], canon_col[F__N];
+    int *extra_col;
 } CsvFile;
 
 /* Parse the header of a CSV file; returns NULL or an error message

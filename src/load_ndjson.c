@@ -27,10 +27,21 @@ typedef struct {
     uint64_t seen; /* record number that last used this key */
 } KeyInfo;
 
+/* Records repeat the same keys: a direct-mapped cache from (enclosing key,
+ * key bytes) to key id answers most lookups without interning. */
+#define KCACHE 512
+typedef struct {
+    uint64_t w0, w1;  /* the key's bytes (up to 16) as two words */
+    uint32_t parent;  /* key id of the enclosing object's key, NONE32 at the top */
+    uint32_t kid;
+    uint32_t kn;      /* 0 = empty slot */
+} KeySlot;
+
 typedef struct {
     Batch *b;
     const LoadOpts *o;
     StrTab keys;
+    KeySlot slots[KCACHE];
     KeyInfo *ki;
     size_t kicap;
     char *sbuf;
@@ -53,7 +64,23 @@ static bool fail(Nd *nd, const char *at, const char *msg)
 
 static inline const char *skip_ws(const char *p, const char *e)
 {
-    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    while (p < e && (unsigned char)*p <= ' ' && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+/* the first byte in [p, e) that is not an ASCII digit (8 at a time) */
+static inline const char *skip_digits(const char *p, const char *e)
+{
+    while (e - p >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        /* a byte is a digit when its high nibble is 3 and adding 6 keeps it so */
+        uint64_t bad = ((v & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL) |
+                       (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
+        if (bad) return p + (__builtin_ctzll(bad) >> 3);
+        p += 8;
+    }
+    while (p < e && *p >= '0' && *p <= '9') p++;
     return p;
 }
 
@@ -104,10 +131,38 @@ static size_t put_utf8(char *o, unsigned cp)
 
 /* *pp at the opening quote; on success *pp is after the closing quote and
  * the decoded bytes are [*s, *s + *n). */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* first byte in [p, e) that is a quote, a backslash or a control character */
+static inline const char *scan_str(const char *p, const char *e)
+{
+#if defined(__SSE2__)
+    /* the reader's window has RD_SLACK readable bytes past e */
+    const __m128i q = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), sp = _mm_set1_epi8(0x20);
+    while (p < e) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        /* control: unsigned v < 0x20, i.e. max(v, 0x20) != v */
+        __m128i ctl = _mm_xor_si128(_mm_cmpeq_epi8(_mm_max_epu8(v, sp), v), _mm_set1_epi8(-1));
+        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs)), ctl));
+        if (m) {
+            const char *r = p + __builtin_ctz(m);
+            return r < e ? r : e;
+        }
+        p += 16;
+    }
+    return e;
+#else
+    while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20) p++;
+    return p;
+#endif
+}
+
 static bool parse_string(Nd *nd, const char **pp, const char *e, const char **s, size_t *n)
 {
     const char *p = *pp + 1, *start = p;
-    while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20) p++;
+    p = scan_str(p, e);
     if (p < e && *p == '"') {
         *s = start;
         *n = (size_t)(p - start);
@@ -176,14 +231,14 @@ static bool parse_number(Nd *nd, const char **pp, const char *e)
     if (*p == '0') {
         p++;
     } else if (*p >= '1' && *p <= '9') {
-        while (p < e && *p >= '0' && *p <= '9') p++;
+        p = skip_digits(p, e);
     } else {
         return fail(nd, *pp, "bad number");
     }
     if (p < e && *p == '.') {
         p++;
         const char *d = p;
-        while (p < e && *p >= '0' && *p <= '9') p++;
+        p = skip_digits(p, e);
         if (p == d) return fail(nd, *pp, "bad number");
     }
     if (p < e && (*p == 'e' || *p == 'E')) {
@@ -306,13 +361,20 @@ static uint32_t key_xid(Nd *nd, uint32_t kid)
     return k->xid;
 }
 
-static bool assign(Nd *nd, const char *name, size_t n, const char *vp, size_t vn, uint8_t vt, const char *at)
+static bool dup_key(Nd *nd, uint32_t kid, const char *at)
 {
-    uint32_t kid;
-    KeyInfo *k = key_info(nd, name, n, &kid);
+    char ex[80];
+    quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
+    snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
+    return false;
+}
+
+static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, const char *at)
+{
+    KeyInfo *k = &nd->ki[kid];
     if (k->seen == nd->recno) {
         char ex[80];
-        quote_excerpt(ex, sizeof ex, name, n, 40);
+        quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
         snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
         return false;
     }
@@ -342,8 +404,41 @@ static bool assign(Nd *nd, const char *name, size_t n, const char *vp, size_t vn
     return true;
 }
 
-/* *pp at '{'; the key prefix of this object is kbuf[0..plen) */
-static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, int depth)
+/* The key id of the key [ks, ks+kn) of an object whose own key is parent
+ * (its flattened prefix is kbuf[0..plen)). */
+static uint32_t key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t kn)
+{
+    KeySlot *sl = NULL;
+    uint64_t w[2];
+    if (kn > 0 && kn <= 16) {
+        strtab_prefix_words(ks, kn, w);
+        uint64_t h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^ ((uint64_t)parent << 20) ^ kn;
+        h ^= h >> 29;
+        sl = &nd->slots[(h * 0xbf58476d1ce4e5b9ULL) >> (64 - 9)];
+        if (sl->kn == kn && sl->w0 == w[0] && sl->w1 == w[1] && sl->parent == parent) return sl->kid;
+    }
+    if (plen + kn + 2 > nd->kcap) {
+        size_t nc = nd->kcap ? nd->kcap : 256;
+        while (nc < plen + kn + 2) nc *= 2;
+        nd->kbuf = xrealloc(nd->kbuf, nc);
+        nd->kcap = nc;
+    }
+    memcpy(nd->kbuf + plen, ks, kn);
+    uint32_t kid;
+    key_info(nd, nd->kbuf, plen + kn, &kid);
+    if (sl) {
+        sl->w0 = w[0];
+        sl->w1 = w[1];
+        sl->parent = parent;
+        sl->kid = kid;
+        sl->kn = (uint32_t)kn;
+    }
+    return kid;
+}
+
+/* *pp at '{'; the flattened name of this object's key is kbuf[0..plen)
+ * (with its trailing dot), its key id parent */
+static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, uint32_t parent, int depth)
 {
     const char *p = *pp;
     if (depth > MAX_DEPTH) return fail(nd, p, "nesting too deep");
@@ -359,62 +454,56 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, in
         size_t kn;
         size_t save = nd->slen;
         if (!parse_string(nd, &p, e, &ks, &kn)) return false;
-        if (plen + kn + 2 > nd->kcap) {
-            size_t nc = nd->kcap ? nd->kcap : 256;
-            while (nc < plen + kn + 2) nc *= 2;
-            nd->kbuf = xrealloc(nd->kbuf, nc);
-            nd->kcap = nc;
-        }
-        memcpy(nd->kbuf + plen, ks, kn);
-        size_t klen = plen + kn;
-        nd->slen = save; /* the key bytes now live in kbuf */
+        uint32_t kid = key_id(nd, parent, plen, ks, kn);
+        nd->slen = save; /* a decoded key is not needed any more */
         p = skip_ws(p, e);
         if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
         p = skip_ws(p + 1, e);
         if (p >= e) return fail(nd, p, "expected a value");
         const char *v0 = p;
         switch (*p) {
-        case '{':
-            nd->kbuf[klen] = '.';
-            if (!parse_object(nd, &p, e, klen + 1, depth + 1)) return false;
+        case '{': {
+            /* the children's prefix: this key's flattened name and a dot */
+            size_t nl = strtab_len(&nd->keys, kid);
+            if (nl + 2 > nd->kcap) {
+                size_t nc = nd->kcap ? nd->kcap : 256;
+                while (nc < nl + 2) nc *= 2;
+                nd->kbuf = xrealloc(nd->kbuf, nc);
+                nd->kcap = nc;
+            }
+            memcpy(nd->kbuf, strtab_str(&nd->keys, kid), nl);
+            nd->kbuf[nl] = '.';
+            if (!parse_object(nd, &p, e, nl + 1, kid, depth + 1)) return false;
             break;
+        }
         case '[':
             if (!skip_container(nd, &p, e, depth + 1)) return false;
-            if (!assign(nd, nd->kbuf, klen, v0, (size_t)(p - v0), V_RAW, keyat)) return false;
+            if (!assign(nd, kid, v0, (size_t)(p - v0), V_RAW, keyat)) return false;
             break;
         case '"': {
             const char *s;
             size_t n;
             if (!parse_string(nd, &p, e, &s, &n)) return false;
-            if (!assign(nd, nd->kbuf, klen, s, n, V_STR, keyat)) return false;
+            if (!assign(nd, kid, s, n, V_STR, keyat)) return false;
             break;
         }
         case 't':
             if (!literal(nd, &p, e, "true")) return false;
-            if (!assign(nd, nd->kbuf, klen, v0, 4, V_TRUE, keyat)) return false;
+            if (!assign(nd, kid, v0, 4, V_TRUE, keyat)) return false;
             break;
         case 'f':
             if (!literal(nd, &p, e, "false")) return false;
-            if (!assign(nd, nd->kbuf, klen, v0, 5, V_FALSE, keyat)) return false;
+            if (!assign(nd, kid, v0, 5, V_FALSE, keyat)) return false;
             break;
-        case 'n': {
+        case 'n':
             if (!literal(nd, &p, e, "null")) return false;
             /* null = absent, but the key still counts for duplicates */
-            uint32_t kid;
-            KeyInfo *k = key_info(nd, nd->kbuf, klen, &kid);
-            if (k->seen == nd->recno) {
-                char ex[80];
-                quote_excerpt(ex, sizeof ex, nd->kbuf, klen, 40);
-                snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex,
-                         (size_t)(keyat - nd->line0) + 1);
-                return false;
-            }
-            k->seen = nd->recno;
+            if (nd->ki[kid].seen == nd->recno) return dup_key(nd, kid, keyat);
+            nd->ki[kid].seen = nd->recno;
             break;
-        }
         default:
             if (!parse_number(nd, &p, e)) return false;
-            if (!assign(nd, nd->kbuf, klen, v0, (size_t)(p - v0), V_NUM, keyat)) return false;
+            if (!assign(nd, kid, v0, (size_t)(p - v0), V_NUM, keyat)) return false;
         }
         p = skip_ws(p, e);
         if (p < e && *p == ',') {
@@ -435,7 +524,12 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     Batch *b = nd->b;
     const char *p = skip_ws(s, e);
     if (p == e) {
-        b->nblank++;
+        /* like CSV: a line of spaces or tabs counts as blank, an empty one not */
+        for (const char *q = s; q < e; q++)
+            if (*q == ' ' || *q == '\t') {
+                b->nblank++;
+                break;
+            }
         return;
     }
     nd->line0 = s;
@@ -458,7 +552,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     nd->slen = 0;
     nd->recno++;
     rec_reset(&nd->rec);
-    bool ok = parse_object(nd, &p, e, 0, 0);
+    bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
         p = skip_ws(p, e);
         if (p != e) ok = fail(nd, p, "unexpected data after the object");

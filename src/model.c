@@ -53,10 +53,30 @@ int field_for_column(const char *name, size_t n, int *prio)
 int kind_from_string(const char *s, size_t n)
 {
     /* exact lower-case names first: the common case, without a libc call */
-    static const unsigned char LEN[K_USER] = {5, 4, 4, 3, 5, 3, 4, 4, 6, 7, 4};
-    if (n >= 3 && n <= 7) {
-        for (int k = 0; k < K_USER; k++)
-            if (LEN[k] == n && KIND_NAMES[k][0] == s[0] && memcmp(KIND_NAMES[k], s, n) == 0) return k;
+    switch (n ? s[0] : 0) {
+    case 's':
+        if (n == 5 && !memcmp(s, "state", 5)) return K_STATE;
+        if (n == 4 && !memcmp(s, "send", 4)) return K_SEND;
+        if (n == 4 && !memcmp(s, "sync", 4)) return K_SYNC;
+        if (n == 5 && !memcmp(s, "spawn", 5)) return K_SPAWN;
+        break;
+    case 'r':
+        if (n == 4 && !memcmp(s, "recv", 4)) return K_RECV;
+        break;
+    case 'm':
+        if (n == 4 && !memcmp(s, "mark", 4)) return K_MARK;
+        if (n == 3 && !memcmp(s, "msg", 3)) return K_MSG;
+        if (n == 4 && !memcmp(s, "move", 4)) return K_MOVE;
+        break;
+    case 'c':
+        if (n == 7 && !memcmp(s, "counter", 7)) return K_COUNTER;
+        break;
+    case 'a':
+        if (n == 6 && !memcmp(s, "atomic", 6)) return K_ATOMIC;
+        break;
+    case 'e':
+        if (n == 3 && !memcmp(s, "end", 3)) return K_END;
+        break;
     }
     switch (n) {
     case 3:

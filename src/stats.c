@@ -51,18 +51,17 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         bool rcv = M->recv_ev != NONE32 && selected(sel, M->recv_ev);
         int64_t by = msg_bytes(s, M);
         if (by < 0) by = 0;
-        if (snd) {
+        if (snd && M->src != NONE32) {
             st->loc[M->src].sent_bytes += by;
             st->loc[M->src].sent_msgs++;
         }
-        if (rcv) {
+        if (rcv && M->dst != NONE32) {
             st->loc[M->dst].recv_bytes += by;
             st->loc[M->dst].recv_msgs++;
         }
-        /* a message is counted from its sending event, or from its receive
-         * when no send is known */
-        bool count = M->send_ev != NONE32 ? snd : rcv;
-        if (!count || M->src == NONE32 || M->dst == NONE32) continue;
+        /* the pair summary counts messages from their sending event (a send
+         * or a msg record); a lone receive is not counted there */
+        if (!snd || M->src == NONE32 || M->dst == NONE32) continue;
         st->nmsg++;
         uint64_t key = ((uint64_t)M->src << 32) | M->dst;
         size_t i = (size_t)hash_u64(key) & (cap - 1);

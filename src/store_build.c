@@ -309,7 +309,7 @@ static void fields_pass2(void *ctx, int w, int nw)
             for (size_t i = 0; i < fb->rows.len; i++) {
                 uint32_t pos = d[fb->rows.v[i]];
                 uint64_t word = cb->bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
-                size_t slot = cb->rank[pos >> 6] + (size_t)__builtin_popcountll(word);
+                size_t slot = cb->rank[pos >> 6] + popcount64(word);
                 c->rows[slot] = pos;
                 put_value(c, slot, conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]));
             }
@@ -411,13 +411,16 @@ static void build_columns(Build *B)
                         uint8_t t = fb->types.v[i];
                         if (t != VT_INT && t != VT_FLT) continue;
                         char buf[64];
-                        if (t == VT_INT) snprintf(buf, sizeof buf, "%" PRId64, (int64_t)fb->vals.v[i]);
-                        else {
+                        size_t bl;
+                        if (t == VT_INT) {
+                            bl = fmt_i64(buf, (int64_t)fb->vals.v[i]);
+                        } else {
                             double dv;
                             memcpy(&dv, &fb->vals.v[i], 8);
                             fmt_double(buf, sizeof buf, dv);
+                            bl = strlen(buf);
                         }
-                        fb->vals.v[i] = strtab_intern(&s->strs, buf, strlen(buf));
+                        fb->vals.v[i] = strtab_intern(&s->strs, buf, bl);
                         fb->types.v[i] = VT_STR_GLOBAL;
                     }
                 }
@@ -451,7 +454,7 @@ static void build_columns(Build *B)
         uint32_t acc = 0;
         for (size_t wd = 0; wd < words; wd++) {
             cb->rank[wd] = acc;
-            acc += (uint32_t)__builtin_popcountll(cb->bits[wd]);
+            acc += popcount64(cb->bits[wd]);
         }
         c->npresent = acc; /* equal to m unless a row had two values */
     }
@@ -484,8 +487,8 @@ static uint32_t id_label_sid(Store *s, const Column *c, size_t e)
     uint32_t sv;
     char buf[64];
     if (col_get_i(c, e, &iv)) {
-        snprintf(buf, sizeof buf, "%" PRId64, iv);
-        return strtab_intern(&s->strs, buf, strlen(buf));
+        size_t bl = fmt_i64(buf, iv);
+        return strtab_intern(&s->strs, buf, bl);
     }
     if (col_get_f(c, e, &dv)) {
         fmt_double(buf, sizeof buf, dv);
@@ -809,14 +812,24 @@ static void build_activities(Build *B)
         }
         label_act[id] = created ? a : NONE32; /* NONE32 once ambiguous */
     }
-    for (uint32_t a = 0; a < nr && parc; a++) {
-        Activity *Ac = &s->acts[a];
-        const uint32_t *v = s->act_ev + s->act_off[a];
-        for (size_t i = 0; i < Ac->nev; i++) {
+    if (parc) {
+        /* each activity's first event (in its order) that names a parent */
+        uint32_t *pev = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
+        for (uint32_t a = 0; a < nr; a++) pev[a] = NONE32;
+        size_t np2 = parc->sparse ? parc->npresent : n;
+        for (size_t i = 0; i < np2; i++) {
+            uint32_t e = parc->sparse ? parc->rows[i] : (uint32_t)i;
+            if (!parc->sparse && parc->bits && !((parc->bits[e >> 6] >> (e & 63)) & 1)) continue;
+            uint32_t a = s->act[e];
+            if (pev[a] == NONE32 || ev_before_raw(s->ts, s->dur, e, pev[a])) pev[a] = e;
+        }
+        for (uint32_t a = 0; a < nr; a++) {
+            if (pev[a] == NONE32) continue;
+            Activity *Ac = &s->acts[a];
             uint32_t lab;
-            if (!col_get_s(parc, v[i], &lab)) continue;
+            if (!col_get_s(parc, pev[a], &lab)) continue;
             uint32_t pa = NONE32;
-            uint32_t p = gp_get(B, s->loc[v[i]], lab, false);
+            uint32_t p = gp_get(B, s->loc[pev[a]], lab, false);
             if (p != NONE32) pa = act_of_root[uf_find(B->uf, p)];
             if (pa == NONE32) {
                 uint32_t id = km_get(&bylabel, lab, 0, 0, false, NULL);
@@ -824,8 +837,8 @@ static void build_activities(Build *B)
             }
             if (pa == NONE32) Ac->parent_label = lab;
             Ac->parent = pa;
-            break;
         }
+        free(pev);
     }
     for (uint32_t a = 0; a < nr; a++) {
         Activity *Ac = &s->acts[a];

@@ -67,12 +67,6 @@ static void grow_slots(StrTab *t)
     t->mask = m;
 }
 
-static inline void prefix_words(const char *s, size_t n, uint64_t w[2])
-{
-    w[0] = w[1] = 0;
-    memcpy(w, s, n < 16 ? n : 16);
-}
-
 static inline uint32_t short_hash(const uint64_t w[2], size_t n)
 {
     uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
@@ -85,7 +79,7 @@ static inline uint32_t short_hash(const uint64_t w[2], size_t n)
 
 static inline uint32_t str_hash(const char *s, size_t n, uint64_t w[2])
 {
-    prefix_words(s, n, w);
+    strtab_prefix_words(s, n, w);
     if (n <= 16) return short_hash(w, n);
     return (uint32_t)hash_bytes(s, n);
 }

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
     char *base;
@@ -44,5 +45,42 @@ static inline const char *strtab_str(const StrTab *t, uint32_t id) { return t->p
 static inline uint32_t strtab_len(const StrTab *t, uint32_t id) { return t->len[id]; }
 /* Resident bytes used by the table (arena + index). */
 size_t strtab_mem(const StrTab *t);
+static inline uint64_t ld8(const char *p)
+{
+    uint64_t x;
+    memcpy(&x, p, 8);
+    return x;
+}
+static inline uint64_t ld4(const char *p)
+{
+    uint32_t x;
+    memcpy(&x, p, 4);
+    return x;
+}
+
+/* Two words that identify a string of length n <= 16 among strings of the
+ * same length (overlapping loads cover every byte); for longer strings the
+ * first 16 bytes. Only fixed-size loads: no library call per string. */
+static inline void strtab_prefix_words(const char *s, size_t n, uint64_t w[2])
+{
+    if (n >= 16) {
+        w[0] = ld8(s);
+        w[1] = ld8(s + 8);
+        return;
+    }
+    if (n >= 8) {
+        w[0] = ld8(s);
+        w[1] = ld8(s + n - 8);
+    } else if (n >= 4) {
+        w[0] = ld4(s) | (ld4(s + n - 4) << 32);
+        w[1] = 0;
+    } else {
+        w[0] = n ? (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
+                       (uint64_t)(unsigned char)s[n - 1] << 16
+                 : 0;
+        w[1] = 0;
+    }
+}
+
 
 #endif

@@ -35,6 +35,43 @@ const char *unit_name_from_exp(int e)
 
 static inline bool isdig(char c) { return c >= '0' && c <= '9'; }
 
+/* 8 ASCII digits at p (little-endian word) -> their value; false if any
+ * byte is not a digit. */
+static inline bool parse8(const char *p, uint64_t *out)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    if (((v & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL) ||
+        (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL))
+        return false;
+    v &= 0x0F0F0F0F0F0F0F0FULL;
+    v = (v * 2561) >> 8;
+    v = ((v & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
+    v = ((v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
+    *out = v;
+    return true;
+}
+
+/* up to 18 decimal digits, nothing else */
+static inline bool digits_fast(const char *s, size_t n, int64_t *out)
+{
+    if (n == 0 || n > 18) return false;
+    uint64_t v = 0;
+    size_t i = 0, head = n & 7;
+    for (; i < head; i++) {
+        unsigned c = (unsigned)(s[i] - '0');
+        if (c > 9) return false;
+        v = v * 10 + c;
+    }
+    for (; i < n; i += 8) {
+        uint64_t chunk;
+        if (!parse8(s + i, &chunk)) return false;
+        v = v * 100000000ULL + chunk;
+    }
+    *out = (int64_t)v;
+    return true;
+}
+
 int parse_decimal_scaled(const char *s, size_t n, int unit_exp, int64_t *out)
 {
     /* exact: up to 36 significant digits are kept in a 128-bit integer */
@@ -196,19 +233,7 @@ int parse_rfc3339(const char *s, size_t n, int64_t *out)
 
 int parse_dur_value(const char *s, size_t n, int unit_exp, int64_t *out)
 {
-    if (unit_exp == 0 && n > 0 && n <= 18) {
-        int64_t v = 0;
-        size_t i = 0;
-        for (; i < n; i++) {
-            unsigned c = (unsigned)(s[i] - '0');
-            if (c > 9) break;
-            v = v * 10 + c;
-        }
-        if (i == n) {
-            *out = v;
-            return TP_OK;
-        }
-    }
+    if (unit_exp == 0 && digits_fast(s, n, out)) return TP_OK;
     return parse_decimal_scaled(s, n, unit_exp, out);
 }
 
@@ -216,19 +241,7 @@ int parse_time_value(const char *s, size_t n, int unit_exp, int64_t *out)
 {
     if (n == 0) return TP_NOTNUM;
     /* fast path: plain non-negative integer nanoseconds */
-    if (unit_exp == 0 && n <= 18) {
-        int64_t v = 0;
-        size_t i = 0;
-        for (; i < n; i++) {
-            unsigned c = (unsigned)(s[i] - '0');
-            if (c > 9) break;
-            v = v * 10 + c;
-        }
-        if (i == n) {
-            *out = v;
-            return TP_OK;
-        }
-    }
+    if (unit_exp == 0 && digits_fast(s, n, out)) return TP_OK;
     int r = parse_decimal_scaled(s, n, unit_exp, out);
     if (r == TP_NOTNUM && n >= 19 && isdig(s[0]) && s[4] == '-') return parse_rfc3339(s, n, out);
     return r;
@@ -267,6 +280,7 @@ int parse_time_arg(const char *s, int default_unit_exp, int64_t *out)
 
 int parse_int64(const char *s, size_t n, int64_t *out)
 {
+    if (digits_fast(s, n, out)) return TP_OK;
     size_t i = 0;
     bool neg = false;
     if (i < n && (s[i] == '-' || s[i] == '+')) {
@@ -332,8 +346,7 @@ bool canonical_int_label(const char *s, size_t n, char *buf, size_t *outlen, int
     if (n == 0 || n > 20) return false;
     int64_t v;
     if (parse_int64(s, n, &v) != TP_OK) return false;
-    int l = snprintf(buf, 24, "%lld", (long long)v);
-    *outlen = (size_t)l;
+    *outlen = fmt_i64(buf, v);
     *val = v;
     return true;
 }

@@ -135,6 +135,22 @@ size_t utf8_invalid_at(const unsigned char *s, size_t n)
     return n;
 }
 
+size_t fmt_i64(char *buf, int64_t v)
+{
+    char tmp[24];
+    size_t n = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    size_t o = 0;
+    if (v < 0) buf[o++] = '-';
+    while (n) buf[o++] = tmp[--n];
+    buf[o] = 0;
+    return o;
+}
+
 int natural_cmp(const char *a, const char *b)
 {
     while (*a && *b) {

@@ -80,6 +80,18 @@ static inline uint64_t hash_u64(uint64_t x)
  * UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF). */
 size_t utf8_invalid_at(const unsigned char *s, size_t n);
 
+/* Decimal text of v into buf (>= 21 bytes), NUL-terminated; returns the
+ * length. */
+size_t fmt_i64(char *buf, int64_t v);
+
+static inline unsigned popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* Natural order of labels: numbers inside strings compare numerically. */
 int natural_cmp(const char *a, const char *b);
 

@@ -27,6 +27,10 @@
  *   input b.csv (escaped):        exactly one following line with C escapes
  *   ts,loc\n1,0\r\n\xEF\xBB\xBF   \n \r \t \\ \" \0 \xNN; no implicit
  *                                 trailing newline (empty line = empty file)
+ *   input c.csv (escaped x1000):  the same, the line repeated 1000 times;
+ *   \n                            an input named again is appended to, so
+ *   input c.csv (escaped):        this c.csv is 1000 blank lines and then
+ *   ts,loc\n1,0\n                 a record
  *   expect-exit: 0                the exit status (0 when not given; death
  *                                 by a signal or the timeout always fails)
  *   expect: .events = 1           a JSON path on stdout (which must be one
@@ -57,6 +61,9 @@
  *                                 the first run's...
  *   compare-paths: P1 P2 ...      ...or, when given, the exit status and
  *                                 these JSON paths of stdout
+ * A text expectation (has, lacks, line, file-unchanged) written as
+ * "expect-stderr-has (escaped): a\nb" takes C escapes as in inputs, e.g.
+ * to require two lines in a given order.
  * Placeholders are expanded in args, env, compare-args and in every
  * expected text or literal.
  *
@@ -64,7 +71,7 @@
  * stdin from /dev/null, TNAV_THREADS/TNAV_CHUNK_BYTES/TNAV_TIMING unset
  * unless the case sets them, and a 10 s timeout (then the process is killed
  * and the case fails). The output is TAP-like: "ok - name" or "not ok -
- * name" followed by "  # " lines with the reasons (expected and actual, an
+ * name" followed by "    # " lines with the reasons (expected and actual, an
  * excerpt of stdout and stderr), and at the end exactly one line
  * "cases: P passed, F failed". A case file with a syntax error is a failed
  * case named FILE:LINE. The exit status is 1 when a case failed, 2 on a
@@ -72,6 +79,12 @@
  *
  * Environment: CASETOOL_ONLY=TEXT runs only the cases whose name contains
  * TEXT; CASETOOL_KEEP=1 keeps the temp dirs (and prints where they are).
+ *
+ *   casetool --jq FILE EXPR
+ *
+ * prints the value of a query expression (as in expect:) on the JSON
+ * document in FILE, as compact JSON, for shell scripts (tests/run.sh); exit
+ * 1 when it does not resolve, 2 when FILE is not JSON.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -147,11 +160,16 @@ static void s_puts(Str *s, const char *p) { s_put(s, p, strlen(p)); }
 
 static void s_printf(Str *s, const char *fmt, ...)
 {
+    char small[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
     if (n < 0) return;
+    if ((size_t)n < sizeof small) {
+        s_put(s, small, (size_t)n);
+        return;
+    }
     char *tmp = xmalloc((size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(tmp, (size_t)n + 1, fmt, ap);
@@ -433,12 +451,17 @@ static bool parse_expect(Case *c, const char *l, int lineno, char *err, size_t e
         size_t nl = strlen(T[i].name);
         if (strncmp(l, T[i].name, nl)) continue;
         const char *rest = l + nl;
+        bool escaped = false;
         if (T[i].arg == 0) {
             char *t = trim_dup(rest);
             bool ok = !*t || !strcmp(t, ":");
             free(t);
             if (!ok) continue; /* maybe a longer directive name */
         } else {
+            if (T[i].arg == 1 && starts(rest, " (escaped):")) {
+                escaped = true;
+                rest += 10;
+            }
             if (*rest != ':') continue;
             rest++;
         }
@@ -451,6 +474,22 @@ static bool parse_expect(Case *c, const char *l, int lineno, char *err, size_t e
             snprintf(err, errsz, "%s needs an argument", T[i].name);
             free(e.text);
             return false;
+        }
+        if (escaped) {
+            Str u = {0};
+            if (!unescape(e.text, &u, err, errsz)) {
+                free(u.b);
+                free(e.text);
+                return false;
+            }
+            if (!u.b || memchr(u.b, 0, u.n)) {
+                snprintf(err, errsz, "%s: an escaped text must be non-empty and without \\0", T[i].name);
+                free(u.b);
+                free(e.text);
+                return false;
+            }
+            free(e.text);
+            e.text = u.b;
         }
         if (T[i].arg == 2 || T[i].arg == 3) {
             char *end;
@@ -634,43 +673,59 @@ static Case *parse_file(const char *path, size_t *ncases, char **file_err)
             }
             free(v);
         } else if (starts(l, "input")) {
-            /* input NAME: | input NAME (escaped): */
+            /* input NAME: | input NAME (escaped): | input NAME (escaped xN): */
             char *v = trim_dup(l + 5);
             size_t vl = strlen(v);
             bool escaped = false;
+            long repeat = 1;
             if (vl && v[vl - 1] == ':') v[--vl] = 0;
             else ok = false;
-            if (ok && vl >= 10 && !strcmp(v + vl - 10, " (escaped)")) {
-                escaped = true;
-                vl -= 10;
-                v[vl] = 0;
-                while (vl && v[vl - 1] == ' ') v[--vl] = 0;
+            if (ok && vl && v[vl - 1] == ')') {
+                char *open = strrchr(v, '(');
+                char *end = NULL;
+                if (open && starts(open, "(escaped)")) {
+                    escaped = true;
+                } else if (open && starts(open, "(escaped x")) {
+                    escaped = true;
+                    errno = 0;
+                    repeat = strtol(open + 10, &end, 10);
+                    if (errno || !end || *end != ')' || repeat < 1 || repeat > 10000000) ok = false;
+                } else {
+                    ok = false;
+                }
+                if (open) {
+                    *open = 0;
+                    vl = strlen(v);
+                    while (vl && v[vl - 1] == ' ') v[--vl] = 0;
+                }
             }
             if (!ok || l[5] != ' ' || !vl || strchr(v, '/') || !strcmp(v, ".") || !strcmp(v, "..") ||
                 strchr(v, ' ')) {
-                snprintf(err, sizeof err, "expected 'input NAME:' or 'input NAME (escaped):' (a plain file name)");
+                snprintf(err, sizeof err,
+                         "expected 'input NAME:', 'input NAME (escaped):' or 'input NAME (escaped xN):' "
+                         "(a plain file name)");
                 free(v);
                 ok = false;
             } else {
+                Input *prev = NULL; /* an input named again is appended to */
                 for (size_t k = 0; k < cur.nin; k++)
-                    if (!strcmp(cur.in[k].name, v)) {
-                        snprintf(err, sizeof err, "input %s given twice", v);
-                        ok = false;
-                    }
-                Input in = {v, NULL, 0};
+                    if (!strcmp(cur.in[k].name, v)) prev = &cur.in[k];
                 Str content = {0};
-                if (ok && escaped) {
+                if (escaped) {
                     if (i + 1 >= nl) {
                         snprintf(err, sizeof err, "input %s (escaped): the escaped line is missing", v);
                         ok = false;
                     } else {
                         i++;
-                        if (!unescape(lines[i], &content, err, sizeof err)) {
+                        Str once = {0};
+                        if (!unescape(lines[i], &once, err, sizeof err)) {
                             ok = false;
                             lineno = (int)i + 1;
                         }
+                        for (long r = 0; ok && r < repeat; r++) s_put(&content, once.b ? once.b : "", once.n);
+                        free(once.b);
                     }
-                } else if (ok) {
+                } else {
                     while (i + 1 < nl && !is_terminator(lines[i + 1])) {
                         i++;
                         s_puts(&content, lines[i]);
@@ -678,12 +733,18 @@ static Case *parse_file(const char *path, size_t *ncases, char **file_err)
                     }
                 }
                 if (!content.b) s_put(&content, "", 0);
-                in.data = content.b;
-                in.len = content.n;
-                if (ok) PUSH(cur.in, cur.nin, in);
-                else {
-                    free(in.name);
-                    free(in.data);
+                if (ok && prev) {
+                    prev->data = xrealloc(prev->data, prev->len + content.n + 1);
+                    memcpy(prev->data + prev->len, content.b, content.n + 1);
+                    prev->len += content.n;
+                    free(content.b);
+                    free(v);
+                } else if (ok) {
+                    Input in = {v, content.b, content.n};
+                    PUSH(cur.in, cur.nin, in);
+                } else {
+                    free(v);
+                    free(content.b);
                 }
             }
         } else if (starts(l, "expect")) {
@@ -971,15 +1032,15 @@ static bool contains(const char *s, size_t n, const char *want)
 static void excerpt(Str *o, const char *label, const char *s, size_t n)
 {
     if (!n) {
-        s_printf(o, "  #   %s: (empty)\n", label);
+        s_printf(o, "    #   %s: (empty)\n", label);
         return;
     }
     size_t lim = n > 1200 ? 1200 : n;
-    s_printf(o, "  #   %s (%zu bytes):\n", label, n);
+    s_printf(o, "    #   %s (%zu bytes):\n", label, n);
     for (size_t i = 0; i < lim;) {
         size_t j = i;
         while (j < lim && s[j] != '\n') j++;
-        s_puts(o, "  #   | ");
+        s_puts(o, "    #   | ");
         for (size_t k = i; k < j; k++) {
             unsigned char ch = (unsigned char)s[k];
             if (ch < 0x20 && ch != '\t') s_printf(o, "\\x%02x", ch);
@@ -988,7 +1049,7 @@ static void excerpt(Str *o, const char *label, const char *s, size_t n)
         s_puts(o, "\n");
         i = j + 1;
     }
-    if (lim < n) s_puts(o, "  #   | ...\n");
+    if (lim < n) s_puts(o, "    #   | ...\n");
 }
 
 static jd_node *stdout_json(const RunResult *r, Str *msg)
@@ -1072,19 +1133,19 @@ static void check_compare(const Case *c, const char *cargs, const RunResult *a, 
         describe_exit(&m, b);
         s_puts(&m, " but the first run: ");
         describe_exit(&m, a);
-        s_printf(fails, "  # %s\n", m.b);
+        s_printf(fails, "    # %s\n", m.b);
         (*nfail)++;
         m.n = 0;
     }
     if (!c->ncmp_paths) {
         if (a->nout != b->nout || memcmp(a->out, b->out, a->nout)) {
-            s_printf(fails, "  # compare-args %s: stdout differs from the first run's\n", cargs);
+            s_printf(fails, "    # compare-args %s: stdout differs from the first run's\n", cargs);
             excerpt(fails, "first stdout", a->out, a->nout);
             excerpt(fails, "this stdout", b->out, b->nout);
             (*nfail)++;
         }
         if (a->nerr != b->nerr || memcmp(a->err, b->err, a->nerr)) {
-            s_printf(fails, "  # compare-args %s: stderr differs from the first run's\n", cargs);
+            s_printf(fails, "    # compare-args %s: stderr differs from the first run's\n", cargs);
             excerpt(fails, "first stderr", a->err, a->nerr);
             excerpt(fails, "this stderr", b->err, b->nerr);
             (*nfail)++;
@@ -1096,7 +1157,7 @@ static void check_compare(const Case *c, const char *cargs, const RunResult *a, 
     jd_node *ja = stdout_json(a, &msg), *jb = NULL;
     if (ja) jb = stdout_json(b, &msg);
     if (!ja || !jb) {
-        s_printf(fails, "  # compare-args %s: %s\n", cargs, msg.b);
+        s_printf(fails, "    # compare-args %s: %s\n", cargs, msg.b);
         (*nfail)++;
     } else {
         for (size_t i = 0; i < c->ncmp_paths; i++) {
@@ -1106,7 +1167,7 @@ static void check_compare(const Case *c, const char *cargs, const RunResult *a, 
             if (!x || !y || !jd_equal(x, y)) {
                 char *dx = x ? jd_dump(x, 400) : xstrdup(e1);
                 char *dy = y ? jd_dump(y, 400) : xstrdup(e2);
-                s_printf(fails, "  # compare-args %s: %s differs: first run %s, this run %s\n", cargs, c->cmp_paths[i],
+                s_printf(fails, "    # compare-args %s: %s differs: first run %s, this run %s\n", cargs, c->cmp_paths[i],
                          dx, dy);
                 free(dx);
                 free(dy);
@@ -1138,7 +1199,7 @@ static bool run_case(const Case *c)
         char p[PATH_MAX + 256];
         snprintf(p, sizeof p, "%s/%s", dir, c->in[i].name);
         if (!write_file(p, c->in[i].data, c->in[i].len)) {
-            s_printf(&fails, "  # cannot write input %s: %s\n", p, strerror(errno));
+            s_printf(&fails, "    # cannot write input %s: %s\n", p, strerror(errno));
             nfail++;
         }
     }
@@ -1146,7 +1207,7 @@ static bool run_case(const Case *c)
     memset(&r, 0, sizeof r);
     if (!nfail) run_one(c, dir, c->args, &r);
     if (!nfail && r.spawn_err) {
-        s_printf(&fails, "  # %s:%d: %s\n", c->file, c->line, r.spawn_err);
+        s_printf(&fails, "    # %s:%d: %s\n", c->file, c->line, r.spawn_err);
         nfail++;
     }
     if (!nfail) {
@@ -1157,7 +1218,7 @@ static bool run_case(const Case *c)
         if (r.timed_out || r.signo || r.status != want_exit) {
             Str m = {0};
             describe_exit(&m, &r);
-            s_printf(&fails, "  # expected exit %ld, got %s\n", want_exit, m.b);
+            s_printf(&fails, "    # expected exit %ld, got %s\n", want_exit, m.b);
             free(m.b);
             nfail++;
         }
@@ -1169,7 +1230,7 @@ static bool run_case(const Case *c)
             Str why = {0};
             char *text = e->text ? expand(c, dir, e->text, &why) : NULL;
             if (e->text && !text) {
-                s_printf(&fails, "  # line %d: %s\n", e->line, why.b);
+                s_printf(&fails, "    # line %d: %s\n", e->line, why.b);
                 free(why.b);
                 nfail++;
                 continue;
@@ -1282,7 +1343,7 @@ static bool run_case(const Case *c)
             default: break;
             }
             if (!ok) {
-                s_printf(&fails, "  # line %d: %s\n", e->line, m.b ? m.b : "failed");
+                s_printf(&fails, "    # line %d: %s\n", e->line, m.b ? m.b : "failed");
                 nfail++;
             }
             free(m.b);
@@ -1294,7 +1355,7 @@ static bool run_case(const Case *c)
             RunResult r2;
             run_one(c, dir, c->cmp_args[i], &r2);
             if (r2.spawn_err) {
-                s_printf(&fails, "  # compare-args %s: %s\n", c->cmp_args[i], r2.spawn_err);
+                s_printf(&fails, "    # compare-args %s: %s\n", c->cmp_args[i], r2.spawn_err);
                 nfail++;
             } else {
                 check_compare(c, c->cmp_args[i], &r, &r2, &fails, &nfail);
@@ -1307,7 +1368,7 @@ static bool run_case(const Case *c)
         }
     }
     run_free(&r);
-    if (getenv("CASETOOL_KEEP")) s_printf(&fails, "  # kept %s\n", dir);
+    if (getenv("CASETOOL_KEEP")) s_printf(&fails, "    # kept %s\n", dir);
     else rm_tree(dir);
     if (nfail) printf("not ok - %s\n%s", c->name, fails.b);
     else printf("ok - %s\n%s", c->name, fails.b ? fails.b : "");
@@ -1315,10 +1376,39 @@ static bool run_case(const Case *c)
     return nfail == 0;
 }
 
+static int jq_mode(const char *file, const char *expr)
+{
+    char *data;
+    size_t len;
+    if (!read_file(file, &data, &len)) {
+        fprintf(stderr, "casetool: cannot read %s: %s\n", file, strerror(errno));
+        return 2;
+    }
+    char err[512];
+    jd_node *doc = jd_parse(data, len, err, sizeof err);
+    free(data);
+    if (!doc) {
+        fprintf(stderr, "casetool: %s: %s\n", file, err);
+        return 2;
+    }
+    jd_node *v = jd_query(doc, expr, err, sizeof err);
+    jd_free(doc);
+    if (!v) {
+        fprintf(stderr, "casetool: %s\n", err);
+        return 1;
+    }
+    char *t = jd_dump(v, 0);
+    printf("%s\n", t);
+    free(t);
+    jd_free(v);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && !strcmp(argv[1], "--jq")) return jq_mode(argv[2], argv[3]);
     if (argc < 3) {
-        fprintf(stderr, "usage: casetool TNAV_BINARY FILE.cases...\n");
+        fprintf(stderr, "usage: casetool TNAV_BINARY FILE.cases...\n       casetool --jq FILE EXPR\n");
         return 2;
     }
     char bin[PATH_MAX];

@@ -1,0 +1,53 @@
+#!/bin/sh
+# tests/bench.sh — `make bench`: load benchmarks on generated traces.
+#
+# Owns: generating the benchmark traces (cached in $BENCH_DIR, default
+# build/bench; regenerated when sample-logs/gen is newer), running
+# `tnav stats --bench` on each RUNS times, and printing the best and median
+# figures next to the targets of doc/PERFORMANCE.md. Timings are never
+# asserted here or in the tests: this prints numbers for people.
+#
+#   BENCH_SIZES="1000000 10000000"  RUNS=3  BENCH_DIR=build/bench  sh tests/bench.sh
+export LC_ALL=C.UTF-8 TZ=UTC
+TNAV=${TNAV:-./tnav}
+GEN=${GEN:-sample-logs/gen}
+BENCH_DIR=${BENCH_DIR:-build/bench}
+BENCH_SIZES=${BENCH_SIZES:-"1000000 10000000"}
+RUNS=${RUNS:-3}
+mkdir -p "$BENCH_DIR"
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+echo "tnav:    $($TNAV --version), $(date -u +%Y-%m-%d)"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews timings)"
+echo
+
+field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+for n in $BENCH_SIZES; do
+    for fmt in csv ndjson; do
+        f="$BENCH_DIR/mpi-$n.$fmt"
+        if [ ! -s "$f" ] || [ "$GEN" -nt "$f" ]; then
+            echo "generating $f ..."
+            "$GEN" --events "$n" --format "$fmt" -o "$f.tmp" && mv "$f.tmp" "$f" || exit 1
+        fi
+        # warm the page cache so that every run reads from memory
+        cat "$f" >/dev/null
+        rm -f "$BENCH_DIR/runs"
+        i=0
+        while [ $i -lt "$RUNS" ]; do
+            "$TNAV" stats --bench "$f" >>"$BENCH_DIR/runs" || exit 1
+            i=$((i + 1))
+        done
+        sort -t= -k1,1 "$BENCH_DIR/runs" >/dev/null
+        best=$(awk '{for(i=1;i<=NF;i++){split($i,kv,"="); if(kv[1]=="total_s") print kv[2], $0}}' "$BENCH_DIR/runs" | sort -n | head -1 | cut -d' ' -f2-)
+        med=$(awk '{for(i=1;i<=NF;i++){split($i,kv,"="); if(kv[1]=="total_s") print kv[2]}}' "$BENCH_DIR/runs" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+        mb=$(( $(field "$best" bytes) / 1000000 ))
+        printf '%-7s %9s events %6s MB: best %s s (median %s s) = %s MB/s, %s events/s; parse %s s + index %s s; RSS %s B/event beyond the %s MiB dictionary (store %s B/event), peak %s MiB\n' \
+            "$fmt" "$n" "$mb" "$(field "$best" total_s)" "$med" "$(field "$best" mb_per_s)" "$(field "$best" events_per_s)" \
+            "$(field "$best" parse_s)" "$(field "$best" build_s)" "$(field "$best" rss_per_event_beyond_dict)" \
+            "$(( $(field "$best" dict_bytes) / 1048576 ))" "$(field "$best" store_bytes_per_event)" \
+            "$(( $(field "$best" peak_bytes) / 1048576 ))"
+    done
+done
+echo
+echo "targets (10M events, 2 cores): CSV <= 1.5 s, NDJSON <= 2.5 s, <= 48 B/event beyond the dictionaries"
