@@ -85,6 +85,16 @@ uint32_t batch_extra_id(Batch *b, const char *name, size_t n)
 
 static void resize_rows(Batch *b, size_t nc)
 {
+    if (b->cap == 0 && nc >= ((size_t)1 << 20)) {
+        /* the first, estimated size: big arrays on huge pages */
+        b->ts = xmalloc_big(nc * sizeof *b->ts);
+        b->dur = xmalloc_big(nc * sizeof *b->dur);
+        b->akey = xmalloc_big(nc * sizeof *b->akey);
+        b->name = xmalloc_big(nc * sizeof *b->name);
+        b->kind = xmalloc_big(nc * sizeof *b->kind);
+        b->cap = nc;
+        return;
+    }
     b->ts = xrealloc(b->ts, nc * sizeof *b->ts);
     b->dur = xrealloc(b->dur, nc * sizeof *b->dur);
     b->akey = xrealloc(b->akey, nc * sizeof *b->akey);
@@ -220,11 +230,12 @@ static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, in
     fbuf->tmask |= (uint8_t)(1u << type);
 }
 
-/* int if it is an integer, else a string (ids, tags, groups) */
+/* int if it is an integer (also a JSON string holding one, so that the id
+ * "5" pairs with the id 5), else a string (ids, tags, groups) */
 static void push_int_or_str(Batch *b, uint32_t row, uint16_t field, const Val *v)
 {
     int64_t iv;
-    if (v->t != V_STR && parse_int64(v->p, v->n, &iv) == TP_OK) {
+    if (parse_int64(v->p, v->n, &iv) == TP_OK) {
         push_sparse(b, row, field, VT_INT, iv, 0, 0);
         return;
     }

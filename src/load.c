@@ -58,6 +58,7 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
     if (off >= r->base && off < have_end) keep = (size_t)(have_end - off);
     size_t want = min > READ_BLOCK ? min : READ_BLOCK;
     if (want < min + 1) want = min + 1;
+    if (r->limit - off < want && r->limit - off >= min) want = (size_t)(r->limit - off) + 1; /* a small file */
     if (r->cap < want) {
         size_t nc = r->cap ? r->cap : READ_BLOCK;
         while (nc < want) nc *= 2;
@@ -308,7 +309,10 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
         }
         data_start = fj->csv.data_start;
         header_lines = fj->csv.header_lines;
-        if (fj->csv.ncols == 0) fmt = fj->fmt = 0;
+        if (fj->csv.ncols == 0) {
+            csv_file_free(&fj->csv);
+            fmt = fj->fmt = 0;
+        }
     } else if (fmt == FMT_NDJSON) {
         fj->nd.path = path;
         fj->nd.fd = fd;

@@ -165,17 +165,37 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     sl->nf = 0;
     sl->flen = 0;
     {
-        /* a line of spaces and tabs is a blank record (libcsv skips it) */
-        uint64_t lf = rd_find_lf(rd, off);
+        /* A record of only spaces and tabs (not the delimiter) is blank:
+         * libcsv skips it silently; count it and step over its terminator
+         * exactly as the byte scanner does, so that both engines agree. */
         size_t avail;
-        const char *w = rd_window(rd, off, (size_t)(lf - off), &avail);
-        size_t len = (size_t)(lf - off) < avail ? (size_t)(lf - off) : avail, i = 0, blanks = 0;
-        while (i < len && (w[i] == ' ' || w[i] == '\t' || w[i] == '\r')) blanks += w[i++] != '\r';
-        if (i == len && blanks) {
-            sl->b->nblank++;
-            if (lf >= rd->limit) return rd->limit;
-            (*line)++;
-            return lf + 1;
+        const char *w = rd_window(rd, off, 1, &avail);
+        size_t i = 0;
+        for (;;) {
+            if (i >= avail) {
+                if (off + avail >= rd->limit) break;
+                w = rd_window(rd, off, avail * 2 + 64, &avail);
+                continue;
+            }
+            char c = w[i];
+            if ((c == ' ' || c == '\t') && (unsigned char)c != sl->cf->delim) i++;
+            else break;
+        }
+        bool at_end = off + i >= rd->limit;
+        if (at_end || w[i] == '\n' || w[i] == '\r') {
+            if (i > 0) sl->b->nblank++;
+            if (at_end) return rd->limit;
+            uint64_t t = off + i;
+            if (w[i] == '\n') {
+                (*line)++;
+                return t + 1;
+            }
+            w = rd_window(rd, t, 2, &avail);
+            if (avail >= 2 && w[1] == '\n') {
+                (*line)++;
+                return t + 2;
+            }
+            return t + 1; /* a lone CR */
         }
     }
     for (;;) {
@@ -287,6 +307,13 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
             off++;
             line++;
         }
+    }
+    if (!sl.header_done && parser_in_quoted_field(&p)) {
+        csv_free(&p);
+        rd_free(&rd);
+        slow_free(&sl);
+        cf->ncols = 0;
+        return xasprintf("%s:1: the CSV header has a quoted field that never closes", cf->path);
     }
     if (!sl.header_done && sl.nf > 0) {
         /* header without a terminator: the whole file is a header */

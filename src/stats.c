@@ -99,7 +99,13 @@ void stats_free(Stats *st)
 static const char *group_label(const Store *s, const SyncGroup *G, char *buf, size_t sz)
 {
     if (G->type == VT_STR) return store_str(s, G->sid);
-    snprintf(buf, sz, "%" PRId64, G->ival);
+    if (G->type == VT_FLT) {
+        double d;
+        memcpy(&d, &G->ival, 8);
+        snprintf(buf, sz, "%.17g", d);
+    } else {
+        snprintf(buf, sz, "%" PRId64, G->ival);
+    }
     return buf;
 }
 
@@ -182,7 +188,7 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         if (c) putc(',', f);
         fputs("{\"name\":", f);
         json_cstr(f, s->cols[c].name);
-        static const char *tn[] = {"none", "int", "float", "string", "loc"};
+        static const char *tn[] = {"none", "int", "float", "string", "loc", "mixed"};
         fprintf(f, ",\"type\":\"%s\",\"present\":%zu,\"extra\":%s}", tn[s->cols[c].type], s->cols[c].npresent,
                 s->cols[c].field == F_EXTRA ? "true" : "false");
     }
@@ -193,7 +199,7 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         if (g) putc(',', f);
         fputs("{\"group\":", f);
         if (G->type == VT_STR) json_cstr(f, group_label(s, G, gb, sizeof gb));
-        else fprintf(f, "%" PRId64, G->ival);
+        else fputs(group_label(s, G, gb, sizeof gb), f);
         fprintf(f, ",\"events\":%u,\"participants\":%u,\"wait_ns\":%" PRId64 ",\"first_ts\":%" PRId64
                    ",\"last_arrival\":%" PRId64 ",\"end\":%" PRId64 ",\"last_loc\":",
                 G->nev, G->nparts, G->wait_ns, G->first_ts, G->last_arrival, G->end);

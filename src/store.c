@@ -106,7 +106,12 @@ static bool col_slot(const Column *c, size_t e, size_t *slot)
 bool col_get_i(const Column *c, size_t e, int64_t *out)
 {
     size_t k;
-    if (!c || c->type != VT_INT || !col_slot(c, e, &k)) return false;
+    if (!c || (c->type != VT_INT && c->type != VT_MIXED) || !col_slot(c, e, &k)) return false;
+    if (c->type == VT_MIXED) {
+        if (c->vtype[k] != VT_INT) return false;
+        *out = c->v.i[k];
+        return true;
+    }
     *out = col_int_at(c, k);
     return true;
 }
@@ -114,7 +119,8 @@ bool col_get_i(const Column *c, size_t e, int64_t *out)
 bool col_get_f(const Column *c, size_t e, double *out)
 {
     size_t k;
-    if (!c || c->type != VT_FLT || !col_slot(c, e, &k)) return false;
+    if (!c || (c->type != VT_FLT && c->type != VT_MIXED) || !col_slot(c, e, &k)) return false;
+    if (c->type == VT_MIXED && c->vtype[k] != VT_FLT) return false;
     *out = c->v.f[k];
     return true;
 }
@@ -122,7 +128,12 @@ bool col_get_f(const Column *c, size_t e, double *out)
 bool col_get_s(const Column *c, size_t e, uint32_t *out)
 {
     size_t k;
-    if (!c || (c->type != VT_STR && c->type != VT_LOC) || !col_slot(c, e, &k)) return false;
+    if (!c || (c->type != VT_STR && c->type != VT_LOC && c->type != VT_MIXED) || !col_slot(c, e, &k)) return false;
+    if (c->type == VT_MIXED) {
+        if (c->vtype[k] != VT_STR) return false;
+        *out = (uint32_t)c->v.i[k];
+        return true;
+    }
     *out = c->v.s[k];
     return true;
 }
@@ -131,8 +142,10 @@ bool col_get_num(const Column *c, size_t e, double *out)
 {
     size_t k;
     if (!c || !col_slot(c, e, &k)) return false;
-    if (c->type == VT_INT) *out = (double)col_int_at(c, k);
-    else if (c->type == VT_FLT) *out = c->v.f[k];
+    uint64_t p;
+    uint8_t t = col_slot_value(c, k, &p);
+    if (t == VT_INT) *out = (double)(int64_t)p;
+    else if (t == VT_FLT) memcpy(out, &p, 8);
     else return false;
     return true;
 }
@@ -249,6 +262,7 @@ void store_free(Store *s)
         free(s->cols[c].rows);
         free(s->cols[c].v.p);
         free(s->cols[c].bits);
+        free(s->cols[c].vtype);
     }
     free(s->cols);
     free(s->msgs);
@@ -268,7 +282,7 @@ void store_mem(const Store *s, size_t *per_event, size_t *dict)
     m += (size_t)s->ngroups * sizeof(SyncGroup) + (size_t)s->nev_group * (sizeof(EvIdx) + 4);
     for (uint32_t c = 0; c < s->ncols; c++) {
         const Column *col = &s->cols[c];
-        size_t w = col->type == VT_INT ? col->width : (col->type == VT_FLT ? 8 : 4);
+        size_t w = col->type == VT_INT ? col->width : col->type == VT_MIXED ? 9 : (col->type == VT_FLT ? 8 : 4);
         if (col->sparse) m += col->npresent * (w + 4);
         else m += n * w + (col->bits ? (n + 63) / 64 * 8 : 0);
     }

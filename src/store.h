@@ -24,8 +24,9 @@
  *    dur first, event number).
  *  - depth[e] is the number of intervals of the same activity (msg records
  *    excluded) that contain e's start, i.e. the nesting level.
- *  - Every column's values are of one type; a sparse column's rows are
- *    strictly increasing.
+ *  - A column's values are of its type (a VT_MIXED column's values each of
+ *    VT_INT, VT_FLT or VT_STR); a sparse column's rows are strictly
+ *    increasing.
  *  - Messages: one per send (matched or not), per msg record, and per
  *    unmatched recv that names its source. ev_msg maps a send/recv/msg event
  *    to its message and is sorted by event.
@@ -44,7 +45,7 @@
 #include "strtab.h"
 
 enum { EVF_DUR = 1 };
-enum { VT_LOC = 4 }; /* column of location indexes (peer) */
+enum { VT_LOC = 4, VT_MIXED = 5 }; /* columns of location indexes (peer); of mixed values */
 
 typedef struct {
     uint32_t label; /* string id */
@@ -72,7 +73,7 @@ typedef struct {
 } Message; /* times and size are read from its events: msg_t_send() etc. */
 
 typedef struct {
-    uint8_t type;   /* VT_INT or VT_STR */
+    uint8_t type;   /* VT_INT, VT_FLT (ival holds the double's bits) or VT_STR */
     int64_t ival;
     uint32_t sid;
     uint32_t ev_off, nev; /* group_ev[ev_off ..]: its events by ts */
@@ -86,7 +87,8 @@ typedef struct {
 typedef struct {
     char *name;
     int field;    /* F_PEER..F_VALUE, or F_EXTRA for an extra field */
-    uint8_t type; /* VT_INT, VT_FLT, VT_STR, VT_LOC */
+    uint8_t type; /* VT_INT, VT_FLT, VT_STR, VT_LOC, or VT_MIXED (strings and
+                   * numbers: each value keeps its own type, in vtype) */
     uint8_t width; /* VT_INT: bytes per value (1, 2, 4 or 8); value = base + stored */
     int64_t base;
     bool sparse;
@@ -102,6 +104,7 @@ typedef struct {
         void *p;
     } v;            /* dense: n values; sparse: npresent values */
     uint64_t *bits; /* dense: presence bitmap; NULL when every event has a value */
+    uint8_t *vtype; /* VT_MIXED: the type of each slot (VT_INT, VT_FLT or VT_STR) */
 } Column;
 
 typedef struct {
@@ -187,6 +190,17 @@ static inline int64_t col_int_at(const Column *c, size_t k)
     }
 }
 
+static inline uint8_t col_slot_value(const Column *c, size_t k, uint64_t *payload)
+{
+    switch (c->type) {
+    case VT_STR:
+    case VT_LOC: *payload = c->v.s[k]; return c->type;
+    case VT_INT: *payload = (uint64_t)col_int_at(c, k); return VT_INT;
+    case VT_MIXED: *payload = (uint64_t)c->v.i[k]; return c->vtype[k];
+    default: *payload = (uint64_t)c->v.i[k]; return c->type;
+    }
+}
+
 /* A message's send time, arrival (end of its receive or msg record) and
  * size; INT64_MIN / -1 when unknown. */
 int64_t msg_t_send(const Store *s, const Message *m);
@@ -232,6 +246,9 @@ bool col_get_f(const Column *c, size_t e, double *out);
 bool col_get_s(const Column *c, size_t e, uint32_t *out);
 /* Field value as a number (ints, floats) — false when absent or a string. */
 bool col_get_num(const Column *c, size_t e, double *out);
+/* The type (VT_INT, VT_FLT, VT_STR, VT_LOC) and raw 8 bytes of the value at
+ * a slot: an int64, a double's bits, or a string / location id. */
+static inline uint8_t col_slot_value(const Column *c, size_t k, uint64_t *payload);
 
 /* Message of a send/recv/msg event, or NONE32. */
 uint32_t store_msg_of(const Store *s, uint32_t ev);

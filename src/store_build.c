@@ -30,7 +30,6 @@
 #include "timeparse.h"
 #include "util.h"
 
-enum { VT_STR_GLOBAL = 7 }; /* a string id already in the store's dictionary */
 
 typedef struct {
     uint8_t type;
@@ -137,7 +136,7 @@ static void place_worker(void *ctx, int w, int nw)
         size_t m = bt->n;
         uint32_t *cur = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
         memcpy(cur, B->start[b], (size_t)s->nloc * sizeof(uint32_t));
-        uint32_t *d = xmalloc((m ? m : 1) * sizeof(uint32_t));
+        uint32_t *d = xmalloc_big((m ? m : 1) * sizeof(uint32_t));
         const uint32_t *pl = B->ploc[b], *pm = B->premap[b], *rm = B->sremap[b];
         const uint16_t *km = B->kremap[b];
         for (size_t r = 0; r < m; r++) {
@@ -235,7 +234,8 @@ static inline uint64_t conv_value(const Build *B, size_t b, uint8_t ctype, uint8
 {
     switch (ctype) {
     case VT_LOC: return B->loc_of_sid[B->sremap[b][(uint32_t)p]];
-    case VT_STR: return vtype == VT_STR_GLOBAL ? p : B->sremap[b][(uint32_t)p];
+    case VT_STR: return B->sremap[b][(uint32_t)p];
+    case VT_MIXED: return vtype == VT_STR ? B->sremap[b][(uint32_t)p] : p;
     case VT_FLT:
         if (vtype == VT_INT) {
             double d = (double)(int64_t)p;
@@ -248,9 +248,12 @@ static inline uint64_t conv_value(const Build *B, size_t b, uint8_t ctype, uint8
     }
 }
 
-static inline void put_value(Column *c, size_t slot, uint64_t v)
+static inline void put_value(Column *c, size_t slot, uint64_t v, uint8_t vtype)
 {
-    if (c->type == VT_STR || c->type == VT_LOC) {
+    if (c->type == VT_MIXED) {
+        c->v.i[slot] = (int64_t)v;
+        c->vtype[slot] = vtype;
+    } else if (c->type == VT_STR || c->type == VT_LOC) {
         c->v.s[slot] = (uint32_t)v;
     } else if (c->type == VT_FLT) {
         c->v.i[slot] = (int64_t)v;
@@ -283,7 +286,7 @@ static void fields_pass1(void *ctx, int w, int nw)
             ColBuild *cb = &B->cb[ci];
             for (size_t i = 0; i < fb->rows.len; i++) {
                 uint32_t pos = d[fb->rows.v[i]];
-                if (!c->sparse) put_value(c, pos, conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]));
+                if (!c->sparse) put_value(c, pos, conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]), fb->types.v[i]);
                 if (cb->bits) __atomic_fetch_or(&cb->bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
             }
         }
@@ -311,7 +314,7 @@ static void fields_pass2(void *ctx, int w, int nw)
                 uint64_t word = cb->bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
                 size_t slot = cb->rank[pos >> 6] + popcount64(word);
                 c->rows[slot] = pos;
-                put_value(c, slot, conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]));
+                put_value(c, slot, conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]), fb->types.v[i]);
             }
         }
         batch_free_fields(bt);
@@ -366,6 +369,7 @@ static void build_columns(Build *B)
         }
         uint8_t mk = tmask[key];
         if (key == F_PEER) c->type = VT_LOC;
+        else if ((mk & (1u << VT_STR)) && (mk & ((1u << VT_INT) | (1u << VT_FLT)))) c->type = VT_MIXED;
         else if (mk & (1u << VT_STR)) c->type = VT_STR;
         else if (mk & (1u << VT_FLT)) c->type = VT_FLT;
         else c->type = VT_INT;
@@ -379,51 +383,24 @@ static void build_columns(Build *B)
             c->base = c->width == 8 ? 0 : imin[key];
             wsz = c->width;
         } else {
-            wsz = c->type == VT_FLT ? 8 : 4;
+            wsz = c->type == VT_FLT || c->type == VT_MIXED ? 8 : 4;
         }
         size_t words = (n + 63) / 64 + 1;
-        size_t dense_bytes = n * wsz + (m < n ? words * 8 : 0), sparse_bytes = m * (4 + wsz);
+        size_t tb = c->type == VT_MIXED ? 1 : 0; /* a type byte per value */
+        size_t dense_bytes = n * (wsz + tb) + (m < n ? words * 8 : 0), sparse_bytes = m * (4 + wsz + tb);
         c->sparse = sparse_bytes < dense_bytes;
         ColBuild *cb = &B->cb[ci];
         cb->m = m;
+        if (tb) c->vtype = xcalloc_big(c->sparse ? m : (n ? n : 1), 1);
         if (c->sparse) {
-            c->rows = xmalloc(m * sizeof(uint32_t));
-            c->v.p = xmalloc(m * wsz);
-            cb->bits = xcalloc(words, sizeof(uint64_t));
+            c->rows = xmalloc_big(m * sizeof(uint32_t));
+            c->v.p = xmalloc_big(m * wsz);
+            cb->bits = xcalloc_big(words, sizeof(uint64_t));
         } else {
-            c->v.p = xcalloc(n ? n : 1, wsz);
+            c->v.p = xcalloc_big(n ? n : 1, wsz);
             if (m < n) {
-                c->bits = xcalloc(words, sizeof(uint64_t));
+                c->bits = xcalloc_big(words, sizeof(uint64_t));
                 cb->bits = c->bits;
-            }
-        }
-        /* a column mixing numbers and strings holds strings: numbers are
-         * turned into their text here, once */
-        if (c->type == VT_STR && (mk & ((1u << VT_INT) | (1u << VT_FLT)))) {
-            for (size_t b = 0; b < B->nb; b++) {
-                Batch *bt = B->bs[b];
-                for (size_t f = 0; f < bt->nfb; f++) {
-                    if (!bt->fb[f].rows.len) continue;
-                    size_t k2 = f < F_EXTRA ? f : (size_t)F__N + B->xremap[b][f - F_EXTRA];
-                    if (k2 != key) continue;
-                    FieldBuf *fb = &bt->fb[f];
-                    for (size_t i = 0; i < fb->rows.len; i++) {
-                        uint8_t t = fb->types.v[i];
-                        if (t != VT_INT && t != VT_FLT) continue;
-                        char buf[64];
-                        size_t bl;
-                        if (t == VT_INT) {
-                            bl = fmt_i64(buf, (int64_t)fb->vals.v[i]);
-                        } else {
-                            double dv;
-                            memcpy(&dv, &fb->vals.v[i], 8);
-                            fmt_double(buf, sizeof buf, dv);
-                            bl = strlen(buf);
-                        }
-                        fb->vals.v[i] = strtab_intern(&s->strs, buf, bl);
-                        fb->types.v[i] = VT_STR_GLOBAL;
-                    }
-                }
             }
         }
     }
@@ -756,7 +733,7 @@ static void build_activities(Build *B)
     ac.nw = nw;
     ac.cnt = xcalloc((size_t)nw, sizeof(uint32_t *));
     for (int w = 0; w < nw; w++) ac.cnt[w] = xcalloc((size_t)nr + 1, sizeof(uint32_t));
-    s->act = xmalloc((n ? n : 1) * sizeof(uint32_t));
+    s->act = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
     par_run(nw, act_assign_worker, &ac);
     s->act_off = xrealloc(s->act_off, ((size_t)nr + 2) * sizeof(uint32_t));
     uint32_t acc = 0;
@@ -769,12 +746,12 @@ static void build_activities(Build *B)
         }
     }
     s->act_off[nr] = acc;
-    s->act_ev = xmalloc((n ? n : 1) * sizeof(uint32_t));
+    s->act_ev = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
     par_run(nw, act_scatter_worker, &ac);
     for (int w = 0; w < nw; w++) free(ac.cnt[w]);
     free(ac.cnt);
 
-    s->depth = xcalloc(n ? n : 1, sizeof(uint16_t));
+    s->depth = xcalloc_big(n ? n : 1, sizeof(uint16_t));
     atomic_store(&B->max_depth, 0);
     jobq_init(&B->q, nr);
     par_run(B->threads, act_detail_worker, &ac);
@@ -855,78 +832,103 @@ static void build_activities(Build *B)
 
 /* ---- 8. messages ----------------------------------------------------------- */
 
+/* One communication event waiting for its partner, with its matching key. */
 typedef struct {
+    uint64_t k1, k2, k3;
+    uint32_t h; /* hash of the key */
     uint32_t i; /* index into the communication events */
-    uint32_t slot;
-} EvSlot;
+} CKey;
 
-/* Pair the sends and receives that share a slot, in time order. ce maps a
- * communication index to its event. */
-static void pair_slots(const Store *s, const uint32_t *ce, EvSlot *es, size_t m, uint32_t nslots, uint32_t *mate)
+static uint32_t ckey_hash(uint64_t a, uint64_t b, uint64_t c)
 {
-    uint32_t *cnt = xcalloc((size_t)nslots + 2, sizeof(uint32_t));
-    for (size_t i = 0; i < m; i++) cnt[es[i].slot + 1]++;
-    for (uint32_t k = 0; k < nslots; k++) cnt[k + 1] += cnt[k];
-    uint32_t *byslot = xmalloc((m ? m : 1) * sizeof(uint32_t));
-    uint32_t *pos = xmalloc(((size_t)nslots + 1) * sizeof(uint32_t));
-    memcpy(pos, cnt, ((size_t)nslots + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < m; i++) byslot[pos[es[i].slot]++] = es[i].i;
+    return (uint32_t)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ hash_u64(b ^ (c * 0xc2b2ae3d27d4eb4fULL))) >> 32);
+}
+
+/* stable LSD radix sort by h (two 16-bit passes) */
+static void sort_ckeys(CKey *v, size_t m)
+{
+    if (m < 2) return;
+    CKey *tmp = xmalloc_big(m * sizeof *tmp);
+    size_t *cnt = xmalloc(65537 * sizeof(size_t));
+    CKey *src = v, *dst = tmp;
+    for (int pass = 0; pass < 2; pass++) {
+        int sh = pass * 16;
+        memset(cnt, 0, 65537 * sizeof(size_t));
+        for (size_t i = 0; i < m; i++) cnt[((src[i].h >> sh) & 0xFFFF) + 1]++;
+        for (size_t k = 0; k < 65536; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < m; i++) dst[cnt[(src[i].h >> sh) & 0xFFFF]++] = src[i];
+        CKey *t = src;
+        src = dst;
+        dst = t;
+    }
+    free(tmp);
+    free(cnt);
+}
+
+/* Pair the sends and receives that share a key, each side in time order.
+ * ce maps a communication index to its event. */
+static void pair_by_key(const Store *s, const uint32_t *ce, CKey *keys, size_t m, uint32_t *mate)
+{
+    sort_ckeys(keys, m);
     VEC(uint32_t) S = {0}, R = {0};
-    uint32_t *tmp = NULL, *ev = NULL;
-    size_t tcap = 0;
-    for (uint32_t k = 0; k < nslots; k++) {
-        uint32_t a = cnt[k], b = cnt[k + 1];
-        if (b - a == 2) { /* the common case: one send, one receive */
-            uint32_t x = byslot[a], y = byslot[a + 1];
+    uint8_t *done = NULL;
+    size_t dcap = 0;
+    for (size_t a = 0; a < m;) {
+        size_t b = a + 1;
+        while (b < m && keys[b].h == keys[a].h) b++;
+        if (b - a == 2 && keys[a].k1 == keys[a + 1].k1 && keys[a].k2 == keys[a + 1].k2 && keys[a].k3 == keys[a + 1].k3) {
+            /* the common case: one send and its receive */
+            uint32_t x = keys[a].i, y = keys[a + 1].i;
             if (s->kind[ce[x]] != s->kind[ce[y]]) {
                 mate[x] = y;
                 mate[y] = x;
             }
+            a = b;
             continue;
         }
-        S.len = R.len = 0;
-        for (uint32_t i = a; i < b; i++) {
-            uint32_t c = byslot[i];
-            if (s->kind[ce[c]] == K_SEND) VEC_PUSH(S, c);
-            else VEC_PUSH(R, c);
+        /* a run of equal hashes: split it into groups of equal keys */
+        if (b - a > dcap) {
+            dcap = b - a;
+            done = xrealloc(done, dcap);
         }
-        /* order each side by time (communication indices follow event
-         * numbers, so sorting events and mapping back keeps them apart) */
-        for (int side = 0; side < 2; side++) {
-            uint32_t *v = side ? R.v : S.v;
-            size_t len = side ? R.len : S.len;
-            if (len < 2) continue;
-            if (len > tcap) {
-                tcap = len;
-                tmp = xrealloc(tmp, tcap * sizeof *tmp);
-                ev = xrealloc(ev, tcap * sizeof *ev);
+        memset(done, 0, b - a);
+        for (size_t g = a; g < b; g++) {
+            if (done[g - a]) continue;
+            S.len = R.len = 0;
+            for (size_t j = g; j < b; j++) {
+                if (done[j - a] || keys[j].k1 != keys[g].k1 || keys[j].k2 != keys[g].k2 || keys[j].k3 != keys[g].k3)
+                    continue;
+                done[j - a] = 1;
+                uint32_t c = keys[j].i;
+                if (s->kind[ce[c]] == K_SEND) VEC_PUSH(S, c);
+                else VEC_PUSH(R, c);
             }
-            for (size_t i = 0; i < len; i++) ev[i] = ce[v[i]];
-            if (events_sorted(ev, len, s->ts, s->dur)) continue;
-            /* insertion sort of the indices by their events' order */
-            for (size_t i = 1; i < len; i++) {
-                uint32_t x = v[i];
-                size_t j = i;
-                while (j > 0 && ev_before_raw(s->ts, s->dur, ce[x], ce[v[j - 1]])) {
-                    v[j] = v[j - 1];
-                    j--;
+            /* each side in time order (communication indices follow event
+             * numbers, which are in time order within one location) */
+            for (int side = 0; side < 2; side++) {
+                uint32_t *v = side ? R.v : S.v;
+                size_t len = side ? R.len : S.len;
+                for (size_t i = 1; i < len; i++) {
+                    uint32_t x = v[i];
+                    size_t j = i;
+                    while (j > 0 && ev_before_raw(s->ts, s->dur, ce[x], ce[v[j - 1]])) {
+                        v[j] = v[j - 1];
+                        j--;
+                    }
+                    v[j] = x;
                 }
-                v[j] = x;
+            }
+            size_t np = S.len < R.len ? S.len : R.len;
+            for (size_t i = 0; i < np; i++) {
+                mate[S.v[i]] = R.v[i];
+                mate[R.v[i]] = S.v[i];
             }
         }
-        size_t np = S.len < R.len ? S.len : R.len;
-        for (size_t i = 0; i < np; i++) {
-            mate[S.v[i]] = R.v[i];
-            mate[R.v[i]] = S.v[i];
-        }
+        a = b;
     }
     VEC_FREE(S);
     VEC_FREE(R);
-    free(tmp);
-    free(ev);
-    free(cnt);
-    free(byslot);
-    free(pos);
+    free(done);
 }
 
 static bool cur_key(ColCur *cc, size_t e, uint64_t *type, uint64_t *payload)
@@ -934,10 +936,7 @@ static bool cur_key(ColCur *cc, size_t e, uint64_t *type, uint64_t *payload)
     size_t k;
     if (!colcur_slot(cc, e, &k)) return false;
     const Column *c = cc->c;
-    *type = c->type;
-    if (c->type == VT_STR || c->type == VT_LOC) *payload = c->v.s[k];
-    else if (c->type == VT_INT) *payload = (uint64_t)col_int_at(c, k);
-    else *payload = (uint64_t)c->v.i[k];
+    *type = col_slot_value(c, k, payload);
     return true;
 }
 
@@ -964,10 +963,8 @@ static void build_messages(Store *s)
     uint32_t *mate = xmalloc((nc + 1) * sizeof(uint32_t));
     uint32_t *peer_of = xmalloc((nc + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < nc; i++) mate[i] = NONE32;
-    VEC(EvSlot) es = {0};
-    KeyMap km;
+    VEC(CKey) ks = {0};
     /* 1. by id: key (id, destination) */
-    km_init(&km);
     {
         ColCur cp = {peer, 0}, ci = {idc, 0};
         for (size_t i = 0; i < nc; i++) {
@@ -980,15 +977,13 @@ static void build_messages(Store *s)
             if (!cur_key(&ci, e, &t, &v)) continue;
             uint32_t dst = k == K_SEND ? peer_of[i] : s->loc[e];
             if (dst == NONE32) continue;
-            EvSlot x = {(uint32_t)i, km_get(&km, t, v, dst, true, NULL)};
-            VEC_PUSH(es, x);
+            CKey x = {t, v, dst, ckey_hash(t, v, dst), (uint32_t)i};
+            VEC_PUSH(ks, x);
         }
     }
-    pair_slots(s, ce.v, es.v, es.len, km.n, mate);
-    km_free(&km);
+    pair_by_key(s, ce.v, ks.v, ks.len, mate);
     /* 2. the rest: first in, first out per (source, destination, tag) */
-    es.len = 0;
-    km_init(&km);
+    ks.len = 0;
     {
         ColCur ct = {tagc, 0};
         for (size_t i = 0; i < nc; i++) {
@@ -998,13 +993,13 @@ static void build_messages(Store *s)
             uint32_t src = k == K_SEND ? s->loc[e] : peer_of[i], dst = k == K_SEND ? peer_of[i] : s->loc[e];
             uint64_t t = 0, v = 0;
             cur_key(&ct, e, &t, &v);
-            EvSlot x = {(uint32_t)i, km_get(&km, ((uint64_t)src << 32) | dst, t, v, true, NULL)};
-            VEC_PUSH(es, x);
+            uint64_t sd = ((uint64_t)src << 32) | dst;
+            CKey x = {sd, t, v, ckey_hash(sd, t, v), (uint32_t)i};
+            VEC_PUSH(ks, x);
         }
     }
-    pair_slots(s, ce.v, es.v, es.len, km.n, mate);
-    km_free(&km);
-    VEC_FREE(es);
+    pair_by_key(s, ce.v, ks.v, ks.len, mate);
+    VEC_FREE(ks);
     /* 3. messages, in the order of the event that makes them */
     VEC(Message) msgs = {0};
     uint32_t *msg_of = xmalloc((nc + 1) * sizeof(uint32_t));
@@ -1068,10 +1063,8 @@ static void build_groups(Store *s)
     for (size_t i = 0; i < total; i++) {
         size_t e = gc->sparse ? gc->rows[i] : i;
         if (!gc->sparse && gc->bits && !((gc->bits[e >> 6] >> (e & 63)) & 1)) continue;
-        uint64_t t = gc->type, p;
-        if (gc->type == VT_STR) p = gc->v.s[i];
-        else if (gc->type == VT_INT) p = (uint64_t)col_int_at(gc, i);
-        else p = (uint64_t)gc->v.i[i];
+        uint64_t p;
+        uint64_t t = col_slot_value(gc, i, &p);
         EvIdx x = {(uint32_t)e, km_get(&km, t, p, 0, true, NULL)};
         VEC_PUSH(eg, x);
     }
@@ -1278,15 +1271,15 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         }
     }
     free(loc_total);
-    s->ts = xmalloc((n ? n : 1) * sizeof(int64_t));
-    s->dur = xmalloc((n ? n : 1) * sizeof(int64_t));
-    s->name = xmalloc((n ? n : 1) * sizeof(uint32_t));
-    s->kind = xmalloc((n ? n : 1) * sizeof(uint16_t));
-    s->flags = xmalloc(n ? n : 1);
-    B->pair = xmalloc((n ? n : 1) * sizeof(uint32_t));
+    s->ts = xmalloc_big((n ? n : 1) * sizeof(int64_t));
+    s->dur = xmalloc_big((n ? n : 1) * sizeof(int64_t));
+    s->name = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    s->kind = xmalloc_big((n ? n : 1) * sizeof(uint16_t));
+    s->flags = xmalloc_big(n ? n : 1);
+    B->pair = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
     jobq_init(&B->q, nb);
     par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
-    s->loc = xmalloc((n ? n : 1) * sizeof(uint32_t));
+    s->loc = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
     for (uint32_t l = 0; l < s->nloc; l++)
         for (uint32_t i = s->locs[l].first; i < s->locs[l].first + s->locs[l].count; i++) s->loc[i] = l;
     phase("placement");

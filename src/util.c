@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,26 @@ void *xrealloc(void *p, size_t n)
     void *q = realloc(p, n ? n : 1);
     if (!q) die_oom();
     return q;
+}
+
+void *xmalloc_big(size_t n)
+{
+    const size_t HUGE = (size_t)2 << 20;
+    if (n < 2 * HUGE) return xmalloc(n);
+    void *p = NULL;
+    if (posix_memalign(&p, HUGE, n) != 0 || !p) die_oom();
+#ifdef MADV_HUGEPAGE
+    madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
+#endif
+    return p;
+}
+
+void *xcalloc_big(size_t n, size_t sz)
+{
+    if (sz && n > SIZE_MAX / sz) die_oom();
+    void *p = xmalloc_big(n * sz);
+    memset(p, 0, n * sz);
+    return p;
 }
 
 char *xstrndup(const char *s, size_t n)

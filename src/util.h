@@ -34,6 +34,11 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* For big arrays (columns, indexes): like xmalloc, but an allocation of at
+ * least 4 MiB is 2 MiB-aligned and asks for transparent huge pages, which
+ * cuts the page faults of first touch by 512x. Freed with free(). */
+void *xmalloc_big(size_t n);
+void *xcalloc_big(size_t n, size_t sz);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 NORETURN void die_oom(void);

@@ -520,7 +520,7 @@ static void t_store_messages(void)
     CHECK_EQ_I(st.loc[loc_by_label(s, "0")].sent_bytes, 100 + 10 + 20 + 30 + 99);
     CHECK_EQ_I(st.loc[loc_by_label(s, "1")].recv_bytes, 100 + 10 + 20 + 30);
     CHECK_EQ_I(st.loc[loc_by_label(s, "0")].recv_bytes, 4096);
-    CHECK_EQ_I(st.nmsg, 8);
+    CHECK_EQ_I(st.nmsg, 7); /* the lone receive "orphan" is not counted in the summary */
     stats_free(&st);
     store_free(s);
 }
