@@ -58,7 +58,8 @@ typedef struct {
     int **colof; /* per batch: field code -> column, or -1 */
     int *colof_n;
     ColBuild *cb;
-    uint32_t *newpos;
+    uint32_t *newpos; /* for moved positions: where the event went */
+    uint64_t *moved;  /* bitmap of the positions whose event moved */
     atomic_bool resorted;
     /* activities */
     uint32_t *act_tmp_cnt; /* per worker x activity counts */
@@ -168,6 +169,12 @@ static void place_worker(void *ctx, int w, int nw)
 
 /* ---- 5. time order inside locations ------------------------------------ */
 
+/* Put the events of a location in time order when they are not. Input in
+ * time order leaves only ties out of place (an inner interval written before
+ * the outer one that starts with it), so a bounded insertion sort on the
+ * arrays themselves usually finishes in one pass; when it does not, the
+ * segment is merge-sorted. Moved positions are recorded in newpos and
+ * marked in the moved bitmap. */
 static void locsort_worker(void *ctx, int w, int nw)
 {
     (void)w;
@@ -180,35 +187,97 @@ static void locsort_worker(void *ctx, int w, int nw)
     size_t l;
     while ((l = jobq_next(&B->q)) != (size_t)-1) {
         size_t a = s->locs[l].first, m = s->locs[l].count;
-        bool sorted = true;
-        for (size_t i = a + 1; i < a + m; i++)
-            if (ev_before_raw(s->ts, s->dur, (uint32_t)i, (uint32_t)(i - 1))) {
-                sorted = false;
-                break;
-            }
-        if (sorted) continue;
+        size_t i0 = a + 1;
+        while (i0 < a + m && !ev_before_raw(s->ts, s->dur, (uint32_t)i0, (uint32_t)(i0 - 1))) i0++;
+        if (i0 >= a + m) continue; /* already in order */
         if (m > cap) {
             cap = m;
             idx = xrealloc(idx, cap * sizeof *idx);
             tmp = xrealloc(tmp, cap * sizeof *tmp);
             buf = xrealloc(buf, cap * 8);
         }
-        for (size_t i = 0; i < m; i++) idx[i] = (uint32_t)(a + i);
-        sort_events(idx, tmp, m, s->ts, s->dur);
+        for (size_t i = 0; i < m; i++) idx[i] = (uint32_t)i; /* segment offsets of the original events */
+        /* bounded insertion sort on the arrays (a moving element keeps its
+         * original offset in idx; ties are broken by the original order) */
+        size_t moves = 0, budget = 8 * m + 1024;
+        bool ok = true;
+        for (size_t i = i0 - a; i < m && ok; i++) {
+            size_t j = i;
+            int64_t t = s->ts[a + i], d = s->dur[a + i];
+            uint32_t o = idx[i];
+            while (j > 0) {
+                int64_t tj = s->ts[a + j - 1], dj = s->dur[a + j - 1];
+                bool before = t != tj ? t < tj : d != dj ? d > dj : o < idx[j - 1];
+                if (!before) break;
+                j--;
+            }
+            if (j == i) continue;
+            moves += i - j;
+            if (moves > budget) {
+                ok = false;
+                break;
+            }
+            uint32_t nm = s->name[a + i], pr = B->pair[a + i];
+            uint16_t kd = s->kind[a + i];
+            uint8_t fl = s->flags[a + i];
+            size_t cnt = i - j;
+            memmove(&s->ts[a + j + 1], &s->ts[a + j], cnt * sizeof(int64_t));
+            memmove(&s->dur[a + j + 1], &s->dur[a + j], cnt * sizeof(int64_t));
+            memmove(&s->name[a + j + 1], &s->name[a + j], cnt * sizeof(uint32_t));
+            memmove(&B->pair[a + j + 1], &B->pair[a + j], cnt * sizeof(uint32_t));
+            memmove(&s->kind[a + j + 1], &s->kind[a + j], cnt * sizeof(uint16_t));
+            memmove(&s->flags[a + j + 1], &s->flags[a + j], cnt);
+            memmove(&idx[j + 1], &idx[j], cnt * sizeof(uint32_t));
+            s->ts[a + j] = t;
+            s->dur[a + j] = d;
+            s->name[a + j] = nm;
+            B->pair[a + j] = pr;
+            s->kind[a + j] = kd;
+            s->flags[a + j] = fl;
+            idx[j] = o;
+        }
+        if (!ok) {
+            /* far from sorted: restore the original order, then merge sort
+             * (sort_events breaks ties by event number, i.e. original order) */
+#define UNDO(arr, T)                                                           \
+    do {                                                                       \
+        T *t_ = buf;                                                           \
+        for (size_t i = 0; i < m; i++) t_[idx[i]] = (arr)[a + i];              \
+        memcpy((arr) + a, t_, m * sizeof(T));                                  \
+    } while (0)
+            UNDO(s->ts, int64_t);
+            UNDO(s->dur, int64_t);
+            UNDO(s->name, uint32_t);
+            UNDO(s->kind, uint16_t);
+            UNDO(s->flags, uint8_t);
+            UNDO(B->pair, uint32_t);
+#undef UNDO
+            uint32_t *ord = tmp; /* ord[k] = position of the k-th element in time order */
+            for (size_t i = 0; i < m; i++) ord[i] = (uint32_t)(a + i);
+            uint32_t *t2 = xmalloc(m * sizeof(uint32_t));
+            sort_events(ord, t2, m, s->ts, s->dur);
+            free(t2);
 #define PERMUTE(arr, T)                                                        \
     do {                                                                       \
         T *t_ = buf;                                                           \
-        for (size_t i = 0; i < m; i++) t_[i] = (arr)[idx[i]];                  \
+        for (size_t i = 0; i < m; i++) t_[i] = (arr)[ord[i]];                  \
         memcpy((arr) + a, t_, m * sizeof(T));                                  \
     } while (0)
-        PERMUTE(s->ts, int64_t);
-        PERMUTE(s->dur, int64_t);
-        PERMUTE(s->name, uint32_t);
-        PERMUTE(s->kind, uint16_t);
-        PERMUTE(s->flags, uint8_t);
-        PERMUTE(B->pair, uint32_t);
+            PERMUTE(s->ts, int64_t);
+            PERMUTE(s->dur, int64_t);
+            PERMUTE(s->name, uint32_t);
+            PERMUTE(s->kind, uint16_t);
+            PERMUTE(s->flags, uint8_t);
+            PERMUTE(B->pair, uint32_t);
 #undef PERMUTE
-        for (size_t i = 0; i < m; i++) B->newpos[idx[i]] = (uint32_t)(a + i);
+            for (size_t i = 0; i < m; i++) idx[i] = ord[i] - (uint32_t)a;
+        }
+        for (size_t i = 0; i < m; i++) {
+            if (idx[i] == i) continue;
+            size_t from = a + idx[i];
+            B->newpos[from] = (uint32_t)(a + i);
+            __atomic_fetch_or(&B->moved[from >> 6], 1ULL << (from & 63), __ATOMIC_RELAXED);
+        }
         atomic_store(&B->resorted, true);
     }
     free(idx);
@@ -224,7 +293,11 @@ static void redest_worker(void *ctx, int w, int nw)
     size_t b;
     while ((b = jobq_next(&B->q)) != (size_t)-1) {
         uint32_t *d = B->dest[b];
-        for (size_t r = 0; r < B->bs[b]->n; r++) d[r] = B->newpos[d[r]];
+        const uint64_t *mv = B->moved;
+        for (size_t r = 0; r < B->bs[b]->n; r++) {
+            uint32_t x = d[r];
+            if ((mv[x >> 6] >> (x & 63)) & 1) d[r] = B->newpos[x];
+        }
     }
 }
 
@@ -1297,15 +1370,19 @@ Store *store_build(Batch **bs, size_t nb, int threads)
                 }
         }
         if (need) {
-            B->newpos = xmalloc((n ? n : 1) * sizeof(uint32_t));
-            for (size_t i = 0; i < n; i++) B->newpos[i] = (uint32_t)i;
+            B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+            B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
             atomic_store(&B->resorted, false);
             jobq_init(&B->q, s->nloc);
             par_run(B->threads, locsort_worker, B);
-            jobq_init(&B->q, nb);
-            par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
+            if (atomic_load(&B->resorted)) {
+                jobq_init(&B->q, nb);
+                par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
+            }
             free(B->newpos);
+            free(B->moved);
             B->newpos = NULL;
+            B->moved = NULL;
         }
     }
     phase("time order");

@@ -537,17 +537,22 @@ static void t_store_columns(void)
     if (!s) return;
     const Column *mixed = store_column(s, "mixed"), *num = store_column(s, "num"), *flt = store_column(s, "flt"),
                  *sp = store_column(s, "sparse"), *id = store_canon_col(s, F_ID);
-    CHECK(mixed && mixed->type == VT_STR);
+    CHECK(mixed && mixed->type == VT_MIXED);
     CHECK(num && num->type == VT_INT);
     CHECK(flt && flt->type == VT_FLT);
     CHECK(sp && sp->type == VT_STR && sp->npresent == 1);
-    CHECK(id && id->type == VT_STR && id->npresent == 2);
+    CHECK(id && id->type == VT_MIXED && id->npresent == 2);
     uint32_t sv;
     int64_t iv;
     double dv;
-    if (mixed && col_get_s(mixed, 0, &sv)) CHECK_EQ_S(store_str(s, sv), "12");
-    if (mixed && col_get_s(mixed, 2, &sv)) CHECK_EQ_S(store_str(s, sv), "3.25");
+    /* a mixed column keeps each value's type */
+    CHECK(mixed && col_get_i(mixed, 0, &iv) && iv == 12 && !col_get_s(mixed, 0, &sv));
+    CHECK(mixed && col_get_s(mixed, 1, &sv) && !strcmp(store_str(s, sv), "abc") && !col_get_i(mixed, 1, &iv));
+    CHECK(mixed && col_get_f(mixed, 2, &dv) && dv == 3.25);
+    CHECK(mixed && col_get_num(mixed, 0, &dv) && dv == 12.0 && !col_get_num(mixed, 1, &dv));
+    CHECK(id && col_get_i(id, 0, &iv) && iv == 4 && col_get_s(id, 1, &sv) && !strcmp(store_str(s, sv), "x"));
     CHECK(num && col_get_i(num, 2, &iv) && iv == 5);
+    CHECK(num && num->width == 1 && num->base == 3); /* 3..5 in one byte */
     CHECK(flt && col_get_f(flt, 1, &dv) && dv == 2.0);
     CHECK(sp && !col_has(sp, 0) && col_has(sp, 2));
     CHECK(id && !col_has(id, 2));
