@@ -496,6 +496,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         free(all.v[i]);
     }
     VEC_FREE(all);
+    big_cache_trim(); /* the blocks nobody reused go back to the system */
     *out = s;
     return 0;
 }

@@ -159,17 +159,27 @@ static inline const char *scan_str(const char *p, const char *e)
 #endif
 }
 
-static bool parse_string(Nd *nd, const char **pp, const char *e, const char **s, size_t *n)
+static bool parse_string_slow(Nd *nd, const char **pp, const char *e, const char *p, const char **s, size_t *n);
+
+/* *pp at the opening quote; on success *pp is after the closing quote and
+ * the decoded bytes are [*s, *s + *n). */
+static inline bool parse_string(Nd *nd, const char **pp, const char *e, const char **s, size_t *n)
 {
     const char *p = *pp + 1, *start = p;
     p = scan_str(p, e);
-    if (p < e && *p == '"') {
+    if (LIKELY(p < e && *p == '"')) {
         *s = start;
         *n = (size_t)(p - start);
         *pp = p + 1;
         return true;
     }
-    /* slow path: escapes; the decoded form is never longer than the input */
+    return parse_string_slow(nd, pp, e, p, s, n);
+}
+
+static bool parse_string_slow(Nd *nd, const char **pp, const char *e, const char *p, const char **s, size_t *n)
+{
+    const char *start = *pp + 1;
+    /* escapes: the decoded form is never longer than the input */
     char *o = nd->sbuf + nd->slen;
     char *o0 = o;
     memcpy(o, start, (size_t)(p - start));
@@ -456,9 +466,14 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
         if (!parse_string(nd, &p, e, &ks, &kn)) return false;
         uint32_t kid = key_id(nd, parent, plen, ks, kn);
         nd->slen = save; /* a decoded key is not needed any more */
-        p = skip_ws(p, e);
-        if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
-        p = skip_ws(p + 1, e);
+        if (LIKELY(p < e && *p == ':')) {
+            p++;
+        } else {
+            p = skip_ws(p, e);
+            if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
+            p++;
+        }
+        if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
         if (p >= e) return fail(nd, p, "expected a value");
         const char *v0 = p;
         switch (*p) {
@@ -505,9 +520,10 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             if (!parse_number(nd, &p, e)) return false;
             if (!assign(nd, kid, v0, (size_t)(p - v0), V_NUM, keyat)) return false;
         }
-        p = skip_ws(p, e);
-        if (p < e && *p == ',') {
-            p = skip_ws(p + 1, e);
+        if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
+        if (LIKELY(p < e && *p == ',')) {
+            p++;
+            if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
             continue;
         }
         if (p < e && *p == '}') {
@@ -518,8 +534,43 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
     }
 }
 
+/* The first LF in [p, lim), or lim; *high is set when a byte >= 0x80 comes
+ * before it. Reads in 16-byte blocks (the reader's window has slack). */
+static inline const char *find_lf(const char *p, const char *lim, bool *high)
+{
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n');
+    uint32_t hi = 0;
+    while (p < lim) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
+        uint32_t h = (uint32_t)_mm_movemask_epi8(v);
+        size_t valid = (size_t)(lim - p);
+        if (valid < 16) {
+            m &= (1u << valid) - 1;
+            h &= (1u << valid) - 1;
+        }
+        if (m) {
+            unsigned i = (unsigned)__builtin_ctz(m);
+            hi |= h & ((1u << i) - 1);
+            *high = hi != 0;
+            return p + i;
+        }
+        hi |= h;
+        p += 16;
+    }
+    *high = hi != 0;
+    return lim;
+#else
+    bool hi = false;
+    while (p < lim && *p != '\n') hi |= (unsigned char)*p++ >= 0x80;
+    *high = hi;
+    return p;
+#endif
+}
+
 /* Parse and commit one line [s, e) (without its LF). */
-static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last)
+static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last, bool high)
 {
     Batch *b = nd->b;
     const char *p = skip_ws(s, e);
@@ -534,7 +585,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     }
     nd->line0 = s;
     nd->err[0] = 0;
-    size_t bad = utf8_invalid_at((const unsigned char *)s, (size_t)(e - s));
+    size_t bad = high ? utf8_invalid_at((const unsigned char *)s, (size_t)(e - s)) : (size_t)(e - s);
     if (bad != (size_t)(e - s)) {
         if (last) b->tail_incomplete = true;
         else batch_reject(b, line, "invalid UTF-8 at column %zu", bad + 1);
@@ -580,18 +631,44 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
     strtab_init(&nd.keys);
     uint64_t pos = start, line = 1;
     b->chunk_start = start;
-    while (pos < end && pos < rd.limit) {
-        uint64_t lf = rd_find_lf(&rd, pos);
-        bool last = lf >= rd.limit;
+    {
+        /* size the columns from the line length seen in the first window */
         size_t avail;
-        const char *w = rd_window(&rd, pos, (size_t)(lf - pos), &avail);
-        if (avail < lf - pos) break; /* read error */
-        ndjson_line(&nd, w, w + (lf - pos), line, last);
-        if (last) {
-            pos = rd.limit;
-        } else {
-            pos = lf + 1;
+        const char *w = rd_window(&rd, pos, 1, &avail);
+        size_t nl = 0;
+        for (const char *q = w; avail && (q = memchr(q, '\n', (size_t)(w + avail - q))) != NULL; q++) nl++;
+        if (nl && end > start) batch_reserve(b, (size_t)((end - start) / (avail / nl + 1) * 21 / 20) + 64);
+    }
+    size_t want = 1;
+    while (pos < end && pos < rd.limit) {
+        size_t avail;
+        const char *w = rd_window(&rd, pos, want, &avail);
+        if (avail == 0) break; /* read error */
+        want = 1;
+        const char *lim = w + avail, *ls = w;
+        bool at_eof = pos + avail >= rd.limit;
+        for (;;) {
+            uint64_t ls_off = pos + (uint64_t)(ls - w);
+            if (ls_off >= end || ls >= lim) {
+                pos = ls_off;
+                break;
+            }
+            /* one pass finds the line's end and whether it has non-ASCII bytes */
+            bool high = false;
+            const char *q = find_lf(ls, lim, &high);
+            if (q == lim && !at_eof) {
+                pos = ls_off; /* the line continues past the window: widen it */
+                want = (size_t)(lim - ls) * 2 + 4096;
+                break;
+            }
+            bool last = q == lim;
+            ndjson_line(&nd, ls, q, line, last, high);
+            if (last) {
+                pos = rd.limit;
+                break;
+            }
             line++;
+            ls = q + 1;
         }
     }
     b->chunk_stop = pos;

@@ -156,11 +156,11 @@ static void place_worker(void *ctx, int w, int nw)
         }
         B->dest[b] = d;
         free(cur);
-        free(bt->ts);
-        free(bt->dur);
-        free(bt->name);
-        free(bt->kind);
-        free(bt->akey);
+        xfree_big(bt->ts, bt->cap * sizeof *bt->ts);
+        xfree_big(bt->dur, bt->cap * sizeof *bt->dur);
+        xfree_big(bt->name, bt->cap * sizeof *bt->name);
+        xfree_big(bt->kind, bt->cap * sizeof *bt->kind);
+        xfree_big(bt->akey, bt->cap * sizeof *bt->akey);
         bt->ts = bt->dur = NULL;
         bt->name = bt->akey = NULL;
         bt->kind = NULL;
@@ -391,7 +391,7 @@ static void fields_pass2(void *ctx, int w, int nw)
             }
         }
         batch_free_fields(bt);
-        free(B->dest[b]);
+        xfree_big(B->dest[b], bt->n * sizeof(uint32_t));
         B->dest[b] = NULL;
     }
 }
@@ -934,7 +934,7 @@ static void sort_ckeys(CKey *v, size_t m)
         src = dst;
         dst = t;
     }
-    free(tmp);
+    xfree_big(tmp, m * sizeof *tmp);
     free(cnt);
 }
 
@@ -1205,6 +1205,18 @@ static void build_groups(Store *s)
     km_free(&km);
 }
 
+static void tail_worker(void *ctx, int w, int nw)
+{
+    (void)nw;
+    Build *B = ctx;
+    if (w == 0) {
+        build_messages(B->s);
+    } else {
+        build_activities(B);
+        build_groups(B->s);
+    }
+}
+
 /* ---- the whole build ------------------------------------------------------ */
 
 Store *store_build(Batch **bs, size_t nb, int threads)
@@ -1379,8 +1391,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
                 jobq_init(&B->q, nb);
                 par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
             }
-            free(B->newpos);
-            free(B->moved);
+            xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
+            xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
             B->newpos = NULL;
             B->moved = NULL;
         }
@@ -1392,12 +1404,10 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     phase("columns");
 
     /* 7. activities, 8. messages, 9. sync groups */
-    build_activities(B);
-    phase("activities");
-    build_messages(s);
-    phase("messages");
-    build_groups(s);
-    phase("groups");
+    /* messages need no activities: they are matched while the activities
+     * and then the sync groups are built */
+    par_run(2, tail_worker, B);
+    phase("activities, messages, groups");
 
     if (n) {
         s->t_min = INT64_MAX;
@@ -1424,7 +1434,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->ploc);
     free(B->start);
     free(B->dest);
-    free(B->pair);
+    xfree_big(B->pair, (n ? n : 1) * sizeof(uint32_t));
     free(B->gp_loc);
     free(B->gp_act);
     free(B->uf);

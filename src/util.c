@@ -39,10 +39,70 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
+#include <pthread.h>
+
+/* blocks of at least BIG_MIN bytes given back by xfree_big, for reuse */
+#define BIG_MIN ((size_t)4 << 20)
+#define BIG_SLOTS 64
+static struct {
+    void *p;
+    size_t n;
+} big_cache[BIG_SLOTS];
+static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void xfree_big(void *p, size_t n)
+{
+    if (!p) return;
+    if (n >= BIG_MIN) {
+        pthread_mutex_lock(&big_lock);
+        for (int i = 0; i < BIG_SLOTS; i++)
+            if (!big_cache[i].p) {
+                big_cache[i].p = p;
+                big_cache[i].n = n;
+                pthread_mutex_unlock(&big_lock);
+                return;
+            }
+        pthread_mutex_unlock(&big_lock);
+    }
+    free(p);
+}
+
+void big_cache_trim(void)
+{
+    pthread_mutex_lock(&big_lock);
+    for (int i = 0; i < BIG_SLOTS; i++) {
+        free(big_cache[i].p);
+        big_cache[i].p = NULL;
+    }
+    pthread_mutex_unlock(&big_lock);
+}
+
 void *xmalloc_big(size_t n)
 {
     const size_t HUGE = (size_t)2 << 20;
     if (n < 2 * HUGE) return xmalloc(n);
+    if (n >= BIG_MIN) {
+        /* the smallest cached block that fits and wastes at most half */
+        pthread_mutex_lock(&big_lock);
+        int best = -1;
+        for (int i = 0; i < BIG_SLOTS; i++)
+            if (big_cache[i].p && big_cache[i].n >= n && big_cache[i].n <= 2 * n &&
+                (best < 0 || big_cache[i].n < big_cache[best].n))
+                best = i;
+        if (best >= 0) {
+            char *p = big_cache[best].p;
+            size_t have = big_cache[best].n;
+            big_cache[best].p = NULL;
+            pthread_mutex_unlock(&big_lock);
+            /* the pages past what is asked for are not needed: let them go */
+            size_t keep = (n + 4095) & ~(size_t)4095;
+            uintptr_t from = ((uintptr_t)p + keep + 4095) & ~(uintptr_t)4095;
+            uintptr_t to = ((uintptr_t)p + have) & ~(uintptr_t)4095;
+            if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
+            return p;
+        }
+        pthread_mutex_unlock(&big_lock);
+    }
     void *p = NULL;
     if (posix_memalign(&p, HUGE, n) != 0 || !p) die_oom();
 #ifdef MADV_HUGEPAGE

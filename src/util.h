@@ -39,6 +39,11 @@ char *xstrdup(const char *s);
  * cuts the page faults of first touch by 512x. Freed with free(). */
 void *xmalloc_big(size_t n);
 void *xcalloc_big(size_t n, size_t sz);
+/* Give back a block of n bytes from xmalloc_big for reuse by a later
+ * xmalloc_big in this process (memory already touched is far cheaper than
+ * fresh pages); big_cache_trim() frees the blocks still held. Thread-safe. */
+void xfree_big(void *p, size_t n);
+void big_cache_trim(void);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 NORETURN void die_oom(void);

@@ -1,0 +1,113 @@
+#!/bin/sh
+# smoke.sh — a short libFuzzer run of the loader fuzz targets.
+#
+#   sh tests/fuzz/smoke.sh [SECONDS]      (default 15 seconds per target)
+#
+# Owns: nothing but its temp directory. Builds nothing: it needs
+# build/fuzz/fuzz_csv and build/fuzz/fuzz_ndjson (make fuzz).
+# For each target:
+#  1. replays every file in tests/fuzz/regress/ (one process per file), so
+#     that every saved reproducer is checked on every run; if one fails, the
+#     target is reported FAILED and not fuzzed;
+#  2. fuzzes for SECONDS (-max_total_time) with -timeout=5 -rss_limit_mb=2048,
+#     the target's dictionary (tests/fuzz/dict/) and a fresh temp copy of a
+#     seed corpus (sample-logs/*.csv or *.ndjson plus tests/fuzz/regress/*),
+#     crash artifacts going to the temp directory.
+# The two targets run side by side. Prints one line per target:
+#   fuzz_csv: ok (N runs)
+#   fuzz_csv: FAILED (artifact PATH, log PATH)
+#   fuzz_csv: FAILED (regression tests/fuzz/regress/NAME[, ...]; logs PATH)
+# and exits 1 if any failed (the temp directory is then kept for the
+# artifacts and logs; it is removed when everything passed).
+# Invariants: files in the repository are never modified.
+
+secs=${1:-15}
+case $secs in
+'' | *[!0-9]*)
+    echo "usage: sh tests/fuzz/smoke.sh [SECONDS]" >&2
+    exit 2
+    ;;
+esac
+
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+cd "$root" || exit 2
+regress=tests/fuzz/regress
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tnav-fuzz-smoke.XXXXXX") || exit 2
+
+# run_target NAME EXT: writes the result line to $tmp/NAME.result
+run_target() {
+    name=$1
+    ext=$2
+    bin=build/fuzz/$name
+    res=$tmp/$name.result
+    log=$tmp/$name.log
+    if [ ! -x "$bin" ]; then
+        echo "$name: FAILED ($bin is missing; build it with: make fuzz)" >"$res"
+        return
+    fi
+    # 1. the saved reproducers (all of them, one process each)
+    failed=
+    for f in "$regress"/*; do
+        [ -f "$f" ] || continue
+        rlog=$tmp/$name.regress.$(basename "$f").log
+        if "$bin" -timeout=5 -rss_limit_mb=2048 "$f" >"$rlog" 2>&1; then
+            rm -f "$rlog"
+        else
+            failed="${failed:+$failed, }$f"
+        fi
+    done
+    if [ -n "$failed" ]; then
+        echo "$name: FAILED (regression $failed; logs $tmp/$name.regress.*.log)" >"$res"
+        return
+    fi
+    # 2. a short fuzzing run from a fresh copy of the seeds
+    corpus=$tmp/corpus-$name
+    art=$tmp/artifacts-$name
+    mkdir -p "$corpus" "$art"
+    for f in sample-logs/*."$ext" "$regress"/*; do
+        [ -f "$f" ] && cp "$f" "$corpus/"
+    done
+    "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
+        -dict="tests/fuzz/dict/$ext.dict" -artifact_prefix="$art/" \
+        -print_final_stats=1 "$corpus" >"$log" 2>&1
+    rc=$?
+    found=
+    for a in "$art"/*; do
+        [ -f "$a" ] && found=$a && break
+    done
+    if [ $rc -ne 0 ] || [ -n "$found" ]; then
+        if [ -n "$found" ]; then
+            echo "$name: FAILED (artifact $found, log $log)" >"$res"
+        else
+            echo "$name: FAILED (exit status $rc, log $log)" >"$res"
+        fi
+        return
+    fi
+    runs=$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
+    echo "$name: ok (${runs:-?} runs)" >"$res"
+}
+
+run_target fuzz_csv csv &
+pid_csv=$!
+run_target fuzz_ndjson ndjson &
+pid_nd=$!
+wait "$pid_csv"
+wait "$pid_nd"
+
+status=0
+for name in fuzz_csv fuzz_ndjson; do
+    if [ -f "$tmp/$name.result" ]; then
+        line=$(cat "$tmp/$name.result")
+    else
+        line="$name: FAILED (no result; see $tmp)"
+    fi
+    echo "$line"
+    case $line in
+    *": ok "*) ;;
+    *) status=1 ;;
+    esac
+done
+if [ $status -eq 0 ]; then
+    rm -rf "$tmp"
+fi
+exit $status
