@@ -297,20 +297,50 @@ static uint16_t user_kind(Batch *b, const Val *v, bool *overflow)
 #define HAS(r, f) ((r)->has & (1u << (f)))
 #define WHY(...) (snprintf(why, whysz, __VA_ARGS__), false)
 
-static bool present(const Rec *r, int f)
+/* Field f of a record, if present (an empty value is an absent value). */
+static inline bool rec_get(const Rec *r, int f, Val *v)
 {
-    /* an empty value is an absent value */
-    return HAS(r, f) && r->f[f].n > 0;
+    if (r->csv) {
+        int c = r->csv->col_of[f];
+        if (c < 0) return false;
+        size_t n = r->csv->fl[c];
+        if (n == 0) return false;
+        v->p = r->csv->fp[c];
+        v->n = (uint32_t)n;
+        v->t = V_TEXT;
+        return true;
+    }
+    if (!HAS(r, f) || r->f[f].n == 0) return false;
+    *v = r->f[f];
+    return true;
 }
 
 bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
 {
     char ex[96];
     int64_t ts, dur = -1;
+    Val v_ts = {0}, v_dur = {0}, v_end = {0}, v_loc = {0}, v_act = {0}, v_kind = {0}, v_name = {0}, v_peer = {0}, v_bytes = {0}, v_id = {0}, v_tag = {0}, v_group = {0}, v_parent = {0}, v_file = {0}, v_line = {0}, v_value = {0};
+    bool h_ts = rec_get(r, F_TS, &v_ts);
+    bool h_dur = rec_get(r, F_DUR, &v_dur);
+    bool h_end = rec_get(r, F_END, &v_end);
+    bool h_loc = rec_get(r, F_LOC, &v_loc);
+    bool h_act = rec_get(r, F_ACT, &v_act);
+    bool h_kind = rec_get(r, F_KIND, &v_kind);
+    bool h_name = rec_get(r, F_NAME, &v_name);
+    bool h_peer = rec_get(r, F_PEER, &v_peer);
+    bool h_bytes = rec_get(r, F_BYTES, &v_bytes);
+    bool h_id = rec_get(r, F_ID, &v_id);
+    bool h_tag = rec_get(r, F_TAG, &v_tag);
+    bool h_group = rec_get(r, F_GROUP, &v_group);
+    bool h_parent = rec_get(r, F_PARENT, &v_parent);
+    bool h_file = rec_get(r, F_FILE, &v_file);
+    bool h_line = rec_get(r, F_LINE, &v_line);
+    bool h_value = rec_get(r, F_VALUE, &v_value);
+
     /* --- time --- */
-    if (!present(r, F_TS)) return WHY("missing ts");
+    if (!h_ts) return WHY("missing ts");
     {
-        const Val *v = &r->f[F_TS];
+        const Val *v = &v_ts;
         if (!is_text(v)) {
             excerpt(ex, sizeof ex, v);
             return WHY("ts is not a number or date-time: %s", ex);
@@ -321,8 +351,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             return WHY(e == TP_RANGE ? "ts out of range: %s" : "ts is not a number or date-time: %s", ex);
         }
     }
-    if (present(r, F_DUR)) {
-        const Val *v = &r->f[F_DUR];
+    if (h_dur) {
+        const Val *v = &v_dur;
         int e = is_text(v) ? parse_dur_value(v->p, v->n, b->unit_exp, &dur) : TP_NOTNUM;
         if (e) {
             excerpt(ex, sizeof ex, v);
@@ -334,8 +364,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
         if (ts > INT64_MAX - dur) return WHY("ts + dur out of range");
     }
-    if (present(r, F_END)) {
-        const Val *v = &r->f[F_END];
+    if (h_end) {
+        const Val *v = &v_end;
         int64_t end;
         int e = is_text(v) ? parse_time_value(v->p, v->n, b->unit_exp, &end) : TP_NOTNUM;
         if (e) {
@@ -351,9 +381,9 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
     }
     /* --- location and activity --- */
-    if (!present(r, F_LOC)) return WHY("missing loc");
-    const Val *lv = &r->f[F_LOC];
-    const Val *av = present(r, F_ACT) ? &r->f[F_ACT] : NULL;
+    if (!h_loc) return WHY("missing loc");
+    const Val *lv = &v_loc;
+    const Val *av = h_act ? &v_act : NULL;
     /* only text and numbers are labels (checked before the label cache, which
      * is keyed by bytes and would take the JSON literal true for "true") */
     if (!is_text(lv)) {
@@ -390,8 +420,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     }
     /* --- kind --- */
     uint16_t kind;
-    if (present(r, F_KIND)) {
-        const Val *v = &r->f[F_KIND];
+    if (h_kind) {
+        const Val *v = &v_kind;
         if (!is_text(v)) {
             excerpt(ex, sizeof ex, v);
             return WHY("kind is not a string: %s", ex);
@@ -410,8 +440,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     /* --- validate the optional numeric fields before appending anything --- */
     int64_t bytes = 0, line = 0;
     double value = 0;
-    if (present(r, F_BYTES)) {
-        const Val *v = &r->f[F_BYTES];
+    if (h_bytes) {
+        const Val *v = &v_bytes;
         double dv;
         int e = TP_NOTNUM;
         if (is_text(v)) {
@@ -427,32 +457,32 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             return e ? WHY("bytes is not an integer: %s", ex) : WHY("negative bytes: %s", ex);
         }
     }
-    if (present(r, F_LINE)) {
-        const Val *v = &r->f[F_LINE];
+    if (h_line) {
+        const Val *v = &v_line;
         if (!is_text(v) || parse_int64(v->p, v->n, &line) != TP_OK) {
             excerpt(ex, sizeof ex, v);
             return WHY("line is not an integer: %s", ex);
         }
     }
-    if (present(r, F_VALUE)) {
-        const Val *v = &r->f[F_VALUE];
+    if (h_value) {
+        const Val *v = &v_value;
         if (!is_text(v) || parse_double(v->p, v->n, &value) != TP_OK) {
             excerpt(ex, sizeof ex, v);
             return WHY("value is not a number: %s", ex);
         }
     }
     uint32_t peer = NONE32, parent = NONE32;
-    if (present(r, F_PEER)) {
-        peer = label_sid(b, NULL, &r->f[F_PEER]);
+    if (h_peer) {
+        peer = label_sid(b, NULL, &v_peer);
         if (peer == NONE32) {
-            excerpt(ex, sizeof ex, &r->f[F_PEER]);
+            excerpt(ex, sizeof ex, &v_peer);
             return WHY("peer is not a label: %s", ex);
         }
     }
-    if (present(r, F_PARENT)) {
-        parent = label_sid(b, NULL, &r->f[F_PARENT]);
+    if (h_parent) {
+        parent = label_sid(b, NULL, &v_parent);
         if (parent == NONE32) {
-            excerpt(ex, sizeof ex, &r->f[F_PARENT]);
+            excerpt(ex, sizeof ex, &v_parent);
             return WHY("parent is not a label: %s", ex);
         }
     }
@@ -465,20 +495,20 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     b->dur[row] = dur;
     b->akey[row] = akey;
     b->kind[row] = kind;
-    b->name[row] = present(r, F_NAME) ? strtab_intern(&b->strs, r->f[F_NAME].p, r->f[F_NAME].n) : NONE32;
+    b->name[row] = h_name ? strtab_intern(&b->strs, v_name.p, v_name.n) : NONE32;
     b->pair_count[akey]++;
     b->n++;
 
     if (peer != NONE32) push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
-    if (present(r, F_BYTES)) push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
-    if (present(r, F_ID)) push_int_or_str(b, row, F_ID, &r->f[F_ID]);
-    if (present(r, F_TAG)) push_int_or_str(b, row, F_TAG, &r->f[F_TAG]);
-    if (present(r, F_GROUP)) push_int_or_str(b, row, F_GROUP, &r->f[F_GROUP]);
+    if (h_bytes) push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
+    if (h_id) push_int_or_str(b, row, F_ID, &v_id);
+    if (h_tag) push_int_or_str(b, row, F_TAG, &v_tag);
+    if (h_group) push_int_or_str(b, row, F_GROUP, &v_group);
     if (parent != NONE32) push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
-    if (present(r, F_FILE))
-        push_sparse(b, row, F_FILE, VT_STR, 0, 0, strtab_intern(&b->strs, r->f[F_FILE].p, r->f[F_FILE].n));
-    if (present(r, F_LINE)) push_sparse(b, row, F_LINE, VT_INT, line, 0, 0);
-    if (present(r, F_VALUE)) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
+    if (h_file)
+        push_sparse(b, row, F_FILE, VT_STR, 0, 0, strtab_intern(&b->strs, v_file.p, v_file.n));
+    if (h_line) push_sparse(b, row, F_LINE, VT_INT, line, 0, 0);
+    if (h_value) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
     for (size_t i = 0; i < r->x.len; i++) {
         const XVal *x = &r->x.v[i];
         if (x->v.n == 0 && x->v.t != V_STR) continue; /* empty CSV field: absent */

@@ -67,10 +67,20 @@ typedef struct {
     Val v;
 } XVal;
 
-/* One record as assembled by a parser, before conversion. */
+/* A CSV record's canonical fields read in place: field f is
+ * fp[col_of[f]] with length fl[col_of[f]] (col_of[f] < 0: no such column). */
+typedef struct {
+    const char *const *fp;
+    const size_t *fl;
+    int col_of[F__N];
+} CsvView;
+
+/* One record as assembled by a parser, before conversion: the canonical
+ * fields in f/has, or (CSV) through csv; the extra fields in x. */
 typedef struct {
     Val f[F__N];
     uint32_t has; /* bit per canonical field */
+    const CsvView *csv;
     VEC(XVal) x;  /* extra fields */
 } Rec;
 

@@ -36,6 +36,7 @@ typedef struct {
     size_t nf, fcapn;
     const char **ptrs;
     size_t ptrcap;
+    CsvView *view;
     uint64_t rec_line, cur_line;
     bool on_last_line; /* the line being fed has no LF after it */
     bool header_mode;
@@ -88,16 +89,8 @@ static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec 
             }
         }
     }
-    /* canonical fields (an empty field is absent), then extras */
-    uint32_t has = 0;
-    for (int k = 0; k < cf->ncanon; k++) {
-        int f = cf->canon_field[k], c = cf->canon_col[k];
-        rec->f[f].p = fp[c];
-        rec->f[f].n = (uint32_t)fl[c];
-        rec->f[f].t = V_TEXT;
-        has |= (uint32_t)(fl[c] != 0) << f;
-    }
-    rec->has = has;
+    /* canonical fields are read in place through rec->csv (set up by the
+     * caller over these fp/fl arrays); the extras are listed */
     rec->x.len = 0;
     for (int k = 0; k < cf->nextra; k++) {
         int c = cf->extra_col[k];
@@ -125,6 +118,8 @@ static void slow_cb2(int c, void *data)
         sl->ptrs = xrealloc(sl->ptrs, nf * sizeof(char *));
     }
     for (size_t i = 0; i < nf; i++) sl->ptrs[i] = sl->fbuf + sl->foff[i];
+    sl->view->fp = sl->ptrs;
+    sl->view->fl = sl->fl;
     commit_fields(sl->b, sl->cf, sl->xid, sl->rec, sl->ptrs, sl->fl, nf, sl->rec_line, sl->on_last_line, true);
     sl->nf = 0;
     sl->flen = 0;
@@ -520,8 +515,9 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     for (int i = 0; i < ncols; i++)
         if (cf->target[i] < 0) xid[i] = batch_extra_id(b, cf->colnames[i], strlen(cf->colnames[i]));
 
-    Rec rec;
+    Rec rec, srec;
     memset(&rec, 0, sizeof rec);
+    memset(&srec, 0, sizeof srec);
     struct csv_parser p;
     setup_parser(&p, delim);
     Slow sl;
@@ -529,10 +525,19 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     sl.b = b;
     sl.cf = cf;
     sl.xid = xid;
-    sl.rec = &rec;
+    sl.rec = &srec;
 
     const char **fp = xmalloc((maxf + 1) * sizeof(char *));
     size_t *fl = xmalloc((maxf + 1) * sizeof(size_t));
+    CsvView view, sview;
+    for (int f = 0; f < F__N; f++) view.col_of[f] = -1;
+    for (int k = 0; k < cf->ncanon; k++) view.col_of[cf->canon_field[k]] = cf->canon_col[k];
+    sview = view;
+    view.fp = fp;
+    view.fl = fl;
+    rec.csv = &view;
+    sl.view = &sview; /* the slow path points it at its own arrays per record */
+    srec.csv = &sview;
     const bool force_slow = cf->engine == CSV_ENGINE_LIBCSV;
 
     uint64_t pos = start, line = 1;
@@ -618,5 +623,6 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     free(fl);
     free(xid);
     VEC_FREE(rec.x);
+    VEC_FREE(srec.x);
     rd_free(&rd);
 }
