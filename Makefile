@@ -74,9 +74,9 @@ build/asan/unit: tests/unit.c build/libtnav-asan.a $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/unit.c build/libtnav-asan.a $(LIBS)
 
-build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h
+build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h src/util.c src/util.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -o $@ tests/casetool.c tests/jsondom.c
+	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -Isrc -pthread -o $@ tests/casetool.c tests/jsondom.c src/util.c
 
 # libFuzzer targets (clang); each links the core built with the fuzzer's
 # instrumentation
@@ -84,16 +84,20 @@ FUZZ_CC    ?= clang
 FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
 FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson
 
-build/fuzz/%: tests/fuzz/%.c $(SRC_LIB) $(wildcard src/*.h)
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(wildcard src/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(SRC_LIB) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itests/fuzz -o $@ $< $(SRC_LIB) $(LIBS)
 
 fuzz: $(FUZZ_TARGETS)
 
 test: deps test-deps all asan build/rel/unit build/rel/casetool fuzz
 	@TNAV=./tnav TNAV_ASAN=build/asan/tnav sh tests/run.sh
 
-bench: deps all
+build/rel/bench_libcsv: tests/bench_libcsv.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(WARN) -o $@ $< -lcsv
+
+bench: deps all build/rel/bench_libcsv
 	@sh tests/bench.sh
 
 run: deps all

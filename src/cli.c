@@ -223,23 +223,32 @@ static int bench_load(CliArgs *a)
     return 0;
 }
 
+/* The start of every command: parse, answer --help, require files.
+ * Returns -1 to go on, or the exit status (a is then freed). */
+static int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs *a)
+{
+    int r = cli_parse(cmd, argc, argv, first, a);
+    if (r) return r;
+    if (a->help) {
+        usage(stdout);
+        cli_free(a);
+        return 0;
+    }
+    if (a->nfiles == 0) {
+        cli_free(a);
+        return uerr(cmd, "%s", "no trace file given");
+    }
+    return -1;
+}
+
 int cmd_stats(int argc, char **argv, int first)
 {
     CliArgs a;
     memset(&a, 0, sizeof a);
     static const char *const flags[] = {"--bench", NULL};
     a.extra_flags = flags;
-    int r = cli_parse("stats", argc, argv, first, &a);
-    if (r) return r;
-    if (a.help) {
-        usage(stdout);
-        cli_free(&a);
-        return 0;
-    }
-    if (a.nfiles == 0) {
-        cli_free(&a);
-        return uerr("stats", "%s", "no trace file given");
-    }
+    int r = cli_begin("stats", argc, argv, first, &a);
+    if (r >= 0) return r;
     if (cli_flag(&a, "--bench")) {
         r = bench_load(&a);
         cli_free(&a);
@@ -268,17 +277,8 @@ int cmd_check(int argc, char **argv, int first)
 {
     CliArgs a;
     memset(&a, 0, sizeof a);
-    int r = cli_parse("check", argc, argv, first, &a);
-    if (r) return r;
-    if (a.help) {
-        usage(stdout);
-        cli_free(&a);
-        return 0;
-    }
-    if (a.nfiles == 0) {
-        cli_free(&a);
-        return uerr("check", "%s", "no trace file given");
-    }
+    int r = cli_begin("check", argc, argv, first, &a);
+    if (r >= 0) return r;
     a.load.keep_all_rejects = true;
     a.load.max_report = 0; /* listed below, on stdout */
     a.load.report = NULL;

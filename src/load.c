@@ -110,6 +110,15 @@ uint64_t rd_find_lf(Reader *r, uint64_t off)
     }
 }
 
+void batch_presize(Batch *b, Reader *rd, uint64_t start, uint64_t end)
+{
+    size_t avail;
+    const char *w = rd_window(rd, start, 1, &avail);
+    size_t nl = 0;
+    for (const char *q = w; avail && (q = memchr(q, '\n', (size_t)(w + avail - q))) != NULL; q++) nl++;
+    if (nl && end > start) batch_reserve(b, (size_t)((end - start) / (avail / nl + 1) * 21 / 20) + 64);
+}
+
 /* ---- options ----------------------------------------------------------- */
 
 void load_opts_default(LoadOpts *o)

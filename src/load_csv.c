@@ -542,20 +542,13 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
 
     uint64_t pos = start, line = 1;
     b->chunk_start = start;
-    bool sized = false;
+    batch_presize(b, &rd, start, end);
     size_t want = 1;
     while (pos < end && pos < rd.limit) {
         size_t avail;
         const char *w = rd_window(&rd, pos, want, &avail);
         if (avail == 0) break; /* read error */
         want = 1;
-        if (!sized) {
-            /* size the columns from the record length seen in the first window */
-            size_t nl = 0;
-            for (const char *q = w; (q = memchr(q, '\n', (size_t)(w + avail - q))) != NULL; q++) nl++;
-            if (nl) batch_reserve(b, (size_t)((end - start) / (avail / nl + 1) * 21 / 20) + 64);
-            sized = true;
-        }
         const char *lim = w + avail;
         bool at_eof = pos + avail >= rd.limit;
         const char *rs = w;

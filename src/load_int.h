@@ -40,6 +40,10 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail);
  * there is none. */
 uint64_t rd_find_lf(Reader *r, uint64_t off);
 
+/* Reserve a batch's rows for the chunk [start, end), estimating the record
+ * length from the lines in the first window. */
+void batch_presize(Batch *b, Reader *rd, uint64_t start, uint64_t end);
+
 /* How a column or key maps onto the model. */
 int resolve_column(const LoadOpts *o, const char *name, size_t n, int *prio);
 

@@ -105,29 +105,6 @@ static bool hex4(const char *p, const char *e, unsigned *out)
     return true;
 }
 
-static size_t put_utf8(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
 
 /* *pp at the opening quote; on success *pp is after the closing quote and
  * the decoded bytes are [*s, *s + *n). */
@@ -224,7 +201,7 @@ static bool parse_string_slow(Nd *nd, const char **pp, const char *e, const char
             } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
                 return fail(nd, p - 6, "unpaired surrogate in \\u escape");
             }
-            o += put_utf8(o, cp);
+            o += utf8_put(o, cp);
             break;
         }
         default: return fail(nd, p - 2, "bad escape in string");
@@ -631,14 +608,7 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
     strtab_init(&nd.keys);
     uint64_t pos = start, line = 1;
     b->chunk_start = start;
-    {
-        /* size the columns from the line length seen in the first window */
-        size_t avail;
-        const char *w = rd_window(&rd, pos, 1, &avail);
-        size_t nl = 0;
-        for (const char *q = w; avail && (q = memchr(q, '\n', (size_t)(w + avail - q))) != NULL; q++) nl++;
-        if (nl && end > start) batch_reserve(b, (size_t)((end - start) / (avail / nl + 1) * 21 / 20) + 64);
-    }
+    batch_presize(b, &rd, start, end);
     size_t want = 1;
     while (pos < end && pos < rd.limit) {
         size_t avail;

@@ -56,6 +56,7 @@ typedef struct {
     StrTab xnames;
     JobQueue q;
     int **colof; /* per batch: field code -> column, or -1 */
+    int fields_pass;
     int *colof_n;
     ColBuild *cb;
     uint32_t *newpos; /* for moved positions: where the event went */
@@ -341,58 +342,45 @@ static inline void put_value(Column *c, size_t slot, uint64_t v, uint8_t vtype)
     }
 }
 
-static void fields_pass1(void *ctx, int w, int nw)
+/* Pass 1 writes the values of dense columns and sets presence bits; pass 2
+ * (sparse columns only) writes each value at its rank among the set bits,
+ * then frees the batch's field buffers. One worker per batch. */
+static void fields_worker(void *ctx, int w, int nw)
 {
     (void)w;
     (void)nw;
     Build *B = ctx;
     Store *s = B->s;
+    const int pass = B->fields_pass;
     size_t b;
     while ((b = jobq_next(&B->q)) != (size_t)-1) {
         Batch *bt = B->bs[b];
         const uint32_t *d = B->dest[b];
         for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
             int ci = B->colof[b][f];
-            if (ci < 0) continue;
+            if (ci < 0 || (pass == 2 && !s->cols[ci].sparse)) continue;
             FieldBuf *fb = &bt->fb[f];
             Column *c = &s->cols[ci];
             ColBuild *cb = &B->cb[ci];
             for (size_t i = 0; i < fb->rows.len; i++) {
                 uint32_t pos = d[fb->rows.v[i]];
-                if (!c->sparse) put_value(c, pos, conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]), fb->types.v[i]);
-                if (cb->bits) __atomic_fetch_or(&cb->bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
+                uint64_t v = conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]);
+                if (pass == 1) {
+                    if (!c->sparse) put_value(c, pos, v, fb->types.v[i]);
+                    if (cb->bits) __atomic_fetch_or(&cb->bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
+                } else {
+                    uint64_t word = cb->bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
+                    size_t slot = cb->rank[pos >> 6] + popcount64(word);
+                    c->rows[slot] = pos;
+                    put_value(c, slot, v, fb->types.v[i]);
+                }
             }
         }
-    }
-}
-
-static void fields_pass2(void *ctx, int w, int nw)
-{
-    (void)w;
-    (void)nw;
-    Build *B = ctx;
-    Store *s = B->s;
-    size_t b;
-    while ((b = jobq_next(&B->q)) != (size_t)-1) {
-        Batch *bt = B->bs[b];
-        const uint32_t *d = B->dest[b];
-        for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
-            int ci = B->colof[b][f];
-            if (ci < 0 || !s->cols[ci].sparse) continue;
-            FieldBuf *fb = &bt->fb[f];
-            Column *c = &s->cols[ci];
-            ColBuild *cb = &B->cb[ci];
-            for (size_t i = 0; i < fb->rows.len; i++) {
-                uint32_t pos = d[fb->rows.v[i]];
-                uint64_t word = cb->bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
-                size_t slot = cb->rank[pos >> 6] + popcount64(word);
-                c->rows[slot] = pos;
-                put_value(c, slot, conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]), fb->types.v[i]);
-            }
+        if (pass == 2) {
+            batch_free_fields(bt);
+            xfree_big(B->dest[b], bt->n * sizeof(uint32_t));
+            B->dest[b] = NULL;
         }
-        batch_free_fields(bt);
-        xfree_big(B->dest[b], bt->n * sizeof(uint32_t));
-        B->dest[b] = NULL;
     }
 }
 
@@ -494,7 +482,8 @@ static void build_columns(Build *B)
     }
     int nw = B->threads;
     jobq_init(&B->q, B->nb);
-    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_pass1, B);
+    B->fields_pass = 1;
+    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
     for (int ci = 0; ci < ncol; ci++) {
         Column *c = &s->cols[ci];
         ColBuild *cb = &B->cb[ci];
@@ -509,7 +498,8 @@ static void build_columns(Build *B)
         c->npresent = acc; /* equal to m unless a row had two values */
     }
     jobq_init(&B->q, B->nb);
-    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_pass2, B);
+    B->fields_pass = 2;
+    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
     for (int ci = 0; ci < ncol; ci++) {
         if (s->cols[ci].sparse) {
             free(B->cb[ci].bits);

@@ -176,6 +176,35 @@ uint64_t hash_bytes(const void *data, size_t n)
     return h;
 }
 
+size_t utf8_seq_len(const unsigned char *p, size_t avail)
+{
+    if (!avail) return 0;
+    unsigned c = p[0];
+    size_t len;
+    uint32_t cp;
+    if (c < 0x80) return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (avail < len) return 0;
+    for (size_t k = 1; k < len; k++) {
+        if ((p[k] & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (p[k] & 0x3F);
+    }
+    if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+        return 0;
+    return len;
+}
+
 size_t utf8_invalid_at(const unsigned char *s, size_t n)
 {
     size_t i = 0;
@@ -183,37 +212,35 @@ size_t utf8_invalid_at(const unsigned char *s, size_t n)
         /* ASCII fast path, 8 bytes at a time */
         while (i + 8 <= n && (load64(s + i) & 0x8080808080808080ULL) == 0) i += 8;
         if (i >= n) break;
-        unsigned c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return i;
-        }
-        if (i + len > n) return i;
-        for (size_t k = 1; k < len; k++) {
-            unsigned cc = s[i + k];
-            if ((cc & 0xC0) != 0x80) return i;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return i;
-        i += len;
+        size_t l = utf8_seq_len(s + i, n - i);
+        if (!l) return i;
+        i += l;
     }
     return n;
+}
+
+size_t utf8_put(char *o, unsigned cp)
+{
+    if (cp < 0x80) {
+        o[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        o[0] = (char)(0xC0 | (cp >> 6));
+        o[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12));
+        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18));
+    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
 }
 
 size_t fmt_i64(char *buf, int64_t v)

@@ -86,6 +86,12 @@ static inline uint64_t hash_u64(uint64_t x)
     return x;
 }
 
+/* Length of the valid UTF-8 sequence at p (at most avail bytes), 0 when
+ * invalid (overlong, surrogate, beyond U+10FFFF, truncated). */
+size_t utf8_seq_len(const unsigned char *p, size_t avail);
+/* Write code point cp as UTF-8 at o (room for 4 bytes); returns its length. */
+size_t utf8_put(char *o, unsigned cp);
+
 /* Returns the offset of the first invalid byte, or n when s[0..n) is valid
  * UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF). */
 size_t utf8_invalid_at(const unsigned char *s, size_t n);

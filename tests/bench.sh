@@ -49,5 +49,25 @@ for n in $BENCH_SIZES; do
             "$(( $(field "$best" peak_bytes) / 1048576 ))"
     done
 done
+# libcsv's callback path against the hybrid engine on the same file: the
+# measurement behind the byte scanner (doc/PERFORMANCE.md)
+n=$(echo $BENCH_SIZES | cut -d' ' -f1)
+f="$BENCH_DIR/mpi-$n.csv"
+[ -x build/rel/bench_libcsv ] && build/rel/bench_libcsv "$f"
+for threads in 1 2; do
+    for eng in libcsv hybrid; do
+        best=""
+        i=0
+        while [ $i -lt "$RUNS" ]; do
+            r=$("$TNAV" stats --bench --threads $threads --csv-engine $eng "$f")
+            t=$(field "$r" parse_s)
+            if [ -z "$best" ] || [ "$(echo "$t < $best" | awk '{print ($1 < $3)}')" = 1 ]; then best=$t; fi
+            i=$((i + 1))
+        done
+        printf 'csv engine %-6s %d thread(s): parse %s s for %s events = %s MB/s\n' "$eng" $threads "$best" "$n" \
+            "$(awk -v b="$(stat -c %s "$f")" -v t="$best" 'BEGIN {printf "%.0f", b / 1e6 / t}')"
+    done
+done
+
 echo
 echo "targets (10M events, 2 cores): CSV <= 1.5 s, NDJSON <= 2.5 s, <= 48 B/event beyond the dictionaries"

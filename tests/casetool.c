@@ -103,40 +103,13 @@
 #include <unistd.h>
 
 #include "jsondom.h"
+#include "util.h"
 
 #define TIMEOUT_SEC 10
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("casetool: out of memory\n", stderr);
-        exit(2);
-    }
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("casetool: out of memory\n", stderr);
-        exit(2);
-    }
-    return q;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-    char *p = xmalloc(n + 1);
-    memcpy(p, s, n);
-    p[n] = 0;
-    return p;
-}
-
-static char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+/* xmalloc, xrealloc, xstrndup, xstrdup: util.h */
 
 typedef struct {
     char *b;

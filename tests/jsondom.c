@@ -2,6 +2,7 @@
  * jsondom.c — a small JSON DOM for tests; see jsondom.h.
  */
 #include "jsondom.h"
+#include "util.h" /* UTF-8 helpers shared with the loader */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,33 +12,10 @@
 
 /* ---- memory ---------------------------------------------------------- */
 
-static void *jd_alloc(size_t n)
-{
-    void *p = calloc(1, n ? n : 1);
-    if (!p) {
-        fputs("jsondom: out of memory\n", stderr);
-        exit(3);
-    }
-    return p;
-}
-
-static void *jd_realloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("jsondom: out of memory\n", stderr);
-        exit(3);
-    }
-    return q;
-}
-
-static char *jd_strndup(const char *s, size_t n)
-{
-    char *p = jd_alloc(n + 1);
-    memcpy(p, s, n);
-    p[n] = 0;
-    return p;
-}
+/* allocation: util.h (out of memory is fatal) */
+static void *jd_alloc(size_t n) { return xcalloc(1, n); }
+#define jd_realloc xrealloc
+#define jd_strndup xstrndup
 
 static jd_node *node_new(jd_type t)
 {
@@ -143,51 +121,6 @@ static bool hex4(Parser *P, unsigned *out)
     return true;
 }
 
-static size_t utf8_put(char *o, unsigned cp)
-{
-    if (cp < 0x80) {
-        o[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (char)(0xC0 | (cp >> 6));
-        o[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        o[0] = (char)(0xE0 | (cp >> 12));
-        o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    o[0] = (char)(0xF0 | (cp >> 18));
-    o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    o[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-/* length of the valid UTF-8 sequence at p (0 when invalid) */
-static size_t utf8_seq(const unsigned char *p, const unsigned char *e)
-{
-    unsigned c = p[0];
-    size_t len;
-    unsigned cp;
-    if (c < 0x80) return 1;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
-    else return 0;
-    if ((size_t)(e - p) < len) return 0;
-    for (size_t k = 1; k < len; k++) {
-        if ((p[k] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (p[k] & 0x3F);
-    }
-    if (len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) return 0;
-    if (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) return 0;
-    return len;
-}
-
 /* at the opening quote; returns the decoded bytes (allocated) */
 static char *parse_str(Parser *P, size_t *outlen)
 {
@@ -217,7 +150,7 @@ static char *parse_str(Parser *P, size_t *outlen)
             return NULL;
         }
         if (c != '\\') {
-            size_t l = utf8_seq((const unsigned char *)P->p, (const unsigned char *)P->e);
+            size_t l = utf8_seq_len((const unsigned char *)P->p, (size_t)(P->e - P->p));
             if (!l) {
                 perr(P, "invalid UTF-8 in string");
                 free(o);
