@@ -19,12 +19,13 @@ TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base
 WARN    = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CSTD    = -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
-CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc $(CFLAGS)
-LIBS    = -lcsv -lm -pthread
+CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc -Ifilters $(CFLAGS)
+LIBS    = -lcsv -lpcre2-8 -lm -pthread
 
-SRC_CORE = $(wildcard src/*.c)
+SRC_CORE = $(wildcard src/*.c) $(wildcard filters/*.c)
 SRC_MAIN = src/main.c
 SRC_LIB  = $(filter-out $(SRC_MAIN),$(SRC_CORE))
+HDRS     = $(wildcard src/*.h) $(wildcard filters/*.h) filters/ops.def
 
 OBJ_LIB  = $(SRC_LIB:%.c=build/rel/%.o)
 OBJ_MAIN = $(SRC_MAIN:%.c=build/rel/%.o)
@@ -37,11 +38,14 @@ ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 
 all: tnav sample-logs/gen
 
-build/rel/%.o: %.c $(wildcard src/*.h)
+build/rel/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(OPT_EXTRA) -c $< -o $@
 
-build/asan/%.o: %.c $(wildcard src/*.h)
+# the filter VM's block loops are written to be vectorised: -O3 does it
+build/rel/filters/vm.o build/rel/filters/filter.o: OPT_EXTRA = -O3
+
+build/asan/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -c $< -o $@
 
@@ -74,23 +78,32 @@ build/asan/unit: tests/unit.c build/libtnav-asan.a $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/unit.c build/libtnav-asan.a $(LIBS)
 
-build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h src/util.c src/util.h
+# the filter VM against a reference evaluator on random filters and traces
+build/rel/filter_diff: tests/filter_diff.c tests/strbuf.h build/libtnav.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ tests/filter_diff.c build/libtnav.a $(LIBS)
+
+build/asan/filter_diff: tests/filter_diff.c tests/strbuf.h build/libtnav-asan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -o $@ tests/filter_diff.c build/libtnav-asan.a $(LIBS)
+
+build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbuf.h src/util.c src/util.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -Isrc -pthread -o $@ tests/casetool.c tests/jsondom.c src/util.c
 
 # libFuzzer targets (clang); each links the core built with the fuzzer's
 # instrumentation
 FUZZ_CC    ?= clang
-FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
-FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson
+FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -Ifilters -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
+FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_filter
 
-build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(wildcard src/*.h)
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Itests/fuzz -o $@ $< $(SRC_LIB) $(LIBS)
 
 fuzz: $(FUZZ_TARGETS)
 
-test: deps test-deps all asan build/rel/unit build/rel/casetool fuzz
+test: deps test-deps all asan build/rel/unit build/rel/casetool build/rel/filter_diff build/asan/filter_diff fuzz
 	@TNAV=./tnav TNAV_ASAN=build/asan/tnav sh tests/run.sh
 
 build/rel/bench_libcsv: tests/bench_libcsv.c

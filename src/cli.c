@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
 #include "stats.h"
 #include "store.h"
 #include "timeparse.h"
@@ -21,7 +22,13 @@ void usage(FILE *f)
           "       tnav TRACE...              (summary; the full-screen interface comes later)\n"
           "\n"
           "commands:\n"
-          "  stats [--json] TRACE...     summary: events, time span, kinds, per location, messages\n"
+          "  stats [--json] [-f EXPR] TRACE...\n"
+          "                              summary: events, time span, kinds, per location, messages,\n"
+          "                              sync groups (of the events EXPR selects)\n"
+          "  filter [--count] [--stages] [-o csv|ndjson] [--fields F,...] EXPR TRACE...\n"
+          "                              the events EXPR selects, in time order, in canonical form\n"
+          "  filter --disasm EXPR [TRACE...]\n"
+          "                              the filter's bytecode, with the source span of each instruction\n"
           "  check TRACE...              validate: list every rejected record as file:line: reason,\n"
           "                              print the counts, exit 1 if anything was rejected\n"
           "  help, --help                this text\n"
@@ -37,13 +44,18 @@ void usage(FILE *f)
           "  --csv-engine hybrid|libcsv  hybrid (default): libcsv for records with quotes, a\n"
           "                              byte scanner for the rest; libcsv: libcsv for every record\n"
           "  -q, --quiet                 no warnings\n"
+          "  -f, --filter EXPR           compute over the events EXPR selects (see tnav(1), doc/FILTER.md):\n"
+          "                              name =~ /^MPI_/ && dur > 10us, act_any(kind == \"move\"), E1 | E2\n"
           "\n"
           "Traces are CSV (with a header row) or NDJSON, one event per record; several files\n"
           "are merged. Canonical fields: ts dur end loc act kind name peer bytes id tag group\n"
           "parent file line value; see tnav(1) and doc/FORMAT.md.\n"
-          "Exit status: 0 ok, 1 records rejected (check, --strict), 2 usage or unreadable input.\n",
+          "Exit status: 0 ok, 1 records rejected (check, --strict), 2 usage, filter error or\n"
+          "unreadable input.\n",
           f);
 }
+
+static int uerr(const char *cmd, const char *fmt, const char *arg);
 
 static bool takes_value(const char *const *list, const char *name, int *idx)
 {
@@ -54,6 +66,8 @@ static bool takes_value(const char *const *list, const char *name, int *idx)
         }
     return false;
 }
+
+int cli_usage_error(const char *cmd, const char *fmt, const char *arg) { return uerr(cmd, fmt, arg); }
 
 static int uerr(const char *cmd, const char *fmt, const char *arg)
 {
@@ -117,6 +131,9 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
         int xi;
         if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
             a->help = true;
+        } else if (!strcmp(name, "-f") || !strcmp(name, "--filter")) {
+            NEEDVAL();
+            a->filter = val;
         } else if (!strcmp(name, "--json")) {
             a->json = true;
         } else if (!strcmp(name, "--strict")) {
@@ -225,7 +242,7 @@ static int bench_load(CliArgs *a)
 
 /* The start of every command: parse, answer --help, require files.
  * Returns -1 to go on, or the exit status (a is then freed). */
-static int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs *a)
+int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs *a)
 {
     int r = cli_parse(cmd, argc, argv, first, a);
     if (r) return r;
@@ -241,6 +258,48 @@ static int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs 
     return -1;
 }
 
+int session_open(const char *cmd, CliArgs *a, Session *ss)
+{
+    memset(ss, 0, sizeof *ss);
+    FilterError fe;
+    /* a syntax error is reported before a big trace is loaded */
+    if (a->filter && !filter_syntax_ok(a->filter, &fe)) {
+        filter_print_error(stderr, a->filter, &fe);
+        return 2;
+    }
+    int r = load_traces(&a->load, a->files, a->nfiles, &ss->s, &ss->rep);
+    if (r) {
+        load_report_free(&ss->rep);
+        return r;
+    }
+    ss->nsel = ss->s->n;
+    if (!a->filter) return 0;
+    ss->f = filter_compile(ss->s, a->filter, &fe);
+    if (!ss->f) {
+        filter_print_error(stderr, a->filter, &fe);
+        session_close(ss);
+        return 2;
+    }
+    size_t nw = (ss->s->n + 63) / 64;
+    ss->sel = xcalloc(nw + 1, 8);
+    ss->stage_counts = xcalloc((size_t)filter_nstages(ss->f) + 1, sizeof(uint64_t));
+    filter_run(ss->f, ss->sel, ss->stage_counts);
+    ss->nsel = 0;
+    for (size_t w = 0; w < nw; w++) ss->nsel += popcount64(ss->sel[w]);
+    (void)cmd;
+    return 0;
+}
+
+void session_close(Session *ss)
+{
+    filter_free(ss->f);
+    free(ss->sel);
+    free(ss->stage_counts);
+    if (ss->s) store_free(ss->s);
+    load_report_free(&ss->rep);
+    memset(ss, 0, sizeof *ss);
+}
+
 int cmd_stats(int argc, char **argv, int first)
 {
     CliArgs a;
@@ -254,21 +313,23 @@ int cmd_stats(int argc, char **argv, int first)
         cli_free(&a);
         return r;
     }
-    Store *s;
-    LoadReport rep;
-    r = load_traces(&a.load, a.files, a.nfiles, &s, &rep);
+    Session ss;
+    r = session_open("stats", &a, &ss);
     if (r) {
-        load_report_free(&rep);
         cli_free(&a);
         return r;
     }
     Stats st;
-    stats_compute(s, NULL, &st);
-    if (a.json) stats_print_json(stdout, s, &st, &rep);
-    else stats_print_text(stdout, s, &st, &rep);
+    stats_compute(ss.s, ss.sel, &st);
+    if (ss.f) {
+        st.filter_text = a.filter;
+        st.stage_counts = ss.stage_counts;
+        st.nstages = filter_nstages(ss.f);
+    }
+    if (a.json) stats_print_json(stdout, ss.s, &st, &ss.rep);
+    else stats_print_text(stdout, ss.s, &st, &ss.rep);
     stats_free(&st);
-    store_free(s);
-    load_report_free(&rep);
+    session_close(&ss);
     cli_free(&a);
     return fflush(stdout) == 0 ? 0 : 2;
 }
@@ -279,6 +340,10 @@ int cmd_check(int argc, char **argv, int first)
     memset(&a, 0, sizeof a);
     int r = cli_begin("check", argc, argv, first, &a);
     if (r >= 0) return r;
+    if (a.filter) {
+        cli_free(&a);
+        return uerr("check", "%s", "check takes no filter: it validates every record");
+    }
     a.load.keep_all_rejects = true;
     a.load.max_report = 0; /* listed below, on stdout */
     a.load.report = NULL;

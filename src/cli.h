@@ -11,6 +11,7 @@
 #define TNAV_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "load.h"
 
@@ -18,6 +19,7 @@ typedef struct {
     LoadOpts load;
     bool json;
     bool help;
+    const char *filter; /* -f / --filter EXPR, or NULL */
     char **files;
     int nfiles;
     /* options a command accepts beyond the common ones, as name=value */
@@ -33,9 +35,30 @@ void cli_free(CliArgs *a);
 const char *cli_extra(const CliArgs *a, const char *name);
 bool cli_flag(const CliArgs *a, const char *name);
 
+/* A loaded trace with the command's filter applied. */
+typedef struct {
+    struct Store *s;
+    LoadReport rep;
+    struct Filter *f;       /* NULL without a filter */
+    uint64_t *sel;          /* selection bitmap; NULL without a filter */
+    uint64_t *stage_counts; /* events left after each stage */
+    uint64_t nsel;          /* selected events (all without a filter) */
+} Session;
+
+/* Check the filter's syntax, load the traces, compile and run the filter.
+ * Returns 0, or the exit status after the messages (2 for a filter error,
+ * with a caret under the culprit). */
+int session_open(const char *cmd, CliArgs *a, Session *ss);
+void session_close(Session *ss);
+/* The common start of a command: parse, --help, require files; -1 to go
+ * on, else the exit status (a is then freed). */
+int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs *a);
+int cli_usage_error(const char *cmd, const char *fmt, const char *arg);
+
 void usage(FILE *f);
 
 int cmd_stats(int argc, char **argv, int first);
 int cmd_check(int argc, char **argv, int first);
+int cmd_filter(int argc, char **argv, int first);
 
 #endif

@@ -84,20 +84,12 @@ static inline const char *skip_digits(const char *p, const char *e)
     return p;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 static bool hex4(const char *p, const char *e, unsigned *out)
 {
     if (e - p < 4) return false;
     unsigned v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexval(p[i]);
+        int h = hex_digit(p[i]);
         if (h < 0) return false;
         v = v * 16 + (unsigned)h;
     }

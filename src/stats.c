@@ -83,6 +83,19 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         }
     }
     free(slots);
+    /* sync groups over the selection */
+    st->filtered = sel != NULL;
+    st->groups = xcalloc((size_t)s->ngroups + 1, sizeof(SyncGroup));
+    uint32_t *mark_act = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
+    uint32_t *mark_loc = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
+    memset(mark_act, 0xFF, ((size_t)s->nact + 1) * sizeof(uint32_t));
+    memset(mark_loc, 0xFF, ((size_t)s->nloc + 1) * sizeof(uint32_t));
+    for (uint32_t g = 0; g < s->ngroups; g++) {
+        group_summarize(s, &s->groups[g], sel, g, mark_act, mark_loc, &st->groups[g]);
+        if (st->groups[g].nev) st->ngroups++;
+    }
+    free(mark_act);
+    free(mark_loc);
     if (pairs.len) qsort(pairs.v, pairs.len, sizeof(PairStats), pair_cmp);
     st->pairs = pairs.v;
     st->npairs = pairs.len;
@@ -93,6 +106,7 @@ void stats_free(Stats *st)
     free(st->loc);
     free(st->kinds);
     free(st->pairs);
+    free(st->groups);
     memset(st, 0, sizeof *st);
 }
 
@@ -110,7 +124,7 @@ static const char *group_label(const Store *s, const SyncGroup *G, char *buf, si
 }
 
 /* sync groups ordered by total wait, longest first (ties: first in time) */
-static uint32_t *groups_by_wait(const Store *s)
+static uint32_t *groups_by_wait(const Store *s, const SyncGroup *groups)
 {
     uint32_t n = s->ngroups;
     uint32_t *ord = xmalloc(((size_t)n + 1) * sizeof(uint32_t)), *tmp = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
@@ -119,7 +133,7 @@ static uint32_t *groups_by_wait(const Store *s)
         for (uint32_t a = 0; a < n; a += 2 * w) {
             uint32_t mid = a + w < n ? a + w : n, b = a + 2 * w < n ? a + 2 * w : n, i = a, j = mid, o = a;
             while (i < mid && j < b) {
-                const SyncGroup *x = &s->groups[ord[i]], *y = &s->groups[ord[j]];
+                const SyncGroup *x = &groups[ord[i]], *y = &groups[ord[j]];
                 bool ylt = y->wait_ns != x->wait_ns ? y->wait_ns > x->wait_ns : y->first_ts < x->first_ts;
                 tmp[o++] = ylt ? ord[j++] : ord[i++];
             }
@@ -148,6 +162,13 @@ static void json_label(FILE *f, const Store *s, uint32_t loc)
 void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport *rep)
 {
     fprintf(f, "{\"events\":%" PRIu64 ",\"rejected\":%" PRIu64 ",", st->events, rep ? rep->rejected : 0);
+    if (st->filtered) {
+        fprintf(f, "\"loaded\":%zu,\"filter\":{\"text\":", s->n);
+        json_cstr(f, st->filter_text ? st->filter_text : "");
+        fputs(",\"stages\":[", f);
+        for (int i = 0; i < st->nstages; i++) fprintf(f, "%s%" PRIu64, i ? "," : "", st->stage_counts[i]);
+        fputs("]},", f);
+    }
     if (st->events) fprintf(f, "\"t_min\":%" PRId64 ",\"t_max\":%" PRId64 ",", st->t_min, st->t_max);
     else fputs("\"t_min\":null,\"t_max\":null,", f);
     fprintf(f, "\"locations\":%u,\"activities\":%u,", s->nloc, s->nact);
@@ -182,7 +203,7 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         fprintf(f, ",\"count\":%" PRIu64 ",\"bytes\":%" PRId64 "}", p->count, p->bytes);
     }
     fprintf(f, "],\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64 ",\"sync_groups\":%u,\"max_depth\":%u,",
-            s->unmatched_send, s->unmatched_recv, s->ngroups, s->max_depth);
+            s->unmatched_send, s->unmatched_recv, st->ngroups, s->max_depth);
     fputs("\"fields\":[", f);
     for (uint32_t c = 0; c < s->ncols; c++) {
         if (c) putc(',', f);
@@ -193,10 +214,13 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
                 s->cols[c].field == F_EXTRA ? "true" : "false");
     }
     fputs("],\"sync\":[", f);
+    bool gfirst = true;
     for (uint32_t g = 0; g < s->ngroups; g++) {
-        const SyncGroup *G = &s->groups[g];
+        const SyncGroup *G = &st->groups[g];
         char gb[32], ab[128];
-        if (g) putc(',', f);
+        if (!G->nev) continue;
+        if (!gfirst) putc(',', f);
+        gfirst = false;
         fputs("{\"group\":", f);
         if (G->type == VT_STR) json_cstr(f, group_label(s, G, gb, sizeof gb));
         else fputs(group_label(s, G, gb, sizeof gb), f);
@@ -238,7 +262,22 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
             putc('\n', f);
         }
     }
-    fprintf(f, "events       %" PRIu64 " loaded, %" PRIu64 " rejected\n", st->events, rep ? rep->rejected : 0);
+    if (st->filtered) {
+        if (st->filter_text) {
+            fputs("filter       ", f);
+            for (const char *p = st->filter_text; *p; p++) putc(*p == '\n' ? ' ' : *p, f);
+            putc('\n', f);
+        }
+        if (st->nstages > 1) {
+            fputs("             after each stage:", f);
+            for (int i = 0; i < st->nstages; i++) fprintf(f, " %" PRIu64, st->stage_counts[i]);
+            putc('\n', f);
+        }
+        fprintf(f, "events       %" PRIu64 " selected of %zu loaded, %" PRIu64 " rejected\n", st->events, s->n,
+                rep ? rep->rejected : 0);
+    } else {
+        fprintf(f, "events       %" PRIu64 " loaded, %" PRIu64 " rejected\n", st->events, rep ? rep->rejected : 0);
+    }
     if (st->events) {
         fprintf(f, "time         %s .. %s (span %s)\n", format_ts(a, sizeof a, st->t_min), format_ts(b, sizeof b, st->t_max),
                 format_dur(c, sizeof c, st->t_max - st->t_min));
@@ -246,7 +285,7 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
     fprintf(f, "locations    %u\nactivities   %u (max nesting depth %u)\n", s->nloc, s->nact, s->max_depth);
     fprintf(f, "messages     %" PRIu64 " (%" PRIu64 " unmatched sends, %" PRIu64 " unmatched receives)\n", st->nmsg,
             s->unmatched_send, s->unmatched_recv);
-    fprintf(f, "sync groups  %u\n", s->ngroups);
+    fprintf(f, "sync groups  %u\n", st->ngroups);
     if (!st->events) return;
     fputs("\nkind                     events\n", f);
     for (uint32_t k = 0; k < K_USER + s->nukind; k++)
@@ -284,14 +323,17 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
         }
         free(idx);
     }
-    if (s->ngroups) {
-        uint32_t *ord = groups_by_wait(s);
-        uint32_t show = s->ngroups < 10 ? s->ngroups : 10;
-        fprintf(f, "\nsync groups by total wait (%u group%s%s)\n%-20s %6s %12s %12s  %s\n", s->ngroups,
-                s->ngroups == 1 ? "" : "s", s->ngroups > show ? ", longest 10 shown" : "", "group", "parts", "wait",
+    if (st->ngroups) {
+        uint32_t *ord = groups_by_wait(s, st->groups);
+        uint32_t show = st->ngroups < 10 ? st->ngroups : 10;
+        fprintf(f, "\nsync groups by total wait (%u group%s%s)\n%-20s %6s %12s %12s  %s\n", st->ngroups,
+                st->ngroups == 1 ? "" : "s", st->ngroups > show ? ", longest 10 shown" : "", "group", "parts", "wait",
                 "span", "last to arrive");
-        for (uint32_t i = 0; i < show; i++) {
-            const SyncGroup *G = &s->groups[ord[i]];
+        uint32_t shown = 0;
+        for (uint32_t i = 0; i < s->ngroups && shown < show; i++) {
+            const SyncGroup *G = &st->groups[ord[i]];
+            if (!G->nev) continue;
+            shown++;
             char gb[32], ab[128], w[32], sp[32], at[64];
             uint32_t e = G->last_ev;
             fprintf(f, "%-20s %6u %12s %12s  loc %s, act %s, at %s\n", group_label(s, G, gb, sizeof gb), G->nparts,

@@ -14,6 +14,7 @@
 #ifndef TNAV_STATS_H
 #define TNAV_STATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -41,6 +42,13 @@ typedef struct {
     PairStats *pairs;
     size_t npairs;
     uint64_t nmsg;
+    SyncGroup *groups; /* per sync group, summarised over the selected events */
+    uint32_t ngroups;  /* groups with a selected event */
+    bool filtered;
+    /* set by the caller when a filter made the selection (not owned) */
+    const char *filter_text;
+    const uint64_t *stage_counts;
+    int nstages;
 } Stats;
 
 /* sel: a bitmap of selected events (NULL = all) */

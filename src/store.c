@@ -103,6 +103,14 @@ static bool col_slot(const Column *c, size_t e, size_t *slot)
     return false;
 }
 
+bool col_value(const Column *c, size_t e, uint8_t *type, uint64_t *payload)
+{
+    size_t k;
+    if (!col_slot(c, e, &k)) return false;
+    *type = col_slot_value(c, k, payload);
+    return true;
+}
+
 bool col_get_i(const Column *c, size_t e, int64_t *out)
 {
     size_t k;
@@ -343,4 +351,41 @@ const char *store_check(const Store *s)
     }
     return NULL;
 #undef BAD
+}
+
+void group_summarize(const Store *s, const SyncGroup *G, const uint64_t *sel, uint32_t stamp, uint32_t *mark_act,
+                     uint32_t *mark_loc, SyncGroup *out)
+{
+    const uint32_t *v = s->group_ev + G->ev_off;
+    uint32_t nev = G->nev;
+    SyncGroup r = *G;
+    r.first_ts = r.last_arrival = r.end = 0;
+    r.last_ev = NONE32;
+    r.wait_ns = 0;
+    r.nparts = r.nlocs = 0;
+    r.nev = 0;
+    for (uint32_t i = 0; i < nev; i++) {
+        uint32_t e = v[i];
+        if (sel && !((sel[e >> 6] >> (e & 63)) & 1)) continue;
+        if (!r.nev++) {
+            /* events are sorted by start: the first one opens the group */
+            r.first_ts = r.last_arrival = r.end = s->ts[e];
+            r.last_ev = e;
+        }
+        if (s->ts[e] >= r.last_arrival) {
+            r.last_arrival = s->ts[e];
+            r.last_ev = e;
+        }
+        if (ev_end(s, e) > r.end) r.end = ev_end(s, e);
+        if (s->kind[e] == K_SYNC) r.wait_ns += s->dur[e];
+        if (mark_act[s->act[e]] != stamp) {
+            mark_act[s->act[e]] = stamp;
+            r.nparts++;
+        }
+        if (mark_loc[s->loc[e]] != stamp) {
+            mark_loc[s->loc[e]] = stamp;
+            r.nlocs++;
+        }
+    }
+    *out = r;
 }

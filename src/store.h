@@ -240,6 +240,9 @@ const Column *store_column(const Store *s, const char *name);
 /* The column of a canonical optional field (F_PEER..F_VALUE), or NULL. */
 const Column *store_canon_col(const Store *s, int field);
 bool col_has(const Column *c, size_t e);
+/* The value of column c at event e as col_slot_value gives it; false when
+ * absent. */
+bool col_value(const Column *c, size_t e, uint8_t *type, uint64_t *payload);
 /* Value of column c at event e; false when absent. */
 bool col_get_i(const Column *c, size_t e, int64_t *out);
 bool col_get_f(const Column *c, size_t e, double *out);
@@ -249,6 +252,13 @@ bool col_get_num(const Column *c, size_t e, double *out);
 /* The type (VT_INT, VT_FLT, VT_STR, VT_LOC) and raw 8 bytes of the value at
  * a slot: an int64, a double's bits, or a string / location id. */
 static inline uint8_t col_slot_value(const Column *c, size_t k, uint64_t *payload);
+
+/* The summary of sync group G (first_ts, last_arrival, end, last_ev,
+ * wait_ns, nparts, nlocs; nev counts the events used) over its events, or
+ * only those selected in sel (NULL: all). stamp is unique per call on the
+ * same mark arrays (nact and nloc entries, initially NONE32). out may be G. */
+void group_summarize(const Store *s, const SyncGroup *G, const uint64_t *sel, uint32_t stamp, uint32_t *mark_act,
+                     uint32_t *mark_loc, SyncGroup *out);
 
 /* Message of a send/recv/msg event, or NONE32. */
 uint32_t store_msg_of(const Store *s, uint32_t ev);

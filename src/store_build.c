@@ -1166,27 +1166,7 @@ static void build_groups(Store *s)
             }
             sort_events(v, tmp, G->nev, s->ts, s->dur);
         }
-        G->first_ts = G->nev ? s->ts[v[0]] : 0;
-        G->last_arrival = G->first_ts;
-        G->end = G->first_ts;
-        G->last_ev = G->nev ? v[0] : NONE32;
-        for (uint32_t i = 0; i < G->nev; i++) {
-            uint32_t e = v[i];
-            if (s->ts[e] >= G->last_arrival) {
-                G->last_arrival = s->ts[e];
-                G->last_ev = e;
-            }
-            if (ev_end(s, e) > G->end) G->end = ev_end(s, e);
-            if (s->kind[e] == K_SYNC) G->wait_ns += s->dur[e];
-            if (mark_act[s->act[e]] != g) {
-                mark_act[s->act[e]] = g;
-                G->nparts++;
-            }
-            if (mark_loc[s->loc[e]] != g) {
-                mark_loc[s->loc[e]] = g;
-                G->nlocs++;
-            }
-        }
+        group_summarize(s, G, NULL, g, mark_act, mark_loc, G);
     }
     free(tmp);
     free(cnt);

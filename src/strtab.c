@@ -11,6 +11,8 @@
 
 #include "util.h"
 
+#define STRTAB_SLACK 64
+
 void strtab_init(StrTab *t)
 {
     memset(t, 0, sizeof *t);
@@ -42,7 +44,9 @@ static char *arena_alloc(StrTab *t, size_t n)
         if (t->nblocks > 4) cap = (size_t)1 << 20;
         if (cap < n) cap = n;
         b = &t->blocks[t->nblocks++];
-        b->base = xmalloc(cap);
+        /* zeroed, with slack after the end: PCRE2's JIT may read a few
+         * bytes past the end of a subject (never changing the result) */
+        b->base = xcalloc(cap + STRTAB_SLACK, 1);
         b->used = 0;
         b->cap = cap;
     }

@@ -89,6 +89,15 @@ static inline uint64_t hash_u64(uint64_t x)
 /* Length of the valid UTF-8 sequence at p (at most avail bytes), 0 when
  * invalid (overlong, surrogate, beyond U+10FFFF, truncated). */
 size_t utf8_seq_len(const unsigned char *p, size_t avail);
+
+/* The value of a hexadecimal digit, or -1. */
+static inline int hex_digit(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
 /* Write code point cp as UTF-8 at o (room for 4 bytes); returns its length. */
 size_t utf8_put(char *o, unsigned cp);
 

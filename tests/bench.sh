@@ -1,13 +1,15 @@
 #!/bin/sh
-# tests/bench.sh — `make bench`: load benchmarks on generated traces.
+# tests/bench.sh — `make bench`: load and filter benchmarks on generated
+# traces.
 #
 # Owns: generating the benchmark traces (cached in $BENCH_DIR, default
 # build/bench; regenerated when sample-logs/gen is newer), running
-# `tnav stats --bench` on each RUNS times, and printing the best and median
-# figures next to the targets of doc/PERFORMANCE.md. Timings are never
+# `tnav stats --bench` on each RUNS times and `tnav filter --bench` on the
+# largest CSV, and printing the best and median figures next to the targets
+# of doc/PERFORMANCE.md. Timings are never
 # asserted here or in the tests: this prints numbers for people.
 #
-#   BENCH_SIZES="1000000 10000000"  RUNS=3  BENCH_DIR=build/bench  sh tests/bench.sh
+#   BENCH_SIZES="1000000 10000000"  RUNS=3  FILTER_RUNS=20  BENCH_DIR=build/bench  sh tests/bench.sh
 export LC_ALL=C.UTF-8 TZ=UTC
 TNAV=${TNAV:-./tnav}
 GEN=${GEN:-sample-logs/gen}
@@ -69,5 +71,20 @@ for threads in 1 2; do
     done
 done
 
+# the filter VM (one thread) on the largest CSV trace: compile once, run
+# FILTER_RUNS times; the first run includes building the key tables
+n=$(echo $BENCH_SIZES | tr ' ' '\n' | sort -n | tail -1)
+f="$BENCH_DIR/mpi-$n.csv"
+echo
+for q in 'name =~ /^MPI_/ && dur > 10us && loc in 0..31' \
+         'act_any(kind == "move")' \
+         'act_any(kind == "send" && peer == 3)' \
+         'kind == "sync" | group_any(dur > 5ms) || msg_any(bytes > 64KiB)'; do
+    r=$("$TNAV" filter --bench --runs "${FILTER_RUNS:-20}" "$q" "$f") || exit 1
+    printf 'filter %-66s %s events: best %s ms (median %s ms, first %s ms), %s selected\n' "'$q'" \
+        "$(field "$r" events)" "$(field "$r" best_ms)" "$(field "$r" median_ms)" "$(field "$r" first_ms)" "$(field "$r" selected)"
+done
+
 echo
 echo "targets (10M events, 2 cores): CSV <= 1.5 s, NDJSON <= 2.5 s, <= 48 B/event beyond the dictionaries"
+echo "filter targets (10M events, one core): the first query <= 25 ms, act_any(kind == \"move\") <= 60 ms"

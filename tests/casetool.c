@@ -12,7 +12,8 @@
  *   # a comment (only outside input blocks; blank lines there are ignored)
  *   ### name of the case
  *   args: stats --json {in}       the command line after the binary: tokens
- *                                 split on spaces; 'single quotes' group
+ *                                 split on spaces; 'single quotes' or
+ *                                 "double quotes" group
  *                                 (and are removed; '' is an empty token).
  *                                 {in} = the first input file's path,
  *                                 {in:NAME} = a named input's path,
@@ -103,6 +104,7 @@
 #include <unistd.h>
 
 #include "jsondom.h"
+#include "strbuf.h"
 #include "util.h"
 
 #define TIMEOUT_SEC 10
@@ -110,46 +112,6 @@
 /* ---- small helpers ------------------------------------------------------ */
 
 /* xmalloc, xrealloc, xstrndup, xstrdup: util.h */
-
-typedef struct {
-    char *b;
-    size_t n, cap;
-} Str;
-
-static void s_put(Str *s, const char *p, size_t n)
-{
-    if (s->n + n + 1 > s->cap) {
-        size_t nc = s->cap ? s->cap * 2 : 256;
-        while (nc < s->n + n + 1) nc *= 2;
-        s->b = xrealloc(s->b, nc);
-        s->cap = nc;
-    }
-    if (n) memcpy(s->b + s->n, p, n);
-    s->n += n;
-    s->b[s->n] = 0;
-}
-
-static void s_puts(Str *s, const char *p) { s_put(s, p, strlen(p)); }
-
-static void s_printf(Str *s, const char *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof small) {
-        s_put(s, small, (size_t)n);
-        return;
-    }
-    char *tmp = xmalloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(tmp, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    s_put(s, tmp, (size_t)n);
-    free(tmp);
-}
 
 static bool starts(const char *s, const char *prefix) { return !strncmp(s, prefix, strlen(prefix)); }
 
@@ -239,7 +201,9 @@ enum {
     EX_STDERR_EMPTY,
     EX_STDOUT_LINES,
     EX_STDERR_LINES,
-    EX_FILE_UNCHANGED
+    EX_FILE_UNCHANGED,
+    EX_STDOUT_IS,
+    EX_STDERR_IS
 };
 
 typedef struct {
@@ -651,12 +615,17 @@ static Case *parse_file(const char *path, size_t *ncases, char **file_err)
             size_t vl = strlen(v);
             bool escaped = false;
             long repeat = 1;
+            char *from = NULL; /* (from FILE): the content of a file beside the cases file */
             if (vl && v[vl - 1] == ':') v[--vl] = 0;
             else ok = false;
             if (ok && vl && v[vl - 1] == ')') {
                 char *open = strrchr(v, '(');
                 char *end = NULL;
-                if (open && starts(open, "(escaped)")) {
+                if (open && starts(open, "(from ")) {
+                    from = xstrdup(open + 6);
+                    from[strlen(from) - 1] = 0;
+                    if (!*from || strchr(from, '/')) ok = false;
+                } else if (open && starts(open, "(escaped)")) {
                     escaped = true;
                 } else if (open && starts(open, "(escaped x")) {
                     escaped = true;
@@ -675,16 +644,31 @@ static Case *parse_file(const char *path, size_t *ncases, char **file_err)
             if (!ok || l[5] != ' ' || !vl || strchr(v, '/') || !strcmp(v, ".") || !strcmp(v, "..") ||
                 strchr(v, ' ')) {
                 snprintf(err, sizeof err,
-                         "expected 'input NAME:', 'input NAME (escaped):' or 'input NAME (escaped xN):' "
-                         "(a plain file name)");
+                         "expected 'input NAME:', 'input NAME (escaped):', 'input NAME (escaped xN):' or "
+                         "'input NAME (from FILE):' (plain file names)");
                 free(v);
+                free(from);
                 ok = false;
             } else {
                 Input *prev = NULL; /* an input named again is appended to */
                 for (size_t k = 0; k < cur.nin; k++)
                     if (!strcmp(cur.in[k].name, v)) prev = &cur.in[k];
                 Str content = {0};
-                if (escaped) {
+                if (from) {
+                    /* a fixture beside the cases file */
+                    char fp[PATH_MAX + 256];
+                    const char *slash = strrchr(path, '/');
+                    snprintf(fp, sizeof fp, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, from);
+                    char *fd;
+                    size_t fl;
+                    if (!read_file(fp, &fd, &fl)) {
+                        snprintf(err, sizeof err, "input %.100s (from %.100s): cannot read it beside the cases file", v, from);
+                        ok = false;
+                    } else {
+                        s_put(&content, fd, fl);
+                        free(fd);
+                    }
+                } else if (escaped) {
                     if (i + 1 >= nl) {
                         snprintf(err, sizeof err, "input %s (escaped): the escaped line is missing", v);
                         ok = false;
@@ -705,6 +689,7 @@ static Case *parse_file(const char *path, size_t *ncases, char **file_err)
                         s_put(&content, "\n", 1);
                     }
                 }
+                free(from);
                 if (!content.b) s_put(&content, "", 0);
                 if (ok && prev) {
                     prev->data = xrealloc(prev->data, prev->len + content.n + 1);
@@ -720,6 +705,33 @@ static Case *parse_file(const char *path, size_t *ncases, char **file_err)
                     free(content.b);
                 }
             }
+        } else if (!strcmp(l, "expect-stdout:") || !strcmp(l, "expect-stderr:")) {
+            /* the exact output: the following lines, as in an input block */
+            Expect e;
+            memset(&e, 0, sizeof e);
+            e.kind = l[10] == 'o' ? EX_STDOUT_IS : EX_STDERR_IS;
+            e.line = lineno;
+            Str content = {0};
+            /* the block ends at the next directive; a trailing run of empty
+             * lines and # comments that starts with an empty line separates
+             * cases and is not part of it */
+            size_t end = i + 1;
+            while (end < nl && !is_terminator(lines[end])) end++;
+            size_t last = end - 1, r = end;
+            while (r > i + 1 && (!lines[r - 1][0] || lines[r - 1][0] == '#')) r--;
+            for (size_t k = r; k < end; k++)
+                if (!lines[k][0]) {
+                    last = k - 1;
+                    break;
+                }
+            while (i < last) {
+                i++;
+                s_puts(&content, lines[i]);
+                s_put(&content, "\n", 1);
+            }
+            if (!content.b) s_put(&content, "", 0);
+            e.text = content.b;
+            PUSH(cur.ex, cur.nex, e);
         } else if (starts(l, "expect")) {
             ok = parse_expect(&cur, l, lineno, err, sizeof err);
         } else {
@@ -815,7 +827,8 @@ static char *expand(const Case *c, const char *dir, const char *s, Str *why)
     return o.b;
 }
 
-/* split args into tokens: spaces separate, 'single quotes' group */
+/* split args into tokens: spaces separate, 'single quotes' or "double
+ * quotes" group (no escapes inside either) */
 static char **tokenize(const char *s, size_t *ntok, Str *why)
 {
     char **v = NULL;
@@ -827,10 +840,10 @@ static char **tokenize(const char *s, size_t *ntok, Str *why)
         Str t = {0};
         s_put(&t, "", 0);
         while (*p && *p != ' ' && *p != '\t') {
-            if (*p == '\'') {
-                const char *q = strchr(p + 1, '\'');
+            if (*p == '\'' || *p == '"') {
+                const char *q = strchr(p + 1, *p);
                 if (!q) {
-                    s_printf(why, "unbalanced ' in args");
+                    s_printf(why, "unbalanced %c in args", *p);
                     free(t.b);
                     for (size_t i = 0; i < n; i++) free(v[i]);
                     free(v);
@@ -1283,6 +1296,28 @@ static bool run_case(const Case *c)
                 size_t k = so ? count_lines(r.out, r.nout) : count_lines(r.err, r.nerr);
                 ok = (long)k == e->num;
                 if (!ok) s_printf(&m, "expected %ld %s lines, got %zu", e->num, so ? "stdout" : "stderr", k);
+                break;
+            }
+            case EX_STDOUT_IS:
+            case EX_STDERR_IS: {
+                bool so = e->kind == EX_STDOUT_IS;
+                const char *got = so ? r.out : r.err;
+                size_t ng = so ? r.nout : r.nerr, nt = strlen(text);
+                ok = ng == nt && (nt == 0 || memcmp(got, text, nt) == 0);
+                if (!ok) {
+                    /* the first line that differs, in both */
+                    size_t k = 0, line = 1, ls = 0;
+                    while (k < ng && k < nt && got[k] == text[k]) {
+                        if (got[k] == '\n') line++, ls = k + 1;
+                        k++;
+                    }
+                    const char *x = text + ls, *y = got + ls;
+                    int lx = (int)strcspn(x, "\n"), ly = 0;
+                    while (ls + (size_t)ly < ng && y[ly] != '\n') ly++;
+                    s_printf(&m, "%s differs at line %zu:\n    #   expected: %s%.*s\n    #   actual:   %s%.*s",
+                             so ? "stdout" : "stderr", line, ls >= nt ? "(end of output) " : "", lx, x,
+                             ls >= ng ? "(end of output) " : "", ly, y);
+                }
                 break;
             }
             case EX_FILE_UNCHANGED: {

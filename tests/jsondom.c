@@ -99,20 +99,12 @@ static void ws(Parser *P)
     while (P->p < P->e && (*P->p == ' ' || *P->p == '\t' || *P->p == '\n' || *P->p == '\r')) P->p++;
 }
 
-static int hexdig(char c)
-{
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 static bool hex4(Parser *P, unsigned *out)
 {
     if (P->e - P->p < 4) return perr(P, "short \\u escape");
     unsigned v = 0;
     for (int i = 0; i < 4; i++) {
-        int h = hexdig(P->p[i]);
+        int h = hex_digit(P->p[i]);
         if (h < 0) return perr(P, "bad hex digit in \\u escape");
         v = v * 16 + (unsigned)h;
     }

@@ -30,7 +30,7 @@ section() { echo; echo "== $*"; }
 
 # add the "P passed, F failed" tally printed by a sub-runner
 tally() { # name, output file, exit code
-    line=$(grep -E "^[a-z]+: [0-9]+ passed, [0-9]+ failed" "$2" | tail -1)
+    line=$(grep -E "^[a-z-]+: [0-9]+ passed, [0-9]+ failed" "$2" | tail -1)
     if [ -z "$line" ]; then
         bad "$1 (no tally; exit $3)"
         tail -20 "$2"
@@ -64,7 +64,7 @@ section "unit tests under ASan+UBSan"
 build/asan/unit >"$TMP/unit-asan.out" 2>&1; tally "unit (asan)" "$TMP/unit-asan.out" $?
 
 # ---------------------------------------------------------------------------
-section "declarative loader cases"
+section "declarative cases (loader, stats, filter language)"
 if [ -x build/rel/casetool ] && ls tests/cases/*.cases >/dev/null 2>&1; then
     build/rel/casetool "$TNAV" tests/cases/*.cases >"$TMP/cases.out" 2>&1; tally "cases" "$TMP/cases.out" $?
     build/rel/casetool "$TNAV_ASAN" tests/cases/*.cases >"$TMP/cases-asan.out" 2>&1; tally "cases (asan)" "$TMP/cases-asan.out" $?
@@ -101,6 +101,47 @@ for f in sample-logs/*.csv sample-logs/*.ndjson; do
             bad "golden stats $mode of $b differs"; diff "$g" "$TMP/g.out" | head -20
         fi
     done
+done
+
+# the bytecode listings of tests/golden/disasm/filters.txt
+while read -r name trace filt; do
+    case "$name" in \#* | "") continue ;; esac
+    g=tests/golden/disasm/$name.txt
+    TNAV="$TNAV" sh tests/golden/disasm/gen.sh "$name" "$trace" "$filt" >"$TMP/d.out" 2>&1
+    if [ ! -f "$g" ]; then
+        bad "golden $g is missing (create it with: sh tests/update-golden.sh)"
+    elif cmp -s "$g" "$TMP/d.out"; then
+        ok "golden disasm $name: $filt"
+    else
+        bad "golden disasm $name differs"; diff "$g" "$TMP/d.out" | head -20
+    fi
+done <tests/golden/disasm/filters.txt
+
+# ---------------------------------------------------------------------------
+section "filters: differential test, round trips"
+for b in build/rel/filter_diff build/asan/filter_diff; do
+    if [ -x "$b" ]; then
+        "$b" >"$TMP/fd.out" 2>&1; tally "filter-diff ($(basename "$(dirname "$b")"))" "$TMP/fd.out" $?
+    else
+        bad "$b is not built"
+    fi
+done
+# tnav filter writes events that load back into the same trace
+for f in sample-logs/ring.csv sample-logs/x10.ndjson sample-logs/mw.csv; do
+    for o in csv ndjson; do
+        "$TNAV" filter -o $o true "$f" >"$TMP/rt.$o" 2>"$TMP/rt.err"
+        "$TNAV" stats --json "$f" | strip_files >"$TMP/rt1.json"
+        "$TNAV" stats --json "$TMP/rt.$o" | strip_files >"$TMP/rt2.json"
+        cmp -s "$TMP/rt1.json" "$TMP/rt2.json" && ok "round trip: $(basename "$f") through tnav filter -o $o" \
+            || { bad "round trip: $(basename "$f") -o $o"; diff "$TMP/rt1.json" "$TMP/rt2.json" | head -5; }
+    done
+done
+# a selection written out and summarised equals stats -f of the same filter
+for filt in 'kind == "state" && dur > 1ms' 'act_any(kind == "move") | loc != 0' 'group_any(dur > 2ms) || msg_any(bytes > 1KiB)'; do
+    "$TNAV" filter "$filt" sample-logs/x10.csv >"$TMP/sel.csv"
+    a=$("$TNAV" stats --json "$TMP/sel.csv" | build/rel/casetool --jq /dev/stdin '.events' 2>/dev/null)
+    b=$("$TNAV" stats --json -f "$filt" sample-logs/x10.csv | build/rel/casetool --jq /dev/stdin '.events' 2>/dev/null)
+    [ -n "$a" ] && [ "$a" = "$b" ] && ok "filter output and stats -f agree on '$filt' ($a events)" || bad "filter vs stats -f on '$filt': $a != $b"
 done
 
 # ---------------------------------------------------------------------------
@@ -225,6 +266,17 @@ if command -v valgrind >/dev/null 2>&1; then
             "$TNAV" stats "$f" >/dev/null 2>"$TMP/vg.err"
         [ $? -ne 99 ] && ok "valgrind clean: tnav stats $(basename "$f")" || { bad "valgrind: $(basename "$f")"; head -30 "$TMP/vg.err"; }
     done
+    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        "$TNAV" filter -o ndjson 'name =~ /^(w|m)/i && dur > 1us || act_any(kind == "move") | loc_all(has(dur)) || group_any(true) || msg_any(true)' \
+        sample-logs/x10.csv >/dev/null 2>"$TMP/vg.err"
+    [ $? -ne 99 ] && ok "valgrind clean: tnav filter (regex, scopes, stages)" || { bad "valgrind: tnav filter"; head -30 "$TMP/vg.err"; }
+    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        "$TNAV" filter --disasm 'len(lower(name)) > 3 && loc in 0..3' sample-logs/x10.csv >/dev/null 2>"$TMP/vg.err"
+    [ $? -ne 99 ] && ok "valgrind clean: tnav filter --disasm" || { bad "valgrind: tnav filter --disasm"; head -30 "$TMP/vg.err"; }
+    if [ -x build/rel/filter_diff ]; then
+        valgrind -q --error-exitcode=99 --leak-check=full build/rel/filter_diff --traces 2 --exprs 40 --no-big >/dev/null 2>"$TMP/vg.err"
+        [ $? -ne 99 ] && ok "valgrind clean: filter differential test (small)" || { bad "valgrind: filter_diff"; head -30 "$TMP/vg.err"; }
+    fi
     valgrind -q --error-exitcode=99 --leak-check=full build/rel/unit >/dev/null 2>"$TMP/vg.err"
     [ $? -ne 99 ] && ok "valgrind clean: unit tests" || { bad "valgrind: unit tests"; head -30 "$TMP/vg.err"; }
 else
@@ -233,7 +285,7 @@ fi
 
 # ---------------------------------------------------------------------------
 section "fuzz smoke (${FUZZ_SECONDS}s per target)"
-if [ -x build/fuzz/fuzz_csv ] && [ -x build/fuzz/fuzz_ndjson ] && [ -f tests/fuzz/smoke.sh ]; then
+if [ -x build/fuzz/fuzz_csv ] && [ -x build/fuzz/fuzz_ndjson ] && [ -x build/fuzz/fuzz_filter ] && [ -f tests/fuzz/smoke.sh ]; then
     sh tests/fuzz/smoke.sh "$FUZZ_SECONDS" >"$TMP/fuzz.out" 2>&1; rc=$?
     cat "$TMP/fuzz.out" | grep -E "^fuzz_" 
     [ $rc -eq 0 ] && ok "fuzz smoke" || { bad "fuzz smoke"; tail -20 "$TMP/fuzz.out"; }

@@ -4,7 +4,8 @@
  * Owns: the tests of time parsing, the interner, UTF-8 validation, the model
  * tables, and the store built from small traces written to temp files
  * (order, activities, moves, spawns, depths, messages, sync groups, column
- * types, independence from thread count and input order).
+ * types, independence from thread count and input order), float output,
+ * and the filter API (compile once / run many, stages, errors with lines).
  * Invariants: every test can fail; tests run in a fixed order, each prints
  * "ok - name" or "not ok - name" with the failed checks, and the run ends
  * with "unit: P passed, F failed" (exit 1 when F > 0).
@@ -16,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "emit.h"
+#include "filter.h"
 #include "load.h"
 #include "stats.h"
 #include "store.h"
@@ -693,6 +696,102 @@ static void t_rejections_and_lines(void)
     store_free(s);
 }
 
+/* ---- filters and output ------------------------------------------------------ */
+
+static void t_fmt_double(void)
+{
+    char b[48];
+    CHECK(!strcmp(fmt_double(b, sizeof b, 2.0), "2.0"));
+    CHECK(!strcmp(fmt_double(b, sizeof b, 0.1), "0.1"));
+    CHECK(!strcmp(fmt_double(b, sizeof b, -2.25), "-2.25"));
+    CHECK(!strcmp(fmt_double(b, sizeof b, 1e300), "1e+300"));
+    double third = 1.0 / 3.0;
+    CHECK(strtod(fmt_double(b, sizeof b, third), NULL) == third);
+    double tiny = 5e-324;
+    CHECK(strtod(fmt_double(b, sizeof b, tiny), NULL) == tiny);
+}
+
+/* the selected events of a filter, as their ts values joined by ',' */
+static void selected_ts(const Store *s, const char *text, char *out, size_t sz)
+{
+    FilterError e;
+    Filter *f = filter_compile(s, text, &e);
+    out[0] = 0;
+    if (!f) {
+        snprintf(out, sz, "error %d:%d %.200s", e.line, e.col, e.msg);
+        return;
+    }
+    uint64_t *sel = xcalloc((s->n + 63) / 64 + 1, 8);
+    filter_run(f, sel, NULL);
+    size_t k = 0;
+    for (size_t ev = 0; ev < s->n; ev++)
+        if ((sel[ev >> 6] >> (ev & 63)) & 1)
+            k += (size_t)snprintf(out + k, sz - k, "%s%" PRId64, k ? "," : "", s->ts[ev]);
+    free(sel);
+    filter_free(f);
+}
+
+static void t_filter_api(void)
+{
+    Store *s = load_text("f.csv", "ts,dur,loc,name\n1,5,0,a\n2,,0,b\n3,7,1,a\n", 1, NULL);
+    if (!s) {
+        CHECK(!"the trace loads");
+        return;
+    }
+    char got[256];
+    selected_ts(s, "name == \"a\"", got, sizeof got);
+    CHECK(!strcmp(got, "1,3"));
+    /* a filter is compiled once and runs many times */
+    FilterError e;
+    Filter *f = filter_compile(s, "dur > 4 | loc == 1", &e);
+    CHECK(f != NULL);
+    if (f) {
+        uint64_t sel[1] = {0}, counts[2] = {0};
+        CHECK(filter_nstages(f) == 2);
+        for (int i = 0; i < 3; i++) {
+            filter_run(f, sel, counts);
+            CHECK(sel[0] == 4 && counts[0] == 2 && counts[1] == 1); /* event 2: ts 3 at loc 1 */
+        }
+        filter_free(f);
+    }
+    /* errors: line and column of a multi-line filter, in characters */
+    selected_ts(s, "name == \"\u00e9\"\n  && durr > 1", got, sizeof got);
+    CHECK(!strcmp(got, "error 2:6 unknown field 'durr' (did you mean 'dur'?)"));
+    CHECK(!filter_syntax_ok("dur >", &e) && e.line == 1 && e.col == 6);
+    CHECK(filter_syntax_ok("nosuchfield > 1", &e)); /* names are resolved against a trace */
+    /* the same filter on an empty trace */
+    Store *z = store_empty();
+    f = filter_compile(z, "act_any(dur > 1) || msg_any(true)", &e);
+    CHECK(f != NULL);
+    if (f) {
+        uint64_t sel[1] = {~0ULL};
+        filter_run(f, sel, NULL);
+        filter_free(f);
+    }
+    store_free(z);
+    store_free(s);
+}
+
+static void t_filter_error_print(void)
+{
+    FilterError e;
+    const char *text = "kind == \"send\"\n  && bytes > 10us";
+    CHECK(!filter_syntax_ok("(", &e));
+    Store *z = store_empty();
+    Filter *f = filter_compile(z, text, &e);
+    CHECK(f == NULL);
+    char buf[512] = {0};
+    FILE *m = fmemopen(buf, sizeof buf - 1, "w");
+    if (m) {
+        filter_print_error(m, text, &e);
+        fclose(m);
+    }
+    CHECK(!strcmp(buf, "tnav: filter:2:14: 'bytes' is a size; this literal is a time\n"
+                       "    && bytes > 10us\n"
+                       "               ^~~~\n"));
+    store_free(z);
+}
+
 /* ---- runner -------------------------------------------------------------- */
 
 typedef struct {
@@ -718,6 +817,9 @@ static const Test TESTS[] = {
     {"store: independent of threads, chunks, input order", t_independence},
     {"store_check detects violations", t_store_check_detects},
     {"rejections carry line numbers and reasons", t_rejections_and_lines},
+    {"floats are written to read back exactly", t_fmt_double},
+    {"filters: compile once, run many times, stages, errors", t_filter_api},
+    {"filters: error message with the line and a caret", t_filter_error_print},
 };
 
 int main(void)

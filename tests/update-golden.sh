@@ -11,4 +11,8 @@ for f in sample-logs/*.csv sample-logs/*.ndjson; do
     "$TNAV" stats "$f" >tests/golden/$b.stats.text 2>&1
     "$TNAV" stats --json "$f" >tests/golden/$b.stats.json 2>&1
 done
+while read -r name trace filt; do
+    case "$name" in \#* | "") continue ;; esac
+    TNAV="$TNAV" sh tests/golden/disasm/gen.sh "$name" "$trace" "$filt" >tests/golden/disasm/$name.txt 2>&1
+done <tests/golden/disasm/filters.txt
 git diff --stat -- tests/golden 2>/dev/null || true

@@ -1,19 +1,22 @@
 #!/bin/sh
-# smoke.sh — a short libFuzzer run of the loader fuzz targets.
+# smoke.sh — a short libFuzzer run of the fuzz targets (the two loaders and
+# the filter compiler/VM).
 #
 #   sh tests/fuzz/smoke.sh [SECONDS]      (default 15 seconds per target)
 #
 # Owns: nothing but its temp directory. Builds nothing: it needs
-# build/fuzz/fuzz_csv and build/fuzz/fuzz_ndjson (make fuzz).
+# build/fuzz/fuzz_csv, fuzz_ndjson and fuzz_filter (make fuzz).
 # For each target:
 #  1. replays every file in tests/fuzz/regress/ (one process per file), so
 #     that every saved reproducer is checked on every run; if one fails, the
 #     target is reported FAILED and not fuzzed;
 #  2. fuzzes for SECONDS (-max_total_time) with -timeout=5 -rss_limit_mb=2048,
 #     the target's dictionary (tests/fuzz/dict/) and a fresh temp copy of a
-#     seed corpus (sample-logs/*.csv or *.ndjson plus tests/fuzz/regress/*),
-#     crash artifacts going to the temp directory.
-# The two targets run side by side. Prints one line per target:
+#     seed corpus (loaders: sample-logs/*.csv or *.ndjson plus
+#     tests/fuzz/regress/*; filter: the filters of tests/golden/disasm and
+#     tests/cases/filter*.cases plus tests/fuzz/regress/filter-*), crash
+#     artifacts going to the temp directory.
+# The targets run side by side (the loaders first, then the filter). Prints one line per target:
 #   fuzz_csv: ok (N runs)
 #   fuzz_csv: FAILED (artifact PATH, log PATH)
 #   fuzz_csv: FAILED (regression tests/fuzz/regress/NAME[, ...]; logs PATH)
@@ -48,6 +51,8 @@ run_target() {
     # 1. the saved reproducers (all of them, one process each)
     failed=
     for f in "$regress"/*; do
+        # (the filter target replays only the filter reproducers)
+        case "$name:$(basename "$f")" in fuzz_filter:filter-*) ;; fuzz_filter:*) continue ;; esac
         [ -f "$f" ] || continue
         rlog=$tmp/$name.regress.$(basename "$f").log
         if "$bin" -timeout=5 -rss_limit_mb=2048 "$f" >"$rlog" 2>&1; then
@@ -64,9 +69,23 @@ run_target() {
     corpus=$tmp/corpus-$name
     art=$tmp/artifacts-$name
     mkdir -p "$corpus" "$art"
-    for f in sample-logs/*."$ext" "$regress"/*; do
-        [ -f "$f" ] && cp "$f" "$corpus/"
-    done
+    if [ "$ext" = filter ]; then
+        # one filter per seed file: the goldens' and the cases' filters
+        i=0
+        { sed -n 's/^[a-z-]* [^ ]* //p' tests/golden/disasm/filters.txt | grep -v '^#'
+          sed -n "s/^args: filter .*-f '\(.*\)' {in}$/\1/p" tests/cases/filter*.cases; } |
+        while IFS= read -r line; do
+            i=$((i + 1))
+            printf '%s' "$line" >"$corpus/seed-$i"
+        done
+        for f in "$regress"/filter-*; do
+            [ -f "$f" ] && cp "$f" "$corpus/"
+        done
+    else
+        for f in sample-logs/*."$ext" "$regress"/*; do
+            [ -f "$f" ] && cp "$f" "$corpus/"
+        done
+    fi
     "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
         -dict="tests/fuzz/dict/$ext.dict" -artifact_prefix="$art/" \
         -print_final_stats=1 "$corpus" >"$log" 2>&1
@@ -93,9 +112,10 @@ run_target fuzz_ndjson ndjson &
 pid_nd=$!
 wait "$pid_csv"
 wait "$pid_nd"
+run_target fuzz_filter filter
 
 status=0
-for name in fuzz_csv fuzz_ndjson; do
+for name in fuzz_csv fuzz_ndjson fuzz_filter; do
     if [ -f "$tmp/$name.result" ]; then
         line=$(cat "$tmp/$name.result")
     else

@@ -1,0 +1,399 @@
+/*
+ * filter.c — compiling and running filters: the pipeline (parse, check,
+ * compile), the filter's own strings, scopes, stages, and error messages.
+ * See filter.h for the contract and fint.h for the internals.
+ */
+#include "filter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fint.h"
+#include "par.h"
+#include "store.h"
+#include "timeparse.h"
+#include "util.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* ---- the unified string space -------------------------------------------- */
+
+const char *fs_str(const Filter *F, uint32_t sid, size_t *len)
+{
+    if (sid < F->dictn) {
+        *len = strtab_len(&F->s->strs, sid);
+        return strtab_str(&F->s->strs, sid);
+    }
+    uint32_t l = sid - F->dictn;
+    *len = strtab_len(&F->local, l);
+    return strtab_str(&F->local, l);
+}
+
+uint32_t fs_find(const Filter *F, const char *s, size_t n)
+{
+    uint32_t id = strtab_find(&F->s->strs, s, n);
+    if (id != NONE32 && id < F->dictn) return id;
+    id = strtab_find(&F->local, s, n);
+    return id == NONE32 ? NONE32 : F->dictn + id;
+}
+
+uint32_t fs_intern(Filter *F, const char *s, size_t n)
+{
+    uint32_t id = strtab_find(&F->s->strs, s, n);
+    if (id != NONE32 && id < F->dictn) return id;
+    return F->dictn + strtab_intern(&F->local, s, n);
+}
+
+/* ---- compile ------------------------------------------------------------- */
+
+static void line_col(const char *text, int off, int *line, int *col)
+{
+    int l = 1, c = 1;
+    for (int i = 0; i < off && text[i]; i++) {
+        if (text[i] == '\n') {
+            l++;
+            c = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            c++;
+        }
+    }
+    *line = l;
+    *col = c;
+}
+
+static void set_err(FilterError *e, const char *text, const SrcError *se)
+{
+    int n = (int)strlen(text);
+    e->start = se->start < n ? se->start : n;
+    e->end = se->end < n ? se->end : n;
+    if (e->end <= e->start) e->end = e->start + 1;
+    line_col(text, e->start, &e->line, &e->col);
+    snprintf(e->msg, sizeof e->msg, "%s", se->msg);
+}
+
+static void filter_labels(Filter *F)
+{
+    const Store *s = F->s;
+    F->loc_t = xcalloc((size_t)s->nloc + 1, 1);
+    F->loc_v = xcalloc((size_t)s->nloc + 1, sizeof(int64_t));
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        F->loc_t[l] = s->locs[l].is_int ? FT_INT : FT_STR;
+        F->loc_v[l] = s->locs[l].is_int ? s->locs[l].ival : s->locs[l].label;
+    }
+    F->act_t = xcalloc((size_t)s->nact + 1, 1);
+    F->act_v = xcalloc((size_t)s->nact + 1, sizeof(int64_t));
+    for (uint32_t a = 0; a < s->nact; a++) {
+        uint32_t lab = s->acts[a].label;
+        if (lab == NONE32) continue; /* the default activity of a location has no label */
+        const char *t = strtab_str(&s->strs, lab);
+        size_t len = strtab_len(&s->strs, lab);
+        int64_t iv;
+        if (len <= 20 && parse_int64(t, len, &iv) == TP_OK) {
+            F->act_t[a] = FT_INT;
+            F->act_v[a] = iv;
+        } else {
+            F->act_t[a] = FT_STR;
+            F->act_v[a] = lab;
+        }
+    }
+    F->nkinds = K_USER + s->nukind;
+    F->kind_sid = xmalloc(((size_t)F->nkinds + 1) * sizeof(uint32_t));
+    for (uint32_t k = 0; k < F->nkinds; k++) {
+        const char *nm = kind_name(s, (uint16_t)k);
+        F->kind_sid[k] = fs_intern(F, nm, strlen(nm));
+    }
+}
+
+Filter *filter_compile(const Store *s, const char *text, FilterError *err)
+{
+    memset(err, 0, sizeof *err);
+    Filter *F = xcalloc(1, sizeof *F);
+    F->s = s;
+    F->text = xstrdup(text);
+    F->dictn = s->strs.count;
+    strtab_init(&F->local);
+    filter_labels(F);
+    Ast ast;
+    SrcError se;
+    memset(&se, 0, sizeof se);
+    if (!ast_parse(text, &ast, &se)) {
+        set_err(err, text, &se);
+        filter_free(F);
+        return NULL;
+    }
+    F->nstages = ast.nstages;
+    F->stages = xcalloc((size_t)ast.nstages + 1, sizeof(Stage));
+    F->stage_counts = xcalloc((size_t)ast.nstages + 1, sizeof(uint64_t));
+    for (int i = 0; i < ast.nstages; i++) {
+        Stage *st = &F->stages[i];
+        st->start = ast.stages[i]->start;
+        st->end = ast.stages[i]->end;
+        if (!check_stage(F, &ast.stages[i], &se) || !(st->main = compile_stage(F, ast.stages[i], st, &se))) {
+            set_err(err, text, &se);
+            ast_free(&ast);
+            filter_free(F);
+            return NULL;
+        }
+    }
+    ast_free(&ast);
+    return F;
+}
+
+bool filter_syntax_ok(const char *text, FilterError *err)
+{
+    memset(err, 0, sizeof *err);
+    Ast ast;
+    SrcError se;
+    memset(&se, 0, sizeof se);
+    if (!ast_parse(text, &ast, &se)) {
+        set_err(err, text, &se);
+        return false;
+    }
+    ast_free(&ast);
+    return true;
+}
+
+void filter_free(Filter *F)
+{
+    if (!F) return;
+    for (int i = 0; i < F->nstages; i++) {
+        prog_free(F->stages[i].main);
+        free(F->stages[i].scopes);
+    }
+    free(F->stages);
+    for (int i = 0; i < F->ntables; i++) {
+        Table *t = F->tables[i];
+        prog_free(t->prog);
+        free(t->bits);
+        free(t->vals);
+        free(t->vt);
+        free(t->done);
+        free(t);
+    }
+    free(F->tables);
+    for (int i = 0; i < F->nscopes; i++) {
+        prog_free(F->scopes[i]->inner);
+        free(F->scopes[i]->table);
+        free(F->scopes[i]->evbits);
+        free(F->scopes[i]);
+    }
+    free(F->scopes);
+    for (int i = 0; i < F->nrx; i++) rx_free(F->rx[i]);
+    free(F->rx);
+    strtab_free(&F->local);
+    free(F->loc_t);
+    free(F->loc_v);
+    free(F->act_t);
+    free(F->act_v);
+    free(F->kind_sid);
+    free(F->stage_counts);
+    free(F->text);
+    free(F);
+}
+
+int filter_nstages(const Filter *f) { return f->nstages; }
+
+/* ---- run ----------------------------------------------------------------- */
+
+static inline void unpack_live(const uint64_t *sel, size_t base, size_t n, uint8_t *live)
+{
+    /* base is a multiple of 64 */
+    for (size_t i = 0; i < n; i += 64) {
+        uint64_t w = sel[(base + i) >> 6];
+        size_t m = n - i < 64 ? n - i : 64;
+        if (w == ~0ULL || w == 0) {
+            memset(live + i, w ? 1 : 0, m);
+            continue;
+        }
+        for (size_t j = 0; j < m; j++) live[i + j] = (w >> j) & 1;
+    }
+}
+
+static inline void pack_out(const uint8_t *out, size_t base, size_t n, uint64_t *sel)
+{
+    /* base is a multiple of BLK, hence of 64 */
+    size_t w0 = base >> 6;
+    size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 64 <= n; i += 64) {
+        uint64_t w = 0;
+        for (int q = 0; q < 4; q++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(out + i + 16 * q));
+            w |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_slli_epi16(v, 7)) << (16 * q);
+        }
+        sel[w0 + i / 64] = w;
+    }
+#endif
+    for (; i < n; i += 64) {
+        uint64_t w = 0;
+        for (size_t j = 0; j < 64 && i + j < n; j++) w |= (uint64_t)(out[i + j] & 1) << j;
+        sel[w0 + i / 64] = w;
+    }
+}
+
+/* run an event program over the events selected in in; its rows in out */
+static void run_events(Filter *F, const Program *P, const uint64_t *in, uint64_t *out)
+{
+    const Store *s = F->s;
+    size_t n = s->n;
+    size_t nw = (n + 63) / 64;
+    memset(out, 0, nw * 8);
+    Blk b;
+    blk_init(&b, F, P);
+    uint8_t live[BLK], res[BLK];
+    for (size_t base = 0; base < n; base += BLK) {
+        size_t m = n - base < BLK ? n - base : BLK;
+        bool any = false;
+        for (size_t w = base >> 6; w < (base + m + 63) >> 6; w++)
+            if (in[w]) {
+                any = true;
+                break;
+            }
+        if (!any) continue;
+        unpack_live(in, base, m, live);
+        b.base = base;
+        b.n = m;
+        b.live = live;
+        vm_run(&b, res);
+        pack_out(res, base, m, out);
+    }
+    blk_free(&b);
+}
+
+/* a bitmap of the events map[] assigns to a chosen index */
+static uint64_t *events_of(const EvIdx *map, uint32_t n, const uint8_t *chosen, size_t nw)
+{
+    uint64_t *bits = xcalloc(nw + 1, 8);
+    for (uint32_t i = 0; i < n; i++)
+        if (chosen[map[i].idx]) bits[map[i].ev >> 6] |= 1ULL << (map[i].ev & 63);
+    return bits;
+}
+
+/* A scope's result over the events in `in` (those alive in the stage): its
+ * inner condition runs on them (so `ev` holds only live events), then the
+ * result is gathered per key or per event. */
+static void compute_scope(Filter *F, Scope *sc, const uint64_t *in)
+{
+    const Store *s = F->s;
+    size_t n = s->n, nw = (n + 63) / 64;
+    uint64_t *ev = xmalloc_big((nw + 1) * 8);
+    run_events(F, sc->inner, in, ev);
+#define BIT(v, e) (((v)[(e) >> 6] >> ((e) & 63)) & 1)
+    switch (sc->kind) {
+    case SC_ACT_ANY:
+    case SC_ACT_ALL:
+    case SC_LOC_ANY:
+    case SC_LOC_ALL: {
+        /* any: a key (activity, location) with a live event that passes;
+         * all: none with a live event that fails. Only the deciding events
+         * are visited. */
+        bool all = sc->kind == SC_ACT_ALL || sc->kind == SC_LOC_ALL;
+        bool act = sc->kind == SC_ACT_ANY || sc->kind == SC_ACT_ALL;
+        const uint32_t *key = act ? s->act : s->loc;
+        size_t nk = act ? s->nact : s->nloc;
+        free(sc->table);
+        sc->table = xmalloc(nk + 1);
+        memset(sc->table, all ? 1 : 0, nk + 1);
+        for (size_t w = 0; w < nw; w++) {
+            uint64_t x = all ? in[w] & ~ev[w] : in[w] & ev[w];
+            while (x) {
+                sc->table[key[w * 64 + (size_t)__builtin_ctzll(x)]] = all ? 0 : 1;
+                x &= x - 1;
+            }
+        }
+        break;
+    }
+    case SC_GROUP_ANY: {
+        /* the groups with a passing event, then all their events */
+        uint8_t *g = xcalloc((size_t)s->ngroups + 1, 1);
+        for (uint32_t i = 0; i < s->nev_group; i++)
+            if (BIT(ev, s->ev_group[i].ev)) g[s->ev_group[i].idx] = 1;
+        free(sc->evbits);
+        sc->evbits = events_of(s->ev_group, s->nev_group, g, nw);
+        free(g);
+        break;
+    }
+    default: { /* SC_MSG_ANY: the messages with a passing end, then their events */
+        uint8_t *mm = xcalloc((size_t)s->nmsg + 1, 1);
+        for (uint32_t i = 0; i < s->nmsg; i++) {
+            const Message *M = &s->msgs[i];
+            uint32_t x = M->send_ev, y = M->recv_ev;
+            if ((x != NONE32 && BIT(ev, x)) || (y != NONE32 && BIT(ev, y))) mm[i] = 1;
+        }
+        free(sc->evbits);
+        sc->evbits = events_of(s->ev_msg, s->nev_msg, mm, nw);
+        free(mm);
+        break;
+    }
+    }
+#undef BIT
+    xfree_big(ev, (nw + 1) * 8);
+}
+
+void filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
+{
+    const Store *s = F->s;
+    size_t n = s->n, nw = (n + 63) / 64;
+    /* all events to start with */
+    uint64_t *cur = xmalloc_big((nw + 1) * 8);
+    memset(cur, 0xFF, nw * 8);
+    if (n % 64) cur[nw - 1] = (1ULL << (n % 64)) - 1;
+    uint64_t *next = sel;
+    for (int i = 0; i < F->nstages; i++) {
+        Stage *st = &F->stages[i];
+        /* scopes see the events that survived the stages before; they are
+         * computed inner first, and a table is built when a block first
+         * looks it up, so after the scopes it reads */
+        F->epoch++;
+        for (int k = 0; k < st->nscopes; k++) compute_scope(F, F->scopes[st->scopes[k]], cur);
+        run_events(F, st->main, cur, next);
+        uint64_t c = 0;
+        for (size_t w = 0; w < nw; w++) c += popcount64(next[w]);
+        F->stage_counts[i] = c;
+        if (stage_counts) stage_counts[i] = c;
+        memcpy(cur, next, nw * 8);
+    }
+    memcpy(sel, cur, nw * 8);
+    xfree_big(cur, (nw + 1) * 8);
+}
+
+/* ---- messages and listings ------------------------------------------------ */
+
+void filter_print_error(FILE *out, const char *text, const FilterError *e)
+{
+    fprintf(out, "tnav: filter:%d:%d: %s\n", e->line, e->col, e->msg);
+    /* the line of the error, then a caret under the span */
+    int ls = e->start;
+    while (ls > 0 && text[ls - 1] != '\n') ls--;
+    int le = e->start;
+    while (text[le] && text[le] != '\n') le++;
+    /* the line, with bytes that would upset a terminal shown as '?' */
+    fputs("  ", out);
+    for (int i = ls; i < le;) {
+        unsigned char c = (unsigned char)text[i];
+        size_t l = c < 0x80 ? 1 : utf8_seq_len((const unsigned char *)text + i, (size_t)(le - i));
+        if (c < 0x80 && (c >= 0x20 || c == '\t') && c != 0x7F) putc(c, out);
+        else if (c >= 0x80 && l) fwrite(text + i, 1, l, out);
+        else putc('?', out);
+        i += l ? (int)l : 1;
+    }
+    fputs("\n  ", out);
+    for (int i = ls; i < e->start; i++) {
+        if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
+        putc(text[i] == '\t' ? '\t' : ' ', out);
+    }
+    putc('^', out);
+    int end = e->end < le ? e->end : le;
+    bool first = true;
+    for (int i = e->start; i < end; i++) {
+        if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
+        if (first) {
+            first = false;
+            continue;
+        }
+        putc('~', out);
+    }
+    putc('\n', out);
+}

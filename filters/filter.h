@@ -1,0 +1,46 @@
+/*
+ * filter.h — the scoping filter language: compile a filter text against a
+ * store, run it to a selection of events, list its bytecode.
+ *
+ * Owns: compiled filters (programs, tables, scopes, regexes).
+ * Invariants: a filter is compiled once per text and store and may be run
+ * many times; nothing is evaluated when compilation fails; a run's
+ * selection is a bitmap of the store's events (bit e = event e) and
+ * contains only events that passed every stage; the result of a run does
+ * not depend on how the events are split into blocks. See doc/FILTER.md.
+ */
+#ifndef TNAV_FILTER_H
+#define TNAV_FILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct Store;
+typedef struct Filter Filter;
+
+typedef struct {
+    int line, col;   /* 1-based, of the start of the span */
+    int start, end;  /* byte offsets of the span in the text */
+    char msg[256];
+} FilterError;
+
+/* Compile text against the store s. On error returns NULL and fills err. */
+Filter *filter_compile(const struct Store *s, const char *text, FilterError *err);
+void filter_free(Filter *f);
+/* Only the syntax (no store needed): false with err filled on an error. */
+bool filter_syntax_ok(const char *text, FilterError *err);
+
+/* Run the filter: sel receives (n + 63) / 64 words. stage_counts (may be
+ * NULL) receives, per stage, the events left after it. */
+void filter_run(Filter *f, uint64_t *sel, uint64_t *stage_counts);
+int filter_nstages(const Filter *f);
+
+/* The bytecode listing, with the source span of each instruction. */
+void filter_disasm(const Filter *f, FILE *out);
+
+/* "tnav: filter:L:C: message", then the filter's line and a caret under
+ * the span. */
+void filter_print_error(FILE *out, const char *text, const FilterError *e);
+
+#endif

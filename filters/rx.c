@@ -1,0 +1,75 @@
+/*
+ * rx.c — PCRE2 wrapper; see rx.h.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "rx.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+struct Regex {
+    pcre2_code *code;
+    pcre2_match_data *md;
+    bool jit;
+    char *pattern;
+    size_t plen;
+    int flags;
+};
+
+Regex *rx_compile(const char *pattern, size_t n, int flags, char *err, size_t errsz, size_t *erroff)
+{
+    uint32_t opts = PCRE2_UTF;
+    if (flags & RX_I) opts |= PCRE2_CASELESS;
+    if (flags & RX_X) opts |= PCRE2_EXTENDED;
+    if (flags & RX_S) opts |= PCRE2_DOTALL;
+    if (flags & RX_M) opts |= PCRE2_MULTILINE;
+    int code;
+    PCRE2_SIZE off;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, n, opts, &code, &off, NULL);
+    if (!re) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(code, msg, sizeof msg);
+        snprintf(err, errsz, "%s", (const char *)msg);
+        *erroff = off;
+        return NULL;
+    }
+    Regex *rx = xcalloc(1, sizeof *rx);
+    rx->code = re;
+    rx->pattern = xstrndup(pattern, n);
+    rx->plen = n;
+    rx->flags = flags;
+    rx->jit = pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
+    rx->md = pcre2_match_data_create_from_pattern(re, NULL);
+    if (!rx->md) die_oom();
+    return rx;
+}
+
+bool rx_match(Regex *rx, const char *s, size_t n)
+{
+    int r;
+    /* subjects are valid UTF-8 (checked by the loaders) */
+    if (rx->jit) r = pcre2_jit_match(rx->code, (PCRE2_SPTR)s, n, 0, 0, rx->md, NULL);
+    else r = pcre2_match(rx->code, (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK, rx->md, NULL);
+    return r >= 0;
+}
+
+bool rx_jit(const Regex *rx) { return rx->jit; }
+
+const char *rx_pattern(const Regex *rx, size_t *n, int *flags)
+{
+    *n = rx->plen;
+    *flags = rx->flags;
+    return rx->pattern;
+}
+
+void rx_free(Regex *rx)
+{
+    if (!rx) return;
+    pcre2_match_data_free(rx->md);
+    pcre2_code_free(rx->code);
+    free(rx->pattern);
+    free(rx);
+}
