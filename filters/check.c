@@ -268,11 +268,33 @@ static Node *fold_absent(const Node *n)
     return lit;
 }
 
+/* name == "x" (or a string column == "x") where the trace has no string
+ * "x" at all: no event can be equal, so it is false. (Not for kind, whose
+ * names are not all in the trace's dictionary, nor for labels.) */
+static Node *fold_absent_string(const Filter *F, const Node *n)
+{
+    if (n->k != N_BINARY || n->op != T_EQ) return NULL;
+    const Node *f = n->kids[0], *lit = n->kids[1];
+    if (f->k == N_STR) {
+        const Node *t = f;
+        f = lit;
+        lit = t;
+    }
+    if (f->k != N_FIELD || lit->k != N_STR || (uint32_t)lit->sid < F->dictn) return NULL;
+    bool dict_field = f->field == FK_NAME ||
+                      (f->field == FK_COL && F->s->cols[f->col].type == VT_STR && f->type == FT_STR);
+    if (!dict_field) return NULL;
+    Node *lit_false = node_new(N_BOOL, n->start, n->end);
+    lit_false->type = FT_BOOL;
+    return lit_false;
+}
+
 /* Replace a constant subtree by its value. */
 static bool fold(Filter *F, Node **np, SrcError *err)
 {
     Node *n = *np;
     Node *known = fold_absent(n);
+    if (!known) known = fold_absent_string(F, n);
     if (known) {
         node_free(n);
         *np = known;
