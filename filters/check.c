@@ -649,3 +649,12 @@ bool check_stage(Filter *F, Node **np, SrcError *err)
         return cerr(err, n->start, n->end, "a filter must be a condition (true/false); this is %s", type_name(n->type));
     return true;
 }
+
+bool check_value(Filter *F, Node **np, SrcError *err)
+{
+    if (!check_node(F, np, err)) return false;
+    Node *n = *np;
+    if (n->type != FT_INT && n->type != FT_FLT && n->type != FT_DYN && n->type != FT_NULL)
+        return cerr(err, n->start, n->end, "a metric expression must be a number; this is %s", type_name(n->type));
+    return true;
+}

@@ -550,6 +550,21 @@ Program *compile_stage(Filter *F, Node *n, Stage *st, SrcError *err)
     return g.P;
 }
 
+/* a value expression over events: the result in ret_v */
+Program *compile_value(Filter *F, Node *n, SrcError *err)
+{
+    Cg g = {.F = F, .P = prog_new(KEY_NONE, -1), .err = err};
+    g.P->ret_v = cg_val(&g, n);
+    Instr r = ins(OPC_RET, n);
+    r.a = -1;
+    emit(&g, r);
+    if (g.failed) {
+        prog_free(g.P);
+        return NULL;
+    }
+    return g.P;
+}
+
 /* a constant subtree, as a one-row program */
 Program *compile_const(Filter *F, Node *n, SrcError *err)
 {

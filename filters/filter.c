@@ -5,6 +5,7 @@
  */
 #include "filter.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,64 @@ Filter *filter_compile(const Store *s, const char *text, FilterError *err)
     return F;
 }
 
+Filter *filter_compile_value(const Store *s, const char *text, FilterError *err)
+{
+    memset(err, 0, sizeof *err);
+    Filter *F = xcalloc(1, sizeof *F);
+    F->s = s;
+    F->text = xstrdup(text);
+    F->dictn = s->strs.count;
+    strtab_init(&F->local);
+    filter_labels(F);
+    Ast ast;
+    SrcError se;
+    memset(&se, 0, sizeof se);
+    if (!ast_parse(text, &ast, &se)) {
+        set_err(err, text, &se);
+        filter_free(F);
+        return NULL;
+    }
+    if (ast.nstages != 1) {
+        se.start = ast.stages[1]->start;
+        se.end = ast.stages[1]->end;
+        snprintf(se.msg, sizeof se.msg, "a metric expression has one stage");
+    } else if (check_value(F, &ast.stages[0], &se)) {
+        F->value = compile_value(F, ast.stages[0], &se);
+    }
+    ast_free(&ast);
+    if (!F->value) {
+        set_err(err, text, &se);
+        filter_free(F);
+        return NULL;
+    }
+    return F;
+}
+
+void filter_values(Filter *F, double *out)
+{
+    const Store *s = F->s;
+    Blk b;
+    blk_init(&b, F, F->value);
+    uint8_t live[BLK], res[BLK];
+    memset(live, 1, sizeof live);
+    F->epoch++;
+    int r = F->value->ret_v;
+    for (size_t base = 0; base < s->n; base += BLK) {
+        b.base = base;
+        b.n = s->n - base < BLK ? s->n - base : BLK;
+        b.live = live;
+        vm_run(&b, res);
+        for (size_t i = 0; i < b.n; i++) {
+            int64_t v = b.vi[r][i];
+            double d = NAN;
+            if (b.vt[r][i] == FT_INT) d = (double)v;
+            else if (b.vt[r][i] == FT_FLT) memcpy(&d, &v, 8);
+            out[base + i] = d;
+        }
+    }
+    blk_free(&b);
+}
+
 bool filter_syntax_ok(const char *text, FilterError *err)
 {
     memset(err, 0, sizeof *err);
@@ -163,6 +222,7 @@ void filter_free(Filter *F)
         free(F->stages[i].scopes);
     }
     free(F->stages);
+    prog_free(F->value);
     for (int i = 0; i < F->ntables; i++) {
         Table *t = F->tables[i];
         prog_free(t->prog);

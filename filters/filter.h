@@ -36,6 +36,14 @@ bool filter_syntax_ok(const char *text, FilterError *err);
 void filter_run(Filter *f, uint64_t *sel, uint64_t *stage_counts);
 int filter_nstages(const Filter *f);
 
+/* A value expression (a number per event, e.g. "bytes / 1KiB" or
+ * "dur * 2"), for metrics: one stage, no scopes; a condition or a string
+ * is an error. */
+Filter *filter_compile_value(const struct Store *s, const char *text, FilterError *err);
+/* Its value for every event (NaN where it is absent or not a number);
+ * out holds the store's n values. */
+void filter_values(Filter *f, double *out);
+
 /* The bytecode listing, with the source span of each instruction. */
 void filter_disasm(const Filter *f, FILE *out);
 

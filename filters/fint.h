@@ -120,6 +120,7 @@ struct Filter {
     char *text;
     Stage *stages;
     int nstages;
+    Program *value; /* a value expression (filter_compile_value), else NULL */
     Table **tables;
     int ntables;
     Scope **scopes;
@@ -143,6 +144,8 @@ uint32_t fs_find(const Filter *F, const char *s, size_t n);
 /* checker: types, resolution, folding; compiler; VM */
 bool check_stage(Filter *F, Node **np, SrcError *err);
 Program *compile_stage(Filter *F, Node *n, Stage *st, SrcError *err);
+Program *compile_value(Filter *F, Node *n, SrcError *err);
+bool check_value(Filter *F, Node **np, SrcError *err);
 void prog_free(Program *p);
 int prog_emit(Program *p, Instr in);
 

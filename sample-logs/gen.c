@@ -1348,30 +1348,29 @@ static void shape_x10(uint64_t seed)
 /* ------------------------------------------------------------------ */
 /* Shape: mw (master-worker)                                           */
 
-/* Blocking receive: an MPI_Recv state from `ready` until the data is in,
- * holding the recv interval (which starts no earlier than the send).
- * Returns the time after the receive. */
+/* Blocking receive: the rank waits in MPI_Recv from `ready` until the data
+ * is in; the recv interval spans the wait (it is what the rank is doing),
+ * so the time shows as waiting, not as busy. Returns the time after it. */
 static uint64_t blocking_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t bytes,
                               uint64_t id, uint32_t tag, uint64_t send_ts, uint64_t arrival)
 {
-    size_t st = open_iv(c, K_STATE, N_MPI_RECV, ready);
-    uint64_t rts = ready + 1000 > send_ts ? ready + 1000 : send_ts;
+    uint64_t rts = ready;
     uint64_t rend = arrival > rts + 1000 ? arrival : rts + 1000;
-    size_t e = span(c, K_RECV, N_NONE, rts, rend - rts);
+    if (rend < send_ts + 1000) rend = send_ts + 1000;
+    size_t e = span(c, K_RECV, N_MPI_RECV, rts, rend - rts);
     set_msg(e, src, bytes, id, tag);
-    close_iv(st, rend + 1000);
     return rend + 2000;
 }
 
-/* A worker's receive: the worker idles (no state) until the data is in and
- * it is ready, then a short recv interval. Returns the time after it. */
+/* A worker's receive: the worker waits in MPI_Recv from when it is ready
+ * until the task is in. Returns the time after it. */
 static uint64_t idle_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t bytes,
                           uint64_t id, uint32_t tag, uint64_t arrival)
 {
-    uint64_t rts = arrival > ready ? arrival : ready;
-    size_t e = span(c, K_RECV, N_MPI_RECV, rts, 2000);
+    uint64_t rend = (arrival > ready ? arrival : ready) + 2000;
+    size_t e = span(c, K_RECV, N_MPI_RECV, ready, rend - ready);
     set_msg(e, src, bytes, id, tag);
-    return rts + 3000;
+    return rend + 1000;
 }
 
 typedef struct { uint32_t w, bytes; uint64_t id, ts, arr; } Result;

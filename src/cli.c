@@ -29,6 +29,14 @@ void usage(FILE *f)
           "                              the events EXPR selects, in time order, in canonical form\n"
           "  filter --disasm EXPR [TRACE...]\n"
           "                              the filter's bytecode, with the source span of each instruction\n"
+          "  render [--view V] [OPTIONS] TRACE...\n"
+          "                              one frame of a view, as the full-screen interface draws it:\n"
+          "                              V = density, gantt, comm, matrix, line or bars; options\n"
+          "                              --rows loc|act [--tree], --metric busy|sync|bytes|events|\n"
+          "                              counter|expr:E, --dir send|recv, --reduce sum|mean|max|\n"
+          "                              min-nonzero|mode, --from T, --to T, --width W, --height H,\n"
+          "                              --format text|ansi|tsv, --color auto|always|never, --ascii,\n"
+          "                              --row LABEL (line), --at T (bars), --scale X (doc/VIEWS.md)\n"
           "  check TRACE...              validate: list every rejected record as file:line: reason,\n"
           "                              print the counts, exit 1 if anything was rejected\n"
           "  help, --help                this text\n"
@@ -39,7 +47,7 @@ void usage(FILE *f)
           "  --map CANONICAL=COLUMN      take a canonical field from COLUMN (repeatable),\n"
           "                              e.g. --map ts='Timestamp (ns)' --map loc=Process\n"
           "  --strict                    any rejected record is fatal (exit 1)\n"
-          "  --format csv|ndjson         skip format detection\n"
+          "  --input-format csv|ndjson   skip format detection (also --format, except for render)\n"
           "  --threads N                 parser threads (default: all cores; env TNAV_THREADS)\n"
           "  --csv-engine hybrid|libcsv  hybrid (default): libcsv for records with quotes, a\n"
           "                              byte scanner for the rest; libcsv: libcsv for every record\n"
@@ -154,11 +162,14 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             int t = atoi(val);
             if (t < 1 || t > 256) return uerr(cmd, "--threads must be 1..256, not '%s'", val);
             a->load.threads = t;
-        } else if (!strcmp(name, "--format")) {
+        } else if (!strcmp(name, "--input-format") || (!strcmp(name, "--format") && !takes_value(a->extra_opts, name, &xi))) {
+            /* (a command with an output --format of its own, like render,
+             * takes the input format as --input-format) */
             NEEDVAL();
             if (!strcmp(val, "csv")) a->load.format = FMT_CSV;
             else if (!strcmp(val, "ndjson")) a->load.format = FMT_NDJSON;
-            else return uerr(cmd, "--format must be csv or ndjson, not '%s'", val);
+            else if (!strcmp(name, "--format")) return uerr(cmd, "--format must be csv or ndjson, not '%s'", val);
+            else return uerr(cmd, "--input-format must be csv or ndjson, not '%s'", val);
         } else if (!strcmp(name, "--csv-engine")) {
             NEEDVAL();
             if (!strcmp(val, "hybrid")) a->load.csv_engine = CSV_ENGINE_HYBRID;

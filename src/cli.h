@@ -60,5 +60,6 @@ void usage(FILE *f);
 int cmd_stats(int argc, char **argv, int first);
 int cmd_check(int argc, char **argv, int first);
 int cmd_filter(int argc, char **argv, int first);
+int cmd_render(int argc, char **argv, int first);
 
 #endif

@@ -32,6 +32,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "stats")) return cmd_stats(argc, argv, 2);
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv, 2);
     if (!strcmp(cmd, "filter")) return cmd_filter(argc, argv, 2);
+    if (!strcmp(cmd, "render")) return cmd_render(argc, argv, 2);
     if (cmd[0] == '-' && strcmp(cmd, "-") != 0) {
         /* options before the files: the summary */
         return cmd_stats(argc, argv, 1);

@@ -1,11 +1,11 @@
 #!/bin/sh
-# tests/bench.sh — `make bench`: load and filter benchmarks on generated
-# traces.
+# tests/bench.sh — `make bench`: load, filter and view benchmarks on
+# generated traces.
 #
 # Owns: generating the benchmark traces (cached in $BENCH_DIR, default
 # build/bench; regenerated when sample-logs/gen is newer), running
-# `tnav stats --bench` on each RUNS times and `tnav filter --bench` on the
-# largest CSV, and printing the best and median figures next to the targets
+# `tnav stats --bench` on each RUNS times, `tnav filter --bench` and
+# `tnav render --bench` on the largest CSV, and printing the best and median figures next to the targets
 # of doc/PERFORMANCE.md. Timings are never
 # asserted here or in the tests: this prints numbers for people.
 #
@@ -85,6 +85,15 @@ for q in 'name =~ /^MPI_/ && dur > 10us && loc in 0..31' \
         "$(field "$r" events)" "$(field "$r" best_ms)" "$(field "$r" median_ms)" "$(field "$r" first_ms)" "$(field "$r" selected)"
 done
 
+# views: the summaries (after a filter change) and density frames of 200 x 60
+# cells at several zooms (best of RENDER_RUNS)
+echo
+r=$("$TNAV" render --bench --runs "${RENDER_RUNS:-20}" -f 'dur > 10us' "$f") || exit 1
+printf 'render %s events: summaries %s ms (first build, fresh memory: %s ms); filter %s ms; frame 200x60: full %s ms, 1/10 %s ms, 1/1000 %s ms, 1/1e6 %s ms\n' \
+    "$(field "$r" events)" "$(field "$r" summary_after_filter_ms)" "$(field "$r" summary_ms)" "$(field "$r" filter_ms)" \
+    "$(field "$r" frame_full_ms)" "$(field "$r" frame_z10_ms)" "$(field "$r" frame_z1000_ms)" "$(field "$r" frame_z1e6_ms)"
+
 echo
 echo "targets (10M events, 2 cores): CSV <= 1.5 s, NDJSON <= 2.5 s, <= 48 B/event beyond the dictionaries"
 echo "filter targets (10M events, one core): the first query <= 25 ms, act_any(kind == \"move\") <= 60 ms"
+echo "render targets (10M events, 200 x 60 cells): <= 10 ms per frame at any zoom, <= 150 ms to rebuild the summaries"

@@ -117,6 +117,25 @@ while read -r name trace filt; do
     fi
 done <tests/golden/disasm/filters.txt
 
+# the frames of tests/golden/render/list.txt
+while read -r name trace args; do
+    case "$name" in \#* | "") continue ;; esac
+    g=tests/golden/render/$name.txt
+    TNAV="$TNAV" TMPDIR="$TMP" sh tests/golden/render/gen.sh "$name" "$trace" $args >"$TMP/r.out" 2>&1
+    if [ ! -f "$g" ]; then
+        bad "golden $g is missing (create it with: sh tests/update-golden.sh)"
+    elif cmp -s "$g" "$TMP/r.out"; then
+        ok "golden render $name"
+    else
+        bad "golden render $name differs"; diff "$g" "$TMP/r.out" | head -20
+    fi
+done <tests/golden/render/list.txt
+
+# ---------------------------------------------------------------------------
+section "views: what the frames show (semantic checks)"
+TNAV="$TNAV" sh tests/render_checks.sh >"$TMP/rc.out" 2>&1; tally "render-checks" "$TMP/rc.out" $?
+TNAV="$TNAV_ASAN" sh tests/render_checks.sh >"$TMP/rc-asan.out" 2>&1; tally "render-checks (asan)" "$TMP/rc-asan.out" $?
+
 # ---------------------------------------------------------------------------
 section "filters: differential test, round trips"
 for b in build/rel/filter_diff build/asan/filter_diff; do
@@ -277,6 +296,11 @@ if command -v valgrind >/dev/null 2>&1; then
         valgrind -q --error-exitcode=99 --leak-check=full build/rel/filter_diff --traces 2 --exprs 40 --no-big >/dev/null 2>"$TMP/vg.err"
         [ $? -ne 99 ] && ok "valgrind clean: filter differential test (small)" || { bad "valgrind: filter_diff"; head -30 "$TMP/vg.err"; }
     fi
+    for v in density gantt matrix line; do
+        valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+            "$TNAV" render --view $v --width 80 --height 16 sample-logs/x10.csv >/dev/null 2>"$TMP/vg.err"
+        [ $? -ne 99 ] && ok "valgrind clean: tnav render --view $v" || { bad "valgrind: render $v"; head -30 "$TMP/vg.err"; }
+    done
     valgrind -q --error-exitcode=99 --leak-check=full build/rel/unit >/dev/null 2>"$TMP/vg.err"
     [ $? -ne 99 ] && ok "valgrind clean: unit tests" || { bad "valgrind: unit tests"; head -30 "$TMP/vg.err"; }
 else

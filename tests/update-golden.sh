@@ -15,4 +15,8 @@ while read -r name trace filt; do
     case "$name" in \#* | "") continue ;; esac
     TNAV="$TNAV" sh tests/golden/disasm/gen.sh "$name" "$trace" "$filt" >tests/golden/disasm/$name.txt 2>&1
 done <tests/golden/disasm/filters.txt
+while read -r name trace args; do
+    case "$name" in \#* | "") continue ;; esac
+    TNAV="$TNAV" sh tests/golden/render/gen.sh "$name" "$trace" $args >tests/golden/render/$name.txt 2>&1
+done <tests/golden/render/list.txt
 git diff --stat -- tests/golden 2>/dev/null || true

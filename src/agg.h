@@ -1,0 +1,166 @@
+/*
+ * agg.h — pixel-bounded aggregation: what the views show in each cell.
+ *
+ * Owns: the *summary* of a store under a selection (built once after load
+ * and after every filter change) and the evaluation of a frame from it:
+ * row sets (locations, activities, location pairs; ordered, grouped to fit
+ * the screen), time grids, metrics and reducers.
+ *
+ * The summary holds, per row, cumulative functions of time: F(t) = the
+ * metric's total over (-inf, t). A cell [a, b) is then F(b) - F(a), exact
+ * at every zoom, and a frame costs O(cells * log n), never O(events):
+ *  - busy / sync: per *lane* (an activity at one location) the timeline of
+ *    its innermost open interval (segments), with prefix sums of the time
+ *    spent innermost in a `state` (busy) or a `sync` (waiting), stored every
+ *    32 segments; so a region that contains a barrier is not busy while the
+ *    barrier runs, and 2 busy threads of a location make 2.0;
+ *  - events: the selected events starting in [a, b) (rank of the selection
+ *    bitmap + binary search in the per-location / per-activity time order);
+ *  - bytes: per row, the sorted times of the messages it sent (or, with
+ *    recv, received) with prefix sums of their sizes;
+ *  - counter: per row, the step function of the sum of its counter series
+ *    (one per activity and name, holding its last `value`), integrated;
+ *  - expr:E: the value of E spread evenly over each interval (and at the
+ *    time of each instant), integrated.
+ * Invariants: a summary only reads its store and selection (both must
+ * outlive it); evaluating a frame changes nothing but lazily built parts
+ * of the summary (per metric and row kind), so results do not depend on
+ * the order of queries; cell values of a time grid refined at its
+ * boundaries add up to the coarse cell values exactly (for totals) or
+ * time-weighted (for rates).
+ */
+#ifndef TNAV_AGG_H
+#define TNAV_AGG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+typedef enum { M_BUSY, M_SYNC, M_BYTES, M_EVENTS, M_COUNTER, M_EXPR, M__N } Metric;
+typedef enum { RED_SUM, RED_MEAN, RED_MAX, RED_MINNZ, RED_MODE, RED__N } Reducer;
+typedef enum { ROWS_LOC, ROWS_ACT, ROWS_PAIR } RowKind;
+
+extern const char *const METRIC_NAMES[M__N];
+extern const char *const REDUCER_NAMES[RED__N];
+
+typedef struct {
+    Metric m;
+    bool recv;        /* bytes / events of messages: by arrival at the destination */
+    const char *expr; /* M_EXPR: the expression's text */
+} MetricSpec;
+
+/* true for metrics whose cell value is a total (bytes, events, expr);
+ * false for rates averaged over the cell (busy, sync, counter) */
+bool metric_is_total(Metric m);
+
+typedef struct Summary Summary;
+
+/* Build the summary of s under sel (NULL: every event). */
+Summary *summary_build(const Store *s, const uint64_t *sel, int threads);
+void summary_free(Summary *S);
+const Store *summary_store(const Summary *S);
+/* Segments of the busy/sync timelines (for measurements). */
+size_t summary_nsegments(const Summary *S);
+/* Prepare a metric (compiles expr:E; false with a message on an error). */
+bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, size_t errsz);
+
+/* ---- rows ----------------------------------------------------------------- */
+
+typedef struct {
+    RowKind kind;
+    uint32_t n;      /* base rows: locations, activities or pairs */
+    uint32_t *ids;   /* base rows in display order */
+    uint16_t *depth; /* activities in tree order: depth in the spawn tree */
+    uint32_t gsize;  /* base rows per display row (1: not grouped) */
+    uint32_t ng;     /* display rows */
+} RowSet;
+
+/* All rows of a kind; activities in time order or in spawn-tree order. */
+void rowset_init(RowSet *rs, Summary *S, RowKind kind, bool tree);
+/* Group rows so that they fit in `lines` display rows. */
+void rowset_fit(RowSet *rs, int lines);
+void rowset_free(RowSet *rs);
+static inline uint32_t rowset_first(const RowSet *rs, uint32_t g) { return g * rs->gsize; }
+static inline uint32_t rowset_end(const RowSet *rs, uint32_t g)
+{
+    uint32_t e = (g + 1) * rs->gsize;
+    return e < rs->n ? e : rs->n;
+}
+/* The label of base row id of a kind. */
+void row_label(Summary *S, RowKind kind, uint32_t id, char *buf, size_t sz);
+/* The label of display row g: the row's, or "first…last" of a group. */
+void rowset_label(const RowSet *rs, Summary *S, uint32_t g, char *buf, size_t sz);
+/* Location pairs (ROWS_PAIR): source and destination of pair p. */
+uint32_t summary_npairs(Summary *S);
+void summary_pair(Summary *S, uint32_t p, uint32_t *src, uint32_t *dst);
+
+/* ---- time grids and frames -------------------------------------------------- */
+
+typedef struct {
+    int64_t t0, t1;
+    int ncell;
+    int64_t *b; /* ncell + 1 boundaries: b[i] = t0 + floor((t1 - t0) * i / ncell) */
+} TimeGrid;
+
+void grid_init(TimeGrid *g, int64_t t0, int64_t t1, int ncell);
+void grid_free(TimeGrid *g);
+/* the cell of time t, or -1 outside the grid */
+int grid_cell(const TimeGrid *g, int64_t t);
+
+/* Cumulative values of base row `row` at the increasing times t[0..nt):
+ * cum = the metric's total over (-inf, t[i]) (ns covered for busy/sync,
+ * bytes, events, value*ns for counter and expr intervals); def (may be
+ * NULL) = the time over which the metric has a value (counter). */
+void summary_cum(Summary *S, const MetricSpec *m, RowKind rk, uint32_t row, const int64_t *t, int nt, double *cum,
+                 double *def);
+
+/* The natural value of a window from two cumulative samples: a rate for
+ * busy/sync/counter, a total otherwise. NaN when it has no value. */
+double metric_value(Metric m, double c0, double c1, double d0, double d1, int64_t a, int64_t b);
+
+/* A frame: values[g * ncell + i] for display row g and cell i (NaN: no
+ * value). The reducer combines the members of a grouped row; max,
+ * min-nonzero and mode also look at each cell's `subbins` finer bins (rates
+ * of the finer bins, totals scaled to the cell), so a short burst or a
+ * rare event is not averaged away. */
+void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, const TimeGrid *g, int subbins,
+               double *values);
+
+/* ---- timelines (Gantt) -------------------------------------------------------- */
+
+/* The event that occupies most of each cell of each display row (the
+ * innermost interval, sampled at `samples` points per cell, its name
+ * deciding; an interval shorter than the sampling still shows), or NONE32
+ * for an idle cell: out[g * ncell + i]. */
+void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out);
+
+/* A stable colour index (0..ncolors-1) and legend rank (-1: not among the
+ * top names) of the name of event e: names ranked by their innermost time
+ * over the whole selection. */
+int summary_name_rank(Summary *S, uint32_t e);
+/* The top names: their event representatives, by innermost time; returns
+ * the number written (<= max). */
+int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max);
+/* The name of an interval for display: its name, or its kind. */
+const char *event_name(const Store *s, uint32_t e);
+
+/* Instant events with a glyph (spawn, end, move, atomic, sync, clock) of
+ * base row `row` in [a, b): the most important one's event, and how many
+ * there are (0: none). */
+uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *count);
+
+/* Messages arriving at base row `row` in [a, b): how many, and (when
+ * first != NULL) the first one's message index. */
+uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *first);
+
+/* Selected events starting in [a, b) over all rows, and in total. */
+uint64_t summary_events_in(Summary *S, int64_t a, int64_t b);
+uint64_t summary_selected(const Summary *S);
+
+/* Messages between locations in [a, b) (by send time): per (src, dst)
+ * bytes and counts into nloc * nloc arrays (either may be NULL). */
+void summary_matrix(Summary *S, int64_t a, int64_t b, double *bytes, double *count);
+
+#endif

@@ -1,0 +1,284 @@
+/*
+ * cmd_render.c — `tnav render`: one frame of a view, exactly as the TUI
+ * would draw it at that size, printed as text (or with ANSI colours), or
+ * the numbers behind it as TSV; and `--bench`, the frame and summary
+ * timings behind doc/PERFORMANCE.md.
+ *
+ * Owns: the options of the views (viewport, rows, metric, reducer,
+ * output) and their checking.
+ * Invariants: a usage error exits 2 before anything is drawn; the frame is
+ * w x h cells whatever the output format.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "agg.h"
+#include "canvas.h"
+#include "cli.h"
+#include "filter.h"
+#include "store.h"
+#include "timeparse.h"
+#include "util.h"
+#include "view.h"
+
+/* a time option: an offset from the start of the trace with an optional
+ * unit (1.5s, 200us, 42 = ns), or an RFC 3339 date-time */
+static bool time_opt(const char *v, int64_t origin, int64_t *out)
+{
+    int64_t t;
+    if (parse_rfc3339(v, strlen(v), &t) == TP_OK) {
+        *out = t;
+        return true;
+    }
+    if (parse_time_arg(v, 0, &t) != TP_OK) return false;
+    if ((t > 0 && origin > INT64_MAX - t) || (t < 0 && origin < INT64_MIN - t)) return false;
+    *out = origin + t;
+    return true;
+}
+
+static bool parse_metric(const char *v, bool matrix, ViewCtx *ctx)
+{
+    if (matrix) {
+        if (!strcmp(v, "bytes")) ctx->mx = MX_BYTES;
+        else if (!strcmp(v, "count") || !strcmp(v, "events")) ctx->mx = MX_COUNT;
+        else if (!strcmp(v, "mean")) ctx->mx = MX_MEAN;
+        else return false;
+        return true;
+    }
+    if (!strncmp(v, "expr:", 5)) {
+        ctx->metric.m = M_EXPR;
+        ctx->metric.expr = v + 5;
+        ctx->metric_set = true;
+        return true;
+    }
+    for (int m = 0; m < M__N; m++)
+        if (m != M_EXPR && !strcmp(v, METRIC_NAMES[m])) {
+            ctx->metric.m = (Metric)m;
+            ctx->metric_set = true;
+            return true;
+        }
+    return false;
+}
+
+/* frame timings for make bench: the summary, then density frames of
+ * 200 x 60 at several zooms (best of `runs` each) */
+static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int runs)
+{
+    double t0 = now_sec();
+    Summary *S = summary_build(ss->s, ss->sel, 0);
+    double t1 = now_sec();
+    summary_free(S);
+    /* a filter change: run the filter, rebuild the summary */
+    double fms = 0;
+    uint64_t *sel = NULL;
+    if (filter_text) {
+        FilterError fe;
+        Filter *f = filter_compile(ss->s, filter_text, &fe);
+        if (!f) {
+            filter_print_error(stderr, filter_text, &fe);
+            return 2;
+        }
+        sel = xcalloc((ss->s->n + 63) / 64 + 1, 8);
+        double a = now_sec();
+        filter_run(f, sel, NULL);
+        fms = (now_sec() - a) * 1e3;
+        filter_free(f);
+    }
+    double best_sum = 1e30;
+    for (int r = 0; r < (runs < 3 ? runs : 3); r++) {
+        double a = now_sec();
+        Summary *S2 = summary_build(ss->s, sel ? sel : ss->sel, 0);
+        double d = (now_sec() - a) * 1e3;
+        if (d < best_sum) best_sum = d;
+        if (r + 1 < (runs < 3 ? runs : 3)) summary_free(S2);
+        else S = S2;
+    }
+    ctx->S = S;
+    ctx->w = 200 + 8;
+    ctx->h = 60 + 4;
+    int64_t span = ss->s->t_max - ss->s->t_min + 1;
+    static const struct {
+        const char *name;
+        int64_t div;
+    } Z[] = {{"full", 1}, {"z10", 10}, {"z1000", 1000}, {"z1e6", 1000000}};
+    printf("bench render events=%zu summary_ms=%.1f filter_ms=%.1f summary_after_filter_ms=%.1f", ss->s->n,
+           (t1 - t0) * 1e3, fms, best_sum);
+    char err[200];
+    for (size_t z = 0; z < sizeof Z / sizeof Z[0]; z++) {
+        int64_t w = span / Z[z].div > 0 ? span / Z[z].div : 1;
+        ctx->t0 = ss->s->t_min + (span - w) / 2;
+        ctx->t1 = ctx->t0 + w;
+        double best = 1e30;
+        for (int r = 0; r < runs; r++) {
+            Canvas *c = canvas_new(ctx->w, ctx->h, false, true);
+            double a = now_sec();
+            if (!view_by_name("density")->run(ctx, c, NULL, err, sizeof err)) {
+                canvas_free(c);
+                fprintf(stderr, "tnav render: %s\n", err);
+                return 2;
+            }
+            double d = (now_sec() - a) * 1e3;
+            if (d < best) best = d;
+            canvas_free(c);
+        }
+        printf(" frame_%s_ms=%.2f", Z[z].name, best);
+    }
+    printf(" cells=200x60 segments=%zu\n", summary_nsegments(S));
+    summary_free(S);
+    free(sel);
+    return 0;
+}
+
+int cmd_render(int argc, char **argv, int first)
+{
+    CliArgs a;
+    memset(&a, 0, sizeof a);
+    static const char *const opts[] = {"--view", "--rows",  "--metric", "--dir",   "--reduce", "--sub-bins",
+                                       "--from", "--to",    "--width",  "--height", "--color", "--format",
+                                       "--scale", "--row",  "--at",     "--runs",  NULL};
+    static const char *const flags[] = {"--ascii", "--tree", "--bench", NULL};
+    a.extra_opts = opts;
+    a.extra_flags = flags;
+    int r = cli_begin("render", argc, argv, first, &a);
+    if (r >= 0) return r;
+    ViewCtx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    const char *vn = cli_extra(&a, "--view");
+    const ViewOps *view = view_by_name(vn ? vn : "density");
+    if (!view) {
+        cli_free(&a);
+        return cli_usage_error("render", "--view must be density, gantt, comm, matrix, line or bars, not '%s'", vn);
+    }
+    const char *v;
+#define BAD(...)                                                                                                     \
+    do {                                                                                                             \
+        cli_free(&a);                                                                                                \
+        return cli_usage_error("render", __VA_ARGS__);                                                               \
+    } while (0)
+    ctx.rows = ROWS_LOC;
+    if ((v = cli_extra(&a, "--rows"))) {
+        if (!strcmp(v, "act")) ctx.rows = ROWS_ACT;
+        else if (strcmp(v, "loc") != 0) BAD("--rows must be loc or act, not '%s'", v);
+    }
+    ctx.tree = cli_flag(&a, "--tree");
+    bool matrix = !strcmp(view->name, "matrix");
+    if ((v = cli_extra(&a, "--metric")) && !parse_metric(v, matrix, &ctx))
+        BAD(matrix ? "--metric of the matrix must be bytes, count or mean, not '%s'"
+                   : "--metric must be busy, sync, bytes, events, counter or expr:E, not '%s'",
+            v);
+    if ((v = cli_extra(&a, "--dir"))) {
+        if (!strcmp(v, "recv")) ctx.metric.recv = true;
+        else if (strcmp(v, "send") != 0) BAD("--dir must be send or recv, not '%s'", v);
+    }
+    ctx.reducer = RED_SUM;
+    if ((v = cli_extra(&a, "--reduce"))) {
+        int k = -1;
+        for (int i = 0; i < RED__N; i++)
+            if (!strcmp(v, REDUCER_NAMES[i])) k = i;
+        if (k < 0) BAD("--reduce must be sum, mean, max, min-nonzero or mode, not '%s'", v);
+        ctx.reducer = (Reducer)k;
+    }
+    ctx.subbins = 8;
+    if ((v = cli_extra(&a, "--sub-bins"))) {
+        ctx.subbins = atoi(v);
+        if (ctx.subbins < 1 || ctx.subbins > 64) BAD("--sub-bins must be 1..64, not '%s'", v);
+    }
+    int w = 100, h = 30;
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0) {
+        w = ws.ws_col;
+        h = ws.ws_row - 1;
+    }
+    if ((v = cli_extra(&a, "--width"))) {
+        w = atoi(v);
+        if (w < 10 || w > 10000) BAD("--width must be 10..10000, not '%s'", v);
+    }
+    if ((v = cli_extra(&a, "--height"))) {
+        h = atoi(v);
+        if (h < 5 || h > 10000) BAD("--height must be 5..10000, not '%s'", v);
+    }
+    ctx.w = w;
+    ctx.h = h;
+    bool tsv = false, ansi = false;
+    if ((v = cli_extra(&a, "--format"))) {
+        if (!strcmp(v, "tsv")) tsv = true;
+        else if (!strcmp(v, "ansi")) ansi = true;
+        else if (strcmp(v, "text") != 0) BAD("--format must be text, ansi or tsv, not '%s'", v);
+    }
+    bool color = ansi;
+    const char *cv = cli_extra(&a, "--color");
+    if (cv && !strcmp(cv, "always")) color = true;
+    else if (cv && !strcmp(cv, "never")) color = false;
+    else if (cv && strcmp(cv, "auto") != 0) BAD("--color must be auto, always or never, not '%s'", cv);
+    else if (!ansi) {
+        const char *term = getenv("TERM");
+        color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && term && strcmp(term, "dumb") != 0;
+    }
+    if (ansi && cv && !strcmp(cv, "never")) color = false;
+    bool ascii = cli_flag(&a, "--ascii");
+    if ((v = cli_extra(&a, "--scale"))) {
+        char *end;
+        ctx.scale = strtod(v, &end);
+        if (*end || !(ctx.scale > 0)) BAD("--scale must be a positive number, not '%s'", v);
+    }
+    ctx.row_sel = cli_extra(&a, "--row");
+    const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to"), *at = cli_extra(&a, "--at");
+    const char *runs_s = cli_extra(&a, "--runs");
+    int runs = runs_s ? atoi(runs_s) : 10;
+    if (runs < 1 || runs > 100000) runs = 10;
+    bool bench = cli_flag(&a, "--bench");
+#undef BAD
+    /* the trace, with the filter */
+    const char *filter_text = a.filter;
+    if (bench) a.filter = NULL; /* timed below */
+    Session ss;
+    r = session_open("render", &a, &ss);
+    if (r) {
+        cli_free(&a);
+        return r;
+    }
+    const Store *s = ss.s;
+    ctx.s = s;
+    ctx.filter_text = filter_text;
+    if (bench) {
+        r = bench_render(&ss, &ctx, filter_text, runs);
+        session_close(&ss);
+        cli_free(&a);
+        return r;
+    }
+    int64_t origin = s->t_min;
+    ctx.t0 = s->t_min;
+    ctx.t1 = s->t_max + 1; /* (instants at the very end are in the window) */
+    if (from && !time_opt(from, origin, &ctx.t0)) r = cli_usage_error("render", "--from: not a time: '%s'", from);
+    else if (to && !time_opt(to, origin, &ctx.t1)) r = cli_usage_error("render", "--to: not a time: '%s'", to);
+    else if (ctx.t1 <= ctx.t0) r = cli_usage_error("render", "%s", "--to must be after --from");
+    else if (at && !time_opt(at, origin, &ctx.at)) r = cli_usage_error("render", "--at: not a time: '%s'", at);
+    if (r) {
+        session_close(&ss);
+        cli_free(&a);
+        return r;
+    }
+    ctx.have_at = at != NULL;
+    ctx.S = summary_build(s, ss.sel, a.load.threads);
+    Canvas *c = tsv ? NULL : canvas_new(w, h, ascii, color);
+    char err[300];
+    static char buf[1 << 16];
+    setvbuf(stdout, buf, _IOFBF, sizeof buf);
+    if (!view->run(&ctx, c, tsv ? stdout : NULL, err, sizeof err)) {
+        fprintf(stderr, "tnav render: %s\n", err);
+        r = 2;
+    } else if (c) {
+        if (color) canvas_write_ansi(c, stdout);
+        else canvas_write_text(c, stdout);
+    }
+    canvas_free(c);
+    summary_free(ctx.S);
+    session_close(&ss);
+    cli_free(&a);
+    if (fflush(stdout) != 0) r = 2;
+    return r;
+}

@@ -1,0 +1,61 @@
+/*
+ * view.h — the views: each one lays out a frame of a given size over the
+ * shared viewport (time window, rows), computes its cells from the
+ * summary (agg.h), and draws them into a cell canvas (canvas.h), or writes
+ * the numbers behind them as TSV. The TUI and `tnav render` both use them.
+ *
+ * Owns: the layout of every view (label column, rows area, legend, time
+ * axis, status line) and its glyphs and colour roles.
+ * Invariants: a view's TSV holds exactly the values its drawing shades, for
+ * the same size and options; drawing never reads outside the canvas; the
+ * time axis, labels and status line are shared by all time-based views.
+ */
+#ifndef TNAV_VIEW_H
+#define TNAV_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "agg.h"
+#include "canvas.h"
+
+typedef enum { MX_BYTES, MX_COUNT, MX_MEAN } MatrixValue;
+
+typedef struct {
+    Summary *S;
+    const Store *s;
+    int w, h;               /* frame size in cells */
+    RowKind rows;           /* loc or act (pairs for the comm view) */
+    bool tree;              /* activities in spawn-tree order */
+    MetricSpec metric;
+    bool metric_set;        /* else the view's default metric */
+    Reducer reducer;
+    int subbins;            /* finer bins per cell for max / min-nonzero / mode */
+    int64_t t0, t1;         /* the time window [t0, t1) */
+    double scale;           /* the value of the darkest shade; 0: the frame's maximum */
+    MatrixValue mx;         /* matrix: what shades the cells */
+    const char *row_sel;    /* line view: the row's label; NULL: all rows */
+    bool have_at;           /* bars: at one time rather than over the window */
+    int64_t at;
+    const char *filter_text;/* for the status line */
+} ViewCtx;
+
+typedef struct {
+    const char *name;
+    const char *what; /* one line for --help */
+    /* draw into c (its size is ctx->w x ctx->h) and/or write TSV to tsv;
+     * returns false with a message in err (e.g. an unknown --row) */
+    bool (*run)(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz);
+} ViewOps;
+
+extern const ViewOps *const VIEWS[];
+const ViewOps *view_by_name(const char *name);
+
+/* "12.5 ms"-style label of time t for an axis with tick step `step` */
+void axis_time_label(char *buf, size_t sz, int64_t t, int64_t step);
+/* a nice tick step (1, 2 or 5 times a power of ten, in ns) for a span
+ * drawn over `cells` columns */
+int64_t axis_step(int64_t span, int cells);
+
+#endif

@@ -1,0 +1,115 @@
+#!/bin/sh
+# tests/render_checks.sh — semantic checks of the views that cannot pass by
+# accident, on the numbers behind the frames (tnav render --format tsv):
+#  - the straggler rank of the ring sample has the highest busy row;
+#  - the ring exchange fills exactly the (r, r+1) cells of the matrix;
+#  - zooming to [t0, t1) gives the same sums as the full view restricted to
+#    it (events and bytes exactly; busy time-weighted);
+#  - a grouped row's value is its reducer over its members (sum, mean, max,
+#    min-nonzero);
+#  - the comm monitor's rows add up to the matrix.
+# Prints "ok - ..." / "not ok - ..." and ends with
+# "render-checks: P passed, F failed".
+#
+#   TNAV=./tnav sh tests/render_checks.sh
+export LC_ALL=C.UTF-8 TZ=UTC
+TNAV=${TNAV:-./tnav}
+TMP=$(mktemp -d /tmp/tnav-render-checks.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+PASS=0
+FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok - $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
+check() { # description, then a command whose success is the check
+    d=$1
+    shift
+    if "$@"; then ok "$d"; else bad "$d"; fi
+}
+
+R=sample-logs/ring.csv
+M=sample-logs/mw.csv
+
+# ---- the straggler ------------------------------------------------------------
+"$TNAV" render --format tsv --width 100 --height 20 "$R" >"$TMP/busy.tsv"
+top=$(awk -F'\t' 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i; if (s > best) { best = s; row = $1 } } END { print row }' "$TMP/busy.tsv")
+check "ring: rank 5 has the highest busy row in the density tsv (got '$top')" [ "$top" = 5 ]
+strag=$(awk -F'\t' 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i; sum[$1] = s } END { for (r in sum) if (r != 5 && sum[r] * 1.3 > sum[5]) bad = 1; print bad ? "no" : "yes" }' "$TMP/busy.tsv")
+check "ring: rank 5 is busier than every other rank by more than 30%" [ "$strag" = yes ]
+
+# ---- the ring exchange in the matrix ---------------------------------------------
+"$TNAV" render --view matrix --format tsv --width 100 --height 20 "$R" >"$TMP/mx.tsv"
+ring=$(awk -F'\t' 'NR == 1 { for (i = 2; i <= NF; i++) col[i] = $i; next }
+    $1 == "total" { next }
+    { for (i = 2; i < NF; i++) { want = (col[i] == ($1 + 1) % 8); got = ($i + 0 > 0); if (want != got) bad++ ; n++ } }
+    END { print (n == 64 && !bad) ? "yes" : "no " n " " bad }' "$TMP/mx.tsv")
+check "ring: the matrix has exactly the (r, r+1 mod 8) cells ($ring)" [ "$ring" = yes ]
+tot=$(awk -F'\t' '$1 == "total" { print $NF }' "$TMP/mx.tsv")
+check "ring: the matrix total is 80 messages of 4 KiB (got $tot)" [ "$tot" = 327680 ]
+
+# ---- zooming is exact ------------------------------------------------------------
+# the full view's cells 20..49 (of 100), then the window [b20, b50) in 30 cells
+for spec in "events" "bytes" "busy" "sync"; do
+    "$TNAV" render --format tsv --width 102 --height 20 --metric $spec "$R" >"$TMP/full.tsv"
+    set -- $(awk -F'\t' 'NR == 1 { print $2, $22, $52 }' "$TMP/full.tsv")
+    t0=$1 a=$2 b=$3
+    "$TNAV" render --format tsv --width 32 --height 20 --metric $spec --from $((a - t0)) --to $((b - t0)) "$R" >"$TMP/zoom.tsv"
+    res=$(awk -F'\t' -v spec=$spec '
+        FNR == 1 { for (i = 2; i <= NF; i++) start[FILENAME, i] = $i; end[FILENAME] = 0; nf[FILENAME] = NF; next }
+        FILENAME == ARGV[1] {
+            # cells 20..49 of the full view: fields 22..51; their widths from the header
+            for (i = 22; i <= 51; i++) { w = start[FILENAME, i + 1] - start[FILENAME, i]; full[$1] += (spec == "busy" || spec == "sync") ? $i * w : $i }
+            next }
+        { n = nf[FILENAME]
+          for (i = 2; i <= n; i++) { w = (i < n ? start[FILENAME, i + 1] : zend) - start[FILENAME, i]; zoom[$1] += (spec == "busy" || spec == "sync") ? $i * w : $i } }
+        END {
+            bad = 0
+            for (r in full) { d = full[r] - zoom[r]; if (d < 0) d = -d; tol = (spec == "busy" || spec == "sync") ? 1e-6 * (full[r] + 1) : 0; if (d > tol) { bad++; msg = msg " " r ":" full[r] "/" zoom[r] } }
+            print bad ? "no" msg : "yes" }' zend=$b "$TMP/full.tsv" "$TMP/zoom.tsv")
+    check "zoom: $spec in [cell 20, cell 50) of the full view = the zoomed view's sum ($res)" [ "$res" = yes ]
+done
+
+# ---- grouped rows --------------------------------------------------------------
+# 8 ranks in 4 lines (height 8): rows 0..1, 2..3, ...; 60 cells either way
+for red in sum mean max min-nonzero; do
+    "$TNAV" render --format tsv --width 65 --height 8 --reduce $red "$R" >"$TMP/g.tsv"
+    "$TNAV" render --format tsv --width 62 --height 20 --reduce $red "$R" >"$TMP/u.tsv"
+    res=$(awk -F'\t' -v red=$red '
+        FILENAME == ARGV[1] { if (FNR == 1) { hg = $0; next } g[FNR - 1] = $0; ng = FNR - 1; next }
+        FNR == 1 { hu = $0; next }
+        { u[$1] = $0 }
+        END {
+            if (hg != hu) { print "no: the grids differ"; exit }
+            bad = 0
+            for (k = 1; k <= ng; k++) {
+                split(g[k], gv, "\t"); split(gv[1], ab, "\\.\\."); lo = ab[1]; hi = ab[2]
+                for (c = 2; c <= length(gv); c++) {
+                    acc = ""; n = 0
+                    for (r = lo; r <= hi; r++) {
+                        split(u[r], uv, "\t"); v = uv[c] + 0; n++
+                        if (red == "sum" || red == "mean") acc += v
+                        else if (red == "max") { if (acc == "" || v > acc) acc = v }
+                        else if (v != 0 && (acc == "" || acc == 0 || v < acc)) acc = v
+                        else if (acc == "") acc = v
+                    }
+                    if (red == "mean") acc /= n
+                    d = acc - gv[c]; if (d < 0) d = -d
+                    if (d > 1e-6 * (acc < 0 ? -acc : acc) + 1e-9) { bad++; if (bad < 3) msg = msg " " gv[1] "@" c ":" acc "/" gv[c] }
+                }
+            }
+            print bad ? "no" msg : "yes" }' "$TMP/g.tsv" "$TMP/u.tsv")
+    check "grouped rows: a group's $red is the $red of its members ($res)" [ "$res" = yes ]
+done
+
+# ---- the comm monitor adds up to the matrix ---------------------------------------------
+"$TNAV" render --view comm --format tsv --width 60 --height 20 "$M" >"$TMP/comm.tsv"
+"$TNAV" render --view matrix --format tsv --width 100 --height 20 "$M" >"$TMP/mxm.tsv"
+res=$(awk -F'\t' '
+    FILENAME == ARGV[1] { if (FNR == 1) next; s = 0; for (i = 2; i <= NF; i++) s += $i; split($1, p, "->"); comm[p[1] "," p[2]] = s; next }
+    FNR == 1 { for (i = 2; i <= NF; i++) col[i] = $i; next }
+    $1 == "total" { next }
+    { for (i = 2; i < NF; i++) { k = $1 "," col[i]; if ((k in comm ? comm[k] : 0) != $i) { bad++; msg = msg " " k } } }
+    END { print bad ? "no" msg : "yes" }' "$TMP/comm.tsv" "$TMP/mxm.tsv")
+check "mw: every pair's row of the comm monitor adds up to its matrix cell ($res)" [ "$res" = yes ]
+
+echo "render-checks: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
