@@ -536,18 +536,23 @@ static int cg_bool(Cg *g, Node *n)
     return 0;
 }
 
+/* the end of a program: RET of mask m (-1: of the value in ret_v); NULL
+ * (the program freed) when code generation failed */
+static Program *cg_finish(Cg *g, Node *n, int m)
+{
+    Instr r = ins(OPC_RET, n);
+    r.a = m;
+    emit(g, r);
+    if (!g->failed) return g->P;
+    prog_free(g->P);
+    return NULL;
+}
+
 Program *compile_stage(Filter *F, Node *n, Stage *st, SrcError *err)
 {
     Cg g = {.F = F, .P = prog_new(KEY_NONE, -1), .st = st, .err = err};
     int m = cg_bool(&g, n);
-    Instr r = ins(OPC_RET, n);
-    r.a = m;
-    emit(&g, r);
-    if (g.failed) {
-        prog_free(g.P);
-        return NULL;
-    }
-    return g.P;
+    return cg_finish(&g, n, m);
 }
 
 /* a value expression over events: the result in ret_v */
@@ -555,36 +560,16 @@ Program *compile_value(Filter *F, Node *n, SrcError *err)
 {
     Cg g = {.F = F, .P = prog_new(KEY_NONE, -1), .err = err};
     g.P->ret_v = cg_val(&g, n);
-    Instr r = ins(OPC_RET, n);
-    r.a = -1;
-    emit(&g, r);
-    if (g.failed) {
-        prog_free(g.P);
-        return NULL;
-    }
-    return g.P;
+    return cg_finish(&g, n, -1);
 }
 
 /* a constant subtree, as a one-row program */
 Program *compile_const(Filter *F, Node *n, SrcError *err)
 {
     Cg g = {.F = F, .P = prog_new(KEY_CONST, -1), .err = err};
-    if (n->type == FT_BOOL) {
-        int m = cg_bool(&g, n);
-        Instr r = ins(OPC_RET, n);
-        r.a = m;
-        emit(&g, r);
-    } else {
-        g.P->ret_v = cg_val(&g, n);
-        Instr r = ins(OPC_RET, n);
-        r.a = -1;
-        emit(&g, r);
-    }
-    if (g.failed) {
-        prog_free(g.P);
-        return NULL;
-    }
-    return g.P;
+    if (n->type == FT_BOOL) return cg_finish(&g, n, cg_bool(&g, n));
+    g.P->ret_v = cg_val(&g, n);
+    return cg_finish(&g, n, -1);
 }
 
 /* run a constant program: true when the result is a condition (its value in

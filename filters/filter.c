@@ -107,58 +107,61 @@ static void filter_labels(Filter *F)
     }
 }
 
-Filter *filter_compile(const Store *s, const char *text, FilterError *err)
+/* A filter parsed from text, before checking: NULL (err filled) on a
+ * syntax error. */
+static Filter *filter_parse(const Store *s, const char *text, FilterError *err, Ast *ast, SrcError *se)
 {
     memset(err, 0, sizeof *err);
+    memset(se, 0, sizeof *se);
     Filter *F = xcalloc(1, sizeof *F);
     F->s = s;
     F->text = xstrdup(text);
     F->dictn = s->strs.count;
     strtab_init(&F->local);
     filter_labels(F);
-    Ast ast;
-    SrcError se;
-    memset(&se, 0, sizeof se);
-    if (!ast_parse(text, &ast, &se)) {
-        set_err(err, text, &se);
+    if (!ast_parse(text, ast, se)) {
+        set_err(err, text, se);
         filter_free(F);
         return NULL;
     }
+    return F;
+}
+
+/* the end of a compile: on an error, err filled and the filter freed */
+static Filter *filter_done(Filter *F, bool ok, const char *text, FilterError *err, Ast *ast, const SrcError *se)
+{
+    ast_free(ast);
+    if (ok) return F;
+    set_err(err, text, se);
+    filter_free(F);
+    return NULL;
+}
+
+Filter *filter_compile(const Store *s, const char *text, FilterError *err)
+{
+    Ast ast;
+    SrcError se;
+    Filter *F = filter_parse(s, text, err, &ast, &se);
+    if (!F) return NULL;
     F->nstages = ast.nstages;
     F->stages = xcalloc((size_t)ast.nstages + 1, sizeof(Stage));
     F->stage_counts = xcalloc((size_t)ast.nstages + 1, sizeof(uint64_t));
-    for (int i = 0; i < ast.nstages; i++) {
+    bool ok = true;
+    for (int i = 0; i < ast.nstages && ok; i++) {
         Stage *st = &F->stages[i];
         st->start = ast.stages[i]->start;
         st->end = ast.stages[i]->end;
-        if (!check_stage(F, &ast.stages[i], &se) || !(st->main = compile_stage(F, ast.stages[i], st, &se))) {
-            set_err(err, text, &se);
-            ast_free(&ast);
-            filter_free(F);
-            return NULL;
-        }
+        ok = check_stage(F, &ast.stages[i], &se) && (st->main = compile_stage(F, ast.stages[i], st, &se)) != NULL;
     }
-    ast_free(&ast);
-    return F;
+    return filter_done(F, ok, text, err, &ast, &se);
 }
 
 Filter *filter_compile_value(const Store *s, const char *text, FilterError *err)
 {
-    memset(err, 0, sizeof *err);
-    Filter *F = xcalloc(1, sizeof *F);
-    F->s = s;
-    F->text = xstrdup(text);
-    F->dictn = s->strs.count;
-    strtab_init(&F->local);
-    filter_labels(F);
     Ast ast;
     SrcError se;
-    memset(&se, 0, sizeof se);
-    if (!ast_parse(text, &ast, &se)) {
-        set_err(err, text, &se);
-        filter_free(F);
-        return NULL;
-    }
+    Filter *F = filter_parse(s, text, err, &ast, &se);
+    if (!F) return NULL;
     if (ast.nstages != 1) {
         se.start = ast.stages[1]->start;
         se.end = ast.stages[1]->end;
@@ -166,13 +169,7 @@ Filter *filter_compile_value(const Store *s, const char *text, FilterError *err)
     } else if (check_value(F, &ast.stages[0], &se)) {
         F->value = compile_value(F, ast.stages[0], &se);
     }
-    ast_free(&ast);
-    if (!F->value) {
-        set_err(err, text, &se);
-        filter_free(F);
-        return NULL;
-    }
-    return F;
+    return filter_done(F, F->value != NULL, text, err, &ast, &se);
 }
 
 void filter_values(Filter *F, double *out)

@@ -213,6 +213,30 @@ static void free_labels(char **lab, uint32_t n)
     free(lab);
 }
 
+/* the frame of a rows x time view: layout, rows fitted to it, labels, grid */
+typedef struct {
+    Layout L;
+    RowSet rs;
+    char **lab;
+    TimeGrid g;
+} RowsFrame;
+
+static void rows_frame(ViewCtx *ctx, RowKind rk, RowsFrame *f)
+{
+    layout_lines(ctx, true, &f->L);
+    rowset_init(&f->rs, ctx->S, rk, ctx->tree);
+    rowset_fit(&f->rs, f->L.nlines);
+    f->lab = layout_labels(ctx, &f->rs, &f->L);
+    grid_init(&f->g, ctx->t0, ctx->t1, f->L.ncell);
+}
+
+static void rows_frame_free(RowsFrame *f)
+{
+    grid_free(&f->g);
+    free_labels(f->lab, f->rs.ng);
+    rowset_free(&f->rs);
+}
+
 static void draw_labels(Canvas *c, char **lab, uint32_t ng, const Layout *L)
 {
     for (uint32_t g = 0; g < ng && (int)g < L->nlines; g++) {
@@ -308,14 +332,12 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
         return false;
     }
     if (!summary_prepare(ctx->S, &m, rk, err, errsz)) return false;
-    Layout L;
-    layout_lines(ctx, true, &L);
-    RowSet rs;
-    rowset_init(&rs, ctx->S, rk, ctx->tree);
-    rowset_fit(&rs, L.nlines);
-    char **lab = layout_labels(ctx, &rs, &L);
-    TimeGrid g;
-    grid_init(&g, ctx->t0, ctx->t1, L.ncell);
+    RowsFrame F;
+    rows_frame(ctx, rk, &F);
+    const Layout L = F.L;
+    const RowSet rs = F.rs;
+    char **lab = F.lab;
+    const TimeGrid g = F.g;
     size_t nv = (size_t)rs.ng * (size_t)g.ncell;
     double *v = xmalloc((nv + 1) * sizeof(double));
     agg_frame(ctx->S, &m, ctx->reducer, &rs, &g, ctx->subbins, v);
@@ -358,9 +380,7 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
         draw_status(c, ctx, vname, what, g.t0, g.t1);
     }
     free(v);
-    grid_free(&g);
-    free_labels(lab, rs.ng);
-    rowset_free(&rs);
+    rows_frame_free(&F);
     return true;
 }
 
@@ -423,14 +443,12 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
 {
     Summary *S = ctx->S;
     const Store *s = ctx->s;
-    Layout L;
-    layout_lines(ctx, true, &L);
-    RowSet rs;
-    rowset_init(&rs, S, ctx->rows, ctx->tree);
-    rowset_fit(&rs, L.nlines);
-    char **lab = layout_labels(ctx, &rs, &L);
-    TimeGrid g;
-    grid_init(&g, ctx->t0, ctx->t1, L.ncell);
+    RowsFrame F;
+    rows_frame(ctx, ctx->rows, &F);
+    const Layout L = F.L;
+    const RowSet rs = F.rs;
+    char **lab = F.lab;
+    const TimeGrid g = F.g;
     size_t nv = (size_t)rs.ng * (size_t)g.ncell;
     uint32_t *dom = xmalloc((nv + 1) * sizeof(uint32_t));
     agg_dominant(S, &rs, &g, 8, dom);
@@ -535,9 +553,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     (void)err;
     (void)errsz;
     free(dom);
-    grid_free(&g);
-    free_labels(lab, rs.ng);
-    rowset_free(&rs);
+    rows_frame_free(&F);
     return true;
 }
 
