@@ -19,13 +19,17 @@ TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base
 WARN    = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CSTD    = -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
-CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc -Ifilters $(CFLAGS)
+NCURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc -Ifilters -Itui $(CFLAGS)
 LIBS    = -lcsv -lpcre2-8 -lm -pthread
 
-SRC_CORE = $(wildcard src/*.c) $(wildcard filters/*.c)
-SRC_MAIN = src/main.c
+# the library: everything but main and the terminal (tui/screen.c is the
+# only file that includes curses; the rest of tui/ is tested without it)
+SRC_CORE = $(wildcard src/*.c) $(wildcard filters/*.c) $(wildcard tui/*.c)
+SRC_MAIN = src/main.c tui/screen.c
 SRC_LIB  = $(filter-out $(SRC_MAIN),$(SRC_CORE))
-HDRS     = $(wildcard src/*.h) $(wildcard filters/*.h) filters/ops.def
+HDRS     = $(wildcard src/*.h) $(wildcard filters/*.h) $(wildcard tui/*.h) filters/ops.def
 
 OBJ_LIB  = $(SRC_LIB:%.c=build/rel/%.o)
 OBJ_MAIN = $(SRC_MAIN:%.c=build/rel/%.o)
@@ -57,13 +61,15 @@ build/libtnav-asan.a: $(AOBJ_LIB)
 	@rm -f $@
 	ar rcs $@ $^
 
+build/rel/tui/screen.o build/asan/tui/screen.o: CFLAGS += $(NCURSES_CFLAGS)
+
 tnav: $(OBJ_MAIN) build/libtnav.a
-	$(CC) $(CFLAGS_ALL) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -o $@ $^ $(NCURSES_LIBS) $(LIBS)
 
 build/asan/tnav: $(AOBJ_MAIN) build/libtnav-asan.a
-	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -o $@ $^ $(NCURSES_LIBS) $(LIBS)
 
-asan: build/asan/tnav build/asan/unit
+asan: build/asan/tnav build/asan/unit build/asan/tui_unit
 
 sample-logs/gen: sample-logs/gen.c
 	$(CC) $(CSTD) -O2 $(WARN) -o $@ $< -lm
@@ -77,6 +83,15 @@ build/rel/unit: tests/unit.c build/libtnav.a $(wildcard tests/*.h)
 build/asan/unit: tests/unit.c build/libtnav-asan.a $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/unit.c build/libtnav-asan.a $(LIBS)
+
+# the interactive interface without a terminal
+build/rel/tui_unit: tests/tui_unit.c tests/check.h build/libtnav.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/tui_unit.c build/libtnav.a $(LIBS)
+
+build/asan/tui_unit: tests/tui_unit.c tests/check.h build/libtnav-asan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/tui_unit.c build/libtnav-asan.a $(LIBS)
 
 # the filter VM against a reference evaluator on random filters and traces
 build/rel/filter_diff: tests/filter_diff.c tests/strbuf.h build/libtnav.a
@@ -94,7 +109,7 @@ build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbu
 # libFuzzer targets (clang); each links the core built with the fuzzer's
 # instrumentation
 FUZZ_CC    ?= clang
-FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -Ifilters -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
+FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -Ifilters -Itui -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
 FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_filter
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)
@@ -103,7 +118,7 @@ build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)
 
 fuzz: $(FUZZ_TARGETS)
 
-test: deps test-deps all asan build/rel/unit build/rel/casetool build/rel/filter_diff build/asan/filter_diff fuzz
+test: deps test-deps all asan build/rel/unit build/rel/tui_unit build/rel/casetool build/rel/filter_diff build/asan/filter_diff fuzz
 	@TNAV=./tnav TNAV_ASAN=build/asan/tnav sh tests/run.sh
 
 build/rel/bench_libcsv: tests/bench_libcsv.c

@@ -33,6 +33,8 @@ static const struct {
 };
 #define NFUNCS (sizeof FUNCS / sizeof FUNCS[0])
 
+const char *filter_function_name(int i) { return i >= 0 && (size_t)i < NFUNCS ? FUNCS[i].name : NULL; }
+
 static const char *const TYPE_NAMES[] = {"nothing (a missing value)", "a number", "a number",
                                          "a string", "a value", "true/false", "a regex", "a list", "a range"};
 

@@ -51,4 +51,8 @@ void filter_disasm(const Filter *f, FILE *out);
  * the span. */
 void filter_print_error(FILE *out, const char *text, const FilterError *e);
 
+/* The names of the language's functions, for completion: the i-th, or
+ * NULL past the last. */
+const char *filter_function_name(int i);
+
 #endif

@@ -40,6 +40,8 @@ typedef struct {
     int64_t *t;
     double *cum;   /* cum[k] = the weights of points [row start, k) ... as a global prefix */
     uint32_t *id;  /* message or event */
+    uint32_t *ev;  /* the event whose selection keeps the point */
+    size_t cap;    /* the arrays' size */
 } Points;
 
 /* step functions per row: value v[k] on [t[k], t[k+1]) */
@@ -54,16 +56,10 @@ typedef struct {
     uint8_t *defd; /* whether v[k] is defined */
 } Steps;
 
-typedef struct {
-    uint64_t key;
-    int64_t ns;
-    uint32_t ev;
-    int rank;
-} NameSlot;
-
 struct Summary {
     const Store *s;
     const uint64_t *sel;
+    Summary *base;      /* unfiltered, or NULL (summary_set_base) */
     int threads;
     uint64_t nsel;
     /* lanes and their segments */
@@ -73,6 +69,7 @@ struct Summary {
     int64_t *seg_t;
     uint32_t *seg_ev;
     uint8_t *seg_cat;
+    uint16_t *seg_depth; /* open intervals of the activity (saturated) while the segment lasts */
     size_t nseg;
     size_t seg_cap;  /* the arrays' size: lanes live in regions with gaps between them */
     int64_t *cp[2];  /* per 8-segment block: busy / sync time within its lane before it */
@@ -83,6 +80,7 @@ struct Summary {
     bool pairs_built;
     uint32_t npairs;
     uint32_t *pair_src, *pair_dst;
+    uint32_t *msg_pair; /* unfiltered: each message's pair, or NONE32 */
     /* lazily built series */
     Points msg[2][3];   /* [recv][row kind]: message arrival/send times, bytes */
     Steps counter[2];   /* [row kind] */
@@ -93,8 +91,7 @@ struct Summary {
     Points glyphs[2];   /* instants with a glyph */
     /* names by innermost time */
     bool names_built;
-    NameSlot *names;
-    size_t names_cap;
+    int8_t *name_rank;  /* per name key: rank among the top names, or -1 */
     uint32_t *top;      /* representative events of the top names */
     int64_t *top_ns;
     int ntop;
@@ -106,6 +103,16 @@ const Store *summary_store(const Summary *S) { return S->s; }
 uint64_t summary_selected(const Summary *S) { return S->nsel; }
 size_t summary_nsegments(const Summary *S) { return S->nseg; }
 
+int summary_big_sizes(const Summary *S, size_t *sizes, int max)
+{
+    size_t v[6] = {S->seg_cap * sizeof(int64_t), S->seg_cap * sizeof(uint32_t), S->seg_cap,
+                   ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t), ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t),
+                   S->seg_cap * sizeof(uint16_t)};
+    int n = max < 6 ? max : 6;
+    for (int i = 0; i < n; i++) sizes[i] = v[i];
+    return n;
+}
+
 /* ---- lanes: the innermost interval of each activity, per location --------------- */
 
 /* Each activity is swept in time order with a stack of its open intervals;
@@ -113,7 +120,8 @@ size_t summary_nsegments(const Summary *S) { return S->nseg; }
  * goes to the *stream* of its worker, tagged with the lane (the location
  * of the event) it belongs to. The stream is then split into the lanes,
  * written straight into the activity's region of the global arrays (sized
- * from a count of its intervals: at most 3 entries per interval), dropping
+ * from a count of its intervals: at most 2 entries per interval, 4 when it
+ * spans locations), dropping
  * zero-length segments and repeats. */
 
 typedef struct {
@@ -124,6 +132,7 @@ typedef struct {
     int64_t *t;
     uint32_t *ev;
     uint8_t *lane;
+    uint16_t *depth;
     size_t n, cap;
     SLane *ln;
     uint32_t nl, capl;
@@ -150,7 +159,7 @@ typedef struct {
 static bool candidate(const Summary *S, uint32_t e)
 {
     const Store *s = S->s;
-    return (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG && selected(S, e);
+    return selected(S, e) && (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
 }
 
 static uint32_t stream_lane(Stream *w, uint32_t loc)
@@ -170,6 +179,7 @@ static inline void stream_put(Stream *w, uint32_t lane, int64_t t, uint32_t ev)
     w->t[w->n] = t;
     w->ev[w->n] = ev;
     w->lane[w->n] = (uint8_t)lane;
+    w->depth[w->n] = ev == NONE32 ? 0 : w->stack.len < 65535 ? (uint16_t)w->stack.len : 65535;
     w->n++;
 }
 
@@ -207,6 +217,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         w->t = xrealloc(w->t, need * sizeof(int64_t));
         w->ev = xrealloc(w->ev, need * sizeof(uint32_t));
         w->lane = xrealloc(w->lane, need);
+        w->depth = xrealloc(w->depth, need * sizeof(uint16_t));
     }
     w->n = 0;
     w->nl = 0;
@@ -237,18 +248,21 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     }
     int64_t *T = S->seg_t;
     uint32_t *E = S->seg_ev;
+    uint16_t *D = S->seg_depth;
     for (size_t k = 0; k < w->n; k++) {
         uint32_t L = w->lane[k];
         size_t at = o->loff[L] + o->ln[L].n;
         if (o->ln[L].n && T[at - 1] == w->t[k]) {
             /* a zero-length segment: the later entry replaces it */
             E[at - 1] = w->ev[k];
-            if (o->ln[L].n >= 2 && E[at - 2] == w->ev[k]) o->ln[L].n--;
+            D[at - 1] = w->depth[k];
+            if (o->ln[L].n >= 2 && E[at - 2] == w->ev[k] && D[at - 2] == w->depth[k]) o->ln[L].n--;
             continue;
         }
-        if (o->ln[L].n && E[at - 1] == w->ev[k]) continue;
+        if (o->ln[L].n && E[at - 1] == w->ev[k] && D[at - 1] == w->depth[k]) continue;
         T[at] = w->t[k];
         E[at] = w->ev[k];
+        D[at] = w->depth[k];
         o->ln[L].n++;
     }
     /* the time index of each lane */
@@ -300,9 +314,20 @@ static void count_worker(void *ctx, int wk, int nw)
     const Store *s = c->S->s;
     size_t a;
     while ((a = jobq_next(&c->q)) != (size_t)-1) {
+        /* room for the stream of the activity: each change of the
+         * innermost interval (at most one per start and one per end) puts
+         * one entry, or two when it changes the location too */
         size_t n = 0;
-        for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) n += candidate(c->S, s->act_ev[p]);
-        c->cnt[a + 1] = n ? 3 * n + 2 : 0;
+        uint32_t loc0 = NONE32;
+        bool one_loc = true;
+        for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
+            uint32_t e = s->act_ev[p];
+            if (!candidate(c->S, e)) continue;
+            n++;
+            if (loc0 == NONE32) loc0 = s->loc[e];
+            else if (s->loc[e] != loc0) one_loc = false;
+        }
+        c->cnt[a + 1] = n ? (one_loc ? 2 : 4) * n + 2 : 0;
     }
 }
 
@@ -319,6 +344,7 @@ static void sweep_worker(void *ctx, int wk, int nw)
     free(w.t);
     free(w.ev);
     free(w.lane);
+    free(w.depth);
     free(w.ln);
     VEC_FREE(w.stack);
 }
@@ -333,11 +359,12 @@ static void build_lanes(Summary *S)
     /* regions: activity a writes into [cnt[a], cnt[a + 1]) (it may use less) */
     size_t cap = c.cnt[s->nact] + 1;
     S->seg_cap = cap;
-    S->seg_t = xmalloc_big(cap * sizeof(int64_t));
-    S->seg_ev = xmalloc_big(cap * sizeof(uint32_t));
-    S->seg_cat = xmalloc_big(cap);
+    S->seg_t = xmalloc_big_keep(cap * sizeof(int64_t));
+    S->seg_ev = xmalloc_big_keep(cap * sizeof(uint32_t));
+    S->seg_cat = xmalloc_big_keep(cap);
+    S->seg_depth = xmalloc_big_keep(cap * sizeof(uint16_t));
     size_t nblk = (cap >> CP_SHIFT) + 1;
-    for (int k = 0; k < 2; k++) S->cp[k] = xmalloc_big(nblk * sizeof(int64_t));
+    for (int k = 0; k < 2; k++) S->cp[k] = xmalloc_big_keep(nblk * sizeof(int64_t));
     jobq_init(&c.q, s->nact);
     par_run(S->threads, sweep_worker, &c);
     /* the lanes, in activity order */
@@ -473,12 +500,19 @@ Summary *summary_build(const Store *s, const uint64_t *sel, int threads)
     return S;
 }
 
+void summary_set_base(Summary *S, Summary *base)
+{
+    if (base && (base->sel || base->s != S->s)) base = NULL;
+    S->base = base;
+}
+
 static void points_free(Points *p)
 {
     free(p->off);
-    xfree_big(p->t, 0);
-    xfree_big(p->cum, 0);
-    xfree_big(p->id, 0);
+    xfree_big(p->t, p->cap * sizeof(int64_t));
+    xfree_big(p->cum, p->cap * sizeof(double));
+    xfree_big(p->id, p->cap * sizeof(uint32_t));
+    xfree_big(p->ev, p->cap * sizeof(uint32_t));
     memset(p, 0, sizeof *p);
 }
 
@@ -505,11 +539,13 @@ void summary_free(Summary *S)
     xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));
     xfree_big(S->seg_cat, S->seg_cap);
+    xfree_big(S->seg_depth, S->seg_cap * sizeof(uint16_t));
     for (int k = 0; k < 2; k++) xfree_big(S->cp[k], ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t));
     free(S->rank);
     xfree_big(S->act_rank, 0);
     free(S->pair_src);
     free(S->pair_dst);
+    xfree_big(S->msg_pair, ((size_t)S->s->nmsg + 1) * sizeof(uint32_t));
     for (int d = 0; d < 2; d++)
         for (int r = 0; r < 3; r++) points_free(&S->msg[d][r]);
     for (int r = 0; r < 2; r++) {
@@ -520,7 +556,7 @@ void summary_free(Summary *S)
     }
     xfree_big(S->xval, 0);
     free(S->xtext);
-    free(S->names);
+    free(S->name_rank);
     free(S->top);
     free(S->top_ns);
     free(S);
@@ -541,10 +577,51 @@ static void msg_ends(const Store *s, const Message *M, uint32_t *src, uint32_t *
     *dst = M->dst;
 }
 
+static uint32_t pair_index(const Summary *S, uint32_t src, uint32_t dst)
+{
+    uint32_t lo = 0, hi = S->npairs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint64_t k = (uint64_t)S->pair_src[mid] << 32 | S->pair_dst[mid], want = (uint64_t)src << 32 | dst;
+        if (k < want) lo = mid + 1;
+        else if (k > want) hi = mid;
+        else return mid;
+    }
+    return NONE32;
+}
+
 static void build_pairs(Summary *S)
 {
     if (S->pairs_built) return;
     const Store *s = S->s;
+    if (S->base && S->sel) {
+        /* base's pairs that have a message with a selected end */
+        build_pairs(S->base);
+        const Summary *B = S->base;
+        uint8_t *used = xcalloc((size_t)B->npairs + 1, 1);
+        for (uint32_t m = 0; m < s->nmsg; m++) {
+            uint32_t q = B->msg_pair[m];
+            if (q == NONE32 || used[q]) continue;
+            const Message *M = &s->msgs[m];
+            used[q] = (M->send_ev != NONE32 && selected(S, M->send_ev)) ||
+                      (M->recv_ev != NONE32 && selected(S, M->recv_ev));
+        }
+        uint32_t u = 0;
+        for (uint32_t q = 0; q < B->npairs; q++) u += used[q];
+        S->npairs = u;
+        S->pair_src = xmalloc(((size_t)u + 1) * sizeof(uint32_t));
+        S->pair_dst = xmalloc(((size_t)u + 1) * sizeof(uint32_t));
+        u = 0;
+        for (uint32_t q = 0; q < B->npairs; q++)
+            if (used[q]) {
+                S->pair_src[u] = B->pair_src[q];
+                S->pair_dst[u] = B->pair_dst[q];
+                u++;
+            }
+        free(used);
+        S->pairs_built = true;
+        return;
+    }
     uint64_t *keys = xmalloc(((size_t)s->nmsg + 1) * sizeof(uint64_t));
     size_t nk = 0;
     for (uint32_t m = 0; m < s->nmsg; m++) {
@@ -568,6 +645,16 @@ static void build_pairs(Summary *S)
     }
     free(keys);
     S->pairs_built = true;
+    if (!S->sel) {
+        /* (for the summaries derived from this one) */
+        S->msg_pair = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(uint32_t));
+        for (uint32_t m = 0; m < s->nmsg; m++) {
+            const Message *M = &s->msgs[m];
+            uint32_t src, dst;
+            msg_ends(s, M, &src, &dst);
+            S->msg_pair[m] = src == NONE32 || dst == NONE32 ? NONE32 : pair_index(S, src, dst);
+        }
+    }
 }
 
 uint32_t summary_npairs(Summary *S)
@@ -583,21 +670,9 @@ void summary_pair(Summary *S, uint32_t p, uint32_t *src, uint32_t *dst)
     *dst = S->pair_dst[p];
 }
 
-static uint32_t pair_index(const Summary *S, uint32_t src, uint32_t dst)
-{
-    uint32_t lo = 0, hi = S->npairs;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        uint64_t k = (uint64_t)S->pair_src[mid] << 32 | S->pair_dst[mid], want = (uint64_t)src << 32 | dst;
-        if (k < want) lo = mid + 1;
-        else if (k > want) hi = mid;
-        else return mid;
-    }
-    return NONE32;
-}
 
 typedef struct {
-    uint32_t row;
+    uint32_t row, ev;
     int64_t t;
     double w;
     uint32_t id;
@@ -611,25 +686,48 @@ static int cmp_rawpt(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+static void points_alloc(Points *P, size_t n)
+{
+    P->cap = n + 1;
+    P->t = xmalloc_big(P->cap * sizeof(int64_t));
+    P->cum = xmalloc_big(P->cap * sizeof(double));
+    P->id = xmalloc_big(P->cap * sizeof(uint32_t));
+    P->ev = xmalloc_big(P->cap * sizeof(uint32_t));
+}
+
 /* sort raw points into a Points structure of nrows rows */
 static void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
 {
-    if (n) qsort(raw, n, sizeof(RawPt), cmp_rawpt);
     P->nrows = nrows;
     P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
-    P->t = xmalloc_big((n + 1) * sizeof(int64_t));
-    P->cum = xmalloc_big((n + 1) * sizeof(double));
-    P->id = xmalloc_big((n + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) P->off[raw[i].row + 1]++;
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    /* a stable counting sort by row; then each row by time, unless it is
+     * in order already (as the store's orders mostly leave it) */
+    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
+    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
+    RawPt *by = xmalloc_big((n + 1) * sizeof(RawPt));
+    for (size_t i = 0; i < n; i++) by[pos[raw[i].row]++] = raw[i];
+    free(pos);
+    for (uint32_t r = 0; r < nrows; r++) {
+        size_t a = P->off[r], b = P->off[r + 1];
+        for (size_t k = a; k + 1 < b; k++)
+            if (cmp_rawpt(&by[k], &by[k + 1]) > 0) {
+                qsort(by + a, b - a, sizeof(RawPt), cmp_rawpt);
+                break;
+            }
+    }
+    points_alloc(P, n);
     double acc = 0;
     for (size_t i = 0; i < n; i++) {
-        P->off[raw[i].row + 1]++;
-        P->t[i] = raw[i].t;
+        P->t[i] = by[i].t;
         P->cum[i] = acc;
-        P->id[i] = raw[i].id;
-        acc += raw[i].w;
+        P->id[i] = by[i].id;
+        P->ev[i] = by[i].ev;
+        acc += by[i].w;
     }
     P->cum[n] = acc;
-    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    xfree_big(by, (n + 1) * sizeof(RawPt));
     P->built = true;
 }
 
@@ -638,12 +736,54 @@ static uint32_t nrows_of(const Summary *S, RowKind rk)
     return rk == ROWS_LOC ? S->s->nloc : rk == ROWS_ACT ? S->s->nact : S->npairs;
 }
 
+/* P: the points of B (base's) whose event S selects, in B's order;
+ * rowmap renumbers base's rows */
+static void points_derive(Summary *S, Points *P, const Points *B, const uint32_t *rowmap, uint32_t nrows)
+{
+    size_t nb = B->off[B->nrows], n = 0;
+    for (size_t k = 0; k < nb; k++) n += selected(S, B->ev[k]);
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    points_alloc(P, n);
+    n = 0;
+    double acc = 0;
+    for (uint32_t r = 0; r < B->nrows; r++) {
+        uint32_t to = rowmap ? rowmap[r] : r;
+        for (size_t k = B->off[r]; k < B->off[r + 1]; k++) {
+            if (!selected(S, B->ev[k])) continue;
+            P->t[n] = B->t[k];
+            P->id[n] = B->id[k];
+            P->ev[n] = B->ev[k];
+            P->cum[n] = acc;
+            acc += B->cum[k + 1] - B->cum[k]; /* (exact: integer weights) */
+            n++;
+            P->off[to + 1]++;
+        }
+    }
+    P->cum[n] = acc;
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    P->built = true;
+}
+
 static Points *msg_points(Summary *S, bool recv, RowKind rk)
 {
     Points *P = &S->msg[recv][rk];
     if (P->built) return P;
     build_pairs(S);
     const Store *s = S->s;
+    if (S->base && S->sel) {
+        const Points *B = msg_points(S->base, recv, rk);
+        uint32_t *map = NULL;
+        if (rk == ROWS_PAIR) {
+            /* base's pairs include S's */
+            map = xmalloc(((size_t)S->base->npairs + 1) * sizeof(uint32_t));
+            for (uint32_t q = 0; q < S->base->npairs; q++)
+                map[q] = pair_index(S, S->base->pair_src[q], S->base->pair_dst[q]);
+        }
+        points_derive(S, P, B, map, nrows_of(S, rk));
+        free(map);
+        return P;
+    }
     RawPt *raw = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(RawPt));
     size_t n = 0;
     for (uint32_t m = 0; m < s->nmsg; m++) {
@@ -660,7 +800,7 @@ static Points *msg_points(Summary *S, bool recv, RowKind rk)
         int64_t t = recv ? msg_t_recv(s, M) : s->ts[ev];
         if (t == INT64_MIN) continue;
         int64_t b = msg_bytes(s, M);
-        raw[n++] = (RawPt){row, t, b > 0 ? (double)b : 0.0, m};
+        raw[n++] = (RawPt){row, ev, t, b > 0 ? (double)b : 0.0, m};
     }
     points_from_raw(P, raw, n, nrows_of(S, rk));
     xfree_big(raw, ((size_t)s->nmsg + 1) * sizeof(RawPt));
@@ -851,7 +991,7 @@ bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, siz
             VEC_PUSH(raw, a);
             VEC_PUSH(raw, b);
         } else {
-            RawPt p = {row, s->ts[e], v, (uint32_t)e};
+            RawPt p = {row, (uint32_t)e, s->ts[e], v, (uint32_t)e};
             VEC_PUSH(pts, p);
         }
     }
@@ -1124,6 +1264,7 @@ void rowset_init(RowSet *rs, Summary *S, RowKind kind, bool tree)
     rs->n = kind == ROWS_LOC ? s->nloc : kind == ROWS_ACT ? s->nact : summary_npairs(S);
     rs->ids = xmalloc(((size_t)rs->n + 1) * sizeof(uint32_t));
     rs->depth = xcalloc((size_t)rs->n + 1, sizeof(uint16_t));
+    rs->owned = true;
     for (uint32_t i = 0; i < rs->n; i++) rs->ids[i] = i;
     if (kind == ROWS_ACT && tree && s->nact) {
         /* depth-first over the spawn tree; children in activity order */
@@ -1176,6 +1317,8 @@ void rowset_init(RowSet *rs, Summary *S, RowKind kind, bool tree)
 
 void rowset_fit(RowSet *rs, int lines)
 {
+    if (rs->owned) free(rs->gstart);
+    rs->gstart = NULL;
     if (lines < 1) lines = 1;
     rs->gsize = rs->n > (uint32_t)lines ? (rs->n + (uint32_t)lines - 1) / (uint32_t)lines : 1;
     rs->ng = rs->gsize ? (rs->n + rs->gsize - 1) / rs->gsize : 0;
@@ -1183,9 +1326,29 @@ void rowset_fit(RowSet *rs, int lines)
 
 void rowset_free(RowSet *rs)
 {
-    free(rs->ids);
-    free(rs->depth);
+    if (rs->owned) {
+        free(rs->ids);
+        free(rs->depth);
+        free(rs->gstart);
+    }
     memset(rs, 0, sizeof *rs);
+}
+
+void rowset_window(const RowSet *rs, uint32_t off, uint32_t count, RowSet *out)
+{
+    *out = *rs;
+    out->owned = false;
+    if (off > rs->ng) off = rs->ng;
+    if (count > rs->ng - off) count = rs->ng - off;
+    out->ng = count;
+    if (rs->gstart) {
+        out->gstart = rs->gstart + off;
+        return;
+    }
+    uint32_t first = off * rs->gsize;
+    out->ids = rs->ids + first;
+    out->depth = rs->depth + first;
+    out->n = rs->n - first;
 }
 
 void row_label(Summary *S, RowKind kind, uint32_t id, char *buf, size_t sz)
@@ -1223,90 +1386,106 @@ const char *event_name(const Store *s, uint32_t e)
     return s->name[e] != NONE32 ? store_str(s, s->name[e]) : kind_name(s, s->kind[e]);
 }
 
-static uint64_t name_key(const Store *s, uint32_t e)
-{
-    return s->name[e] != NONE32 ? (uint64_t)s->name[e] : ((uint64_t)1 << 40) | s->kind[e];
-}
+/* names are counted in a dense table: a name's string id, or past the
+ * dictionary, its kind (an event without a name) */
+static size_t name_nkeys(const Store *s) { return (size_t)s->strs.count + K_USER + s->nukind; }
 
-static NameSlot *name_slot(Summary *S, uint64_t key, bool add)
+static inline size_t name_key(const Store *s, uint32_t e)
 {
-    size_t m = S->names_cap - 1, i = (size_t)hash_u64(key) & m;
-    for (;;) {
-        NameSlot *n = &S->names[i];
-        if (n->ev == NONE32) {
-            if (!add) return NULL;
-            n->key = key;
-            return n;
-        }
-        if (n->key == key) return n;
-        i = (i + 1) & m;
-    }
-}
-
-static int cmp_top(const void *a, const void *b)
-{
-    const NameSlot *x = *(const NameSlot *const *)a, *y = *(const NameSlot *const *)b;
-    if (x->ns != y->ns) return x->ns > y->ns ? -1 : 1;
-    return x->key < y->key ? -1 : x->key > y->key;
+    return s->name[e] != NONE32 ? (size_t)s->name[e] : (size_t)s->strs.count + s->kind[e];
 }
 
 #define TOP_NAMES 26
+
+#define NAMES_WORKERS 8
+
+typedef struct {
+    Summary *S;
+    size_t nkeys;
+    int64_t *ns[NAMES_WORKERS];  /* per worker: innermost time per key */
+    uint32_t *ev[NAMES_WORKERS]; /* per worker: the first event of each key */
+    JobQueue q;
+} NamesCtx;
+
+static void names_worker(void *ctx, int wk, int nw)
+{
+    (void)nw;
+    NamesCtx *c = ctx;
+    Summary *S = c->S;
+    const Store *s = S->s;
+    int64_t *ns = c->ns[wk] = xcalloc(c->nkeys, sizeof(int64_t));
+    uint32_t *ev = c->ev[wk] = xmalloc(c->nkeys * sizeof(uint32_t));
+    memset(ev, 0xff, c->nkeys * sizeof(uint32_t));
+    size_t li;
+    while ((li = jobq_next(&c->q)) != (size_t)-1) {
+        const Lane *L = &S->lanes[li];
+        for (size_t k = L->off; k + 1 < (size_t)L->off + L->n; k++) {
+            uint32_t e = S->seg_ev[k];
+            if (e == NONE32) continue;
+            size_t key = name_key(s, e);
+            if (e < ev[key]) ev[key] = e;
+            ns[key] += S->seg_t[k + 1] - S->seg_t[k];
+        }
+        /* (a lane ends with an idle segment) */
+    }
+}
 
 static void build_names(Summary *S)
 {
     if (S->names_built) return;
     const Store *s = S->s;
-    size_t cap = 64;
-    size_t used = 0;
-    S->names_cap = cap;
-    S->names = xmalloc(cap * sizeof(NameSlot));
-    for (size_t i = 0; i < cap; i++) S->names[i].ev = NONE32;
-    for (uint32_t li = 0; li < S->nlanes; li++)
-    for (size_t k = S->lanes[li].off; k < (size_t)S->lanes[li].off + S->lanes[li].n; k++) {
-        uint32_t e = S->seg_ev[k];
-        if (e == NONE32) continue;
-        if (used * 2 >= S->names_cap) {
-            /* grow */
-            NameSlot *old = S->names;
-            size_t oc = S->names_cap;
-            S->names_cap *= 2;
-            S->names = xmalloc(S->names_cap * sizeof(NameSlot));
-            for (size_t i = 0; i < S->names_cap; i++) S->names[i].ev = NONE32;
-            for (size_t i = 0; i < oc; i++)
-                if (old[i].ev != NONE32) *name_slot(S, old[i].key, true) = old[i];
-            free(old);
+    NamesCtx c;
+    memset(&c, 0, sizeof c);
+    c.S = S;
+    c.nkeys = name_nkeys(s);
+    int nw = S->threads < NAMES_WORKERS ? S->threads : NAMES_WORKERS;
+    if (S->nseg < 200000) nw = 1;
+    jobq_init(&c.q, S->nlanes);
+    par_run(nw, names_worker, &c);
+    /* merge into worker 0's tables; the top names by time, then by key */
+    int64_t *ns = c.ns[0];
+    uint32_t *ev = c.ev[0];
+    for (int w = 1; w < nw; w++) {
+        for (size_t k = 0; k < c.nkeys; k++) {
+            if (c.ev[w][k] == NONE32) continue;
+            if (c.ev[w][k] < ev[k]) ev[k] = c.ev[w][k];
+            ns[k] += c.ns[w][k];
         }
-        NameSlot *n = name_slot(S, name_key(s, e), true);
-        if (n->ev == NONE32) {
-            n->ev = e;
-            n->ns = 0;
-            n->rank = -1;
-            used++;
-        }
-        n->ns += S->seg_t[k + 1] - S->seg_t[k]; /* (a lane ends with an idle segment) */
+        free(c.ns[w]);
+        free(c.ev[w]);
     }
-    NameSlot **v = xmalloc((used + 1) * sizeof(NameSlot *));
-    size_t k = 0;
-    for (size_t i = 0; i < S->names_cap; i++)
-        if (S->names[i].ev != NONE32) v[k++] = &S->names[i];
-    qsort(v, k, sizeof(NameSlot *), cmp_top);
-    S->ntop = (int)(k < TOP_NAMES ? k : TOP_NAMES);
-    S->top = xmalloc(((size_t)S->ntop + 1) * sizeof(uint32_t));
-    S->top_ns = xmalloc(((size_t)S->ntop + 1) * sizeof(int64_t));
-    for (int i = 0; i < S->ntop; i++) {
-        v[i]->rank = i;
-        S->top[i] = v[i]->ev;
-        S->top_ns[i] = v[i]->ns;
+    size_t top[TOP_NAMES];
+    int ntop = 0;
+    for (size_t k = 0; k < c.nkeys; k++) {
+        if (ev[k] == NONE32) continue;
+        /* insertion into the sorted top list */
+        int at = ntop;
+        while (at > 0 && ns[top[at - 1]] < ns[k]) at--;
+        if (at >= TOP_NAMES) continue;
+        int last = ntop < TOP_NAMES ? ntop : TOP_NAMES - 1;
+        for (int i = last; i > at; i--) top[i] = top[i - 1];
+        top[at] = k;
+        if (ntop < TOP_NAMES) ntop++;
     }
-    free(v);
+    S->name_rank = xmalloc(c.nkeys + 1);
+    memset(S->name_rank, -1, c.nkeys + 1);
+    S->ntop = ntop;
+    S->top = xmalloc(((size_t)ntop + 1) * sizeof(uint32_t));
+    S->top_ns = xmalloc(((size_t)ntop + 1) * sizeof(int64_t));
+    for (int i = 0; i < ntop; i++) {
+        S->name_rank[top[i]] = (int8_t)i;
+        S->top[i] = ev[top[i]];
+        S->top_ns[i] = ns[top[i]];
+    }
+    free(ns);
+    free(ev);
     S->names_built = true;
 }
 
 int summary_name_rank(Summary *S, uint32_t e)
 {
     build_names(S);
-    NameSlot *n = name_slot(S, name_key(S->s, e), false);
-    return n ? n->rank : -1;
+    return S->name_rank[name_key(S->s, e)];
 }
 
 int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max)
@@ -1327,58 +1506,158 @@ typedef struct {
     uint32_t ev, n;
 } Tally;
 
+static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e)
+{
+    size_t z = 0;
+    while (z < *ntal && (*tal)[z].ev != e) z++;
+    if (z == *ntal) {
+        if (*ntal == *cap) *tal = xrealloc(*tal, (*cap *= 2) * sizeof(Tally));
+        (*tal)[(*ntal)++] = (Tally){0, e, 0};
+    }
+    (*tal)[z].n++;
+}
+
+/* the segment of lane L at t, for t that do not decrease from call to call
+ * (*k: the previous answer, SIZE_MAX at first): a galloping search forward
+ * from the previous answer, which reads the lane's times in order */
+static inline uint32_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k)
+{
+    const int64_t *T = S->seg_t;
+    size_t end = (size_t)L->off + L->n;
+    if (!L->n || T[L->off] > t) return NONE32;
+    if (*k == SIZE_MAX) {
+        ptrdiff_t f = seg_find(S, L, t, NULL);
+        *k = (size_t)f;
+        return S->seg_ev[f];
+    }
+    size_t lo = *k; /* T[lo] <= t */
+    size_t step = 1, hi = lo + 1;
+    while (hi < end && T[hi] <= t) {
+        if (step == 8) {
+            /* far ahead: the lane's time index */
+            ptrdiff_t f = seg_find(S, L, t, NULL);
+            *k = (size_t)f;
+            return S->seg_ev[f];
+        }
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    if (hi > end) hi = end;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    *k = lo;
+    return S->seg_ev[lo];
+}
+
 void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
 {
     const Store *s = S->s;
-    if (samples < 1) samples = 1;
     int nc = g->ncell;
+    if (nc <= 0) return;
+    /* at most about 120,000 lookups, so that a frame's cost stays bounded
+     * by its cells: fewer samples per lane when the frame has many lanes,
+     * and when a group has more lanes than a cell's share of the budget,
+     * that many samples spread over its lanes and the cell's time */
+    size_t lanes = 0;
+    for (uint32_t gi = 0; gi < rs->ng; gi++)
+        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            uint32_t nl;
+            row_lanes(S, rs->kind, rs->ids[k], &nl);
+            lanes += nl;
+        }
+    size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
+    if ((size_t)samples > budget) samples = (int)budget;
+    if (samples < 2) samples = 2;
+    size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
+    if (cell_budget < 4) cell_budget = 4;
     size_t ntal = 0, captal = 16;
     Tally *tal = xmalloc(captal * sizeof(Tally));
+    VEC(uint32_t) gl = {0};  /* the lanes of a group */
+    VEC(uint32_t) pl = {0};  /* the probes: lane, */
+    VEC(double) pf = {0};    /* and where in each cell */
+    VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        gl.len = 0;
+        for (uint32_t k = m0; k < m1; k++) {
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            for (uint32_t q = 0; q < nl; q++) VEC_PUSH(gl, ls[q]);
+        }
+        pl.len = pf.len = 0;
+        if (gl.len * (size_t)samples <= cell_budget) {
+            for (size_t q = 0; q < gl.len; q++)
+                for (int j = 0; j < samples; j++) {
+                    VEC_PUSH(pl, gl.v[q]);
+                    VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
+                }
+        } else {
+            /* probe j: lane j / n of the group, at the j-th point of a
+             * golden-ratio sequence over the cell (so that lanes and times
+             * do not line up) */
+            for (size_t j = 0; j < cell_budget; j++) {
+                double f = (double)(j + 1) * 0.6180339887498949;
+                VEC_PUSH(pl, gl.v[j * gl.len / cell_budget]);
+                VEC_PUSH(pf, f - (double)(int64_t)f);
+            }
+        }
+        size_t np = pl.len;
+        hit.len = 0;
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
+        /* each probe walks forward through its lane, cell after cell */
+        for (size_t p = 0; p < np; p++) {
+            const Lane *L = &S->lanes[pl.v[p]];
+            size_t k = SIZE_MAX;
+            for (int i = 0; i < nc; i++) {
+                int64_t a = g->b[i], b = g->b[i + 1];
+                int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
+                if (t >= b) t = b - 1;
+                if (t < a) t = a;
+                hit.v[(size_t)i * np + p] = seg_walk(S, L, t, &k);
+            }
+        }
         for (int i = 0; i < nc; i++) {
             int64_t a = g->b[i], b = g->b[i + 1];
+            /* the samples, counted by event (a long interval is one) */
             ntal = 0;
-            uint32_t fallback = NONE32;
-            for (uint32_t k = m0; k < m1; k++) {
-                uint32_t nl;
-                const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
-                for (uint32_t q = 0; q < nl; q++) {
-                    const Lane *L = &S->lanes[ls[q]];
-                    size_t hint = SIZE_MAX;
-                    for (int j = 0; j < samples; j++) {
-                        int64_t t = a + (int64_t)((__int128)(b - a) * (2 * j + 1) / (2 * samples));
-                        ptrdiff_t sk = seg_find(S, L, t, &hint);
-                        uint32_t e = sk < 0 ? NONE32 : S->seg_ev[sk];
-                        if (e == NONE32) continue;
-                        uint64_t key = name_key(s, e);
-                        size_t z = 0;
-                        while (z < ntal && tal[z].key != key) z++;
-                        if (z == ntal) {
-                            if (ntal == captal) tal = xrealloc(tal, (captal *= 2) * sizeof(Tally));
-                            tal[ntal++] = (Tally){key, e, 0};
+            for (size_t p = 0; p < np; p++) {
+                uint32_t e = hit.v[(size_t)i * np + p];
+                if (e != NONE32) tally_add(&tal, &ntal, &captal, e);
+            }
+            /* then by name: the name with the most samples */
+            uint32_t best = NONE32, bn = 0;
+            for (size_t z = 0; z < ntal; z++) tal[z].key = name_key(s, tal[z].ev);
+            for (size_t z = 0; z < ntal; z++) {
+                uint32_t n = 0;
+                for (size_t y = 0; y < ntal; y++)
+                    if (tal[y].key == tal[z].key) n += tal[y].n;
+                if (n > bn) bn = n, best = tal[z].ev;
+            }
+            if (best == NONE32) {
+                /* nothing at the samples: an interval shorter than the
+                 * sampling, the first one that starts in the cell */
+                for (size_t q = 0; q < gl.len && best == NONE32; q++) {
+                    const Lane *L = &S->lanes[gl.v[q]];
+                    ptrdiff_t sk = seg_find(S, L, a, NULL);
+                    size_t from = sk < 0 ? L->off : (size_t)sk;
+                    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
+                        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) {
+                            best = S->seg_ev[z];
+                            break;
                         }
-                        tal[z].n++;
-                    }
-                    if (fallback == NONE32) {
-                        /* an interval shorter than the sampling: the first
-                         * one that starts in the cell */
-                        ptrdiff_t sk = seg_find(S, L, a, NULL);
-                        size_t from = sk < 0 ? L->off : (size_t)sk;
-                        for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
-                            if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) {
-                                fallback = S->seg_ev[z];
-                                break;
-                            }
-                    }
                 }
             }
-            uint32_t best = NONE32, bn = 0;
-            for (size_t z = 0; z < ntal; z++)
-                if (tal[z].n > bn) bn = tal[z].n, best = tal[z].ev;
-            out[(size_t)gi * (size_t)nc + (size_t)i] = best != NONE32 ? best : fallback;
+            out[(size_t)gi * (size_t)nc + (size_t)i] = best;
         }
     }
+    VEC_FREE(gl);
+    VEC_FREE(pl);
+    VEC_FREE(pf);
+    VEC_FREE(hit);
     free(tal);
 }
 
@@ -1404,10 +1683,14 @@ static Points *glyph_points(Summary *S, RowKind rk)
     Points *P = &S->glyphs[rk];
     if (P->built) return P;
     const Store *s = S->s;
+    if (S->base && S->sel) {
+        points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
+        return P;
+    }
     VEC(RawPt) raw = {0};
     for (size_t e = 0; e < s->n; e++) {
         if (!selected(S, e) || !glyph_prio(s, (uint32_t)e)) continue;
-        RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], s->ts[e], 1, (uint32_t)e};
+        RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], 1, (uint32_t)e};
         VEC_PUSH(raw, p);
     }
     points_from_raw(P, raw.v, raw.len, nrows_of(S, rk));
@@ -1431,6 +1714,114 @@ uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
     return best;
 }
 
+bool summary_active_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b)
+{
+    if (rk == ROWS_PAIR) return false;
+    if (events_before(S, rk, row, b) > events_before(S, rk, row, a)) return true;
+    uint32_t nl;
+    const uint32_t *ls = row_lanes(S, rk, row, &nl);
+    for (uint32_t q = 0; q < nl; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        ptrdiff_t k = seg_find(S, L, a, NULL);
+        size_t from = k < 0 ? L->off : (size_t)k;
+        for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
+            if (S->seg_ev[z] != NONE32 && (z + 1 == (size_t)L->off + L->n || S->seg_t[z + 1] > a)) return true;
+    }
+    return false;
+}
+
+static bool push_unique(uint32_t *out, int *n, int max, uint32_t e)
+{
+    for (int i = 0; i < *n; i++)
+        if (out[i] == e) return true;
+    if (*n >= max) return false;
+    out[(*n)++] = e;
+    return true;
+}
+
+int summary_events_in_cell(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *out, int max)
+{
+    const Store *s = S->s;
+    int n = 0;
+    if (rk == ROWS_PAIR) return 0;
+    /* intervals: what is innermost somewhere in the cell, then the
+     * intervals of its activity that contain it */
+    uint32_t nl;
+    const uint32_t *ls = row_lanes(S, rk, row, &nl);
+    for (uint32_t q = 0; q < nl; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        ptrdiff_t k = seg_find(S, L, a, NULL);
+        size_t from = k < 0 ? L->off : (size_t)k;
+        for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++) {
+            uint32_t e = S->seg_ev[z];
+            if (e == NONE32) continue;
+            if (!push_unique(out, &n, max, e)) return n;
+        }
+    }
+    int ninner = n;
+    for (int i = 0; i < ninner; i++) {
+        /* the enclosing intervals: same activity, open at e's start */
+        uint32_t e = out[i], act = s->act[e];
+        for (uint32_t p = s->act_off[act]; p < s->act_off[act + 1]; p++) {
+            uint32_t x = s->act_ev[p];
+            if (s->ts[x] > s->ts[e]) break;
+            if (x != e && (s->flags[x] & EVF_DUR) && ev_end(s, x) > s->ts[e] && s->kind[x] != K_MSG && selected(S, x) &&
+                !push_unique(out, &n, max, x))
+                return n;
+        }
+    }
+    /* events starting in the cell */
+    if (rk == ROWS_LOC) {
+        size_t lo = s->locs[row].first, hi = lo + s->locs[row].count;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->ts[mid] < a) lo = mid + 1;
+            else hi = mid;
+        }
+        for (size_t e = lo; e < (size_t)s->locs[row].first + s->locs[row].count && s->ts[e] < b; e++)
+            if (selected(S, e) && !push_unique(out, &n, max, (uint32_t)e)) return n;
+    } else {
+        size_t lo = s->act_off[row], hi = s->act_off[row + 1];
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->ts[s->act_ev[mid]] < a) lo = mid + 1;
+            else hi = mid;
+        }
+        for (size_t p = lo; p < s->act_off[row + 1] && s->ts[s->act_ev[p]] < b; p++)
+            if (selected(S, s->act_ev[p]) && !push_unique(out, &n, max, s->act_ev[p])) return n;
+    }
+    return n;
+}
+
+uint32_t summary_next_event(Summary *S, int64_t t, int dir)
+{
+    const Store *s = S->s;
+    uint32_t best = NONE32;
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        size_t first = s->locs[l].first, end = first + s->locs[l].count, lo = first, hi = end;
+        /* dir > 0: the first event with ts > t; else the last with ts < t */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (dir > 0 ? s->ts[mid] <= t : s->ts[mid] < t) lo = mid + 1;
+            else hi = mid;
+        }
+        if (dir > 0) {
+            for (size_t e = lo; e < end; e++)
+                if (selected(S, e)) {
+                    if (best == NONE32 || s->ts[e] < s->ts[best]) best = (uint32_t)e;
+                    break;
+                }
+        } else {
+            for (size_t e = lo; e-- > first;)
+                if (selected(S, e)) {
+                    if (best == NONE32 || s->ts[e] > s->ts[best]) best = (uint32_t)e;
+                    break;
+                }
+        }
+    }
+    return best;
+}
+
 uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *first)
 {
     Points *P = msg_points(S, true, rk);
@@ -1443,6 +1834,19 @@ uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
 {
     uint64_t n = 0;
     for (uint32_t l = 0; l < S->s->nloc; l++) n += events_before(S, ROWS_LOC, l, b) - events_before(S, ROWS_LOC, l, a);
+    return n;
+}
+
+uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
+{
+    /* those that start in it, and the intervals still open just before
+     * it (each lane's segment there knows how many of its activity's
+     * intervals are open) */
+    uint64_t n = summary_events_in(S, a, b);
+    for (uint32_t i = 0; i < S->nlanes; i++) {
+        ptrdiff_t k = seg_find(S, &S->lanes[i], a - 1, NULL);
+        if (k >= 0 && S->seg_ev[k] != NONE32) n += S->seg_depth[k];
+    }
     return n;
 }
 

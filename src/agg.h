@@ -60,9 +60,17 @@ typedef struct Summary Summary;
 /* Build the summary of s under sel (NULL: every event). */
 Summary *summary_build(const Store *s, const uint64_t *sel, int threads);
 void summary_free(Summary *S);
+/* Let S (filtered) derive its lazily built point series (message ends,
+ * instants with glyphs) from base, the unfiltered summary of the same
+ * store, which must outlive S: a subset of sorted points is sorted, so each
+ * series costs one pass over base's instead of a scan and a sort. */
+void summary_set_base(Summary *S, Summary *base);
 const Store *summary_store(const Summary *S);
 /* Segments of the busy/sync timelines (for measurements). */
 size_t summary_nsegments(const Summary *S);
+/* The sizes of the summary's big arrays (at most 8), so that a caller can
+ * prepare memory for the next summary while it is idle. */
+int summary_big_sizes(const Summary *S, size_t *sizes, int max);
 /* Prepare a metric (compiles expr:E; false with a message on an error). */
 bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, size_t errsz);
 
@@ -72,9 +80,14 @@ typedef struct {
     RowKind kind;
     uint32_t n;      /* base rows: locations, activities or pairs */
     uint32_t *ids;   /* base rows in display order */
-    uint16_t *depth; /* activities in tree order: depth in the spawn tree */
-    uint32_t gsize;  /* base rows per display row (1: not grouped) */
+    uint16_t *depth; /* per position in ids: depth in the spawn tree (tree order) */
+    uint32_t gsize;  /* base rows per display row (1: not grouped); with
+                      * gstart, the largest group */
     uint32_t ng;     /* display rows */
+    uint32_t *gstart; /* NULL: display row g is ids[g*gsize ..]; else ng + 1
+                       * offsets into ids (groups of any size, chosen by the
+                       * caller: the TUI's expanded and hidden rows) */
+    bool owned;      /* rowset_free frees ids, depth, gstart */
 } RowSet;
 
 /* All rows of a kind; activities in time order or in spawn-tree order. */
@@ -82,12 +95,16 @@ void rowset_init(RowSet *rs, Summary *S, RowKind kind, bool tree);
 /* Group rows so that they fit in `lines` display rows. */
 void rowset_fit(RowSet *rs, int lines);
 void rowset_free(RowSet *rs);
-static inline uint32_t rowset_first(const RowSet *rs, uint32_t g) { return g * rs->gsize; }
+static inline uint32_t rowset_first(const RowSet *rs, uint32_t g) { return rs->gstart ? rs->gstart[g] : g * rs->gsize; }
 static inline uint32_t rowset_end(const RowSet *rs, uint32_t g)
 {
+    if (rs->gstart) return rs->gstart[g + 1];
     uint32_t e = (g + 1) * rs->gsize;
     return e < rs->n ? e : rs->n;
 }
+/* A view of display rows [off, off + count) of rs, sharing its arrays (not
+ * to be freed). */
+void rowset_window(const RowSet *rs, uint32_t off, uint32_t count, RowSet *out);
 /* The label of base row id of a kind. */
 void row_label(Summary *S, RowKind kind, uint32_t id, char *buf, size_t sz);
 /* The label of display row g: the row's, or "first…last" of a group. */
@@ -131,9 +148,10 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
 /* ---- timelines (Gantt) -------------------------------------------------------- */
 
 /* The event that occupies most of each cell of each display row (the
- * innermost interval, sampled at `samples` points per cell, its name
- * deciding; an interval shorter than the sampling still shows), or NONE32
- * for an idle cell: out[g * ncell + i]. */
+ * innermost interval, sampled at up to `samples` points per cell — fewer,
+ * down to 2, when the frame holds so many lanes that the lookups would
+ * exceed about 120,000 — its name deciding; an interval shorter than the
+ * sampling still shows), or NONE32 for an idle cell: out[g * ncell + i]. */
 void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out);
 
 /* A stable colour index (0..ncolors-1) and legend rank (-1: not among the
@@ -151,12 +169,28 @@ const char *event_name(const Store *s, uint32_t e);
  * there are (0: none). */
 uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *count);
 
+/* Whether base row `row` has a selected event starting in [a, b) or an
+ * interval of the selection open in it. */
+bool summary_active_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b);
+
+/* The selected events of base row `row` in [a, b): the intervals open in
+ * it (innermost first, then the ones they are nested in) and the events
+ * starting in it, each once, at most max; returns how many. */
+int summary_events_in_cell(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *out, int max);
+/* The next (dir > 0) or previous selected event of any location after
+ * (before) time t, or NONE32. */
+uint32_t summary_next_event(Summary *S, int64_t t, int dir);
+
 /* Messages arriving at base row `row` in [a, b): how many, and (when
  * first != NULL) the first one's message index. */
 uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *first);
 
 /* Selected events starting in [a, b) over all rows, and in total. */
 uint64_t summary_events_in(Summary *S, int64_t a, int64_t b);
+/* Events visible in [a, b): those that start in it and the intervals that
+ * started before a and are still open at a - 1 (one that ends exactly at
+ * a is counted). */
+uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b);
 uint64_t summary_selected(const Summary *S);
 
 /* Messages between locations in [a, b) (by send time): per (src, dst)

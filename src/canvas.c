@@ -128,6 +128,22 @@ int text_width(const char *s)
     return w;
 }
 
+size_t text_wrap(const char *s, int maxw)
+{
+    const char *p = s, *brk = NULL;
+    int used = 0;
+    while (*p) {
+        const char *q = p;
+        int w = cp_width(next_cp(&q));
+        if (used + w > maxw && p > s) break;
+        used += w;
+        p = q;
+        if (p[-1] == ' ') brk = p;
+    }
+    if (*p && brk) return (size_t)(brk - s);
+    return (size_t)(p - s);
+}
+
 int canvas_text(Canvas *c, int x, int y, const char *s, int maxw, uint8_t fg, uint8_t attr)
 {
     if (maxw <= 0) return 0;

@@ -72,6 +72,9 @@ int canvas_text(Canvas *c, int x, int y, const char *s, int maxw, uint8_t fg, ui
 int canvas_text_right(Canvas *c, int xend, int y, const char *s, int maxw, uint8_t fg, uint8_t attr);
 /* Columns the text takes (by the same rules as canvas_text). */
 int text_width(const char *s);
+/* The bytes of s that fill a line of at most maxw columns, broken after a
+ * blank when one is in it (at least one character, 0 at the end). */
+size_t text_wrap(const char *s, int maxw);
 /* Fill a row span with one glyph. */
 void canvas_hline(Canvas *c, int x0, int x1, int y, uint32_t ch, uint8_t fg, uint8_t bg, uint8_t attr);
 

@@ -19,7 +19,10 @@
 void usage(FILE *f)
 {
     fputs("usage: tnav COMMAND [OPTIONS] TRACE...\n"
-          "       tnav TRACE...              (summary; the full-screen interface comes later)\n"
+          "       tnav [tui] [OPTIONS] TRACE...\n"
+          "                              the full-screen interface (the stats summary when not on a\n"
+          "                              terminal); --color auto|always|never, --ascii, --view 1..8,\n"
+          "                              --bench-keys SCRIPT [--bench-size WxH]; keys: ? in it, tnav(1)\n"
           "\n"
           "commands:\n"
           "  stats [--json] [-f EXPR] TRACE...\n"

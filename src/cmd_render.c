@@ -216,7 +216,7 @@ int cmd_render(int argc, char **argv, int first)
     else if (cv && strcmp(cv, "auto") != 0) BAD("--color must be auto, always or never, not '%s'", cv);
     else if (!ansi) {
         const char *term = getenv("TERM");
-        color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR") && term && strcmp(term, "dumb") != 0;
+        color = isatty(STDOUT_FILENO) && !(getenv("NO_COLOR") && *getenv("NO_COLOR")) && term && strcmp(term, "dumb") != 0;
     }
     if (ansi && cv && !strcmp(cv, "never")) color = false;
     bool ascii = cli_flag(&a, "--ascii");

@@ -4,9 +4,12 @@
  */
 #include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "tui.h"
 #include "util.h"
 
 int main(int argc, char **argv)
@@ -33,10 +36,11 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv, 2);
     if (!strcmp(cmd, "filter")) return cmd_filter(argc, argv, 2);
     if (!strcmp(cmd, "render")) return cmd_render(argc, argv, 2);
-    if (cmd[0] == '-' && strcmp(cmd, "-") != 0) {
-        /* options before the files: the summary */
-        return cmd_stats(argc, argv, 1);
-    }
-    /* tnav TRACE...: a summary until the full-screen interface exists */
+    if (!strcmp(cmd, "tui")) return tui_main(argc, argv, 2);
+    /* tnav [OPTIONS] TRACE...: the full-screen interface on a terminal, the
+     * summary otherwise (in a pipe, a script) */
+    const char *term = getenv("TERM");
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term && strcmp(term, "dumb") != 0)
+        return tui_main(argc, argv, 1);
     return cmd_stats(argc, argv, 1);
 }

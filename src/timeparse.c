@@ -395,6 +395,25 @@ char *format_dur(char *buf, size_t bufsz, int64_t ns)
     return buf;
 }
 
+char *format_dur_res(char *buf, size_t bufsz, int64_t ns, int64_t res)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    if (a < 1000) return format_dur(buf, bufsz, ns);
+    uint64_t unit = a < 1000000ULL ? 1000ULL : a < 1000000000ULL ? 1000000ULL : 1000000000ULL;
+    int digits = unit == 1000ULL ? 3 : unit == 1000000ULL ? 6 : 9;
+    uint64_t whole = a / unit;
+    int dec = whole >= 100 ? 1 : whole >= 10 ? 2 : 3, need = 0;
+    for (uint64_t r = unit; res > 0 && r > (uint64_t)res && need < digits; r /= 10) need++;
+    if (need <= dec) return format_dur(buf, bufsz, ns);
+    uint64_t frac = a % unit;
+    for (int k = need; k < digits; k++) frac /= 10; /* (truncated: a start never shows late) */
+    char num[48];
+    snprintf(num, sizeof num, "%llu.%0*llu", (unsigned long long)whole, need, (unsigned long long)frac);
+    trim_zeros(num);
+    snprintf(buf, bufsz, "%s%s %s", ns < 0 ? "-" : "", num, unit == 1000ULL ? "us" : unit == 1000000ULL ? "ms" : "s");
+    return buf;
+}
+
 char *format_rfc3339(char *buf, size_t bufsz, int64_t ns)
 {
     int64_t secs = ns / 1000000000LL;

@@ -45,6 +45,9 @@ bool canonical_int_label(const char *s, size_t n, char *buf, size_t *outlen, int
 
 /* Human-readable duration, e.g. "1.250 s", "12.5 ms", "340 us", "12 ns". */
 char *format_dur(char *buf, size_t bufsz, int64_t ns);
+/* The same, with the decimals it takes to tell apart times res ns apart
+ * (never fewer than format_dur's); the extra digits are truncated. */
+char *format_dur_res(char *buf, size_t bufsz, int64_t ns, int64_t res);
 /* Human-readable point in time: a duration since 0 for small values, an
  * RFC 3339 date-time (UTC) for values that look like epoch times. */
 char *format_ts(char *buf, size_t bufsz, int64_t ns);

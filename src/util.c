@@ -48,11 +48,25 @@ static struct {
     void *p;
     size_t n;
 } big_cache[BIG_SLOTS];
+/* blocks handed out whole by xmalloc_big_keep, with their real size, so
+ * that xfree_big caches all of it */
+static struct {
+    void *p;
+    size_t n;
+} big_kept[BIG_SLOTS];
 static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void xfree_big(void *p, size_t n)
 {
     if (!p) return;
+    pthread_mutex_lock(&big_lock);
+    for (int i = 0; i < BIG_SLOTS; i++)
+        if (big_kept[i].p == p) {
+            n = big_kept[i].n;
+            big_kept[i].p = NULL;
+            break;
+        }
+    pthread_mutex_unlock(&big_lock);
     if (n >= BIG_MIN) {
         pthread_mutex_lock(&big_lock);
         for (int i = 0; i < BIG_SLOTS; i++)
@@ -77,7 +91,7 @@ void big_cache_trim(void)
     pthread_mutex_unlock(&big_lock);
 }
 
-void *xmalloc_big(size_t n)
+static void *big_alloc(size_t n, bool keep)
 {
     const size_t HUGE = (size_t)2 << 20;
     if (n < 2 * HUGE) return xmalloc(n);
@@ -93,10 +107,20 @@ void *xmalloc_big(size_t n)
             char *p = big_cache[best].p;
             size_t have = big_cache[best].n;
             big_cache[best].p = NULL;
+            if (keep) {
+                for (int i = 0; i < BIG_SLOTS; i++)
+                    if (!big_kept[i].p) {
+                        big_kept[i].p = p;
+                        big_kept[i].n = have;
+                        break;
+                    }
+                pthread_mutex_unlock(&big_lock);
+                return p;
+            }
             pthread_mutex_unlock(&big_lock);
             /* the pages past what is asked for are not needed: let them go */
-            size_t keep = (n + 4095) & ~(size_t)4095;
-            uintptr_t from = ((uintptr_t)p + keep + 4095) & ~(uintptr_t)4095;
+            size_t used = (n + 4095) & ~(size_t)4095;
+            uintptr_t from = ((uintptr_t)p + used + 4095) & ~(uintptr_t)4095;
             uintptr_t to = ((uintptr_t)p + have) & ~(uintptr_t)4095;
             if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
             return p;
@@ -110,6 +134,9 @@ void *xmalloc_big(size_t n)
 #endif
     return p;
 }
+
+void *xmalloc_big(size_t n) { return big_alloc(n, false); }
+void *xmalloc_big_keep(size_t n) { return big_alloc(n, true); }
 
 void *xcalloc_big(size_t n, size_t sz)
 {

@@ -39,6 +39,11 @@ char *xstrdup(const char *s);
  * cuts the page faults of first touch by 512x. Freed with free(). */
 void *xmalloc_big(size_t n);
 void *xcalloc_big(size_t n, size_t sz);
+/* Like xmalloc_big, but a reused block keeps all its pages (xmalloc_big
+ * gives back what a smaller request does not need): for arrays rebuilt
+ * again and again at varying sizes, such as the summaries after each new
+ * filter, whose next, larger build then finds its memory already touched. */
+void *xmalloc_big_keep(size_t n);
 /* Give back a block of n bytes from xmalloc_big for reuse by a later
  * xmalloc_big in this process (memory already touched is far cheaper than
  * fresh pages); big_cache_trim() frees the blocks still held. Thread-safe. */

@@ -174,7 +174,7 @@ typedef struct {
 static void layout_lines(const ViewCtx *ctx, bool legend, Layout *L)
 {
     memset(L, 0, sizeof *L);
-    int h = ctx->h;
+    int h = ctx->h + (ctx->no_status ? 1 : 0); /* (as if the status line were there) */
     L->legend = legend && h >= 7;
     L->y_axis = h - 3;
     L->y_legend = L->legend ? h - 4 : -1;
@@ -191,7 +191,8 @@ static char **layout_labels(ViewCtx *ctx, const RowSet *rs, Layout *L)
         char b[300];
         rowset_label(rs, ctx->S, g, b, sizeof b);
         char ind[320];
-        int d = rs->kind == ROWS_ACT && rs->gsize == 1 ? rs->depth[rowset_first(rs, g)] : 0;
+        uint32_t m0 = rowset_first(rs, g);
+        int d = rs->kind == ROWS_ACT && rowset_end(rs, g) - m0 == 1 ? rs->depth[m0] : 0;
         if (d > 8) d = 8;
         snprintf(ind, sizeof ind, "%*s%s", d, "", b);
         lab[g] = xstrdup(ind);
@@ -201,6 +202,7 @@ static char **layout_labels(ViewCtx *ctx, const RowSet *rs, Layout *L)
     int cap = ctx->w / 4 > 6 ? ctx->w / 4 : 6;
     if (cap > 24) cap = 24;
     L->lw = maxw < 1 ? 1 : maxw > cap ? cap : maxw;
+    if (ctx->label_w > 0) L->lw = ctx->label_w;
     L->x0 = L->lw + 1;
     L->ncell = ctx->w - L->x0;
     if (L->ncell < 1) L->ncell = 1;
@@ -213,28 +215,58 @@ static void free_labels(char **lab, uint32_t n)
     free(lab);
 }
 
-/* the frame of a rows x time view: layout, rows fitted to it, labels, grid */
+/* the frame of a rows x time view: layout, rows (the caller's, or all
+ * rows fitted to the lines), the rows shown (all of them for TSV), labels,
+ * grid */
 typedef struct {
     Layout L;
-    RowSet rs;
+    RowSet all, rs;
     char **lab;
     TimeGrid g;
 } RowsFrame;
 
-static void rows_frame(ViewCtx *ctx, RowKind rk, RowsFrame *f)
+static void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, RowsFrame *f)
 {
     layout_lines(ctx, true, &f->L);
-    rowset_init(&f->rs, ctx->S, rk, ctx->tree);
-    rowset_fit(&f->rs, f->L.nlines);
+    if (ctx->rowset && ctx->rowset->kind == rk) {
+        f->all = *ctx->rowset;
+        f->all.owned = false;
+    } else {
+        rowset_init(&f->all, ctx->S, rk, ctx->tree);
+        rowset_fit(&f->all, f->L.nlines);
+    }
+    uint32_t off = all_rows ? 0 : ctx->row_off, cnt = all_rows ? f->all.ng : (uint32_t)f->L.nlines;
+    rowset_window(&f->all, off, cnt, &f->rs);
     f->lab = layout_labels(ctx, &f->rs, &f->L);
     grid_init(&f->g, ctx->t0, ctx->t1, f->L.ncell);
+    ctx->out_x0 = f->L.x0;
+    ctx->out_ncell = f->L.ncell;
+    ctx->out_nlines = f->L.nlines;
+    ctx->out_ng = f->all.ng;
 }
 
 static void rows_frame_free(RowsFrame *f)
 {
     grid_free(&f->g);
     free_labels(f->lab, f->rs.ng);
-    rowset_free(&f->rs);
+    rowset_free(&f->all);
+}
+
+/* underline the cells of rows x grid that hold highlighted events */
+static void draw_highlight(ViewCtx *ctx, Canvas *c, const RowSet *rs, const TimeGrid *g, int x0, int nlines)
+{
+    if (!ctx->hl) return;
+    for (uint32_t r = 0; r < rs->ng && (int)r < nlines; r++)
+        for (int i = 0; i < g->ncell; i++) {
+            bool on = false;
+            for (uint32_t k = rowset_first(rs, r); k < rowset_end(rs, r) && !on; k++)
+                on = summary_active_in(ctx->hl, rs->kind, rs->ids[k], g->b[i], g->b[i + 1]);
+            Cell *cell = on ? canvas_at(c, x0 + i, (int)r) : NULL;
+            if (cell) {
+                cell->attr |= ATTR_UNDERLINE | ATTR_BOLD;
+                if (cell->ch == ' ') cell->ch = c->ascii ? '_' : 0x2581; /* ▁: something is there */
+            }
+        }
 }
 
 static void draw_labels(Canvas *c, char **lab, uint32_t ng, const Layout *L)
@@ -333,7 +365,7 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
     }
     if (!summary_prepare(ctx->S, &m, rk, err, errsz)) return false;
     RowsFrame F;
-    rows_frame(ctx, rk, &F);
+    rows_frame(ctx, rk, tsv != NULL, &F);
     const Layout L = F.L;
     const RowSet rs = F.rs;
     char **lab = F.lab;
@@ -362,11 +394,12 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
                 shade(v[(size_t)r * (size_t)g.ncell + (size_t)i], scale, &gl, &role);
                 canvas_put(c, L.x0 + i, (int)r, gl, role, 0, 0);
             }
+        draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
         if (L.legend) {
             char what[160];
             const char *unit = m.m == M_EXPR && m.expr ? m.expr : metric_unit(m.m);
-            if (rs.gsize > 1)
-                snprintf(what, sizeof what, "%s, %s of up to %u rows per line", unit, REDUCER_NAMES[ctx->reducer], rs.gsize);
+            if (F.all.gsize > 1)
+                snprintf(what, sizeof what, "%s, %s of up to %u rows per line", unit, REDUCER_NAMES[ctx->reducer], F.all.gsize);
             else
                 snprintf(what, sizeof what, "%s%s%s", unit, ctx->reducer == RED_SUM ? "" : ", ",
                          ctx->reducer == RED_SUM ? "" : REDUCER_NAMES[ctx->reducer]);
@@ -377,7 +410,7 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
         snprintf(what, sizeof what, "%s%s%s (%s)", m.m == M_EXPR ? "expr:" : METRIC_NAMES[m.m],
                  m.m == M_EXPR && m.expr ? m.expr : "", (m.m == M_BYTES || (rk == ROWS_PAIR && m.m == M_EVENTS)) && m.recv ? " recv" : "",
                  REDUCER_NAMES[ctx->reducer]);
-        draw_status(c, ctx, vname, what, g.t0, g.t1);
+        if (!ctx->no_status) draw_status(c, ctx, vname, what, g.t0, g.t1);
     }
     free(v);
     rows_frame_free(&F);
@@ -444,7 +477,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     Summary *S = ctx->S;
     const Store *s = ctx->s;
     RowsFrame F;
-    rows_frame(ctx, ctx->rows, &F);
+    rows_frame(ctx, ctx->rows, tsv != NULL, &F);
     const Layout L = F.L;
     const RowSet rs = F.rs;
     char **lab = F.lab;
@@ -474,6 +507,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
                 if (e == NONE32) continue;
                 canvas_put(c, L.x0 + i, (int)r, interval_glyph(S, c, e), name_role(S, e), 0, 0);
             }
+        draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
         /* instants */
         uint8_t *has_glyph = xcalloc(nv + 1, 1);
         for (uint32_t r = 0; r < nr; r++)
@@ -548,7 +582,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
             }
         }
         draw_axis(c, &g, L.x0, L.y_axis, s->t_min);
-        draw_status(c, ctx, "gantt", rs.kind == ROWS_ACT ? "activities" : "locations", g.t0, g.t1);
+        if (!ctx->no_status) draw_status(c, ctx, "gantt", rs.kind == ROWS_ACT ? "activities" : "locations", g.t0, g.t1);
     }
     (void)err;
     (void)errsz;
@@ -702,7 +736,7 @@ static bool run_matrix(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t err
         if (rg > 1) snprintf(w2, sizeof w2, "%s, %u locations per row and column", what, rg);
         else snprintf(w2, sizeof w2, "%s", what);
         draw_ramp_legend(c, ctx->h - 2, ctx->mx == MX_COUNT ? M_EVENTS : M_BYTES, scale, w2);
-        draw_status(c, ctx, "matrix", what, ctx->t0, ctx->t1);
+        if (!ctx->no_status) draw_status(c, ctx, "matrix", what, ctx->t0, ctx->t1);
     }
 #undef GROUP_LABEL
 #undef MXV

@@ -39,6 +39,15 @@ typedef struct {
     bool have_at;           /* bars: at one time rather than over the window */
     int64_t at;
     const char *filter_text;/* for the status line */
+    /* from an interactive caller (the TUI) */
+    const RowSet *rowset;   /* its rows (order, groups, hidden rows); NULL: all rows, grouped to fit */
+    uint32_t row_off;       /* the first display row drawn */
+    bool no_status;         /* it draws its own status line: the view gets that line too */
+    int label_w;            /* the label column's width (0: from the labels) */
+    Summary *hl;            /* highlight cells holding events of this selection (NULL: none) */
+    /* set by a rows x time view's run: where its cells are */
+    int out_x0, out_ncell, out_nlines;
+    uint32_t out_ng;        /* display rows in all */
 } ViewCtx;
 
 typedef struct {

@@ -5,7 +5,7 @@
 # Owns: generating the benchmark traces (cached in $BENCH_DIR, default
 # build/bench; regenerated when sample-logs/gen is newer), running
 # `tnav stats --bench` on each RUNS times, `tnav filter --bench` and
-# `tnav render --bench` on the largest CSV, and printing the best and median figures next to the targets
+# `tnav render --bench` and `tnav tui --bench-keys` on the largest CSV, and printing the best and median figures next to the targets
 # of doc/PERFORMANCE.md. Timings are never
 # asserted here or in the tests: this prints numbers for people.
 #
@@ -93,7 +93,19 @@ printf 'render %s events: summaries %s ms (first build, fresh memory: %s ms); fi
     "$(field "$r" events)" "$(field "$r" summary_after_filter_ms)" "$(field "$r" summary_ms)" "$(field "$r" filter_ms)" \
     "$(field "$r" frame_full_ms)" "$(field "$r" frame_z10_ms)" "$(field "$r" frame_z1000_ms)" "$(field "$r" frame_z1e6_ms)"
 
+# the interface: keypress-to-frame latency, driven by a key script on the
+# largest trace (a terminal of 208 x 66; each key is timed from app_key to a
+# finished frame; /TEXT types a filter untimed, then times its Enter)
+echo
+script='+ + + + + - - l l l l PgDn PgDn PgUp Home End 0 + + + h h Right Right z Z 0 /dur_>_10us /loc_in_0..31 /kind_==_"send" /name_=~_/^MPI_/_&&_dur_>_1ms C 3 + + - 0 4 1'
+r=$(XDG_STATE_HOME="$BENCH_DIR/state" "$TNAV" tui --bench-size 208x66 --bench-keys "$script" "$f") || exit 1
+printf 'tui %s events, %s: zoom/pan %s keys: mean %s ms, max %s ms; new filter %s keys: mean %s ms, max %s ms; other %s keys (views, fit): mean %s ms, max %s ms\n' \
+    "$(field "$r" events)" "$(field "$r" size)" "$(field "$r" zoom_pan_keys)" "$(field "$r" zoom_pan_mean_ms)" "$(field "$r" zoom_pan_max_ms)" \
+    "$(field "$r" filter_keys)" "$(field "$r" filter_mean_ms)" "$(field "$r" filter_max_ms)" \
+    "$(field "$r" other_keys)" "$(field "$r" other_mean_ms)" "$(field "$r" other_max_ms)"
+
 echo
 echo "targets (10M events, 2 cores): CSV <= 1.5 s, NDJSON <= 2.5 s, <= 48 B/event beyond the dictionaries"
 echo "filter targets (10M events, one core): the first query <= 25 ms, act_any(kind == \"move\") <= 60 ms"
 echo "render targets (10M events, 200 x 60 cells): <= 10 ms per frame at any zoom, <= 150 ms to rebuild the summaries"
+echo "tui targets (10M events): keypress to frame <= 50 ms for zoom and pan, <= 300 ms for a new filter"

@@ -111,5 +111,19 @@ res=$(awk -F'\t' '
     END { print bad ? "no" msg : "yes" }' "$TMP/comm.tsv" "$TMP/mxm.tsv")
 check "mw: every pair's row of the comm monitor adds up to its matrix cell ($res)" [ "$res" = yes ]
 
+# ---- an activity that moves between locations inside nested intervals ---------------
+# (each change of its innermost interval also changes the location: a
+# regression test of the lane buffers, which the ASan run of this script
+# checks)
+awk 'BEGIN { print "ts,dur,loc,act,kind,name,peer"; print "0,2000,2,b,state,x,"
+             for (i = 0; i < 60; i++) { printf "%d,%d,%d,z,state,w%d,\n", i * 10, 2000 - i * 20, i % 2, i
+                                        printf "%d,,%d,z,move,mv,%d\n", i * 10 + 5, i % 2, (i + 1) % 2 } }' >"$TMP/nest.csv"
+"$TNAV" render --rows act --format tsv --width 60 --height 10 "$TMP/nest.csv" >"$TMP/nest.tsv" 2>"$TMP/nest.err"
+rc=$?
+res=$(awk -F'\t' '$1 == "z" { n++; for (i = 2; i < NF; i++) if ($i < 0.999) idle++ } END { print n + 0, (idle ? "gaps" : "busy") }' "$TMP/nest.tsv")
+check "nested intervals of a moving activity: its row is busy throughout (exit $rc, $res)" [ "$rc $res" = "0 1 busy" ]
+"$TNAV" render --rows act --view gantt --width 60 --height 10 "$TMP/nest.csv" >"$TMP/nest.txt" 2>>"$TMP/nest.err"
+check "... and its gantt draws the innermost interval (w59 at loc 1)" grep -q "w59" "$TMP/nest.txt"
+
 echo "render-checks: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

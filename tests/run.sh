@@ -22,6 +22,8 @@ FAIL=0
 SKIP=0
 TMP=$(mktemp -d /tmp/tnav-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT INT TERM
+# (the interface keeps a filter history: never the user's)
+export XDG_STATE_HOME="$TMP/state"
 
 ok()   { PASS=$((PASS + 1)); echo "ok - $*"; }
 bad()  { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
@@ -30,7 +32,7 @@ section() { echo; echo "== $*"; }
 
 # add the "P passed, F failed" tally printed by a sub-runner
 tally() { # name, output file, exit code
-    line=$(grep -E "^[a-z-]+: [0-9]+ passed, [0-9]+ failed" "$2" | tail -1)
+    line=$(grep -E "^[a-z0-9-]+( \([a-z]+\))?: [0-9]+ passed, [0-9]+ failed" "$2" | tail -1)
     if [ -z "$line" ]; then
         bad "$1 (no tally; exit $3)"
         tail -20 "$2"
@@ -62,6 +64,11 @@ section "unit tests"
 build/rel/unit >"$TMP/unit.out" 2>&1; tally "unit" "$TMP/unit.out" $?
 section "unit tests under ASan+UBSan"
 build/asan/unit >"$TMP/unit-asan.out" 2>&1; tally "unit (asan)" "$TMP/unit-asan.out" $?
+
+# ---------------------------------------------------------------------------
+section "the interactive interface without a terminal (keymap, prompt, actions)"
+build/rel/tui_unit >"$TMP/tui.out" 2>&1; tally "tui-unit" "$TMP/tui.out" $?
+build/asan/tui_unit >"$TMP/tui-asan.out" 2>&1; tally "tui-unit (asan)" "$TMP/tui-asan.out" $?
 
 # ---------------------------------------------------------------------------
 section "declarative cases (loader, stats, filter language)"
@@ -277,6 +284,15 @@ cp sample-logs/ring.csv "$TMP/ro.csv"; chmod 0444 "$TMP/ro.csv"; before=$(cksum 
     && ok "a read-only trace loads and is unchanged" || bad "read-only trace"
 
 # ---------------------------------------------------------------------------
+section "the interactive interface in a real terminal (tmux)"
+if command -v tmux >/dev/null 2>&1; then
+    TNAV="$TNAV" sh tests/tui_e2e.sh >"$TMP/e2e.out" 2>&1; tally "tui-e2e" "$TMP/e2e.out" $?
+    TNAV="$TNAV_ASAN" sh tests/tui_e2e.sh >"$TMP/e2e-asan.out" 2>&1; tally "tui-e2e (asan)" "$TMP/e2e-asan.out" $?
+else
+    bad "tmux is not installed (make test installs it as root: apt-get install tmux)"
+fi
+
+# ---------------------------------------------------------------------------
 section "valgrind"
 if command -v valgrind >/dev/null 2>&1; then
     printf 'ts,dur,loc,act,kind,name\n1,2,0,a,state,x\nbad,1,0,a,,\n3,,1,b,send,"q,""q"""\n' >"$TMP/vg.csv"
@@ -301,6 +317,10 @@ if command -v valgrind >/dev/null 2>&1; then
             "$TNAV" render --view $v --width 80 --height 16 sample-logs/x10.csv >/dev/null 2>"$TMP/vg.err"
         [ $? -ne 99 ] && ok "valgrind clean: tnav render --view $v" || { bad "valgrind: render $v"; head -30 "$TMP/vg.err"; }
     done
+    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        "$TNAV" tui --bench-size 100x30 --bench-keys '+ + l l j i Enter > 2 3 4 5 6 7 8 /kind_==_"send" n N tloc_==_1 ? Esc 0 C q' \
+        sample-logs/x10.csv >/dev/null 2>"$TMP/vg.err"
+    [ $? -ne 99 ] && ok "valgrind clean: the interface driven by a key script" || { bad "valgrind: tnav tui --bench-keys"; head -30 "$TMP/vg.err"; }
     valgrind -q --error-exitcode=99 --leak-check=full build/rel/unit >/dev/null 2>"$TMP/vg.err"
     [ $? -ne 99 ] && ok "valgrind clean: unit tests" || { bad "valgrind: unit tests"; head -30 "$TMP/vg.err"; }
 else

@@ -26,32 +26,9 @@
 #include "timeparse.h"
 #include "util.h"
 
-static int g_fail_checks;
-static char g_tmpdir[256];
+#include "check.h"
 
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            printf("    %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
-            g_fail_checks++;                                                         \
-        }                                                                            \
-    } while (0)
-#define CHECK_EQ_I(a, b)                                                             \
-    do {                                                                             \
-        long long a_ = (long long)(a), b_ = (long long)(b);                         \
-        if (a_ != b_) {                                                              \
-            printf("    %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, #a, a_, #b, b_); \
-            g_fail_checks++;                                                         \
-        }                                                                            \
-    } while (0)
-#define CHECK_EQ_S(a, b)                                                             \
-    do {                                                                             \
-        const char *a_ = (a), *b_ = (b);                                             \
-        if (strcmp(a_, b_)) {                                                        \
-            printf("    %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, a_, b_); \
-            g_fail_checks++;                                                         \
-        }                                                                            \
-    } while (0)
+static char g_tmpdir[256];
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -242,6 +219,13 @@ static void t_time_args_and_format(void)
     CHECK_EQ_S(format_dur(b, sizeof b, 1500), "1.5 us");
     CHECK_EQ_S(format_dur(b, sizeof b, 12500000), "12.5 ms");
     CHECK_EQ_S(format_dur(b, sizeof b, 1000000000), "1 s");
+    /* with a resolution: enough decimals to tell apart times res apart */
+    CHECK_EQ_S(format_dur_res(b, sizeof b, 2138401, 1000000), "2.138 ms");
+    CHECK_EQ_S(format_dur_res(b, sizeof b, 2138401, 46), "2.1384 ms");
+    CHECK_EQ_S(format_dur_res(b, sizeof b, 2138401, 1), "2.138401 ms");
+    CHECK_EQ_S(format_dur_res(b, sizeof b, 1234567891, 10), "1.23456789 s");
+    CHECK_EQ_S(format_dur_res(b, sizeof b, -1500999, 1), "-1.500999 ms");
+    CHECK_EQ_S(format_dur_res(b, sizeof b, 999, 1), "999 ns");
     CHECK_EQ_S(format_dur(b, sizeof b, 1234567890), "1.235 s");
     CHECK_EQ_S(format_dur(b, sizeof b, -2000), "-2 us");
     CHECK_EQ_S(format_ts(b, sizeof b, 1795238400123456789LL), "2026-11-21T05:20:00.123456789Z");
@@ -794,11 +778,6 @@ static void t_filter_error_print(void)
 
 /* ---- runner -------------------------------------------------------------- */
 
-typedef struct {
-    const char *name;
-    void (*fn)(void);
-} Test;
-
 static const Test TESTS[] = {
     {"decimal times are exact", t_decimal_exact},
     {"RFC 3339 date-times", t_rfc3339},
@@ -829,21 +808,9 @@ int main(void)
         perror("mkdtemp");
         return 2;
     }
-    int pass = 0, fail = 0;
-    for (size_t i = 0; i < sizeof TESTS / sizeof TESTS[0]; i++) {
-        int before = g_fail_checks;
-        TESTS[i].fn();
-        if (g_fail_checks == before) {
-            printf("ok - %s\n", TESTS[i].name);
-            pass++;
-        } else {
-            printf("not ok - %s\n", TESTS[i].name);
-            fail++;
-        }
-    }
+    int r = run_tests("unit", TESTS, sizeof TESTS / sizeof TESTS[0]);
     char *cmd = xasprintf("rm -rf '%s'", g_tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_tmpdir);
     free(cmd);
-    printf("unit: %d passed, %d failed\n", pass, fail);
-    return fail ? 1 : 0;
+    return r;
 }

@@ -1,0 +1,246 @@
+#!/bin/sh
+# tests/tui_e2e.sh — end-to-end tests of the full-screen interface in a real
+# terminal: tmux at a fixed size runs tnav on the sample traces, send-keys
+# types, capture-pane reads the screen, and the checks are on what a user
+# sees: the status line's range after zooming, the count after a filter,
+# the error caret under a bad filter, the details of the event under the
+# cursor, the help, the views, colours (256, 8, none) and --ascii, a
+# resize, and a clean exit (q, SIGTERM, SIGINT) that leaves nothing drawn.
+#
+# Every wait polls the screen until what is expected shows (or a time
+# limit passes and the check fails with the screen printed): no blind
+# sleeps. Prints "ok - ..." / "not ok - ..." and ends with
+# "tui-e2e: P passed, F failed".
+#
+#   TNAV=./tnav sh tests/tui_e2e.sh
+export LC_ALL=C.UTF-8 TZ=UTC
+TNAV=${TNAV:-./tnav}
+case "$TNAV" in /*) ;; *) TNAV="$(pwd)/$TNAV" ;; esac
+TMP=$(mktemp -d /tmp/tnav-e2e.XXXXXX)
+# one tmux server per scenario (start sets SOCK), all killed at the end
+SOCK="tnav-e2e-$$"
+SOCKS=""
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+    for s in $SOCKS; do tmux -L "$s" kill-server >/dev/null 2>&1; done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT INT TERM
+PASS=0
+FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok - $*"; }
+bad() { FAIL=$((FAIL + 1)); echo "not ok - $*"; }
+LIMIT=${E2E_LIMIT:-15} # seconds a wait may take before it fails
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "tmux is not installed"
+    echo "tui-e2e: 0 passed, 1 failed"
+    exit 1
+fi
+
+# start NAME W H CMD...: a session running CMD in sh, with a marker before
+# and the exit status after, then a shell that waits
+start() {
+    name=$1 w=$2 h=$3
+    shift 3
+    SOCK="tnav-e2e-$$-$name"
+    SOCKS="$SOCKS $SOCK"
+    T new-session -d -s "$name" -x "$w" -y "$h" -e TZ=UTC -e LC_ALL=C.UTF-8 -e "XDG_STATE_HOME=$TMP/state" \
+        -e TERM=xterm-256color \
+        "sh -c 'printf \"before-tnav\\n\"; $*; echo tnav-exit=\$?; exec sleep 3600'"
+    T set-option -t "$name" -g window-size manual >/dev/null 2>&1
+}
+screen() { T capture-pane -p -t "$1"; }
+screen_esc() { T capture-pane -p -e -t "$1"; }
+# wait NAME GREP-PATTERN [F]: until the screen matches (F: fixed string)
+wait_for() {
+    n=0
+    lim=$((LIMIT * 20))
+    while [ $n -lt $lim ]; do
+        if [ "$3" = F ]; then screen "$1" | grep -qF -- "$2" && return 0
+        else screen "$1" | grep -qE -- "$2" && return 0; fi
+        n=$((n + 1))
+        sleep 0.05
+    done
+    echo "    (waited ${LIMIT}s for '$2'; the screen:)"
+    screen "$1" | sed 's/^/    | /'
+    return 1
+}
+# until the screen no longer matches
+wait_gone() {
+    n=0
+    lim=$((LIMIT * 20))
+    while [ $n -lt $lim ]; do
+        screen "$1" | grep -qF -- "$2" || return 0
+        n=$((n + 1))
+        sleep 0.05
+    done
+    echo "    (waited ${LIMIT}s for '$2' to go; the screen:)"
+    screen "$1" | sed 's/^/    | /'
+    return 1
+}
+check() { # description, command
+    d=$1
+    shift
+    if "$@"; then ok "$d"; else bad "$d"; fi
+}
+keys() { name=$1; shift; T send-keys -t "$name" "$@"; }
+type_text() { T send-keys -t "$1" -l -- "$2"; }
+last_line() { screen "$1" | tail -1; }
+line_no() { screen "$1" | sed -n "$2p"; }
+
+R=sample-logs/ring.csv
+
+# ---- the first frame, zoom, go to, fit ------------------------------------------------
+start main 100 30 "$TNAV $R"
+check "the first frame: the status line names the view, the whole range, the events, no filter" \
+    wait_for main "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │ x1.00 │ no filter │ ? help" F
+st=$(line_no main 30)
+check "the status line is the last line of a 100x30 terminal" [ "${st#*gantt: locations}" != "$st" ]
+keys main +
+check "+ zooms in: x2.00 and half the range in the status line" wait_for main "│ 154.6 us – 30.46 ms │ 176 of 328 events │ x2.00 │" F
+keys main z z
+check "z zooms in too: x8.00" wait_for main "│ x8.00 │" F
+keys main Z
+check "Z zooms out: x4.00" wait_for main "│ x4.00 │" F
+keys main g
+check "g opens the go-to prompt" wait_for main "go to:" F
+type_text main "30ms"
+keys main Enter
+check "go to 30ms centres the window on it" wait_for main "│ 22.42 ms – 37.58 ms │" F
+keys main Right Right l
+check "cursor moves do not move the window" wait_for main "│ 22.42 ms – 37.58 ms │" F
+keys main PgDn
+check "PgDn pans a screen later" wait_for main "│ 37.58 ms – 52.73 ms │" F
+keys main Home
+check "Home pans to the start" wait_for main "│ 0 ns – 15.15 ms │" F
+keys main End
+check "End pans to the end" wait_for main "– 60.62 ms │ " F
+keys main 0
+check "0 fits the whole trace" wait_for main "│ 0 ns – 60.62 ms │ 328 of 328 events │ x1.00 │" F
+
+# ---- the filter prompt -------------------------------------------------------------------
+keys main /
+check "/ opens the filter prompt with its hint" wait_for main "type a filter" F
+type_text main 'kind == "send"'
+check "as it is typed, the count of matches updates" wait_for main "80 of 328 events match" F
+keys main Enter
+check "Enter applies: 80 of 328 events, and the filter in the status line" \
+    wait_for main '│ 80 of 328 events │ x1.00 │ filter: kind == "send" │' F
+keys main /
+keys main C-u
+type_text main 'dur > 10us && bytes > 10us'
+check "a bad filter: the message with line:column" wait_for main "1:23: 'bytes' is a size; this literal is a time" F
+s=$(screen main)
+pl=$(echo "$s" | grep -n '^/ dur > 10us && bytes > 10us' | cut -d: -f1)
+cl=$(echo "$s" | grep -n '^ *\^~~~ *$' | cut -d: -f1)
+pcol=$(echo "$s" | grep '^/ dur > 10us && bytes > 10us' | awk '{ print index($0, "bytes > 10us") + 8 }')
+ccol=$(echo "$s" | grep '^ *\^~~~ *$' | awk '{ print index($0, "^") }')
+check "the caret is on the line under the prompt, under the culprit, the message under it (prompt line $pl, caret line $cl, columns $pcol and $ccol)" \
+    [ "${pl:-x}:$((${pl:-0} + 1)):$pcol:$((${pl:-0} + 2))" = "${pl:-y}:$cl:$ccol:$(echo "$s" | grep -n "^1:23: " | cut -d: -f1)" ]
+check "the previous result stays while the filter is wrong" wait_for main '│ 80 of 328 events │ x1.00 │ filter: kind == "send" │' F
+keys main Escape
+check "Esc cancels" wait_gone main "1:23: "
+keys main C
+check "C clears the filter" wait_for main "│ 328 of 328 events │ x1.00 │ no filter │" F
+keys main /
+keys main C-u
+keys main Up
+check "Up in the prompt brings back the last filter" wait_for main '^/ kind == "send"'
+keys main Escape
+
+# ---- details of the event under the cursor ---------------------------------------------------
+keys main g
+type_text main "2.1415ms"
+keys main Enter + + + + + + + + + + + + + +
+keys main i
+check "i opens the details: the send under the cursor with its fields" wait_for main "(send)" F
+check "... its bytes, peer and the other end of the message" \
+    sh -c "tmux -L '$SOCK' capture-pane -p -t main >'$TMP/d.txt' && grep -q 'bytes   4096' '$TMP/d.txt' && grep -q 'peer    1' '$TMP/d.txt' && grep -q 'the receive is at' '$TMP/d.txt'"
+keys main i
+
+# ---- help, views ---------------------------------------------------------------------------------
+keys main '?'
+check "? shows the help generated from the actions" wait_for main "tnav keys" F
+check "... with the keys and what they do" wait_for main "zoom in around the cursor" F
+keys main Escape
+check "any key closes the help" wait_gone main "tnav keys"
+for v in "3:density" "4:comm monitor" "5:comm matrix" "6:statistics" "7:events" "8:split: density + gantt" "2:gantt: activities" "1:gantt: locations"; do
+    keys main "${v%%:*}"
+    check "key ${v%%:*} shows the ${v#*:} view" wait_for main " ${v#*:} │" F
+done
+keys main Tab
+check "Tab goes to the next view" wait_for main " gantt: activities │" F
+keys main 1
+
+# ---- resize --------------------------------------------------------------------------------------
+T resize-window -t main -x 140 -y 40
+check "a resize re-lays out at once: the status line is line 40" sh -c '
+    n=0; while [ $n -lt '"$((LIMIT * 20))"' ]; do
+        tmux -L "'"$SOCK"'" capture-pane -p -t main | sed -n 40p | grep -q "gantt: locations │" && exit 0
+        n=$((n + 1)); sleep 0.05
+    done; exit 1'
+w=$(screen main | sed -n 38p | wc -m)
+check "... and the time axis fills the new width ($w columns)" [ "${w:-0}" -gt 120 ]
+
+# ---- quit ------------------------------------------------------------------------------------------
+keys main q
+check "q quits with status 0" wait_for main "tnav-exit=0" F
+s=$(screen main)
+if echo "$s" | grep -q "before-tnav" && ! echo "$s" | grep -qE "│|\\? help|gantt"; then ok "nothing of the interface is left on the terminal"; else bad "the terminal after q:"; echo "$s" | sed 's/^/    | /'; fi
+
+# ---- signals -----------------------------------------------------------------------------------
+for sig in TERM INT HUP; do
+    start "sig$sig" 100 30 "exec $TNAV $R"
+    wait_for "sig$sig" "? help" F >/dev/null
+    pid=$(T list-panes -t "sig$sig" -F '#{pane_pid}')
+    [ -n "$pid" ] || { bad "SIG$sig: no tnav to signal"; continue; }
+    kill -$sig "$pid" 2>/dev/null
+    # (exec: the pane's process is tnav; the pane dies with it, so read the
+    # status from tmux)
+    n=0
+    while [ $n -lt $((LIMIT * 20)) ] && kill -0 "$pid" 2>/dev/null; do n=$((n + 1)); sleep 0.05; done
+    kill -0 "$pid" 2>/dev/null && bad "SIG$sig: tnav still runs" || ok "SIG$sig ends tnav"
+done
+start sigterm2 100 30 "$TNAV $R"
+wait_for sigterm2 "? help" F >/dev/null
+tpid=$(pgrep -P "$(T list-panes -t sigterm2 -F '#{pane_pid}')" tnav | head -1)
+[ -n "$tpid" ] && kill -TERM "$tpid"
+check "after SIGTERM the terminal is restored (exit status printed, nothing drawn)" wait_for sigterm2 "tnav-exit=" F
+s=$(screen sigterm2)
+echo "$s" | grep -qE "│|\\? help" && { bad "SIGTERM left the interface drawn"; echo "$s" | sed 's/^/    | /'; } || ok "SIGTERM leaves nothing drawn"
+start ctrlc 100 30 "$TNAV $R"
+wait_for ctrlc "? help" F >/dev/null
+keys ctrlc C-c
+check "Ctrl-C quits and restores the terminal" wait_for ctrlc "tnav-exit=0" F
+
+# ---- colours and --ascii -------------------------------------------------------------------------
+start c256 100 30 "$TNAV --view 3 $R"
+wait_for c256 "density │" F >/dev/null
+check "256 colours: the density map uses the 256-colour palette" sh -c "tmux -L '$SOCK' capture-pane -p -e -t c256 | grep -q '38;5;'"
+start c8 100 30 "TERM=xterm $TNAV --view 3 $R"
+wait_for c8 "density │" F >/dev/null
+e8=$(screen_esc c8)
+if echo "$e8" | grep -qE '\[([0-9;]*;)?3[0-7][;m]' && ! echo "$e8" | grep -q '38;5;'; then ok "8 colours: only the basic colours"; else bad "8 colours"; echo "$e8" | head -5 | cat -v | sed 's/^/    | /'; fi
+start nocol 100 30 "NO_COLOR=1 $TNAV --view 3 $R"
+wait_for nocol "density │" F >/dev/null
+en=$(screen_esc nocol)
+if ! echo "$en" | grep -qE '\[([0-9;]*;)?(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)[;m]'; then ok "NO_COLOR: no colours at all"; else bad "NO_COLOR still colours"; fi
+check "... and the map stays readable: shading glyphs and a legend" sh -c "tmux -L '$SOCK' capture-pane -p -t nocol | grep -q '[░▒▓█]'"
+start never 100 30 "$TNAV --color never --view 1 $R"
+wait_for never "gantt: locations │" F >/dev/null
+en=$(screen_esc never)
+if ! echo "$en" | grep -qE '\[([0-9;]*;)?(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)[;m]'; then ok "--color never: no colours"; else bad "--color never still colours"; fi
+start ascii 100 30 "$TNAV --ascii $R"
+check "--ascii: the status line uses ASCII separators" wait_for ascii "gantt: locations | 0 ns - 60.62 ms | 328 of 328 events" F
+s=$(screen ascii)
+if echo "$s" | LC_ALL=C grep -q '[^ -~]'; then bad "--ascii: non-ASCII characters on the screen"; echo "$s" | LC_ALL=C grep '[^ -~]' | head -3 | sed 's/^/    | /'; else ok "--ascii: nothing but ASCII on the screen"; fi
+
+# ---- not a terminal ----------------------------------------------------------------------------
+"$TNAV" tui "$R" </dev/null >"$TMP/notty.out" 2>"$TMP/notty.err"
+rc=$?
+grep -q "needs a terminal" "$TMP/notty.err" && msg=yes || msg=no
+check "tnav tui without a terminal: exit 2 with a message (exit $rc, message: $msg)" [ "$rc $msg" = "2 yes" ]
+
+echo "tui-e2e: $PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

@@ -1,0 +1,1307 @@
+/*
+ * tui_unit.c — unit tests of the interactive interface without a terminal:
+ * the table of actions and its key bindings, the help generated from it,
+ * the prompt's line editing, completion and history file, and an App on
+ * the sample traces driven by key codes (zoom, pan, go to, marks, filter
+ * and highlight, n/N, bookmarks, rows, details, mouse), with its frames
+ * read back as text from the cell canvas.
+ *
+ * Owns: nothing beyond the tests.
+ * Invariants: no curses; $XDG_STATE_HOME points into a temp directory so
+ * the user's history is never touched; every test can fail; the run ends
+ * with "tui-unit: P passed, F failed".
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "actions.h"
+#include "app.h"
+#include "check.h"
+#include "keys.h"
+#include "prompt.h"
+#include "store.h"
+#include "timeparse.h"
+#include "util.h"
+
+static char g_tmpdir[256];
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* the code point of the UTF-8 sequence at q (its length in *len, 0 when invalid) */
+static int decode(const unsigned char *q, size_t *len)
+{
+    size_t l = utf8_seq_len(q, strlen((const char *)q));
+    *len = l;
+    if (l <= 1) return q[0];
+    int cp = q[0] & (0x7f >> l);
+    for (size_t i = 1; i < l; i++) cp = (cp << 6) | (q[i] & 0x3f);
+    return cp;
+}
+
+/* the columns of the first n bytes of a line (every character here is one column) */
+static int cols_of(const char *s, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) c++;
+    return c;
+}
+
+
+typedef struct {
+    App A;
+    CliArgs args;
+    Canvas *c;
+    bool ok;
+} T;
+
+static void frame(T *t, int flags)
+{
+    app_draw(&t->A, t->c, flags | AF_REAGG);
+}
+
+static bool open_app(T *t, const char *trace, int w, int h)
+{
+    memset(t, 0, sizeof *t);
+    char *argv[] = {"tui", (char *)trace, NULL};
+    if (cli_parse("tui", 2, argv, 1, &t->args) != 0) return false;
+    Session ss;
+    if (session_open("tui", &t->args, &ss) != 0) {
+        cli_free(&t->args);
+        return false;
+    }
+    app_init(&t->A, &ss, &t->args, w, h, false, true);
+    t->c = canvas_new(w, h, false, true);
+    frame(t, AF_REFILTER);
+    t->ok = true;
+    return true;
+}
+
+static void close_app(T *t)
+{
+    if (!t->ok) return;
+    Session ss = t->A.ss;
+    app_free(&t->A);
+    session_close(&ss);
+    canvas_free(t->c);
+    cli_free(&t->args);
+    t->ok = false;
+}
+
+/* press keys (a string of characters, plus specials in `specials`) and
+ * draw a frame after each, as the terminal loop does; the flags of all */
+static int keys(T *t, const char *s)
+{
+    int fl = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t l;
+        int k = decode(p, &l);
+        p += l ? l : 1;
+        int f = app_key(&t->A, k == '\n' ? TK_ENTER : k);
+        app_draw(&t->A, t->c, f);
+        fl |= f;
+    }
+    return fl;
+}
+
+static int key(T *t, int k)
+{
+    int f = app_key(&t->A, k);
+    app_draw(&t->A, t->c, f);
+    return f;
+}
+
+/* the frame as text (UTF-8 lines) */
+static char *screen(T *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    canvas_write_text(t->c, f);
+    fclose(f);
+    return buf;
+}
+
+static bool screen_has(T *t, const char *needle)
+{
+    char *s = screen(t);
+    bool r = strstr(s, needle) != NULL;
+    if (!r) printf("    (screen lacks \"%s\")\n%s", needle, s);
+    free(s);
+    return r;
+}
+
+/* the y-th line of the frame */
+static char *screen_line(T *t, int y)
+{
+    char *s = screen(t), *p = s;
+    for (int i = 0; i < y && p; i++) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    char *r = xstrdup(p ? p : "");
+    char *nl = strchr(r, '\n');
+    if (nl) *nl = 0;
+    free(s);
+    return r;
+}
+
+/* a line of the details pane holds needle (the pane wraps long lines on
+ * the screen) */
+static bool details_has(const App *A, const char *needle)
+{
+    for (int i = 0; i < A->ndlines; i++)
+        if (strstr(A->dlines[i], needle)) return true;
+    printf("    (the details lack \"%s\")\n", needle);
+    return false;
+}
+
+static char *status(T *t)
+{
+    char b[1024];
+    app_status(&t->A, b, sizeof b);
+    return xstrdup(b);
+}
+
+/* the display row showing location or activity id */
+static int row_of(App *A, uint32_t id)
+{
+    RowModel *M = app_rows(A);
+    if (!M) return -1;
+    if (M->dirty) app_rows_rebuild(A, M);
+    for (uint32_t g = 0; g < M->rs.ng; g++)
+        for (uint32_t k = rowset_first(&M->rs, g); k < rowset_end(&M->rs, g); k++)
+            if (M->rs.ids[k] == id) return (int)g;
+    return -1;
+}
+
+/* the first event of a kind at a location (NONE32: none) */
+static uint32_t find_event(const Store *s, int kind, uint32_t loc)
+{
+    for (uint32_t e = 0; e < s->n; e++)
+        if (s->kind[e] == kind && (loc == NONE32 || s->loc[e] == loc)) return e;
+    return NONE32;
+}
+
+static uint32_t loc_id(const Store *s, const char *label)
+{
+    for (uint32_t l = 0; l < s->nloc; l++)
+        if (!strcmp(loc_label(s, l), label)) return l;
+    return NONE32;
+}
+
+/* put the cursor on event e: zoom in far around it, then its cell and row */
+static void cursor_on(T *t, uint32_t e)
+{
+    App *A = &t->A;
+    for (int i = 0; i < 14; i++) app_zoom(A, 0.5);
+    app_pan_to(A, A->s->ts[e]);
+    A->cur_row = row_of(A, A->s->loc[e]);
+    frame(t, AF_REAGG);
+}
+
+static bool cursor_cell_holds(const App *A, int64_t t)
+{
+    return app_cursor_time(A) <= t && t < app_cell_start(A, A->cur_col + 1);
+}
+
+/* the events of the selection visible in [a, b), counted one by one: those
+ * starting in it, and the intervals open at a - 1 */
+static uint64_t brute_visible(const App *A, int64_t a, int64_t b)
+{
+    const Store *s = A->s;
+    uint64_t n = 0;
+    for (uint32_t e = 0; e < s->n; e++) {
+        if (A->ss.sel && !(A->ss.sel[e / 64] >> (e % 64) & 1)) continue;
+        if (s->ts[e] >= a && s->ts[e] < b) n++;
+        else if (s->ts[e] < a && (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG &&
+                 s->ts[e] + s->dur[e] >= a)
+            n++;
+    }
+    return n;
+}
+
+/* the N of "N of M events" in the status line */
+static uint64_t status_visible(T *t)
+{
+    char *st = status(t), *p = strstr(st, " of ");
+    uint64_t v = UINT64_MAX;
+    if (p) {
+        while (p > st && p[-1] >= '0' && p[-1] <= '9') p--;
+        v = strtoull(p, NULL, 10);
+    }
+    free(st);
+    return v;
+}
+
+static void t_visible_count(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/x10.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    int checked = 0, partial = 0;
+    for (int round = 0; round < 2; round++) {
+        keys(&t, "0");
+        for (int z = 0; z < 9; z++) {
+            for (int p = 0; p < 6; p++) {
+                uint64_t want = brute_visible(A, A->t0, A->t1), got = status_visible(&t);
+                if (want != got) {
+                    printf("    window [%" PRId64 ", %" PRId64 "): status says %" PRIu64 ", counted %" PRIu64 "\n", A->t0,
+                           A->t1, got, want);
+                    g_fail_checks++;
+                }
+                /* (windows that cut intervals open before them) */
+                uint64_t starting = 0;
+                for (uint32_t e = 0; e < A->s->n; e++) starting += A->s->ts[e] >= A->t0 && A->s->ts[e] < A->t1;
+                if (starting < want) partial++;
+                checked++;
+                key(&t, TK_PGDN);
+            }
+            key(&t, TK_HOME);
+            keys(&t, "+");
+        }
+        /* and with a filter */
+        keys(&t, "/kind == \"state\" || kind == \"send\"\n");
+        CHECK(A->filter_text != NULL);
+    }
+    CHECK(checked >= 100);
+    CHECK(partial >= 20);
+    close_app(&t);
+}
+
+/* ---- the table of actions ----------------------------------------------- */
+
+static void t_keymap(void)
+{
+    int n = 0;
+    for (const Action *a = ACTIONS; a->name; a++, n++) {
+        CHECK(a->name[0] && a->help && a->help[0] && a->fn);
+        CHECK(a->keys[0] != 0); /* every action has a key */
+        for (const Action *b = ACTIONS; b < a; b++) CHECK(strcmp(a->name, b->name) != 0);
+        for (int i = 0; i < ACTION_KEYS && a->keys[i]; i++) {
+            /* bound once: the lookup finds this action, no other has it */
+            CHECK(action_for_key(a->keys[i]) == a);
+            for (const Action *b = ACTIONS; b->name; b++)
+                for (int j = 0; j < ACTION_KEYS && b->keys[j]; j++)
+                    if (b != a && b->keys[j] == a->keys[i]) {
+                        char kn[24];
+                        printf("    key %s bound to %s and %s\n", tkey_name(a->keys[i], kn, sizeof kn), a->name, b->name);
+                        g_fail_checks++;
+                    }
+        }
+    }
+    CHECK(n >= 40);
+    /* the keys the interface promises */
+    static const struct {
+        int key;
+        const char *action;
+    } WANT[] = {
+        {'+', "zoom-in"},     {'z', "zoom-in"},     {'-', "zoom-out"},    {'Z', "zoom-out"},   {TK_LEFT, "left"},
+        {'h', "left"},        {TK_RIGHT, "right"},  {'l', "right"},       {'j', "down"},       {'k', "up"},
+        {TK_PGUP, "page-left"}, {TK_PGDN, "page-right"}, {TK_HOME, "start"}, {TK_END, "end"}, {'0', "fit"},
+        {'g', "goto"},        {'[', "mark-start"},  {']', "mark-end"},    {TK_ENTER, "enter"}, {'/', "filter"},
+        {'t', "highlight"},   {'n', "next-match"},  {'N', "prev-match"},  {'m', "bookmark"},   {'\'', "bookmarks"},
+        {'?', "help"},        {'q', "quit"},        {TK_TAB, "next-view"}, {'1', "view-gantt-loc"},
+        {'2', "view-gantt-act"}, {'3', "view-density"}, {'4', "view-comm"}, {'5', "view-matrix"}, {'6', "view-stats"},
+        {'7', "view-events"}, {'8', "view-split"},  {'x', "expand"},      {'H', "hide-row"},   {'s', "sort"},
+        {'i', "details"},
+    };
+    for (size_t i = 0; i < sizeof WANT / sizeof WANT[0]; i++) {
+        const Action *a = action_for_key(WANT[i].key);
+        char kn[24];
+        if (!a || strcmp(a->name, WANT[i].action) != 0) {
+            printf("    %s is bound to %s, expected %s\n", tkey_name(WANT[i].key, kn, sizeof kn), a ? a->name : "nothing",
+                   WANT[i].action);
+            g_fail_checks++;
+        }
+    }
+    char kn[24];
+    CHECK_EQ_S(tkey_name(CTRL('w'), kn, sizeof kn), "Ctrl-W");
+    CHECK_EQ_S(tkey_name(TK_PGDN, kn, sizeof kn), "PgDn");
+    CHECK_EQ_S(tkey_name(' ', kn, sizeof kn), "Space");
+    CHECK_EQ_S(tkey_name(0xE9, kn, sizeof kn), "\xc3\xa9");
+    CHECK(action_for_key('Q') == NULL);
+}
+
+/* the help lists every action (scrolling through it when it does not fit) */
+static void t_help(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 80, 24));
+    if (!t.ok) return;
+    CHECK(keys(&t, "?") == AF_REDRAW);
+    CHECK(t.A.show_help);
+    CHECK(screen_has(&t, "tnav keys"));
+    int n = 0;
+    while (ACTIONS[n].name) n++;
+    bool *seen = xcalloc((size_t)n, 1);
+    for (int page = 0; page < 80; page++) {
+        char *s = screen(&t);
+        for (int i = 0; i < n; i++) {
+            /* the start of the description (the column may cut the end) */
+            char head[24];
+            snprintf(head, sizeof head, "%s", ACTIONS[i].help);
+            if (strstr(s, head)) seen[i] = true;
+        }
+        free(s);
+        key(&t, 'j');
+    }
+    for (int i = 0; i < n; i++)
+        if (!seen[i]) {
+            printf("    the help never shows \"%s\" (%s)\n", ACTIONS[i].help, ACTIONS[i].name);
+            g_fail_checks++;
+        }
+    free(seen);
+    CHECK(t.A.show_help); /* scrolling keeps it open */
+    /* q closes the help, it does not quit */
+    CHECK(!(key(&t, 'q') & AF_QUIT));
+    CHECK(!t.A.show_help);
+    /* a key that does something else closes it and does it */
+    keys(&t, "?");
+    CHECK(keys(&t, "+") & AF_REAGG);
+    CHECK(!t.A.show_help);
+    close_app(&t);
+}
+
+/* ---- the prompt ---------------------------------------------------------- */
+
+static void type(Prompt *p, const char *s, CompleteFn fn, void *ctx)
+{
+    for (const unsigned char *q = (const unsigned char *)s; *q;) {
+        size_t l;
+        int cp = decode(q, &l);
+        if (!l) break;
+        prompt_key(p, cp, fn, ctx);
+        q += l;
+    }
+}
+
+static void t_prompt_editing(void)
+{
+    Prompt p;
+    prompt_init(&p);
+    type(&p, "dur > 10us && name == \"x\"", NULL, NULL);
+    CHECK_EQ_S(p.buf, "dur > 10us && name == \"x\"");
+    CHECK_EQ_I(p.cur, p.len);
+    prompt_key(&p, CTRL('w'), NULL, NULL); /* deletes "x"" (not a word: one character) */
+    CHECK_EQ_S(p.buf, "dur > 10us && name == \"x");
+    prompt_key(&p, CTRL('w'), NULL, NULL);
+    CHECK_EQ_S(p.buf, "dur > 10us && name == \"");
+    prompt_key(&p, TK_BS, NULL, NULL);
+    prompt_key(&p, CTRL('w'), NULL, NULL); /* the blank, then "==" one character */
+    CHECK_EQ_S(p.buf, "dur > 10us && name =");
+    prompt_key(&p, CTRL('a'), NULL, NULL);
+    CHECK_EQ_I(p.cur, 0);
+    prompt_key(&p, TK_DEL, NULL, NULL);
+    prompt_key(&p, TK_DEL, NULL, NULL);
+    prompt_key(&p, TK_DEL, NULL, NULL);
+    type(&p, "bytes", NULL, NULL);
+    CHECK_EQ_S(p.buf, "bytes > 10us && name =");
+    CHECK_EQ_I(p.cur, 5);
+    prompt_key(&p, CTRL('e'), NULL, NULL);
+    CHECK_EQ_I(p.cur, p.len);
+    prompt_key(&p, TK_HOME, NULL, NULL);
+    prompt_key(&p, TK_RIGHT, NULL, NULL);
+    prompt_key(&p, CTRL('k'), NULL, NULL);
+    CHECK_EQ_S(p.buf, "b");
+    prompt_key(&p, TK_END, NULL, NULL);
+    /* UTF-8: a character is one step and one deletion */
+    type(&p, " =~ /caf\xc3\xa9/", NULL, NULL);
+    CHECK_EQ_S(p.buf, "b =~ /caf\xc3\xa9/");
+    prompt_key(&p, TK_LEFT, NULL, NULL);
+    prompt_key(&p, TK_LEFT, NULL, NULL);
+    CHECK_EQ_I(p.cur, p.len - 3);
+    prompt_key(&p, TK_DEL, NULL, NULL);
+    CHECK_EQ_S(p.buf, "b =~ /caf/");
+    prompt_key(&p, TK_LEFT, NULL, NULL);
+    prompt_key(&p, TK_BS, NULL, NULL); /* (the 'a' before the cursor) */
+    CHECK_EQ_S(p.buf, "b =~ /cf/");
+    CHECK(utf8_invalid_at((const unsigned char *)p.buf, p.len) == p.len);
+    /* Ctrl-U clears what is before the cursor */
+    prompt_key(&p, CTRL('u'), NULL, NULL);
+    CHECK_EQ_S(p.buf, "f/");
+    CHECK_EQ_I(p.cur, 0);
+    prompt_key(&p, CTRL('e'), NULL, NULL);
+    prompt_key(&p, CTRL('u'), NULL, NULL);
+    CHECK_EQ_S(p.buf, "");
+    /* control keys and surrogates never enter the line */
+    CHECK(!prompt_key(&p, CTRL('b'), NULL, NULL));
+    CHECK(!prompt_key(&p, 0xD800, NULL, NULL));
+    CHECK_EQ_I(p.len, 0);
+    prompt_free(&p);
+}
+
+static void t_prompt_complete(void)
+{
+    T t;
+    const char *csv = "ts,dur,loc,kind,name,stage_id\n0,5,0,state,a,1\n";
+    char *path = xasprintf("%s/extra.csv", g_tmpdir);
+    FILE *f = fopen(path, "w");
+    fputs(csv, f);
+    fclose(f);
+    CHECK(open_app(&t, path, 80, 24));
+    free(path);
+    if (!t.ok) return;
+    Prompt p;
+    prompt_init(&p);
+    type(&p, "ki", app_complete, &t.A);
+    CHECK(prompt_key(&p, TK_TAB, app_complete, &t.A));
+    CHECK_EQ_S(p.buf, "kind");
+    prompt_set(&p, "dur > 1 && act_");
+    prompt_key(&p, TK_TAB, app_complete, &t.A); /* act_any( and act_all(: their common prefix */
+    CHECK_EQ_S(p.buf, "dur > 1 && act_a");
+    type(&p, "n", app_complete, &t.A);
+    prompt_key(&p, TK_TAB, app_complete, &t.A);
+    CHECK_EQ_S(p.buf, "dur > 1 && act_any(");
+    prompt_set(&p, "starts");
+    prompt_key(&p, TK_TAB, app_complete, &t.A);
+    CHECK_EQ_S(p.buf, "starts_with(");
+    prompt_set(&p, "stage");
+    prompt_key(&p, TK_TAB, app_complete, &t.A); /* an extra field of this trace */
+    CHECK_EQ_S(p.buf, "stage_id");
+    prompt_set(&p, "zzz");
+    CHECK(!prompt_key(&p, TK_TAB, app_complete, &t.A));
+    /* in the middle of the line */
+    prompt_set(&p, "by > 1");
+    prompt_key(&p, TK_HOME, NULL, NULL);
+    prompt_key(&p, TK_RIGHT, NULL, NULL);
+    prompt_key(&p, TK_RIGHT, NULL, NULL);
+    prompt_key(&p, TK_TAB, app_complete, &t.A);
+    CHECK_EQ_S(p.buf, "bytes > 1");
+    /* every function of the language completes */
+    for (int i = 0; filter_function_name(i); i++) {
+        char pre[8];
+        snprintf(pre, sizeof pre, "%.3s", filter_function_name(i));
+        const char *out[64];
+        int k = app_complete(&t.A, pre, out, 64), hit = 0;
+        for (int j = 0; j < k; j++)
+            if (!strncmp(out[j], filter_function_name(i), strlen(filter_function_name(i))) && strchr(out[j], '(')) hit = 1;
+        if (!hit) {
+            printf("    %s is not completed\n", filter_function_name(i));
+            g_fail_checks++;
+        }
+    }
+    prompt_free(&p);
+    close_app(&t);
+}
+
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+static void t_prompt_history(void)
+{
+    Prompt p;
+    prompt_init(&p);
+    prompt_history_add(&p, "a == 1");
+    prompt_history_add(&p, "a == 1"); /* not twice in a row */
+    prompt_history_add(&p, "");
+    prompt_history_add(&p, "b == 2");
+    CHECK_EQ_I(p.nhist, 2);
+    /* walking the history keeps the line being edited */
+    type(&p, "draft", NULL, NULL);
+    prompt_key(&p, TK_UP, NULL, NULL);
+    CHECK_EQ_S(p.buf, "b == 2");
+    prompt_key(&p, TK_UP, NULL, NULL);
+    CHECK_EQ_S(p.buf, "a == 1");
+    prompt_key(&p, TK_UP, NULL, NULL); /* (the oldest stays) */
+    CHECK_EQ_S(p.buf, "a == 1");
+    prompt_key(&p, TK_DOWN, NULL, NULL);
+    prompt_key(&p, TK_DOWN, NULL, NULL);
+    CHECK_EQ_S(p.buf, "draft");
+    CHECK_EQ_I(p.cur, 5);
+    /* the file: under $XDG_STATE_HOME/tnav, written through a temp file */
+    char *state = xasprintf("%s/state-h", g_tmpdir);
+    setenv("XDG_STATE_HOME", state, 1);
+    char *path = history_path();
+    char *want = xasprintf("%s/tnav/history", state);
+    CHECK(path && !strcmp(path, want));
+    struct stat st;
+    char *dir = xasprintf("%s/tnav", state);
+    CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+    for (int i = 0; i < 30; i++) {
+        char b[32];
+        snprintf(b, sizeof b, "loc == %d", i);
+        prompt_history_add(&p, b);
+    }
+    CHECK(path && prompt_history_save(&p, path, 10));
+    CHECK_EQ_I(count_files(dir), 1); /* no temp file left behind */
+    Prompt q;
+    prompt_init(&q);
+    CHECK(path && prompt_history_load(&q, path));
+    CHECK_EQ_I(q.nhist, 10);
+    if (q.nhist == 10) {
+        CHECK_EQ_S(q.hist[0], "loc == 20");
+        CHECK_EQ_S(q.hist[9], "loc == 29");
+    }
+    prompt_key(&q, TK_UP, NULL, NULL);
+    CHECK_EQ_S(q.buf, "loc == 29");
+    /* a history that cannot be written fails without touching the old file */
+    char *bad = xasprintf("%s/no-such-dir/history", g_tmpdir);
+    CHECK(!prompt_history_save(&q, bad, 10));
+    free(bad);
+    /* a history file with invalid UTF-8 lines: those are skipped */
+    FILE *f = fopen(path, "w");
+    fputs("ok == 1\n\xff\xfe bad\nname == \"caf\xc3\xa9\"\n", f);
+    fclose(f);
+    Prompt r;
+    prompt_init(&r);
+    prompt_history_load(&r, path);
+    CHECK_EQ_I(r.nhist, 2);
+    prompt_free(&r);
+    prompt_free(&q);
+    prompt_free(&p);
+    free(path);
+    free(want);
+    free(dir);
+    free(state);
+    unsetenv("XDG_STATE_HOME");
+    setenv("XDG_STATE_HOME", g_tmpdir, 1);
+}
+
+/* ---- the viewport ------------------------------------------------------- */
+
+static void t_zoom_pan(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    CHECK_EQ_I(A->t0, s->t_min);
+    CHECK_EQ_I(A->t1, s->t_max + 1);
+    int n = app_ncells(A);
+    CHECK(n > 50 && n < 100);
+    /* zoom in around the cursor: the cursor's time stays under it */
+    A->cur_col = n / 3;
+    int64_t tc = app_cursor_time(A) + (app_cell_start(A, A->cur_col + 1) - app_cursor_time(A)) / 2;
+    int64_t span = A->t1 - A->t0;
+    int fl = keys(&t, "+");
+    CHECK(fl & AF_REAGG);
+    CHECK(!(fl & AF_REFILTER)); /* a zoom does not re-filter */
+    CHECK(llabs((A->t1 - A->t0) - span / 2) <= 1);
+    CHECK(cursor_cell_holds(A, tc));
+    keys(&t, "zz");
+    CHECK(llabs((A->t1 - A->t0) - span / 8) <= 2);
+    CHECK(cursor_cell_holds(A, tc));
+    char *st = status(&t);
+    CHECK(strstr(st, "x8.00") != NULL);
+    free(st);
+    keys(&t, "-Z");
+    CHECK(llabs((A->t1 - A->t0) - span / 2) <= 8); /* (each step rounds to a ns) */
+    /* a cursor move only redraws */
+    int c0 = A->cur_col;
+    CHECK_EQ_I(keys(&t, "l"), AF_REDRAW);
+    CHECK_EQ_I(A->cur_col, c0 + 1);
+    CHECK_EQ_I(keys(&t, "h"), AF_REDRAW);
+    CHECK_EQ_I(keys(&t, "j"), AF_REDRAW);
+    CHECK_EQ_I(A->cur_row, 1);
+    CHECK_EQ_I(keys(&t, "k"), AF_REDRAW);
+    CHECK_EQ_I(A->cur_row, 0);
+    /* pan a screen: the span stays, the window moves by it */
+    keys(&t, "+++");
+    span = A->t1 - A->t0;
+    int64_t t0 = A->t0;
+    key(&t, TK_HOME);
+    CHECK_EQ_I(A->t0, s->t_min);
+    CHECK_EQ_I(A->t1 - A->t0, span);
+    key(&t, TK_PGDN);
+    CHECK_EQ_I(A->t0, s->t_min + span);
+    key(&t, TK_PGUP);
+    CHECK_EQ_I(A->t0, s->t_min);
+    CHECK(!(key(&t, TK_PGUP) & AF_REFILTER));
+    CHECK_EQ_I(A->t0, s->t_min); /* (clamped at the start) */
+    key(&t, TK_END);
+    CHECK_EQ_I(A->t1, s->t_max + 1);
+    CHECK_EQ_I(A->t1 - A->t0, span);
+    CHECK_EQ_I(A->cur_col, app_ncells(A) - 1);
+    /* at the right edge, the cursor key pans (clamped: nothing to do) */
+    CHECK_EQ_I(keys(&t, "l"), 0);
+    /* at the left edge, it pans back */
+    A->cur_col = 0;
+    t0 = A->t0;
+    CHECK(keys(&t, "h") & AF_REAGG);
+    CHECK(A->t0 < t0);
+    /* fit */
+    keys(&t, "0");
+    CHECK_EQ_I(A->t0, s->t_min);
+    CHECK_EQ_I(A->t1, s->t_max + 1);
+    /* zooming in as far as it goes stops at 1 ns a cell */
+    for (int i = 0; i < 60; i++) keys(&t, "+");
+    CHECK_EQ_I(A->t1 - A->t0, app_ncells(A));
+    CHECK(A->t0 >= s->t_min && A->t1 <= s->t_max + 1);
+    close_app(&t);
+}
+
+static void t_goto_and_range(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    keys(&t, "++++");
+    CHECK_EQ_I(keys(&t, "g"), AF_REDRAW);
+    CHECK(A->pmode == PM_GOTO);
+    CHECK(screen_has(&t, "go to:"));
+    keys(&t, "12.5ms\n");
+    CHECK(A->pmode == PM_NONE);
+    CHECK(cursor_cell_holds(A, s->t_min + 12500000));
+    /* zooming in from there keeps that very time under the cursor (also
+     * when it was in the window already) */
+    keys(&t, "g12.6ms\n");
+    CHECK(cursor_cell_holds(A, s->t_min + 12600000));
+    for (int i = 0; i < 16; i++) keys(&t, "+");
+    CHECK(cursor_cell_holds(A, s->t_min + 12600000));
+    keys(&t, "g12.5ms\n");
+    for (int i = 0; i < 16; i++) keys(&t, "+");
+    CHECK(cursor_cell_holds(A, s->t_min + 12500000));
+    CHECK(A->t1 - A->t0 < 2000);
+    keys(&t, "0");
+    /* a time outside the trace: a message, the prompt stays, nothing moves */
+    int64_t t0 = A->t0;
+    keys(&t, "g1h\n");
+    CHECK(A->pmode == PM_GOTO);
+    CHECK(screen_has(&t, "not a time in the trace: 1h"));
+    CHECK_EQ_I(A->t0, t0);
+    key(&t, TK_ESC);
+    CHECK(A->pmode == PM_NONE);
+    /* the go-to prompt does not walk the filters' history */
+    prompt_history_add(&A->prompt, "kind == \"send\"");
+    keys(&t, "g");
+    key(&t, TK_UP);
+    CHECK_EQ_S(A->prompt.buf, "");
+    key(&t, TK_ESC);
+    /* [ and ] mark a range, Enter zooms to it */
+    keys(&t, "0");
+    A->cur_col = 10;
+    int64_t a = app_cursor_time(A);
+    keys(&t, "[");
+    CHECK(A->have_a);
+    for (int i = 0; i < 20; i++) keys(&t, "l");
+    int64_t b = app_cell_start(A, A->cur_col + 1);
+    keys(&t, "]");
+    CHECK(A->have_b);
+    CHECK(keys(&t, "\n") & AF_REAGG);
+    CHECK_EQ_I(A->t0, a);
+    CHECK_EQ_I(A->t1, b);
+    CHECK(!A->have_a && !A->have_b);
+    /* the status line shows the range from the start of the trace */
+    char *st = status(&t), want[128], fa[48], fb[48];
+    format_dur(fa, sizeof fa, a - s->t_min);
+    format_dur(fb, sizeof fb, b - s->t_min);
+    snprintf(want, sizeof want, "%s \xe2\x80\x93 %s", fa, fb);
+    CHECK(strstr(st, want) != NULL);
+    if (!strstr(st, want)) printf("    status: %s\n    wanted: %s\n", st, want);
+    free(st);
+    /* Esc drops a half-marked range */
+    keys(&t, "[");
+    key(&t, TK_ESC);
+    CHECK(!A->have_a);
+    close_app(&t);
+}
+
+static void t_mouse(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    int x0 = A->lay_x0;
+    CHECK(x0 > 0);
+    /* a click selects the cell and row */
+    CHECK_EQ_I(app_mouse(A, x0 + 7, 3, MOUSE_CLICK), AF_REDRAW);
+    app_mouse(A, x0 + 7, 3, MOUSE_RELEASE);
+    CHECK_EQ_I(A->cur_col, 7);
+    CHECK_EQ_I(A->cur_row, 3);
+    CHECK(!A->have_a); /* (a plain click marks nothing) */
+    /* outside the cells: nothing */
+    CHECK_EQ_I(app_mouse(A, 0, 3, MOUSE_CLICK), 0);
+    CHECK_EQ_I(A->cur_col, 7);
+    /* a drag selects a range; Enter zooms to it */
+    int64_t a = app_cell_start(A, 5), b = app_cell_start(A, 31);
+    app_mouse(A, x0 + 5, 2, MOUSE_CLICK);
+    app_mouse(A, x0 + 20, 2, MOUSE_DRAG);
+    app_mouse(A, x0 + 30, 2, MOUSE_RELEASE);
+    CHECK(A->have_a && A->have_b);
+    keys(&t, "\n");
+    CHECK_EQ_I(A->t0, a);
+    CHECK_EQ_I(A->t1, b);
+    /* the wheel zooms around the pointer */
+    int64_t span = A->t1 - A->t0;
+    int64_t tp = app_cell_start(A, 10) + (app_cell_start(A, 11) - app_cell_start(A, 10)) / 2;
+    CHECK(app_mouse(A, x0 + 10, 2, MOUSE_WHEEL_UP) & AF_REAGG);
+    CHECK(llabs((A->t1 - A->t0) - span / 2) <= 1);
+    CHECK(cursor_cell_holds(A, tp)); /* the time under the pointer stays under the cursor */
+    CHECK(abs(A->cur_col - 10) <= 1);
+    app_mouse(A, x0 + 10, 2, MOUSE_WHEEL_DOWN);
+    CHECK(llabs((A->t1 - A->t0) - span) <= 2);
+    close_app(&t);
+}
+
+/* ---- filters and highlights ------------------------------------------------ */
+
+static void t_filter(void)
+{
+    T t;
+    setenv("XDG_STATE_HOME", g_tmpdir, 1);
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    char *st = status(&t);
+    CHECK(strstr(st, "328 of 328 events") && strstr(st, "no filter") && strstr(st, "? help"));
+    free(st);
+    CHECK_EQ_I(keys(&t, "/"), AF_REDRAW);
+    CHECK(A->pmode == PM_FILTER);
+    /* as it is typed, the count of matches */
+    keys(&t, "kind == \"send\"");
+    CHECK(A->plive_ok);
+    CHECK_EQ_I(A->plive_count, 80);
+    CHECK(screen_has(&t, "80 of 328 events match"));
+    /* (nothing is applied before Enter) */
+    CHECK(A->filter_text == NULL);
+    int fl = keys(&t, "\n");
+    CHECK(fl & AF_REFILTER);
+    CHECK(A->pmode == PM_NONE);
+    CHECK(A->filter_text && !strcmp(A->filter_text, "kind == \"send\""));
+    CHECK_EQ_I(A->ss.nsel, 80);
+    st = status(&t);
+    CHECK(strstr(st, "80 of 328 events") && strstr(st, "filter: kind == \"send\""));
+    free(st);
+    /* a bad filter: the error with a caret under the culprit, the previous
+     * result stays */
+    keys(&t, "/");
+    CHECK_EQ_S(A->prompt.buf, "kind == \"send\""); /* (the prompt starts from the applied filter) */
+    key(&t, CTRL('u'));
+    keys(&t, "dur > 10us &&  bytes > 10us");
+    CHECK(A->perr_set);
+    keys(&t, "\n");
+    CHECK(A->pmode == PM_FILTER); /* still open, with the error */
+    CHECK(A->filter_text && !strcmp(A->filter_text, "kind == \"send\""));
+    CHECK_EQ_I(A->ss.nsel, 80);
+    {
+        /* the prompt's line, the caret under it, the message under that */
+        int py = t.c->h - 4, ey = py + 1;
+        char *pl = screen_line(&t, py), *el = screen_line(&t, ey), *ml = screen_line(&t, py + 2);
+        /* the caret sits under the start of the culprit (the second
+         * 10us, column 23 of the text after the 2-column lead "/ ") */
+        CHECK(!strncmp(pl, "/ dur > 10us &&  bytes > 10us", 29));
+        char *caret = strchr(el, '^');
+        CHECK(caret != NULL);
+        CHECK_EQ_I(A->perr.start, 23);
+        if (caret) CHECK_EQ_I(cols_of(el, (size_t)(caret - el)), 2 + 23);
+        CHECK(caret && !strncmp(caret, "^~~~", 4));
+        CHECK(strstr(ml, "1:24: ") && strstr(ml, "size"));
+        free(pl);
+        free(el);
+        free(ml);
+    }
+    /* Esc cancels: the filter stays as it was */
+    key(&t, TK_ESC);
+    CHECK(A->pmode == PM_NONE);
+    CHECK(!A->perr_set);
+    CHECK_EQ_I(A->ss.nsel, 80);
+    /* the history has the applied filter (and not the bad one) */
+    CHECK(A->prompt.nhist >= 1 && !strcmp(A->prompt.hist[A->prompt.nhist - 1], "kind == \"send\""));
+    /* an empty filter clears it; so does C */
+    keys(&t, "/");
+    key(&t, CTRL('u'));
+    CHECK(keys(&t, "\n") & AF_REFILTER);
+    CHECK(A->filter_text == NULL);
+    CHECK_EQ_I(A->ss.nsel, 328);
+    keys(&t, "/loc in 0..3\n");
+    CHECK_EQ_I(A->ss.nsel, 164);
+    CHECK(keys(&t, "C") & AF_REFILTER);
+    CHECK(A->filter_text == NULL);
+    st = status(&t);
+    CHECK(strstr(st, "328 of 328 events") && strstr(st, "no filter"));
+    free(st);
+    /* Up walks the history in the prompt */
+    keys(&t, "/");
+    key(&t, CTRL('u'));
+    key(&t, TK_UP);
+    CHECK_EQ_S(A->prompt.buf, "loc in 0..3");
+    key(&t, TK_UP);
+    CHECK_EQ_S(A->prompt.buf, "kind == \"send\"");
+    key(&t, TK_ESC);
+    /* keys typed in the prompt are text, not actions */
+    keys(&t, "/");
+    key(&t, CTRL('u'));
+    CHECK(!(keys(&t, "q0+") & (AF_QUIT | AF_REAGG)));
+    CHECK_EQ_S(A->prompt.buf, "q0+");
+    key(&t, TK_ESC);
+    close_app(&t);
+    /* the history persisted: a new session finds it */
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    CHECK(t.A.prompt.nhist >= 2 && !strcmp(t.A.prompt.hist[t.A.prompt.nhist - 1], "loc in 0..3"));
+    close_app(&t);
+}
+
+static void t_highlight_and_matches(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    uint32_t l5 = loc_id(s, "5");
+    keys(&t, "t");
+    CHECK(A->pmode == PM_HIGHLIGHT);
+    CHECK(keys(&t, "loc == 5 && kind == \"sync\"\n") & AF_REAGG);
+    CHECK(A->hl_text != NULL);
+    CHECK_EQ_I(A->ss.nsel, 328); /* a highlight hides nothing */
+    char *st = status(&t);
+    CHECK(strstr(st, "328 of 328 events") && strstr(st, "highlight: loc == 5"));
+    free(st);
+    /* n walks the matches forward in time, N back */
+    keys(&t, "++++++");
+    key(&t, TK_HOME);
+    A->cur_col = 0;
+    int64_t last = INT64_MIN;
+    int found = 0;
+    for (int i = 0; i < 12; i++) {
+        if (!(keys(&t, "n") & AF_REAGG) && A->msg[0] && strstr(A->msg, "no later")) break;
+        int64_t tc = app_cursor_time(A);
+        CHECK(tc >= last);
+        last = tc;
+        /* the cursor's cell holds a sync of rank 5, on the row of rank 5 */
+        CHECK_EQ_I(A->cur_row, row_of(A, l5));
+        bool ok = false;
+        for (uint32_t e = 0; e < s->n; e++)
+            if (s->loc[e] == l5 && s->kind[e] == K_SYNC && cursor_cell_holds(A, s->ts[e])) ok = true;
+        CHECK(ok);
+        found++;
+    }
+    CHECK_EQ_I(found, 10); /* the ten barriers */
+    CHECK(strstr(A->msg, "no later") != NULL);
+    keys(&t, "N");
+    CHECK(app_cursor_time(A) < last);
+    /* the highlight is taken among what the filter shows */
+    keys(&t, "/kind == \"send\"\n");
+    CHECK(A->Shl != NULL);
+    {
+        uint64_t both = 0;
+        for (size_t w = 0; w < (s->n + 63) / 64; w++) both += popcount64(A->hl_sel[w]);
+        CHECK_EQ_I(both, 0); /* (no sync is a send) */
+    }
+    keys(&t, "C");
+    {
+        uint64_t n10 = 0;
+        for (size_t w = 0; w < (s->n + 63) / 64; w++) n10 += popcount64(A->hl_sel[w]);
+        CHECK_EQ_I(n10, 10); /* (clearing the filter brings them back) */
+    }
+    CHECK(keys(&t, "T") & AF_REAGG);
+    CHECK(A->hl_text == NULL);
+    /* with a filter and no highlight, n follows the filter */
+    keys(&t, "/kind == \"recv\" && loc == 2\n");
+    key(&t, TK_HOME);
+    A->cur_col = 0;
+    keys(&t, "n");
+    uint32_t first = NONE32;
+    for (uint32_t e = 0; e < s->n; e++)
+        if (s->kind[e] == K_RECV && s->loc[e] == loc_id(s, "2") && (first == NONE32 || s->ts[e] < s->ts[first])) first = e;
+    CHECK(first != NONE32 && cursor_cell_holds(A, s->ts[first]));
+    close_app(&t);
+}
+
+/* ---- bookmarks and rows ----------------------------------------------------- */
+
+static void t_bookmarks(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    keys(&t, "+++");
+    A->cur_col = 12;
+    int64_t tm = app_cursor_time(A);
+    keys(&t, "m");
+    CHECK(A->bm_set[0] && A->bm[0] == tm);
+    CHECK(strstr(A->msg, "bookmark a") != NULL);
+    key(&t, TK_END);
+    keys(&t, "'");
+    CHECK(A->show_bookmarks);
+    CHECK(screen_has(&t, "bookmarks"));
+    CHECK(keys(&t, "a") & AF_REAGG);
+    CHECK(!A->show_bookmarks);
+    CHECK(cursor_cell_holds(A, tm));
+    /* the mark shows on the time axis: its letter under the window */
+    CHECK(screen_has(&t, "a"));
+    {
+        int found = 0;
+        for (int y = 0; y < t.c->h - 1; y++) {
+            Cell *c = canvas_at(t.c, A->lay_x0 + A->cur_col, y);
+            if (c && c->ch == 'a') found = 1;
+        }
+        CHECK(found);
+    }
+    /* in the list, a letter with no bookmark only closes it */
+    keys(&t, "'");
+    CHECK(!(keys(&t, "q") & AF_QUIT));
+    CHECK(!A->show_bookmarks);
+    CHECK(strstr(A->msg, "no bookmark q") != NULL);
+    /* the list with none set says how to set one */
+    T u;
+    CHECK(open_app(&u, "sample-logs/ring.csv", 100, 30));
+    if (u.ok) {
+        keys(&u, "'");
+        CHECK(screen_has(&u, "m marks"));
+        close_app(&u);
+    }
+    close_app(&t);
+}
+
+static char *gen_many_locs(int nloc)
+{
+    char *path = xasprintf("%s/many%d.csv", g_tmpdir, nloc);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "ts,dur,loc,kind,name\n");
+    for (int l = 0; l < nloc; l++) fprintf(f, "%d,%d,%d,state,w\n", 1000 + l, 100 + 10 * l, l);
+    fclose(f);
+    return path;
+}
+
+static void t_rows(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    RowModel *M = app_rows(A);
+    CHECK(M && M->rs.ng == 8);
+    /* hide the row under the cursor, then show them all again */
+    A->cur_row = 2;
+    uint32_t hid = M->rs.ids[rowset_first(&M->rs, 2)];
+    CHECK(keys(&t, "H") & AF_REAGG);
+    CHECK_EQ_I(M->rs.ng, 7);
+    CHECK_EQ_I(row_of(A, hid), -1);
+    keys(&t, "U");
+    frame(&t, 0);
+    CHECK_EQ_I(M->rs.ng, 8);
+    /* sort: natural, name, busy (the straggler first), metric */
+    keys(&t, "s");
+    CHECK(M->sort == SORT_NAME);
+    keys(&t, "s");
+    CHECK(M->sort == SORT_BUSY);
+    frame(&t, 0);
+    CHECK_EQ_I(M->rs.ids[rowset_first(&M->rs, 0)], loc_id(s, "5"));
+    char *l0 = screen_line(&t, 0);
+    CHECK(l0[0] == '5');
+    free(l0);
+    keys(&t, "s");
+    CHECK(M->sort == SORT_WINDOW);
+    keys(&t, "s");
+    CHECK(M->sort == SORT_NATURAL);
+    frame(&t, 0);
+    CHECK_EQ_I(M->rs.ids[rowset_first(&M->rs, 0)], loc_id(s, "0"));
+    close_app(&t);
+
+    /* more locations than lines: groups, expanded and collapsed */
+    char *p = gen_many_locs(200);
+    CHECK(open_app(&t, p, 100, 30));
+    free(p);
+    if (!t.ok) return;
+    A = &t.A;
+    M = app_rows(A);
+    uint32_t ng = M->rs.ng;
+    CHECK(ng < 30 && M->gsize > 1);
+    A->cur_row = 1;
+    uint32_t g1 = rowset_end(&M->rs, 1) - rowset_first(&M->rs, 1);
+    CHECK(g1 > 1);
+    CHECK(keys(&t, "x") & AF_REAGG);
+    CHECK_EQ_I(M->rs.ng, ng + g1 - 1);
+    CHECK_EQ_I(rowset_end(&M->rs, A->cur_row) - rowset_first(&M->rs, A->cur_row), 1);
+    /* on a member of the expanded group, x collapses it */
+    keys(&t, "jx");
+    CHECK_EQ_I(M->rs.ng, ng);
+    CHECK_EQ_I(A->cur_row, 1);
+    /* scrolling rows: the cursor row stays on screen */
+    for (int i = 0; i < 40; i++) keys(&t, "j");
+    CHECK_EQ_I(A->cur_row, (int)M->rs.ng - 1);
+    close_app(&t);
+}
+
+/* ---- details ---------------------------------------------------------------- */
+
+static void t_details_message(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    uint32_t e = find_event(s, K_SEND, loc_id(s, "0"));
+    CHECK(e != NONE32);
+    if (e == NONE32) return close_app(&t);
+    cursor_on(&t, e);
+    CHECK(cursor_cell_holds(A, s->ts[e]));
+    CHECK(keys(&t, "i") & AF_REAGG);
+    CHECK(A->details);
+    /* focus the send among the events under the cursor */
+    for (int i = 0; i < 8 && A->dfocus < A->ndev && A->dev[A->dfocus].ev != e; i++) keys(&t, ">");
+    CHECK(A->dfocus < A->ndev && A->dev[A->dfocus].ev == e);
+    /* every field, its activity, the other end */
+    CHECK(details_has(A, "(send)"));
+    CHECK(details_has(A, "bytes   4096"));
+    CHECK(details_has(A, "peer    1"));
+    CHECK(details_has(A, "activity 0"));
+    CHECK(details_has(A, "message: the receive is at 1"));
+    CHECK(screen_has(&t, "the receive is at")); /* (shown, wrapped) */
+    CHECK(screen_has(&t, "bytes   4096"));
+    /* Enter goes to the receive, on rank 1's row */
+    uint32_t mi = store_msg_of(s, e);
+    CHECK(mi != NONE32);
+    if (mi == NONE32) return close_app(&t);
+    uint32_t r = s->msgs[mi].recv_ev;
+    CHECK(keys(&t, "\n") & AF_REAGG);
+    CHECK(cursor_cell_holds(A, s->ts[r]));
+    CHECK_EQ_I(A->cur_row, row_of(A, loc_id(s, "1")));
+    CHECK(screen_has(&t, "the receive of the message"));
+    /* and from the receive back to the send */
+    for (int i = 0; i < 8 && A->dfocus < A->ndev && A->dev[A->dfocus].ev != r; i++) keys(&t, ">");
+    CHECK(A->dfocus < A->ndev && A->dev[A->dfocus].ev == r);
+    CHECK(details_has(A, "message: the send is at 0"));
+    keys(&t, "\n");
+    CHECK(cursor_cell_holds(A, s->ts[e]));
+    CHECK_EQ_I(A->cur_row, row_of(A, loc_id(s, "0")));
+    /* i hides the pane again */
+    keys(&t, "i");
+    CHECK(!A->details);
+    close_app(&t);
+}
+
+static void t_details_sync(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 120, 40));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    /* the first barrier, at rank 0 */
+    uint32_t e = find_event(s, K_SYNC, loc_id(s, "0"));
+    CHECK(e != NONE32);
+    if (e == NONE32) return close_app(&t);
+    uint32_t gi = store_group_of(s, e);
+    CHECK(gi != NONE32);
+    if (gi == NONE32) return close_app(&t);
+    const SyncGroup *G = &s->groups[gi];
+    cursor_on(&t, e);
+    keys(&t, "i");
+    for (int i = 0; i < 8 && A->dfocus < A->ndev && A->dev[A->dfocus].ev != e; i++) keys(&t, ">");
+    CHECK(A->dfocus < A->ndev && A->dev[A->dfocus].ev == e);
+    CHECK(details_has(A, "sync group: 8 participants"));
+    CHECK(details_has(A, "last: 5"));
+    CHECK(keys(&t, "\n") & AF_REAGG);
+    CHECK_EQ_I(A->participants_of, gi);
+    /* the participants, the last to arrive (the straggler) marked */
+    CHECK(details_has(A, "8 participants"));
+    CHECK(details_has(A, "<- last to arrive"));
+    CHECK(screen_has(&t, "last to arrive"));
+    CHECK_EQ_I(s->loc[G->last_ev], loc_id(s, "5"));
+    int last_line = -1;
+    for (int i = 0; i < A->ndlines; i++)
+        if (strstr(A->dlines[i], "last to arrive")) last_line = i;
+    CHECK(last_line >= 0 && A->dattr[last_line] == 2 && strstr(A->dlines[last_line], "  5 ") != NULL);
+    CHECK_EQ_I(A->ndev, (int)G->nev);
+    /* > marks the focused participant; Enter goes to it, time and row */
+    CHECK(A->ndev > 0 && !strncmp(A->dlines[A->dev[0].line], "  > ", 4));
+    while (A->dfocus < A->ndev && A->dev[A->dfocus].ev != G->last_ev) keys(&t, ">");
+    CHECK(A->dfocus < A->ndev && !strncmp(A->dlines[A->dev[A->dfocus].line], "  > 5", 5));
+    keys(&t, "\n");
+    CHECK_EQ_I(A->participants_of, NONE32);
+    CHECK(cursor_cell_holds(A, s->ts[G->last_ev]));
+    CHECK_EQ_I(A->cur_row, row_of(A, loc_id(s, "5")));
+    /* Esc returns to the events under the cursor */
+    key(&t, TK_ESC);
+    CHECK_EQ_I(A->participants_of, NONE32);
+    close_app(&t);
+}
+
+/* ---- views and layout --------------------------------------------------------- */
+
+static void t_views_draw(void)
+{
+    static const int SIZES[][2] = {{100, 30}, {20, 10}, {208, 66}, {41, 12}};
+    static const char *const TRACES[] = {"sample-logs/ring.csv", "sample-logs/x10.csv", "sample-logs/mw.ndjson"};
+    for (size_t ti = 0; ti < 3; ti++)
+        for (size_t si = 0; si < 4; si++) {
+            T t;
+            CHECK(open_app(&t, TRACES[ti], SIZES[si][0], SIZES[si][1]));
+            if (!t.ok) continue;
+            App *A = &t.A;
+            A->ascii = si == 1;
+            A->color = si != 3;
+            for (int v = 0; v < V__N; v++) {
+                char k = (char)('1' + v), ks[2] = {k, 0};
+                keys(&t, ks);
+                CHECK_EQ_I(A->view, v);
+                keys(&t, "+jl");
+                keys(&t, "i");
+                keys(&t, "i-s");
+                /* the status line is the last line and names the view */
+                char *last = screen_line(&t, t.c->h - 1);
+                if (SIZES[si][0] >= 100 && !strstr(last, VIEW_TITLES[v])) {
+                    printf("    status of view %d at %dx%d: %s\n", v + 1, SIZES[si][0], SIZES[si][1], last);
+                    g_fail_checks++;
+                }
+                if (A->ascii) {
+                    char *sc = screen(&t);
+                    for (const unsigned char *q = (const unsigned char *)sc; *q; q++)
+                        if (*q >= 0x80) {
+                            printf("    --ascii frame of view %d has a non-ASCII byte\n", v + 1);
+                            g_fail_checks++;
+                            break;
+                        }
+                    free(sc);
+                }
+                free(last);
+            }
+            /* Tab and Shift-Tab cycle */
+            keys(&t, "1");
+            key(&t, TK_TAB);
+            CHECK_EQ_I(A->view, V_GANTT_ACT);
+            key(&t, TK_BTAB);
+            key(&t, TK_BTAB);
+            CHECK_EQ_I(A->view, V_SPLIT);
+            close_app(&t);
+        }
+}
+
+static void t_shared_viewport_and_resize(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/mw.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    keys(&t, "3+++ll");
+    int64_t t0 = A->t0, t1 = A->t1;
+    /* every view shares the window */
+    for (const char *v = "1284"; *v; v++) {
+        char ks[2] = {*v, 0};
+        CHECK(keys(&t, ks) & AF_REAGG);
+        CHECK_EQ_I(A->t0, t0);
+        CHECK_EQ_I(A->t1, t1);
+    }
+    /* the split shows the density above the gantt, sharing the columns */
+    keys(&t, "8");
+    CHECK(screen_has(&t, "split: density + gantt"));
+    CHECK(screen_has(&t, "busy (sum)")); /* (the density's metric and reducer) */
+    keys(&t, "M");
+    CHECK(screen_has(&t, "sync (sum)"));
+    keys(&t, "M");
+    keys(&t, "M");
+    keys(&t, "M");
+    keys(&t, "M");
+    CHECK(screen_has(&t, "busy (sum)"));
+    /* a click on the gantt half selects that gantt row */
+    CHECK(A->lay_y0 > 0);
+    app_mouse(A, A->lay_x0 + 3, A->lay_y0 + 2, MOUSE_CLICK);
+    app_mouse(A, A->lay_x0 + 3, A->lay_y0 + 2, MOUSE_RELEASE);
+    CHECK_EQ_I(A->cur_row, (int)A->row_off + 2);
+    CHECK_EQ_I(A->cur_col, 3);
+    /* a resize re-lays out: the status line moves to the new last line */
+    app_resize(A, 140, 44);
+    canvas_free(t.c);
+    t.c = canvas_new(140, 44, false, true);
+    CHECK(key(&t, TK_RESIZE) & AF_REAGG);
+    char *last = screen_line(&t, 43);
+    CHECK(strstr(last, "split: density + gantt") != NULL);
+    free(last);
+    CHECK(app_ncells(A) > 100);
+    CHECK_EQ_I(A->t0, t0);
+    /* q and Ctrl-C quit */
+    CHECK(key(&t, 'q') & AF_QUIT);
+    CHECK(key(&t, CTRL('c')) & AF_QUIT);
+    /* an unbound key says so */
+    CHECK_EQ_I(key(&t, 'Q'), AF_REDRAW);
+    CHECK(strstr(A->msg, "not bound") != NULL);
+    close_app(&t);
+}
+
+/* the event list: the events of the window, sorted by a column; Enter goes to one */
+static void t_event_list(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    keys(&t, "7");
+    CHECK_EQ_I(A->nevlist, 328);
+    keys(&t, "+++");
+    /* only the visible range */
+    size_t vis = 0;
+    for (uint32_t e = 0; e < s->n; e++) {
+        int64_t end = (s->flags[e] & EVF_DUR) ? s->ts[e] + s->dur[e] : s->ts[e];
+        if (s->ts[e] < A->t1 && (end > A->t0 || s->ts[e] >= A->t0)) vis++;
+    }
+    CHECK(A->nevlist > 0 && A->nevlist < 328);
+    CHECK(A->nevlist <= vis);
+    for (size_t i = 0; i + 1 < A->nevlist; i++) CHECK(s->ts[A->evlist[i]] <= s->ts[A->evlist[i + 1]]);
+    /* sorting by the next columns */
+    keys(&t, "s");
+    CHECK(A->ev_sort == 1);
+    keys(&t, "jjj");
+    CHECK_EQ_I(A->ev_cur, 3);
+    uint32_t e = A->evlist[3];
+    keys(&t, "\n");
+    CHECK_EQ_I(A->view, V_GANTT_LOC);
+    CHECK(cursor_cell_holds(A, s->ts[e]));
+    CHECK_EQ_I(A->cur_row, row_of(A, s->loc[e]));
+    close_app(&t);
+}
+
+/* ---- runner ------------------------------------------------------------------ */
+
+static const Test TESTS[] = {
+    {"keymap: one action per key, every action named, bound and described", t_keymap},
+    {"help: generated from the table, every action reachable, scrolls", t_help},
+    {"prompt: shell-like editing, UTF-8, Ctrl-W/U/K", t_prompt_editing},
+    {"prompt: Tab completes fields, functions, extra fields", t_prompt_complete},
+    {"prompt: history walk and an atomic history file", t_prompt_history},
+    {"viewport: zoom around the cursor, pan, fit, flags of each key", t_zoom_pan},
+    {"viewport: go to a time, mark a range and zoom to it", t_goto_and_range},
+    {"mouse: click, drag a range, wheel", t_mouse},
+    {"filter prompt: live count, apply, error caret, cancel, clear, history", t_filter},
+    {"highlight and n/N through the matches in time", t_highlight_and_matches},
+    {"bookmarks: set, list, jump, shown on the axis", t_bookmarks},
+    {"rows: hide, unhide, sort, expand and collapse groups", t_rows},
+    {"details: a message's fields and both of its ends", t_details_message},
+    {"details: a sync group's participants, the last to arrive", t_details_sync},
+    {"every view draws at every size, ASCII and without colour", t_views_draw},
+    {"views share the viewport; resize; quit", t_shared_viewport_and_resize},
+    {"event list: the visible range, sorted, Enter goes there", t_event_list},
+    {"status line: N of M counts the events visible in the window", t_visible_count},
+};
+
+int main(void)
+{
+    snprintf(g_tmpdir, sizeof g_tmpdir, "/tmp/tnav-tui-unit-XXXXXX");
+    if (!mkdtemp(g_tmpdir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    setenv("XDG_STATE_HOME", g_tmpdir, 1);
+    setenv("TZ", "UTC", 1);
+    int r = run_tests("tui-unit", TESTS, sizeof TESTS / sizeof TESTS[0]);
+    char *cmd = xasprintf("rm -rf '%s'", g_tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_tmpdir);
+    free(cmd);
+    return r;
+}

@@ -1,0 +1,603 @@
+/*
+ * actions.c — what the keys do: one table of actions (name, keys, what it
+ * does) from which both the key bindings and the help screen come, the
+ * dispatch of a key (to the prompt, an overlay or an action), and the mouse.
+ *
+ * Owns: the table; nothing else.
+ * Invariants: every key is bound to at most one action (checked by the
+ * unit tests); an action returns the AF_* flags of what it changed; no
+ * curses here.
+ */
+#include "actions.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "util.h"
+
+const char *tkey_name(int key, char *buf, int sz)
+{
+    static const char *const SPECIAL[] = {"Up",   "Down", "Left", "Right", "PgUp",      "PgDn",
+                                          "Home", "End",  "Bksp", "Del",   "Shift-Tab", "Resize"};
+    if (key > TK_SPECIAL && key < TK__END) snprintf(buf, (size_t)sz, "%s", SPECIAL[key - TK_SPECIAL - 1]);
+    else if (key == TK_ENTER) snprintf(buf, (size_t)sz, "Enter");
+    else if (key == TK_TAB) snprintf(buf, (size_t)sz, "Tab");
+    else if (key == TK_ESC) snprintf(buf, (size_t)sz, "Esc");
+    else if (key == ' ') snprintf(buf, (size_t)sz, "Space");
+    else if (key > 0 && key < 0x20) snprintf(buf, (size_t)sz, "Ctrl-%c", 'A' + key - 1);
+    else {
+        char u[5] = {0};
+        utf8_put(u, (uint32_t)key);
+        snprintf(buf, (size_t)sz, "%s", u);
+    }
+    return buf;
+}
+
+/* ---- the actions ------------------------------------------------------------------------- */
+
+static int a_quit(App *A)
+{
+    (void)A;
+    return AF_QUIT;
+}
+
+static int a_help(App *A)
+{
+    A->show_help = !A->show_help;
+    A->help_off = 0;
+    return AF_REDRAW;
+}
+
+static int a_view(App *A, ViewId v)
+{
+    if (A->view == v) return 0;
+    app_set_view(A, v);
+    A->participants_of = NONE32;
+    return AF_REAGG;
+}
+static int a_view1(App *A) { return a_view(A, V_GANTT_LOC); }
+static int a_view2(App *A) { return a_view(A, V_GANTT_ACT); }
+static int a_view3(App *A) { return a_view(A, V_DENSITY); }
+static int a_view4(App *A) { return a_view(A, V_COMM); }
+static int a_view5(App *A) { return a_view(A, V_MATRIX); }
+static int a_view6(App *A) { return a_view(A, V_STATS); }
+static int a_view7(App *A) { return a_view(A, V_EVENTS); }
+static int a_view8(App *A) { return a_view(A, V_SPLIT); }
+static int a_next_view(App *A) { return a_view(A, (ViewId)((A->view + 1) % V__N)); }
+static int a_prev_view(App *A) { return a_view(A, (ViewId)((A->view + V__N - 1) % V__N)); }
+
+static int a_zoom_in(App *A)
+{
+    app_zoom(A, 0.5);
+    return AF_REAGG;
+}
+
+static int a_zoom_out(App *A)
+{
+    app_zoom(A, 2.0);
+    return AF_REAGG;
+}
+
+static int a_fit(App *A)
+{
+    app_fit(A);
+    return AF_REAGG;
+}
+
+/* the event list and the statistics table move their own cursor */
+static bool list_view(const App *A) { return A->view == V_EVENTS || A->view == V_STATS; }
+
+static int list_move(App *A, long d)
+{
+    if (A->view == V_EVENTS) {
+        long c = (long)A->ev_cur + d;
+        if (c < 0) c = 0;
+        if (A->nevlist && c >= (long)A->nevlist) c = (long)A->nevlist - 1;
+        A->ev_cur = (size_t)(c < 0 ? 0 : c);
+    } else {
+        long c = (long)A->st_cur + d;
+        if (c < 0) c = 0;
+        if (c >= (long)A->s->nloc) c = (long)A->s->nloc - 1;
+        A->st_cur = (int)(c < 0 ? 0 : c);
+    }
+    return AF_REDRAW;
+}
+
+static int a_left(App *A)
+{
+    if (A->cur_col > 0) {
+        A->cur_col--;
+        return AF_REDRAW;
+    }
+    int64_t t0 = A->t0;
+    app_pan_cells(A, -app_ncells(A) / 8 - 1);
+    return t0 != A->t0 ? AF_REAGG : 0;
+}
+
+static int a_right(App *A)
+{
+    if (A->cur_col + 1 < app_ncells(A)) {
+        A->cur_col++;
+        return AF_REDRAW;
+    }
+    int64_t t0 = A->t0;
+    app_pan_cells(A, app_ncells(A) / 8 + 1);
+    return t0 != A->t0 ? AF_REAGG : 0;
+}
+
+static int a_up(App *A)
+{
+    if (list_view(A)) return list_move(A, -1);
+    if (A->cur_row > 0) A->cur_row--;
+    if ((uint32_t)A->cur_row < A->row_off) A->row_off = (uint32_t)A->cur_row;
+    return AF_REDRAW;
+}
+
+static int a_down(App *A)
+{
+    if (list_view(A)) return list_move(A, +1);
+    RowModel *M = app_rows(A);
+    if (M && M->dirty) app_rows_rebuild(A, M);
+    uint32_t ng = M ? M->rs.ng : 0;
+    if ((uint32_t)A->cur_row + 1 < ng) A->cur_row++;
+    if (A->lay_nlines > 0 && (uint32_t)A->cur_row >= A->row_off + (uint32_t)A->lay_nlines)
+        A->row_off = (uint32_t)A->cur_row - (uint32_t)A->lay_nlines + 1;
+    return AF_REDRAW;
+}
+
+static int a_page_left(App *A)
+{
+    if (list_view(A)) return list_move(A, -(A->h - 4));
+    app_pan_cells(A, -app_ncells(A));
+    return AF_REAGG;
+}
+
+static int a_page_right(App *A)
+{
+    if (list_view(A)) return list_move(A, A->h - 4);
+    app_pan_cells(A, app_ncells(A));
+    return AF_REAGG;
+}
+
+static int a_start(App *A)
+{
+    if (list_view(A)) return list_move(A, -(long)1e12);
+    int64_t span = A->t1 - A->t0;
+    A->t0 = A->s->t_min;
+    A->t1 = A->t0 + span;
+    A->cur_col = 0;
+    app_pan_cells(A, 0);
+    return AF_REAGG;
+}
+
+static int a_end(App *A)
+{
+    if (list_view(A)) return list_move(A, (long)1e12);
+    int64_t span = A->t1 - A->t0;
+    A->t1 = A->s->t_max + 1;
+    A->t0 = A->t1 - span;
+    A->cur_col = app_ncells(A) - 1;
+    app_pan_cells(A, 0);
+    return AF_REAGG;
+}
+
+static int open_prompt(App *A, PromptMode m, const char *init)
+{
+    A->pmode = m;
+    prompt_clear(&A->prompt);
+    if (init) prompt_set(&A->prompt, init);
+    A->perr_set = false;
+    A->plive_ok = false;
+    return AF_REDRAW;
+}
+
+static int a_goto(App *A) { return open_prompt(A, PM_GOTO, NULL); }
+static int a_filter(App *A) { return open_prompt(A, PM_FILTER, A->filter_text); }
+static int a_highlight(App *A) { return open_prompt(A, PM_HIGHLIGHT, A->hl_text); }
+
+static int a_clear_filter(App *A)
+{
+    if (!A->filter_text) return 0;
+    app_clear_filter(A, false);
+    snprintf(A->msg, sizeof A->msg, "filter cleared");
+    return AF_REFILTER;
+}
+
+static int a_clear_highlight(App *A)
+{
+    if (!A->hl_text) return 0;
+    app_clear_filter(A, true);
+    return AF_REAGG;
+}
+
+static int a_mark_a(App *A)
+{
+    A->have_a = true;
+    A->mark_a = app_cursor_time(A);
+    snprintf(A->msg, sizeof A->msg, "range start marked; ] marks its end, Enter zooms to it");
+    return AF_REDRAW;
+}
+
+static int a_mark_b(App *A)
+{
+    A->have_b = true;
+    A->mark_b = app_cell_start(A, A->cur_col + 1);
+    return AF_REDRAW;
+}
+
+static int a_enter(App *A)
+{
+    if (A->have_a && A->have_b) {
+        int64_t a = A->mark_a < A->mark_b ? A->mark_a : A->mark_b, b = A->mark_a < A->mark_b ? A->mark_b : A->mark_a;
+        if (b - a < 1) b = a + 1;
+        A->t0 = a;
+        A->t1 = b;
+        A->have_a = A->have_b = false;
+        app_pan_cells(A, 0); /* (clamps) */
+        A->cur_col = 0;
+        return AF_REAGG;
+    }
+    if (A->view == V_EVENTS && A->ev_cur < A->nevlist) {
+        uint32_t e = A->evlist[A->ev_cur];
+        app_set_view(A, V_GANTT_LOC);
+        app_pan_to(A, A->s->ts[e]);
+        app_cursor_row_to(A, e);
+        return AF_REAGG;
+    }
+    if (A->view == V_STATS) {
+        app_set_view(A, V_GANTT_LOC);
+        RowModel *M = app_rows(A);
+        if (M->dirty) app_rows_rebuild(A, M);
+        for (uint32_t g = 0; g < M->rs.ng; g++)
+            for (uint32_t k = rowset_first(&M->rs, g); k < rowset_end(&M->rs, g); k++)
+                if (M->rs.ids[k] == (uint32_t)A->st_cur) A->cur_row = (int)g;
+        return AF_REAGG;
+    }
+    if (!A->details) {
+        A->details = true;
+        return AF_REAGG;
+    }
+    return app_details_enter(A) ? AF_REAGG : AF_REDRAW;
+}
+
+static int a_details(App *A)
+{
+    A->details = !A->details;
+    A->participants_of = NONE32;
+    A->dfocus = 0;
+    return AF_REAGG; /* (the views get narrower or wider) */
+}
+
+static int a_details_next(App *A)
+{
+    if (A->dfocus + 1 < A->ndev) A->dfocus++;
+    return AF_REDRAW;
+}
+
+static int a_details_prev(App *A)
+{
+    if (A->dfocus > 0) A->dfocus--;
+    return AF_REDRAW;
+}
+
+static int a_next_match(App *A) { return app_next_match(A, +1) ? AF_REAGG : AF_REDRAW; }
+static int a_prev_match(App *A) { return app_next_match(A, -1) ? AF_REAGG : AF_REDRAW; }
+
+static int a_bookmark(App *A)
+{
+    int k = 0;
+    while (k < 26 && A->bm_set[k]) k++;
+    if (k == 26) {
+        /* all taken: the oldest one goes */
+        memmove(A->bm, A->bm + 1, 25 * sizeof(int64_t));
+        k = 25;
+    }
+    A->bm_set[k] = true;
+    A->bm[k] = app_cursor_time(A);
+    snprintf(A->msg, sizeof A->msg, "bookmark %c set; ' lists the bookmarks", 'a' + k);
+    return AF_REDRAW;
+}
+
+static int a_bookmarks(App *A)
+{
+    A->show_bookmarks = !A->show_bookmarks;
+    return AF_REDRAW;
+}
+
+static int a_expand(App *A)
+{
+    RowModel *M = app_rows(A);
+    if (!M) return 0;
+    if (M->dirty) app_rows_rebuild(A, M);
+    if ((uint32_t)A->cur_row >= M->rs.ng) return 0;
+    uint32_t first = rowset_first(&M->rs, (uint32_t)A->cur_row), end = rowset_end(&M->rs, (uint32_t)A->cur_row);
+    if (end - first > 1) {
+        M->expanded[M->rs.ids[first]] = 1;
+    } else if (M->gsize > 1) {
+        /* collapse the expanded group this row belongs to */
+        uint32_t pos = first - first % M->gsize;
+        M->expanded[M->rs.ids[pos]] = 0;
+        for (uint32_t g = 0; g < M->rs.ng; g++)
+            if (rowset_first(&M->rs, g) == pos) A->cur_row = (int)g;
+    } else {
+        snprintf(A->msg, sizeof A->msg, "every row is shown; nothing to expand");
+        return AF_REDRAW;
+    }
+    uint32_t keep = M->rs.ids[first];
+    app_rows_rebuild(A, M);
+    for (uint32_t g = 0; g < M->rs.ng; g++)
+        if (M->rs.ids[rowset_first(&M->rs, g)] == keep) A->cur_row = (int)g;
+    return AF_REAGG;
+}
+
+static int a_hide(App *A)
+{
+    RowModel *M = app_rows(A);
+    if (!M) return 0;
+    if (M->dirty) app_rows_rebuild(A, M);
+    if ((uint32_t)A->cur_row >= M->rs.ng || M->rs.ng <= 1) return 0;
+    for (uint32_t k = rowset_first(&M->rs, (uint32_t)A->cur_row); k < rowset_end(&M->rs, (uint32_t)A->cur_row); k++)
+        M->hidden[M->rs.ids[k]] = 1;
+    app_rows_rebuild(A, M);
+    if ((uint32_t)A->cur_row >= M->rs.ng) A->cur_row = (int)M->rs.ng - 1;
+    snprintf(A->msg, sizeof A->msg, "row hidden; U shows every row again");
+    return AF_REAGG;
+}
+
+static int a_unhide(App *A)
+{
+    RowModel *M = app_rows(A);
+    if (!M) return 0;
+    memset(M->hidden, 0, M->n);
+    M->dirty = true;
+    return AF_REAGG;
+}
+
+static int a_sort(App *A)
+{
+    if (A->view == V_EVENTS) {
+        A->ev_sort = (A->ev_sort + 1) % 6;
+        A->evlist_dirty = true;
+        return AF_REAGG;
+    }
+    RowModel *M = app_rows(A);
+    if (!M) return 0;
+    M->sort = (RowSort)((M->sort + 1) % SORT__N);
+    M->dirty = true;
+    A->cur_row = 0;
+    A->row_off = 0;
+    snprintf(A->msg, sizeof A->msg, "rows sorted by %s", SORT_NAMES[M->sort]);
+    return AF_REAGG;
+}
+
+static int a_metric(App *A)
+{
+    static const Metric CYCLE[] = {M_BUSY, M_SYNC, M_EVENTS, M_BYTES, M_COUNTER};
+    int i = 0;
+    while (i < 5 && CYCLE[i] != A->metric.m) i++;
+    A->metric.m = CYCLE[(i + 1) % 5];
+    A->metric.expr = NULL;
+    snprintf(A->msg, sizeof A->msg, "metric: %s", METRIC_NAMES[A->metric.m]);
+    return AF_REAGG;
+}
+
+static int a_reducer(App *A)
+{
+    A->reducer = (Reducer)((A->reducer + 1) % RED__N);
+    snprintf(A->msg, sizeof A->msg, "reducer: %s", REDUCER_NAMES[A->reducer]);
+    return AF_REAGG;
+}
+
+static int a_redraw(App *A)
+{
+    (void)A;
+    return AF_REAGG;
+}
+
+const Action ACTIONS[] = {
+    {"help", {'?'}, "show or hide this help", a_help},
+    {"quit", {'q'}, "quit (also Ctrl-C)", a_quit},
+    {"view-gantt-loc", {'1'}, "view: Gantt by location", a_view1},
+    {"view-gantt-act", {'2'}, "view: Gantt by activity (spawn tree)", a_view2},
+    {"view-density", {'3'}, "view: density map", a_view3},
+    {"view-comm", {'4'}, "view: communication monitor", a_view4},
+    {"view-matrix", {'5'}, "view: communication matrix", a_view5},
+    {"view-stats", {'6'}, "view: statistics of the visible range", a_view6},
+    {"view-events", {'7'}, "view: events of the visible range", a_view7},
+    {"view-split", {'8'}, "view: density map above the Gantt", a_view8},
+    {"next-view", {TK_TAB}, "next view", a_next_view},
+    {"prev-view", {TK_BTAB}, "previous view", a_prev_view},
+    {"zoom-in", {'+', '=', 'z'}, "zoom in around the cursor", a_zoom_in},
+    {"zoom-out", {'-', 'Z'}, "zoom out around the cursor", a_zoom_out},
+    {"fit", {'0'}, "zoom to fit the whole trace", a_fit},
+    {"left", {TK_LEFT, 'h'}, "cursor left (pans at the edge)", a_left},
+    {"right", {TK_RIGHT, 'l'}, "cursor right (pans at the edge)", a_right},
+    {"up", {TK_UP, 'k'}, "cursor up a row", a_up},
+    {"down", {TK_DOWN, 'j'}, "cursor down a row", a_down},
+    {"page-left", {TK_PGUP}, "pan a screen back in time", a_page_left},
+    {"page-right", {TK_PGDN}, "pan a screen forward in time", a_page_right},
+    {"start", {TK_HOME}, "pan to the start of the trace", a_start},
+    {"end", {TK_END}, "pan to the end of the trace", a_end},
+    {"goto", {'g'}, "go to a time (e.g. 1.25s, 200us, or a date-time)", a_goto},
+    {"mark-start", {'['}, "mark the start of a range at the cursor", a_mark_a},
+    {"mark-end", {']'}, "mark the end of a range at the cursor", a_mark_b},
+    {"enter", {TK_ENTER}, "zoom to the marked range; else open the details, jump to a message's other end, list a "
+                          "sync's participants",
+     a_enter},
+    {"details", {'i'}, "show or hide the details of the events under the cursor", a_details},
+    {"details-next", {'>'}, "details: the next event", a_details_next},
+    {"details-prev", {'<'}, "details: the previous event", a_details_prev},
+    {"filter", {'/'}, "filter: show only the events an expression selects", a_filter},
+    {"highlight", {'t'}, "highlight the events an expression selects (the rest stays)", a_highlight},
+    {"clear-filter", {'C'}, "clear the filter", a_clear_filter},
+    {"clear-highlight", {'T'}, "clear the highlight", a_clear_highlight},
+    {"next-match", {'n'}, "the next matching event in time", a_next_match},
+    {"prev-match", {'N'}, "the previous matching event in time", a_prev_match},
+    {"bookmark", {'m'}, "bookmark the cursor's time", a_bookmark},
+    {"bookmarks", {'\''}, "list the bookmarks; a letter jumps to one", a_bookmarks},
+    {"expand", {'x'}, "expand or collapse the group of rows under the cursor", a_expand},
+    {"hide-row", {'H'}, "hide the row under the cursor", a_hide},
+    {"unhide-rows", {'U'}, "show every row again", a_unhide},
+    {"sort", {'s'}, "sort rows: natural, name, busy, metric of the window (events: next column)", a_sort},
+    {"metric", {'M'}, "density: next metric (busy, sync, events, bytes, counter)", a_metric},
+    {"reducer", {'R'}, "next reducer for grouped rows (sum, mean, max, min-nonzero, mode)", a_reducer},
+    {"redraw", {CTRL('l')}, "redraw the screen", a_redraw},
+    {NULL, {0}, NULL, NULL},
+};
+
+const Action *action_for_key(int key)
+{
+    for (const Action *a = ACTIONS; a->name; a++)
+        for (int i = 0; i < ACTION_KEYS && a->keys[i]; i++)
+            if (a->keys[i] == key) return a;
+    return NULL;
+}
+
+/* ---- dispatch ------------------------------------------------------------------------------- */
+
+/* the prompt's text compiled as the user types: the error, or how many
+ * events match */
+static void prompt_live(App *A)
+{
+    if (A->pmode != PM_FILTER && A->pmode != PM_HIGHLIGHT) return;
+    A->plive_ok = false;
+    A->perr_set = false;
+    if (!A->prompt.len) return;
+    FilterError fe;
+    Filter *f = filter_compile(A->s, A->prompt.buf, &fe);
+    if (!f) {
+        A->perr = fe;
+        A->perr_set = true;
+        return;
+    }
+    size_t nw = (A->s->n + 63) / 64 + 1;
+    uint64_t *sel = xcalloc(nw, 8);
+    filter_run(f, sel, NULL);
+    uint64_t c = 0;
+    for (size_t w = 0; w + 1 < nw; w++) c += popcount64(sel[w]);
+    free(sel);
+    filter_free(f);
+    A->plive_count = c;
+    A->plive_ok = true;
+}
+
+static int prompt_enter(App *A)
+{
+    PromptMode m = A->pmode;
+    const char *text = A->prompt.buf;
+    if (m == PM_GOTO) {
+        if (!app_goto(A, text)) {
+            snprintf(A->msg, sizeof A->msg, "not a time in the trace: %s", text);
+            return AF_REDRAW;
+        }
+        A->pmode = PM_NONE;
+        return AF_REAGG;
+    }
+    bool hl = m == PM_HIGHLIGHT;
+    if (!text[0]) {
+        /* an empty filter clears it */
+        A->pmode = PM_NONE;
+        app_clear_filter(A, hl);
+        return hl ? AF_REAGG : AF_REFILTER;
+    }
+    if (!app_apply_filter(A, text, hl)) return AF_REDRAW; /* the error stays under the prompt */
+    A->pmode = PM_NONE; /* (the status line shows it) */
+    return hl ? AF_REAGG : AF_REFILTER;
+}
+
+int app_key(App *A, int key)
+{
+    A->msg[0] = 0;
+    if (key == TK_RESIZE) return AF_REAGG;
+    if (A->pmode != PM_NONE) {
+        if (key == TK_ESC || key == CTRL('g') || key == CTRL('c')) {
+            A->pmode = PM_NONE;
+            A->perr_set = false;
+            return AF_REDRAW;
+        }
+        if (key == TK_ENTER || key == '\n') return prompt_enter(A);
+        if (A->pmode == PM_GOTO && (key == TK_UP || key == TK_DOWN)) return 0; /* (the history is of filters) */
+        if (prompt_key(&A->prompt, key, A->pmode == PM_GOTO ? NULL : app_complete, A)) prompt_live(A);
+        return AF_REDRAW;
+    }
+    if (A->show_help) {
+        /* scrolling keys move the help; any other closes it (and those
+         * that do something else also do it) */
+        int d = key == 'j' || key == TK_DOWN ? 1 : key == 'k' || key == TK_UP ? -1 : key == TK_PGDN || key == ' ' ? 10
+                : key == TK_PGUP                                                ? -10
+                                                                                : 0;
+        if (d) {
+            A->help_off += d;
+            if (A->help_off < 0) A->help_off = 0;
+            return AF_REDRAW;
+        }
+        A->show_help = false;
+        if (key == '?' || key == TK_ESC || key == 'q') return AF_REDRAW;
+    }
+    if (A->show_bookmarks) {
+        A->show_bookmarks = false;
+        if (key >= 'a' && key <= 'z' && A->bm_set[key - 'a']) {
+            app_pan_to(A, A->bm[key - 'a']);
+            return AF_REAGG;
+        }
+        /* any other key only closes the list (a letter meant for it must
+         * not quit or toggle something) */
+        if (key >= 'a' && key <= 'z') snprintf(A->msg, sizeof A->msg, "no bookmark %c", key);
+        return AF_REDRAW;
+    }
+    if (key == TK_ESC) {
+        if (A->participants_of != NONE32) {
+            A->participants_of = NONE32;
+            return AF_REDRAW;
+        }
+        if (A->have_a || A->have_b) {
+            A->have_a = A->have_b = false;
+            return AF_REDRAW;
+        }
+        return 0;
+    }
+    if (key == CTRL('c')) return AF_QUIT;
+    const Action *a = action_for_key(key);
+    if (!a) {
+        char kn[32];
+        snprintf(A->msg, sizeof A->msg, "%s is not bound to anything; ? shows the keys", tkey_name(key, kn, sizeof kn));
+        return AF_REDRAW;
+    }
+    return a->fn(A);
+}
+
+int app_mouse(App *A, int x, int y, int what)
+{
+    int col = x - A->lay_x0, row = y - A->lay_y0;
+    bool in_cells = col >= 0 && col < app_ncells(A) && row >= 0 && row < A->lay_nlines && !list_view(A) &&
+                    A->view != V_MATRIX;
+    if (!in_cells) return 0;
+    A->cur_col = col;
+    RowModel *M = app_rows(A);
+    if (M) {
+        if (M->dirty) app_rows_rebuild(A, M);
+        uint32_t r = A->row_off + (uint32_t)row;
+        if (r < M->rs.ng) A->cur_row = (int)r;
+    }
+    switch (what) {
+    case MOUSE_CLICK:
+        A->have_a = true;
+        A->mark_a = app_cursor_time(A);
+        A->have_b = false;
+        return AF_REDRAW;
+    case MOUSE_DRAG:
+    case MOUSE_RELEASE:
+        if (A->have_a && app_cursor_time(A) != A->mark_a) {
+            A->have_b = true;
+            A->mark_b = app_cell_start(A, A->cur_col + 1);
+        } else if (what == MOUSE_RELEASE) {
+            A->have_a = false; /* a plain click only moves the cursor */
+        }
+        return AF_REDRAW;
+    case MOUSE_WHEEL_UP: app_zoom(A, 0.5); return AF_REAGG;
+    case MOUSE_WHEEL_DOWN: app_zoom(A, 2.0); return AF_REAGG;
+    default: return 0;
+    }
+}

@@ -1,0 +1,805 @@
+/*
+ * app.c — the interactive session's state and operations; see app.h.
+ * Nothing here touches the terminal.
+ */
+#include "app.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+#include "out.h"
+#include "store.h"
+#include "timeparse.h"
+#include "util.h"
+
+const char *const VIEW_TITLES[V__N] = {"gantt: locations", "gantt: activities", "density", "comm monitor",
+                                       "comm matrix",      "statistics",        "events",  "split: density + gantt"};
+const char *const SORT_NAMES[SORT__N] = {"natural", "name", "busy (whole trace)", "metric (window)"};
+
+/* ---- the window ------------------------------------------------------------------- */
+
+static int64_t trace_t0(const App *A) { return A->s->t_min; }
+static int64_t trace_t1(const App *A) { return A->s->t_max + 1 > A->s->t_min ? A->s->t_max + 1 : A->s->t_min + 1; }
+
+int app_ncells(const App *A)
+{
+    if (A->lay_ncell > 0) return A->lay_ncell;
+    int n = A->w - 12;
+    return n > 1 ? n : 1;
+}
+
+int64_t app_cell_start(const App *A, int col)
+{
+    int n = app_ncells(A);
+    return A->t0 + (int64_t)((__int128)(A->t1 - A->t0) * col / n);
+}
+
+int64_t app_cursor_time(const App *A) { return app_cell_start(A, A->cur_col); }
+
+/* keep the window inside the trace (as wide as it allows) */
+static void clamp_window(App *A)
+{
+    int64_t lo = trace_t0(A), hi = trace_t1(A), span = A->t1 - A->t0;
+    int n = app_ncells(A);
+    if (span < n) span = n; /* at least 1 ns per cell */
+    if (span > hi - lo) span = hi - lo;
+    if (span < 1) span = 1;
+    if (A->t0 < lo) A->t0 = lo;
+    if (A->t0 > hi - span) A->t0 = hi - span;
+    A->t1 = A->t0 + span;
+    if (A->cur_col < 0) A->cur_col = 0;
+    if (A->cur_col >= n) A->cur_col = n - 1;
+}
+
+/* the column of time t in the current window, or -1 */
+static int col_of(const App *A, int64_t t)
+{
+    if (t < A->t0 || t >= A->t1) return -1;
+    int n = app_ncells(A);
+    int c = (int)((__int128)(t - A->t0) * n / (A->t1 - A->t0));
+    /* the cell whose [start, next start) holds t */
+    while (c > 0 && app_cell_start(A, c) > t) c--;
+    while (c + 1 < n && app_cell_start(A, c + 1) <= t) c++;
+    return c;
+}
+
+static bool anchor_valid(const App *A)
+{
+    const CursorAnchor *a = &A->anchor;
+    return a->set && a->col == A->cur_col && a->t0 == A->t0 && a->t1 == A->t1;
+}
+
+void app_zoom(App *A, double factor)
+{
+    int n = app_ncells(A);
+    /* around the time the cursor was put on (go to, a match, a message's
+     * end), else the middle of its cell */
+    bool anch = anchor_valid(A);
+    int64_t tc = anch ? A->anchor.t : app_cursor_time(A) + (app_cell_start(A, A->cur_col + 1) - app_cursor_time(A)) / 2;
+    double frac = anch ? (double)(tc - A->t0) / (double)(A->t1 - A->t0) : ((double)A->cur_col + 0.5) / n;
+    int64_t span = (int64_t)llround((double)(A->t1 - A->t0) * factor);
+    if (span < n) span = n;
+    if (span > trace_t1(A) - trace_t0(A)) span = trace_t1(A) - trace_t0(A);
+    A->t0 = tc - (int64_t)llround(frac * (double)span);
+    A->t1 = A->t0 + span;
+    clamp_window(A);
+    int c = col_of(A, tc);
+    if (c >= 0) A->cur_col = c;
+    if (anch && c >= 0) A->anchor = (CursorAnchor){tc, c, A->t0, A->t1, true};
+}
+
+void app_pan_cells(App *A, int cells)
+{
+    if (!cells) {
+        clamp_window(A);
+        return;
+    }
+    int n = app_ncells(A);
+    int64_t d = (int64_t)((__int128)(A->t1 - A->t0) * cells / n);
+    if (d == 0) d = cells > 0 ? 1 : -1;
+    A->t0 += d;
+    A->t1 += d;
+    clamp_window(A);
+}
+
+/* the cursor on the cell of t, remembering t: a zoom stays around it and
+ * a new grid (another view's label width) puts the cursor on its cell */
+static void cursor_at(App *A, int64_t t)
+{
+    int c = col_of(A, t);
+    if (c < 0) return;
+    A->cur_col = c;
+    A->anchor = (CursorAnchor){t, c, A->t0, A->t1, true};
+}
+
+void app_pan_to(App *A, int64_t t)
+{
+    int64_t span = A->t1 - A->t0;
+    A->t0 = t - span / 2;
+    A->t1 = A->t0 + span;
+    clamp_window(A);
+    cursor_at(A, t);
+}
+
+void app_regrid(App *A, int old_ncells)
+{
+    if (old_ncells == app_ncells(A)) return;
+    int64_t t;
+    if (anchor_valid(A)) {
+        t = A->anchor.t;
+    } else {
+        /* the middle of the cursor's cell in the old grid */
+        int64_t span = A->t1 - A->t0;
+        t = A->t0 + (int64_t)(((__int128)span * (2 * A->cur_col + 1)) / (2 * old_ncells));
+    }
+    int c = col_of(A, t);
+    A->cur_col = c >= 0 ? c : A->cur_col < app_ncells(A) ? A->cur_col : app_ncells(A) - 1;
+    A->anchor.col = A->cur_col;
+}
+
+void app_fit(App *A)
+{
+    A->t0 = trace_t0(A);
+    A->t1 = trace_t1(A);
+    clamp_window(A);
+}
+
+double app_zoom_factor(const App *A) { return (double)(trace_t1(A) - trace_t0(A)) / (double)(A->t1 - A->t0); }
+
+bool app_goto(App *A, const char *text)
+{
+    int64_t t;
+    if (parse_rfc3339(text, strlen(text), &t) != TP_OK) {
+        if (parse_time_arg(text, 0, &t) != TP_OK) return false;
+        t += trace_t0(A);
+    }
+    if (t < trace_t0(A) || t >= trace_t1(A)) return false;
+    if (t < A->t0 || t >= A->t1) app_pan_to(A, t);
+    cursor_at(A, t);
+    return true;
+}
+
+/* ---- rows ------------------------------------------------------------------------------ */
+
+static void rows_init(App *A, RowModel *M, RowKind kind)
+{
+    memset(M, 0, sizeof *M);
+    M->kind = kind;
+    M->n = kind == ROWS_LOC ? A->s->nloc : A->s->nact;
+    M->hidden = xcalloc((size_t)M->n + 1, 1);
+    M->expanded = xcalloc((size_t)M->n + 1, 1);
+    M->dirty = true;
+}
+
+static void rows_free(RowModel *M)
+{
+    free(M->hidden);
+    free(M->expanded);
+    rowset_free(&M->rs);
+}
+
+typedef struct {
+    const App *A;
+    RowKind kind;
+    double *key;
+    char **name;
+} SortCtx;
+
+static SortCtx *g_sort; /* (qsort has no context argument) */
+
+static int cmp_rows(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    const SortCtx *c = g_sort;
+    if (c->name) {
+        int r = strcmp(c->name[x], c->name[y]);
+        if (r) return r;
+    } else if (c->key) {
+        if (c->key[x] != c->key[y]) return c->key[x] > c->key[y] ? -1 : 1;
+    }
+    return x < y ? -1 : x > y;
+}
+
+/* the rows in the chosen order, hidden ones left out, grouped to fit the
+ * lines except the groups the user expanded */
+void app_rows_rebuild(App *A, RowModel *M)
+{
+    rowset_free(&M->rs);
+    RowSet base;
+    rowset_init(&base, A->S, M->kind, M->kind == ROWS_ACT);
+    uint32_t n = base.n;
+    uint32_t *ord = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+    uint16_t *dep = xmalloc(((size_t)n + 1) * sizeof(uint16_t));
+    /* the natural order: locations as in the store, activities in spawn-tree order */
+    uint16_t *depth_of = xcalloc((size_t)n + 1, sizeof(uint16_t));
+    for (uint32_t i = 0; i < n; i++) depth_of[base.ids[i]] = base.depth[i];
+    if (M->sort == SORT_NATURAL) {
+        memcpy(ord, base.ids, (size_t)n * sizeof(uint32_t));
+    } else {
+        for (uint32_t i = 0; i < n; i++) ord[i] = i;
+        SortCtx c = {A, M->kind, NULL, NULL};
+        if (M->sort == SORT_NAME) {
+            c.name = xmalloc(((size_t)n + 1) * sizeof(char *));
+            for (uint32_t i = 0; i < n; i++) {
+                char b[300];
+                row_label(A->S, M->kind, i, b, sizeof b);
+                c.name[i] = xstrdup(b);
+            }
+        } else {
+            c.key = xmalloc(((size_t)n + 1) * sizeof(double));
+            MetricSpec m = M->sort == SORT_BUSY ? (MetricSpec){M_BUSY, false, NULL} : A->metric;
+            int64_t t[2] = {M->sort == SORT_BUSY ? trace_t0(A) : A->t0, M->sort == SORT_BUSY ? trace_t1(A) : A->t1};
+            char err[200];
+            summary_prepare(A->S, &m, M->kind, err, sizeof err);
+            for (uint32_t i = 0; i < n; i++) {
+                double cum[2], def[2];
+                summary_cum(A->S, &m, M->kind, i, t, 2, cum, def);
+                double v = metric_value(m.m, cum[0], cum[1], def[0], def[1], t[0], t[1]);
+                c.key[i] = v == v ? v : -1;
+            }
+        }
+        g_sort = &c;
+        qsort(ord, n, sizeof(uint32_t), cmp_rows);
+        g_sort = NULL;
+        if (c.name)
+            for (uint32_t i = 0; i < n; i++) free(c.name[i]);
+        free(c.name);
+        free(c.key);
+    }
+    /* drop the hidden rows */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!M->hidden[ord[i]]) {
+            dep[k] = M->sort == SORT_NATURAL ? depth_of[ord[i]] : 0;
+            ord[k++] = ord[i];
+        }
+    /* groups of gsize, or single rows where expanded */
+    int lines = A->h - 5 > 1 ? A->h - 5 : 1;
+    uint32_t g = k > (uint32_t)lines ? (k + (uint32_t)lines - 1) / (uint32_t)lines : 1;
+    M->gsize = g;
+    uint32_t *gs = xmalloc(((size_t)k + 2) * sizeof(uint32_t));
+    uint32_t ng = 0, maxg = 1;
+    for (uint32_t i = 0; i < k;) {
+        uint32_t end = i + g < k ? i + g : k;
+        if (g > 1 && M->expanded[ord[i]]) {
+            for (uint32_t j = i; j < end; j++) gs[ng++] = j;
+        } else {
+            gs[ng++] = i;
+            if (end - i > maxg) maxg = end - i;
+        }
+        i = end;
+    }
+    gs[ng] = k;
+    M->rs = (RowSet){M->kind, k, ord, dep, maxg, ng, gs, true};
+    rowset_free(&base);
+    free(depth_of);
+    M->dirty = false;
+}
+
+RowModel *app_rows(App *A)
+{
+    switch (A->view) {
+    case V_GANTT_LOC:
+    case V_DENSITY:
+    case V_SPLIT: return &A->rows[ROWS_LOC];
+    case V_GANTT_ACT: return &A->rows[ROWS_ACT];
+    default: return NULL;
+    }
+}
+
+/* ---- the session ------------------------------------------------------------------------- */
+
+/* the highlight: what its filter selects among what the filter shows */
+static void hl_rebuild(App *A)
+{
+    if (!A->hl_filter) return;
+    size_t nw = (A->s->n + 63) / 64 + 1;
+    memset(A->hl_sel, 0, nw * 8);
+    filter_run(A->hl_filter, A->hl_sel, NULL);
+    if (A->ss.sel)
+        for (size_t w = 0; w < nw; w++) A->hl_sel[w] &= A->ss.sel[w];
+    summary_free(A->Shl);
+    A->Shl = summary_build(A->s, A->hl_sel, A->args ? A->args->load.threads : 0);
+    summary_set_base(A->Shl, A->S_all);
+}
+
+static void rebuild_summaries(App *A)
+{
+    if (A->S != A->S_all) summary_free(A->S);
+    app_prewarm_wait(A); /* (its memory is ready for the new summary) */
+    if (!A->ss.sel) {
+        if (!A->S_all) A->S_all = summary_build(A->s, NULL, A->args ? A->args->load.threads : 0);
+        A->S = A->S_all;
+    } else {
+        A->S = summary_build(A->s, A->ss.sel, A->args ? A->args->load.threads : 0);
+        summary_set_base(A->S, A->S_all);
+    }
+    for (int k = 0; k < 2; k++) A->rows[k].dirty = true;
+    A->evlist_dirty = true;
+    hl_rebuild(A);
+}
+
+void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool color)
+{
+    memset(A, 0, sizeof *A);
+    A->ss = *ss;
+    A->args = args;
+    A->s = ss->s;
+    A->w = w;
+    A->h = h;
+    A->ascii = ascii;
+    A->color = color;
+    A->view = V_GANTT_LOC;
+    A->metric = (MetricSpec){M_BUSY, false, NULL};
+    A->reducer = RED_SUM;
+    A->participants_of = NONE32;
+    A->filter_text = args && args->filter ? xstrdup(args->filter) : NULL;
+    A->S = summary_build(A->s, A->ss.sel, args ? args->load.threads : 0);
+    if (!A->ss.sel) A->S_all = A->S;
+    rows_init(A, &A->rows[ROWS_LOC], ROWS_LOC);
+    rows_init(A, &A->rows[ROWS_ACT], ROWS_ACT);
+    prompt_init(&A->prompt);
+    A->hist_path = history_path();
+    if (A->hist_path) prompt_history_load(&A->prompt, A->hist_path);
+    A->evlist_dirty = true;
+    app_fit(A);
+}
+
+typedef struct {
+    pthread_t th;
+    size_t sizes[8];
+    int n;
+} Prewarm;
+
+static void *prewarm_main(void *arg)
+{
+    Prewarm *P = arg;
+    /* touched here, then left in the recycler for the next summary (all
+     * held at once: a block given back early would serve the next size) */
+    void *p[8];
+    for (int i = 0; i < P->n; i++) {
+        p[i] = xmalloc_big(P->sizes[i]);
+        memset(p[i], 0, P->sizes[i]);
+    }
+    for (int i = 0; i < P->n; i++) xfree_big(p[i], P->sizes[i]);
+    return NULL;
+}
+
+void app_prewarm(App *A)
+{
+    if (A->prewarm_thread || !A->S || A->s->n < 1000000) return;
+    Prewarm *P = xcalloc(1, sizeof *P);
+    P->n = summary_big_sizes(A->S, P->sizes, 8);
+    if (pthread_create(&P->th, NULL, prewarm_main, P) != 0) {
+        free(P);
+        return;
+    }
+    A->prewarm_thread = P;
+}
+
+void app_prewarm_wait(App *A)
+{
+    Prewarm *P = A->prewarm_thread;
+    if (!P) return;
+    pthread_join(P->th, NULL);
+    free(P);
+    A->prewarm_thread = NULL;
+}
+
+/* the highlight's filter, selection and summary, gone */
+static void hl_drop(App *A)
+{
+    filter_free(A->hl_filter);
+    free(A->hl_sel);
+    free(A->hl_text);
+    summary_free(A->Shl);
+    A->hl_filter = NULL;
+    A->hl_sel = NULL;
+    A->hl_text = NULL;
+    A->Shl = NULL;
+}
+
+void app_free(App *A)
+{
+    app_prewarm_wait(A);
+    if (A->S != A->S_all) summary_free(A->S);
+    summary_free(A->S_all);
+    hl_drop(A);
+    free(A->filter_text);
+    for (int k = 0; k < 2; k++) rows_free(&A->rows[k]);
+    for (int i = 0; i < A->ndlines; i++) free(A->dlines[i]);
+    free(A->dlines);
+    free(A->dattr);
+    free(A->dev);
+    free(A->evlist);
+    canvas_free(A->vcache);
+    prompt_free(&A->prompt);
+    free(A->hist_path);
+    /* (the session's store and selection belong to the caller) */
+}
+
+void app_resize(App *A, int w, int h)
+{
+    /* keep the cursor's time where it was */
+    int64_t tc = app_cursor_time(A);
+    A->w = w;
+    A->h = h;
+    A->lay_ncell = 0;
+    for (int k = 0; k < 2; k++) A->rows[k].dirty = true;
+    clamp_window(A);
+    int c = col_of(A, tc);
+    if (c >= 0) A->cur_col = c;
+}
+
+/* ---- filters ---------------------------------------------------------------------------------- */
+
+bool app_apply_filter(App *A, const char *text, bool highlight)
+{
+    FilterError fe;
+    Filter *f = filter_compile(A->s, text, &fe);
+    if (!f) {
+        A->perr = fe;
+        A->perr_set = true;
+        return false;
+    }
+    size_t nw = (A->s->n + 63) / 64 + 1;
+    double t0 = now_sec();
+    uint64_t *sel = xcalloc(nw, 8);
+    uint64_t *counts = xcalloc((size_t)filter_nstages(f) + 1, 8);
+    filter_run(f, sel, counts);
+    free(counts);
+    double t1 = now_sec();
+    if (highlight) {
+        hl_drop(A);
+        A->hl_filter = f;
+        A->hl_sel = sel;
+        A->hl_text = xstrdup(text);
+        hl_rebuild(A);
+    } else {
+        filter_free(A->ss.f);
+        free(A->ss.sel);
+        A->ss.f = f;
+        A->ss.sel = sel;
+        uint64_t c = 0;
+        for (size_t w = 0; w + 1 < nw; w++) c += popcount64(sel[w]);
+        A->ss.nsel = c;
+        free(A->filter_text);
+        A->filter_text = xstrdup(text);
+        rebuild_summaries(A);
+    }
+    if (getenv("TNAV_TIMING"))
+        fprintf(stderr, "tnav: filter %.1f ms, summaries %.1f ms\n", (t1 - t0) * 1e3, (now_sec() - t1) * 1e3);
+    prompt_history_add(&A->prompt, text);
+    if (A->hist_path) prompt_history_save(&A->prompt, A->hist_path, 500);
+    A->perr_set = false;
+    return true;
+}
+
+void app_clear_filter(App *A, bool highlight)
+{
+    if (highlight) {
+        hl_drop(A);
+        return;
+    }
+    if (!A->ss.f && !A->ss.sel) return;
+    filter_free(A->ss.f);
+    free(A->ss.sel);
+    A->ss.f = NULL;
+    A->ss.sel = NULL;
+    A->ss.nsel = A->s->n;
+    free(A->filter_text);
+    A->filter_text = NULL;
+    rebuild_summaries(A);
+}
+
+/* the next event that matches (the highlight, else the filter) after the cursor */
+bool app_next_match(App *A, int dir)
+{
+    Summary *S = A->Shl ? A->Shl : A->S;
+    int64_t from = dir > 0 ? app_cell_start(A, A->cur_col + 1) - 1 : app_cursor_time(A);
+    uint32_t e = summary_next_event(S, from, dir);
+    if (e == NONE32) {
+        snprintf(A->msg, sizeof A->msg, "no %s matching event", dir > 0 ? "later" : "earlier");
+        return false;
+    }
+    int64_t t = A->s->ts[e];
+    if (t < A->t0 || t >= A->t1) app_pan_to(A, t);
+    cursor_at(A, t);
+    app_cursor_row_to(A, e);
+    snprintf(A->msg, sizeof A->msg, "%s at %s", event_name(A->s, e), loc_label(A->s, A->s->loc[e]));
+    return true;
+}
+
+void app_cursor_row_to(App *A, uint32_t e)
+{
+    RowModel *M = app_rows(A);
+    if (!M) return;
+    if (M->dirty) app_rows_rebuild(A, M);
+    uint32_t id = M->kind == ROWS_LOC ? A->s->loc[e] : A->s->act[e];
+    for (uint32_t g = 0; g < M->rs.ng; g++)
+        for (uint32_t k = rowset_first(&M->rs, g); k < rowset_end(&M->rs, g); k++)
+            if (M->rs.ids[k] == id) {
+                A->cur_row = (int)g;
+                return;
+            }
+}
+
+void app_set_view(App *A, ViewId v)
+{
+    A->view = v;
+    A->cur_row = 0;
+    A->row_off = 0;
+    /* (the grid stays until the new view is laid out: app_regrid maps
+     * the cursor from it) */
+}
+
+/* ---- the details pane ----------------------------------------------------------------------- */
+
+static void dline(App *A, int attr, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void dline(App *A, int attr, const char *fmt, ...)
+{
+    char b[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, fmt, ap);
+    va_end(ap);
+    A->dlines = xrealloc(A->dlines, ((size_t)A->ndlines + 1) * sizeof(char *));
+    A->dattr = xrealloc(A->dattr, (size_t)A->ndlines + 1);
+    A->dlines[A->ndlines] = xstrdup(b);
+    A->dattr[A->ndlines++] = (uint8_t)attr;
+}
+
+static void details_clear(App *A)
+{
+    for (int i = 0; i < A->ndlines; i++) free(A->dlines[i]);
+    A->ndlines = 0;
+    A->ndev = 0;
+}
+
+static void rel_time(const App *A, int64_t t, char *b, size_t sz)
+{
+    if (sz < 2) return;
+    b[0] = '+';
+    format_dur(b + 1, sz - 1, t - A->s->t_min);
+}
+
+/* a field's value as text */
+static bool field_text(const Store *s, const Column *c, size_t e, char *b, size_t sz)
+{
+    uint8_t t;
+    uint64_t p;
+    if (!col_value(c, e, &t, &p)) return false;
+    switch (t) {
+    case VT_INT: snprintf(b, sz, "%" PRId64, (int64_t)p); break;
+    case VT_FLT: {
+        double d;
+        memcpy(&d, &p, 8);
+        fmt_double(b, sz, d);
+        break;
+    }
+    case VT_LOC: snprintf(b, sz, "%s", loc_label(s, (uint32_t)p)); break;
+    default: snprintf(b, sz, "%s", store_str(s, (uint32_t)p)); break;
+    }
+    return true;
+}
+
+static void details_event(App *A, uint32_t e, bool focus)
+{
+    const Store *s = A->s;
+    char b1[64], b2[64], ab[160];
+    A->dev = xrealloc(A->dev, ((size_t)A->ndev + 1) * sizeof(DetailEv));
+    A->dev[A->ndev++] = (DetailEv){e, A->ndlines};
+    dline(A, 1, "%s %s  (%s)", focus ? ">" : " ", event_name(s, e), kind_name(s, s->kind[e]));
+    rel_time(A, s->ts[e], b1, sizeof b1);
+    dline(A, 0, "  ts      %s  (%" PRId64 ")", b1, s->ts[e]);
+    if (s->flags[e] & EVF_DUR) {
+        format_dur(b2, sizeof b2, s->dur[e]);
+        rel_time(A, ev_end(s, e), b1, sizeof b1);
+        dline(A, 0, "  dur     %s, end %s", b2, b1);
+    }
+    dline(A, 0, "  loc     %s   act %s", loc_label(s, s->loc[e]), act_label(s, s->act[e], ab, sizeof ab));
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        char v[256];
+        if (field_text(s, &s->cols[c], e, v, sizeof v)) dline(A, 0, "  %-7s %s", s->cols[c].name, v);
+    }
+    /* its activity */
+    const Activity *Ac = &s->acts[s->act[e]];
+    char pb[160] = "-", sb[64] = "-", eb[64] = "-";
+    if (Ac->parent != NONE32) act_label(s, Ac->parent, pb, sizeof pb);
+    if (Ac->spawn_ev != NONE32) rel_time(A, s->ts[Ac->spawn_ev], sb, sizeof sb);
+    if (Ac->end_ev != NONE32) rel_time(A, s->ts[Ac->end_ev], eb, sizeof eb);
+    dline(A, 0, "  activity %s: parent %s, spawned %s, ends %s", act_label(s, s->act[e], ab, sizeof ab), pb, sb, eb);
+    if (Ac->nmoves) {
+        char mv[256] = "";
+        size_t k = 0;
+        for (uint32_t i = 0; i < Ac->nmoves && k + 20 < sizeof mv; i++) {
+            uint32_t me = s->moves[Ac->moves_off + i];
+            const Column *pc = store_canon_col(s, F_PEER);
+            char to[64] = "?";
+            if (pc) field_text(s, pc, me, to, sizeof to);
+            k += (size_t)snprintf(mv + k, sizeof mv - k, "%s%s->%s", i ? ", " : "", loc_label(s, s->loc[me]), to);
+        }
+        dline(A, 0, "  moves   %s", mv);
+    }
+    /* its message */
+    uint32_t mi = store_msg_of(s, e);
+    if (mi != NONE32) {
+        const Message *M = &s->msgs[mi];
+        uint32_t other = M->send_ev == e ? M->recv_ev : M->send_ev;
+        if (M->send_ev == e && M->recv_ev == e) {
+            rel_time(A, msg_t_recv(s, M), b1, sizeof b1);
+            dline(A, 2, "  message to %s, arrives %s", M->dst != NONE32 ? loc_label(s, M->dst) : "?", b1);
+        } else if (other != NONE32) {
+            rel_time(A, s->ts[other], b1, sizeof b1);
+            dline(A, 2, "  message: the %s is at %s, %s (Enter: go there)", M->send_ev == e ? "receive" : "send",
+                  loc_label(s, s->loc[other]), b1);
+        } else {
+            dline(A, 2, "  message: the other end is not in the trace");
+        }
+    }
+    /* its sync group */
+    uint32_t gi = store_group_of(s, e);
+    if (gi != NONE32) {
+        const SyncGroup *G = &s->groups[gi];
+        format_dur(b2, sizeof b2, G->wait_ns);
+        dline(A, 2, "  sync group: %u participants, %s waited, last: %s (Enter: list them)", G->nparts, b2,
+              loc_label(s, s->loc[G->last_ev]));
+    }
+}
+
+static void details_participants(App *A, uint32_t gi)
+{
+    const Store *s = A->s;
+    const SyncGroup *G = &s->groups[gi];
+    char b1[64], b2[64], ab[160];
+    uint32_t e0 = s->group_ev[G->ev_off];
+    const Column *gc = store_canon_col(s, F_GROUP);
+    char gname[128] = "?";
+    if (gc) field_text(s, gc, e0, gname, sizeof gname);
+    format_dur(b2, sizeof b2, G->wait_ns);
+    dline(A, 1, "sync group %s: %u events, %u participants, %s waited", gname, G->nev, G->nparts, b2);
+    for (uint32_t i = 0; i < G->nev; i++) {
+        uint32_t e = s->group_ev[G->ev_off + i];
+        rel_time(A, s->ts[e], b1, sizeof b1);
+        format_dur(b2, sizeof b2, (s->flags[e] & EVF_DUR) ? s->dur[e] : 0);
+        bool last = e == G->last_ev, focus = (int)i == A->dfocus;
+        A->dev = xrealloc(A->dev, ((size_t)A->ndev + 1) * sizeof(DetailEv));
+        A->dev[A->ndev++] = (DetailEv){e, A->ndlines};
+        dline(A, last ? 2 : 0, "  %s%-6s %-10s arrives %s, waits %s%s", focus ? "> " : "  ", loc_label(s, s->loc[e]),
+              act_label(s, s->act[e], ab, sizeof ab), b1, b2, last ? "   <- last to arrive" : "");
+    }
+}
+
+void app_details_refresh(App *A)
+{
+    details_clear(A);
+    if (A->participants_of != NONE32) {
+        details_participants(A, A->participants_of);
+        return;
+    }
+    RowModel *M = app_rows(A);
+    if (!M) {
+        dline(A, 0, "(details: in the gantt and density views)");
+        return;
+    }
+    if (M->dirty) app_rows_rebuild(A, M);
+    if (A->cur_row < 0 || (uint32_t)A->cur_row >= M->rs.ng) return;
+    int64_t a = app_cursor_time(A), b = app_cell_start(A, A->cur_col + 1);
+    if (b <= a) b = a + 1;
+    char ra[48] = "+", rb[48] = "+", lab[300];
+    format_dur_res(ra + 1, sizeof ra - 1, a - A->s->t_min, b - a);
+    format_dur_res(rb + 1, sizeof rb - 1, b - A->s->t_min, b - a);
+    rowset_label(&M->rs, A->S, (uint32_t)A->cur_row, lab, sizeof lab);
+    dline(A, 1, "%s  [%s, %s)", lab, ra, rb);
+    uint32_t evs[32];
+    int n = 0;
+    for (uint32_t k = rowset_first(&M->rs, (uint32_t)A->cur_row); k < rowset_end(&M->rs, (uint32_t)A->cur_row) && n < 32;
+         k++)
+        n += summary_events_in_cell(A->S, M->kind, M->rs.ids[k], a, b, evs + n, 32 - n);
+    if (!n) {
+        dline(A, 0, "  nothing here");
+        return;
+    }
+    if (A->dfocus >= n) A->dfocus = n - 1;
+    for (int i = 0; i < n; i++) details_event(A, evs[i], i == A->dfocus);
+    if (n == 32) dline(A, 0, "  (the first 32 events)");
+}
+
+/* Enter in the details: a message's other end, a sync group's participants */
+bool app_details_enter(App *A)
+{
+    const Store *s = A->s;
+    if (A->dfocus < 0 || A->dfocus >= A->ndev) return false;
+    uint32_t e = A->dev[A->dfocus].ev;
+    uint32_t mi = store_msg_of(s, e);
+    if (A->participants_of == NONE32 && mi != NONE32) {
+        const Message *M = &s->msgs[mi];
+        uint32_t other = M->send_ev == e ? M->recv_ev : M->send_ev;
+        if (other == NONE32 || other == e) {
+            snprintf(A->msg, sizeof A->msg, "the other end of this message is not in the trace");
+            return false;
+        }
+        app_pan_to(A, s->ts[other]);
+        app_cursor_row_to(A, other);
+        A->dfocus = 0;
+        snprintf(A->msg, sizeof A->msg, "the %s of the message", M->send_ev == e ? "receive" : "send");
+        return true;
+    }
+    uint32_t gi = store_group_of(s, e);
+    if (A->participants_of == NONE32 && gi != NONE32) {
+        A->participants_of = gi;
+        A->dfocus = 0;
+        return true;
+    }
+    if (A->participants_of != NONE32) {
+        /* on a participant: go to it */
+        A->participants_of = NONE32;
+        app_pan_to(A, s->ts[e]);
+        app_cursor_row_to(A, e);
+        return true;
+    }
+    return false;
+}
+
+/* ---- status ------------------------------------------------------------------------------------- */
+
+void app_status(const App *A, char *buf, size_t sz)
+{
+    char a[48], b[48], zs[32];
+    /* as precise as a cell */
+    int64_t res = (A->t1 - A->t0) / app_ncells(A);
+    format_dur_res(a, sizeof a, A->t0 - A->s->t_min, res);
+    format_dur_res(b, sizeof b, A->t1 - A->s->t_min, res);
+    uint64_t vis = summary_events_visible(A->S, A->t0, A->t1);
+    double z = app_zoom_factor(A);
+    if (z < 10) snprintf(zs, sizeof zs, "x%.2f", z);
+    else if (z < 1e4) snprintf(zs, sizeof zs, "x%.0f", z);
+    else snprintf(zs, sizeof zs, "x%.3g", z);
+    const char *sep = A->ascii ? " | " : " \xe2\x94\x82 ", *dash = A->ascii ? " - " : " \xe2\x80\x93 ";
+    char vt[96];
+    if (A->view == V_DENSITY || A->view == V_SPLIT)
+        snprintf(vt, sizeof vt, "%s%s%s (%s)", VIEW_TITLES[A->view], sep, METRIC_NAMES[A->metric.m], REDUCER_NAMES[A->reducer]);
+    else
+        snprintf(vt, sizeof vt, "%s", VIEW_TITLES[A->view]);
+    size_t n = (size_t)snprintf(buf, sz, " %s%s%s%s%s%s%" PRIu64 " of %zu events%s%s%s", vt, sep, a, dash, b, sep, vis,
+                                A->s->n, sep, zs, sep);
+    if (n < sz) n += (size_t)snprintf(buf + n, sz - n, "%s%s", A->filter_text ? "filter: " : "no filter",
+                                      A->filter_text ? A->filter_text : "");
+    if (A->hl_text && n < sz) n += (size_t)snprintf(buf + n, sz - n, "%shighlight: %s", sep, A->hl_text);
+    if (n < sz) snprintf(buf + n, sz - n, "%s? help", sep);
+}
+
+/* ---- completion ---------------------------------------------------------------------------------- */
+
+int app_complete(void *ctx, const char *prefix, const char **out, int max)
+{
+    /* the names come from the model and the language, so a new field or
+     * function completes without touching this */
+    App *A = ctx;
+    static char fn_words[64][24];
+    static int nfn = -1;
+    if (nfn < 0) {
+        const char *f;
+        for (nfn = 0; nfn < 64 && (f = filter_function_name(nfn)); nfn++)
+            snprintf(fn_words[nfn], sizeof fn_words[nfn], "%s(", f);
+    }
+    size_t pl = strlen(prefix);
+    int n = 0;
+    if (!pl) return 0;
+    for (int i = 0; i < F__N && n < max; i++)
+        if (!strncmp(FIELD_NAMES[i], prefix, pl)) out[n++] = FIELD_NAMES[i];
+    for (int i = 0; i < nfn && n < max; i++)
+        if (!strncmp(fn_words[i], prefix, pl)) out[n++] = fn_words[i];
+    static const char *const LIT[] = {"true", "false", "in", NULL};
+    for (int i = 0; LIT[i] && n < max; i++)
+        if (!strncmp(LIT[i], prefix, pl)) out[n++] = LIT[i];
+    for (uint32_t c = 0; c < A->s->ncols && n < max; c++)
+        if (A->s->cols[c].field == F_EXTRA && !strncmp(A->s->cols[c].name, prefix, pl)) out[n++] = A->s->cols[c].name;
+    return n;
+}

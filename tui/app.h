@@ -1,0 +1,180 @@
+/*
+ * app.h — the state of an interactive session and every change a key can
+ * make to it, without curses: the trace and its filter, the shared
+ * viewport (time window, cursor, rows), the views, the details pane, the
+ * prompt, marks and bookmarks.
+ *
+ * Owns: the session (store, selection, summaries), the row models, the
+ * prompt and its history, the lists shown (events, details).
+ * Invariants: t0 < t1 and the window lies within the trace's span widened
+ * to at least 1 ns; the cursor is a cell of the current grid and a display
+ * row that exists (or 0); the summary always matches the current
+ * selection; an action reports what it invalidated (AF_* flags) and the
+ * caller recomputes only that: a cursor move redraws, a zoom re-aggregates,
+ * a new filter re-filters.
+ */
+#ifndef TNAV_APP_H
+#define TNAV_APP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agg.h"
+#include "canvas.h"
+#include "cli.h"
+#include "filter.h"
+#include "prompt.h"
+#include "view.h"
+
+typedef enum { V_GANTT_LOC, V_GANTT_ACT, V_DENSITY, V_COMM, V_MATRIX, V_STATS, V_EVENTS, V_SPLIT, V__N } ViewId;
+extern const char *const VIEW_TITLES[V__N];
+
+/* what an action invalidated */
+enum { AF_REDRAW = 1, AF_REAGG = 2, AF_REFILTER = 4, AF_QUIT = 8 };
+
+typedef enum { PM_NONE, PM_FILTER, PM_HIGHLIGHT, PM_GOTO } PromptMode;
+typedef enum { SORT_NATURAL, SORT_NAME, SORT_BUSY, SORT_WINDOW, SORT__N } RowSort;
+extern const char *const SORT_NAMES[SORT__N];
+
+/* the rows of one kind as the user arranged them */
+typedef struct {
+    RowKind kind;
+    uint32_t n;         /* base rows */
+    RowSort sort;
+    uint8_t *hidden;    /* per base row */
+    uint8_t *expanded;  /* per base row: the group starting at it is expanded */
+    uint32_t gsize;     /* automatic group size (to fit the lines) */
+    RowSet rs;          /* built from the above */
+    bool dirty;
+} RowModel;
+
+/* an event listed in the details pane */
+typedef struct {
+    uint32_t ev;
+    int line; /* its first line in the pane */
+} DetailEv;
+
+/* a time the cursor was put on, valid while the column and window stay */
+typedef struct {
+    int64_t t;
+    int col;
+    int64_t t0, t1;
+    bool set;
+} CursorAnchor;
+
+typedef struct App {
+    Session ss;
+    CliArgs *args;
+    const Store *s;
+    Summary *S;          /* of the current selection */
+    Summary *S_all;      /* of every event, kept so that clearing a filter is instant (may be S) */
+    uint64_t *all_sel;   /* NULL: every event */
+    char *filter_text;   /* the applied filter, or NULL */
+    Filter *hl_filter;   /* highlight mode: what is highlighted */
+    char *hl_text;
+    uint64_t *hl_sel;
+    Summary *Shl;
+    /* the screen */
+    int w, h;
+    bool ascii, color;
+    ViewId view;
+    /* the viewport */
+    int64_t t0, t1;
+    int cur_col;         /* cursor cell of the time grid */
+    int cur_row;         /* cursor display row */
+    CursorAnchor anchor;
+    uint32_t row_off;    /* first display row shown */
+    /* layout of the last drawn time view */
+    int lay_x0, lay_y0, lay_ncell, lay_nlines; /* (y0: the first row's line) */
+    uint32_t lay_ng;
+    RowModel rows[2];    /* ROWS_LOC, ROWS_ACT */
+    MetricSpec metric;   /* density and split */
+    Reducer reducer;
+    /* range marks and bookmarks */
+    bool have_a, have_b;
+    int64_t mark_a, mark_b;
+    bool bm_set[26];
+    int64_t bm[26];
+    bool show_bookmarks, show_help;
+    int help_off;        /* the first line of the help shown */
+    /* details pane */
+    bool details;
+    DetailEv *dev;
+    int ndev;
+    int dfocus;          /* the event Enter acts on */
+    char **dlines;       /* the pane's text */
+    uint8_t *dattr;      /* per line: 0 normal, 1 heading, 2 emphasised */
+    int ndlines, dscroll;
+    uint32_t participants_of; /* a sync group whose participants are listed, or NONE32 */
+    /* event list */
+    uint32_t *evlist;
+    size_t nevlist;
+    bool evlist_dirty, evlist_capped;
+    int ev_sort;
+    size_t ev_cur, ev_off;
+    /* statistics table */
+    int st_cur, st_off;
+    /* the prompt */
+    PromptMode pmode;
+    Prompt prompt;
+    char *hist_path;
+    bool perr_set;
+    FilterError perr;    /* the last compile error of the prompt's text */
+    bool plive_ok;
+    uint64_t plive_count;
+    char msg[256];       /* a transient message on the status line */
+    /* the views' drawing, kept while only the cursor or the overlays change */
+    Canvas *vcache;
+    bool vcache_ok;
+    int64_t ev_t0, ev_t1; /* the window the event list was built for */
+    /* memory prepared while idle for the first filter's summary */
+    void *prewarm_thread;
+} App;
+
+/* Open a session on the traces of args (loaded by the caller's Session).
+ * w, h: the screen size. */
+void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool color);
+void app_free(App *A);
+void app_resize(App *A, int w, int h);
+/* Prepare, in the background, the memory the first filter's summary will
+ * take (touching fresh memory is the slowest part of building one); wait
+ * for it (the benchmark waits, as a user typing a filter gives it time). */
+void app_prewarm(App *A);
+void app_prewarm_wait(App *A);
+
+/* keys and mouse: AF_* flags of what changed */
+int app_key(App *A, int key);
+enum { MOUSE_CLICK, MOUSE_DRAG, MOUSE_RELEASE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+int app_mouse(App *A, int x, int y, int what);
+/* Draw everything into c (w x h). The views are recomputed only when
+ * flags (from the keys since the last frame) hold AF_REAGG or AF_REFILTER,
+ * or the size changed; otherwise the last drawing gets new overlays. */
+void app_draw(App *A, Canvas *c, int flags);
+
+/* ---- operations (also used by the actions and the tests) ---- */
+void app_zoom(App *A, double factor);     /* < 1 zooms in, around the cursor */
+void app_pan_cells(App *A, int cells);
+void app_pan_to(App *A, int64_t t);       /* centre the window on t, the cursor on it */
+/* after the views were laid out again with another number of cells (was
+ * old_ncells): the cursor goes to the cell of the same time */
+void app_regrid(App *A, int old_ncells);
+void app_fit(App *A);
+bool app_goto(App *A, const char *text);  /* a time offset or date-time */
+int64_t app_cursor_time(const App *A);    /* the start of the cursor cell */
+int64_t app_cell_start(const App *A, int col);
+int app_ncells(const App *A);
+bool app_apply_filter(App *A, const char *text, bool highlight);
+void app_clear_filter(App *A, bool highlight);
+bool app_next_match(App *A, int dir);
+void app_set_view(App *A, ViewId v);
+void app_cursor_row_to(App *A, uint32_t e); /* the cursor on the row of event e */
+RowModel *app_rows(App *A);               /* the row model of the current view (NULL: none) */
+void app_rows_rebuild(App *A, RowModel *M);
+void app_details_refresh(App *A);
+bool app_details_enter(App *A);
+double app_zoom_factor(const App *A);
+void app_status(const App *A, char *buf, size_t sz);
+/* the candidates for Tab in the prompt */
+int app_complete(void *ctx, const char *prefix, const char **out, int max);
+
+#endif

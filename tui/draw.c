@@ -1,0 +1,596 @@
+/*
+ * draw.c — the interactive screen as a cell canvas: the current view (or
+ * the split of density and Gantt), the statistics table and the event list,
+ * the cursor, range marks and bookmarks on the time axis, the details
+ * pane, the prompt with its error caret or live count, the help and
+ * bookmark overlays, and the status line. No curses: screen.c blits the
+ * canvas, and the tests and the latency benchmark draw it headless.
+ *
+ * Screen (h lines): the view area, then (while the prompt is open) a line
+ * for the error or the count, a caret line and the prompt, then the status
+ * line. The details pane takes the right third (or the bottom lines of a
+ * narrow screen).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "actions.h"
+#include "app.h"
+#include "keys.h"
+#include "out.h"
+#include "timeparse.h"
+#include "util.h"
+
+/* copy canvas src into dst at (x, y) */
+static void blit(Canvas *dst, const Canvas *src, int x, int y)
+{
+    for (int r = 0; r < src->h; r++)
+        for (int q = 0; q < src->w; q++) {
+            Cell *d = canvas_at(dst, x + q, y + r);
+            if (d) *d = src->cells[(size_t)r * (size_t)src->w + (size_t)q];
+        }
+}
+
+static void fill(Canvas *c, int x0, int y0, int w, int h, uint8_t role)
+{
+    for (int y = y0; y < y0 + h; y++) canvas_hline(c, x0, x0 + w, y, ' ', role, 0, 0);
+}
+
+/* ---- the areas ------------------------------------------------------------------------- */
+
+typedef struct {
+    int vw, vh;          /* the view area (at 0, 0) */
+    int dx, dy, dw, dh;  /* the details pane (dw = 0: none) */
+    int prompt_y;        /* the prompt's line, or -1 */
+    int status_y;
+} Areas;
+
+static void areas(const App *A, Areas *r)
+{
+    memset(r, 0, sizeof *r);
+    r->status_y = A->h - 1;
+    int bottom = A->h - 1;
+    r->prompt_y = -1;
+    if (A->pmode != PM_NONE) {
+        r->prompt_y = A->h - 4; /* then the caret line, the message line */
+        bottom = A->h - 4;
+    }
+    r->vw = A->w;
+    r->vh = bottom;
+    if (A->details) {
+        if (A->w >= 90) {
+            r->dw = A->w / 3 < 60 ? A->w / 3 : 60;
+            r->dx = A->w - r->dw;
+            r->dy = 0;
+            r->dh = bottom;
+            r->vw = A->w - r->dw;
+        } else {
+            r->dh = bottom / 3;
+            r->dw = A->w;
+            r->dx = 0;
+            r->dy = bottom - r->dh;
+            r->vh = bottom - r->dh;
+        }
+    }
+    if (r->vh < 6) r->vh = 6;
+}
+
+/* ---- the time views -------------------------------------------------------------------------- */
+
+static void view_ctx(App *A, ViewCtx *ctx, int w, int h)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->S = A->S;
+    ctx->s = A->s;
+    ctx->w = w;
+    ctx->h = h;
+    ctx->reducer = A->reducer;
+    ctx->subbins = 8;
+    ctx->t0 = A->t0;
+    ctx->t1 = A->t1;
+    ctx->mx = MX_BYTES;
+    ctx->no_status = true;
+    ctx->hl = A->Shl;
+    ctx->filter_text = A->filter_text;
+}
+
+static void run_rows_view(App *A, const char *name, RowModel *M, MetricSpec *m, Canvas *c, int w, int h, int label_w,
+                          bool cursor_rows)
+{
+    ViewCtx ctx;
+    view_ctx(A, &ctx, w, h);
+    ctx.label_w = label_w;
+    if (m) {
+        ctx.metric = *m;
+        ctx.metric_set = true;
+    }
+    if (M) {
+        if (M->dirty) app_rows_rebuild(A, M);
+        ctx.rowset = &M->rs;
+        ctx.rows = M->kind;
+        if (cursor_rows) {
+            /* keep the cursor row on the screen */
+            int nl = h - 3;
+            if (nl < 1) nl = 1;
+            if ((uint32_t)A->cur_row < A->row_off) A->row_off = (uint32_t)A->cur_row;
+            if ((uint32_t)A->cur_row >= A->row_off + (uint32_t)nl) A->row_off = (uint32_t)A->cur_row - (uint32_t)nl + 1;
+            ctx.row_off = A->row_off;
+        }
+    }
+    char err[300];
+    const ViewOps *v = view_by_name(name);
+    if (!v->run(&ctx, c, NULL, err, sizeof err)) canvas_text(c, 0, 0, err, c->w, ROLE_WARN, 0);
+    if (cursor_rows || !M) {
+        A->lay_y0 = 0;
+        A->lay_x0 = ctx.out_x0;
+        A->lay_ncell = ctx.out_ncell;
+        A->lay_nlines = ctx.out_nlines;
+        A->lay_ng = ctx.out_ng;
+    }
+}
+
+/* ---- statistics of the visible range ------------------------------------------------------------ */
+
+static void draw_stats(App *A, Canvas *c, int w, int h)
+{
+    const Store *s = A->s;
+    int64_t t[2] = {A->t0, A->t1};
+    double span = (double)(A->t1 - A->t0);
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "%-14s %10s %11s %6s %11s %6s %11s %11s", "location", "events", "busy", "busy%", "sync", "sync%",
+             "sent", "received");
+    canvas_text(c, 0, 0, hdr, w, ROLE_TITLE, ATTR_BOLD);
+    int rows = h - 2;
+    if (A->st_cur < A->st_off) A->st_off = A->st_cur;
+    if (A->st_cur >= A->st_off + rows) A->st_off = A->st_cur - rows + 1;
+    double tot[6] = {0};
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        double v[6], cum[2];
+        static const Metric MS[] = {M_EVENTS, M_BUSY, M_SYNC, M_BYTES, M_BYTES};
+        for (int k = 0; k < 5; k++) {
+            MetricSpec m = {MS[k], k == 4, NULL};
+            summary_cum(A->S, &m, ROWS_LOC, l, t, 2, cum, NULL);
+            v[k] = cum[1] - cum[0];
+            tot[k] += v[k];
+        }
+        int y = 1 + (int)l - A->st_off;
+        if (y < 1 || y > rows) continue;
+        char b[5][48], line[300];
+        format_dur(b[0], sizeof b[0], (int64_t)v[1]);
+        format_dur(b[1], sizeof b[1], (int64_t)v[2]);
+        format_bytes(b[2], sizeof b[2], (int64_t)v[3]);
+        format_bytes(b[3], sizeof b[3], (int64_t)v[4]);
+        snprintf(line, sizeof line, "%-14.14s %10.0f %11s %5.1f%% %11s %5.1f%% %11s %11s", loc_label(s, l), v[0], b[0],
+                 100 * v[1] / span, b[1], 100 * v[2] / span, b[2], b[3]);
+        canvas_text(c, 0, y, line, w, ROLE_DEFAULT, (int)l == A->st_cur ? ATTR_REVERSE : 0);
+    }
+    char b[4][48], line[300];
+    format_dur(b[0], sizeof b[0], (int64_t)tot[1]);
+    format_dur(b[1], sizeof b[1], (int64_t)tot[2]);
+    format_bytes(b[2], sizeof b[2], (int64_t)tot[3]);
+    format_bytes(b[3], sizeof b[3], (int64_t)tot[4]);
+    snprintf(line, sizeof line, "%-14s %10.0f %11s %6s %11s %6s %11s %11s", "total", tot[0], b[0], "", b[1], "", b[2], b[3]);
+    canvas_text(c, 0, h - 1, line, w, ROLE_TITLE, ATTR_BOLD);
+}
+
+/* ---- the event list ------------------------------------------------------------------------------- */
+
+#define EVLIST_CAP 1000000
+
+static const App *g_evs_app;
+
+static int cmp_ev(const void *a, const void *b)
+{
+    const App *A = g_evs_app;
+    const Store *s = A->s;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int r = 0;
+    switch (A->ev_sort) {
+    case 1: r = s->dur[x] > s->dur[y] ? -1 : s->dur[x] < s->dur[y]; break;
+    case 2: r = s->loc[x] < s->loc[y] ? -1 : s->loc[x] > s->loc[y]; break;
+    case 3: r = s->act[x] < s->act[y] ? -1 : s->act[x] > s->act[y]; break;
+    case 4: r = strcmp(kind_name(s, s->kind[x]), kind_name(s, s->kind[y])); break;
+    case 5: r = strcmp(event_name(s, x), event_name(s, y)); break;
+    default: break;
+    }
+    if (r) return r;
+    if (s->ts[x] != s->ts[y]) return s->ts[x] < s->ts[y] ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static void build_evlist(App *A)
+{
+    const Store *s = A->s;
+    free(A->evlist);
+    size_t cap = 1024, n = 0;
+    A->evlist = xmalloc(cap * sizeof(uint32_t));
+    A->evlist_capped = false;
+    const uint64_t *sel = A->ss.sel;
+    for (uint32_t l = 0; l < s->nloc && !A->evlist_capped; l++) {
+        size_t lo = s->locs[l].first, end = lo + s->locs[l].count, hi = end;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->ts[mid] < A->t0) lo = mid + 1;
+            else hi = mid;
+        }
+        for (size_t e = lo; e < end && s->ts[e] < A->t1; e++) {
+            if (sel && !((sel[e >> 6] >> (e & 63)) & 1)) continue;
+            if (n == EVLIST_CAP) {
+                A->evlist_capped = true;
+                break;
+            }
+            if (n == cap) A->evlist = xrealloc(A->evlist, (cap *= 2) * sizeof(uint32_t));
+            A->evlist[n++] = (uint32_t)e;
+        }
+    }
+    A->nevlist = n;
+    g_evs_app = A;
+    qsort(A->evlist, n, sizeof(uint32_t), cmp_ev);
+    g_evs_app = NULL;
+    A->ev_t0 = A->t0;
+    A->ev_t1 = A->t1;
+    A->evlist_dirty = false;
+    if (A->ev_cur >= n) A->ev_cur = n ? n - 1 : 0;
+}
+
+static void draw_events(App *A, Canvas *c, int w, int h)
+{
+    const Store *s = A->s;
+    if (A->evlist_dirty || A->ev_t0 != A->t0 || A->ev_t1 != A->t1) build_evlist(A);
+    static const char *const COLS[6] = {"time", "dur", "loc", "act", "kind", "name"};
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "%-14s %-10s %-8s %-10s %-8s %s", COLS[0], COLS[1], COLS[2], COLS[3], COLS[4], COLS[5]);
+    canvas_text(c, 0, 0, hdr, w, ROLE_TITLE, ATTR_BOLD);
+    /* the sort column */
+    static const int COLX[6] = {0, 15, 26, 35, 46, 55};
+    canvas_put(c, COLX[A->ev_sort] + (int)strlen(COLS[A->ev_sort]), 0, c->ascii ? 'v' : 0x25BC, ROLE_TITLE, 0, ATTR_BOLD);
+    int rows = h - 2;
+    if (A->ev_cur < A->ev_off) A->ev_off = A->ev_cur;
+    if (A->ev_cur >= A->ev_off + (size_t)rows) A->ev_off = A->ev_cur - (size_t)rows + 1;
+    for (int r = 0; r < rows && A->ev_off + (size_t)r < A->nevlist; r++) {
+        size_t i = A->ev_off + (size_t)r;
+        uint32_t e = A->evlist[i];
+        char tb[48], db[48] = "", ab[160], line[400];
+        format_dur(tb, sizeof tb, s->ts[e] - s->t_min);
+        if (s->flags[e] & EVF_DUR) format_dur(db, sizeof db, s->dur[e]);
+        snprintf(line, sizeof line, "%-14s %-10s %-8.8s %-10.10s %-8.8s %s", tb, db, loc_label(s, s->loc[e]),
+                 act_label(s, s->act[e], ab, sizeof ab), kind_name(s, s->kind[e]),
+                 s->name[e] != NONE32 ? store_str(s, s->name[e]) : "");
+        canvas_text(c, 0, 1 + r, line, w, ROLE_DEFAULT, i == A->ev_cur ? ATTR_REVERSE : 0);
+    }
+    char foot[200];
+    snprintf(foot, sizeof foot, "%zu events start in the visible range%s; s: sort by the next column, Enter: show in the Gantt",
+             A->nevlist, A->evlist_capped ? " (the first 1,000,000; zoom in for the rest)" : "");
+    canvas_text(c, 0, h - 1, foot, w, ROLE_DIM, 0);
+}
+
+/* ---- overlays ----------------------------------------------------------------------------------- */
+
+static void draw_cursor_and_marks(App *A, Canvas *c, int vh, int gantt_y)
+{
+    int x = A->lay_x0 + A->cur_col;
+    int y = gantt_y + A->cur_row - (int)A->row_off;
+    Cell *cell = canvas_at(c, x, y);
+    if (cell && y >= gantt_y && y < gantt_y + A->lay_nlines) cell->attr ^= ATTR_REVERSE;
+    /* the axis line of the (lower) view: cursor, range, bookmarks */
+    int ya = vh - 2;
+    if (ya < 0) return;
+    Cell *ac = canvas_at(c, x, ya);
+    if (ac) {
+        ac->ch = c->ascii ? '^' : 0x25B2;
+        ac->fg = ROLE_GLYPH;
+        ac->attr |= ATTR_BOLD;
+    }
+    if (A->have_a) {
+        int64_t a = A->mark_a, b = A->have_b ? A->mark_b : app_cell_start(A, A->cur_col + 1);
+        if (b < a) {
+            int64_t t = a;
+            a = b;
+            b = t;
+        }
+        for (int i = 0; i < A->lay_ncell; i++) {
+            int64_t cs = app_cell_start(A, i), ce = app_cell_start(A, i + 1);
+            if (ce > a && cs < b) {
+                Cell *m = canvas_at(c, A->lay_x0 + i, ya);
+                if (m && m != ac) {
+                    m->ch = c->ascii ? '=' : 0x2550;
+                    m->fg = ROLE_MSG;
+                }
+            }
+        }
+    }
+    for (int k = 0; k < 26; k++) {
+        if (!A->bm_set[k] || A->bm[k] < A->t0 || A->bm[k] >= A->t1) continue;
+        for (int i = 0; i < A->lay_ncell; i++)
+            if (app_cell_start(A, i) <= A->bm[k] && A->bm[k] < app_cell_start(A, i + 1)) {
+                Cell *m = canvas_at(c, A->lay_x0 + i, ya);
+                if (m) {
+                    m->ch = (uint32_t)('a' + k);
+                    m->fg = ROLE_GLYPH;
+                    m->attr |= ATTR_BOLD;
+                }
+            }
+    }
+}
+
+static void draw_details(App *A, Canvas *c, const Areas *r)
+{
+    fill(c, r->dx, r->dy, r->dw, r->dh, ROLE_DEFAULT);
+    /* a rule on its left (or top) */
+    if (r->dx > 0)
+        for (int y = r->dy; y < r->dy + r->dh; y++) canvas_put(c, r->dx, y, 0x2502, ROLE_AXIS, 0, 0);
+    else
+        canvas_hline(c, 0, r->dw, r->dy, 0x2500, ROLE_AXIS, 0, 0);
+    int x0 = r->dx > 0 ? r->dx + 1 : 0, y0 = r->dx > 0 ? r->dy : r->dy + 1;
+    int w = r->dx > 0 ? r->dw - 1 : r->dw, h = r->dx > 0 ? r->dh : r->dh - 1;
+    app_details_refresh(A);
+    /* long lines wrap (continued lines indented): nothing is cut off */
+    int tw = w - 1, ind = tw > 24 ? 4 : 0;
+    if (tw < 2) return;
+    int *row0 = xmalloc(((size_t)A->ndlines + 1) * sizeof(int));
+    row0[0] = 0;
+    for (int i = 0; i < A->ndlines; i++) {
+        int rows = 0;
+        for (const char *p = A->dlines[i]; *p || !rows; rows++) {
+            size_t n = text_wrap(p, rows ? tw - ind : tw);
+            p += n;
+            if (!n) break;
+        }
+        row0[i + 1] = row0[i] + (rows ? rows : 1);
+    }
+    /* keep the focused event in sight */
+    int fl = A->dfocus < A->ndev ? row0[A->dev[A->dfocus].line] : 0;
+    if (fl < A->dscroll) A->dscroll = fl;
+    if (fl >= A->dscroll + h - 2) A->dscroll = fl - h / 2;
+    if (A->dscroll > row0[A->ndlines] - h) A->dscroll = row0[A->ndlines] - h;
+    if (A->dscroll < 0) A->dscroll = 0;
+    char piece[512];
+    for (int i = 0; i < A->ndlines; i++) {
+        if (row0[i + 1] <= A->dscroll) continue;
+        if (row0[i] >= A->dscroll + h) break;
+        uint8_t at = A->dattr[i] == 1 ? ATTR_BOLD : 0;
+        uint8_t role = A->dattr[i] == 2 ? ROLE_MSG : A->dattr[i] == 1 ? ROLE_TITLE : ROLE_DEFAULT;
+        const char *p = A->dlines[i];
+        for (int ro = row0[i]; ro < row0[i + 1]; ro++) {
+            int x = ro > row0[i] ? ind : 0;
+            size_t n = text_wrap(p, tw - x);
+            if (n >= sizeof piece) n = sizeof piece - 1;
+            memcpy(piece, p, n);
+            piece[n] = 0;
+            p += n;
+            int y = ro - A->dscroll;
+            if (y >= 0 && y < h) canvas_text(c, x0 + 1 + x, y0 + y, piece, tw - x, role, at);
+        }
+    }
+    free(row0);
+}
+
+static void draw_box(Canvas *c, int x, int y, int w, int h, const char *title)
+{
+    fill(c, x, y, w, h, ROLE_DEFAULT);
+    for (int i = x; i < x + w; i++) {
+        canvas_put(c, i, y, 0x2500, ROLE_AXIS, 0, 0);
+        canvas_put(c, i, y + h - 1, 0x2500, ROLE_AXIS, 0, 0);
+    }
+    for (int j = y; j < y + h; j++) {
+        canvas_put(c, x, j, 0x2502, ROLE_AXIS, 0, 0);
+        canvas_put(c, x + w - 1, j, 0x2502, ROLE_AXIS, 0, 0);
+    }
+    canvas_put(c, x, y, 0x250C, ROLE_AXIS, 0, 0);
+    canvas_put(c, x + w - 1, y, 0x2510, ROLE_AXIS, 0, 0);
+    canvas_put(c, x, y + h - 1, 0x2514, ROLE_AXIS, 0, 0);
+    canvas_put(c, x + w - 1, y + h - 1, 0x2518, ROLE_AXIS, 0, 0);
+    canvas_text(c, x + 2, y, title, w - 4, ROLE_TITLE, ATTR_BOLD);
+}
+
+/* the help: generated from the table of actions; in one or two columns,
+ * scrolled by A->help_off when it does not fit */
+static void draw_help(App *A, Canvas *c)
+{
+    int n = 0;
+    while (ACTIONS[n].name) n++;
+    int w = c->w - 2 < 120 ? c->w - 2 : 120, h = c->h - 2;
+    if (w < 20 || h < 4) return;
+    int cols = w >= 112 ? 2 : 1;
+    int per = (n + cols - 1) / cols, cw = (w - 2) / cols;
+    int rows = h - 2; /* lines inside the box */
+    if (per < rows) {
+        rows = per;
+        h = per + 2;
+    }
+    int maxoff = per - rows;
+    if (A->help_off > maxoff) A->help_off = maxoff;
+    if (A->help_off < 0) A->help_off = 0;
+    int x = (c->w - w) / 2, y = (c->h - h) / 2;
+    char title[96];
+    if (maxoff > 0)
+        snprintf(title, sizeof title, " tnav keys %d-%d of %d (j/k/PgDn scroll, any other key closes) ", A->help_off + 1,
+                 A->help_off + rows, per);
+    else
+        snprintf(title, sizeof title, " tnav keys (any key closes) ");
+    draw_box(c, x, y, w, h, title);
+    int kw = cw >= 60 ? 16 : 12;
+    for (int i = 0; i < n; i++) {
+        int col = i / per, row = i % per - A->help_off;
+        if (row < 0 || row >= rows) continue;
+        char keys[64] = "", kn[24];
+        for (int k = 0; k < ACTION_KEYS && ACTIONS[i].keys[k]; k++) {
+            if (k) strcat(keys, " ");
+            strcat(keys, tkey_name(ACTIONS[i].keys[k], kn, sizeof kn));
+        }
+        int xx = x + 2 + col * cw;
+        canvas_text(c, xx, y + 1 + row, keys, kw, ROLE_GLYPH, ATTR_BOLD);
+        canvas_text(c, xx + kw + 1, y + 1 + row, ACTIONS[i].help, cw - kw - 3, ROLE_DEFAULT, 0);
+    }
+}
+
+static void draw_bookmarks(App *A, Canvas *c)
+{
+    int n = 0;
+    for (int k = 0; k < 26; k++) n += A->bm_set[k];
+    int w = 40, h = (n ? n : 1) + 2;
+    int x = (c->w - w) / 2, y = (c->h - h) / 2;
+    draw_box(c, x, y, w, h, " bookmarks: a letter jumps ");
+    if (!n) canvas_text(c, x + 2, y + 1, "none yet: m marks the cursor's time", w - 4, ROLE_DIM, 0);
+    int row = 0;
+    for (int k = 0; k < 26; k++) {
+        if (!A->bm_set[k]) continue;
+        char tb[48], line[80];
+        format_dur(tb, sizeof tb, A->bm[k] - A->s->t_min);
+        snprintf(line, sizeof line, "%c   +%s", 'a' + k, tb);
+        canvas_text(c, x + 2, y + 1 + row++, line, w - 4, ROLE_DEFAULT, 0);
+    }
+}
+
+static void draw_prompt(App *A, Canvas *c, const Areas *r)
+{
+    int y = r->prompt_y;
+    const char *lead = A->pmode == PM_FILTER ? "/ " : A->pmode == PM_HIGHLIGHT ? "highlight: " : "go to: ";
+    /* the line, under it the caret, under that the message */
+    fill(c, 0, y, c->w, 3, ROLE_DEFAULT);
+    int lw = canvas_text(c, 0, y, lead, c->w, ROLE_TITLE, ATTR_BOLD);
+    /* the line, scrolled so that the cursor shows */
+    int avail = c->w - lw - 1;
+    int cw = 0;
+    {
+        /* columns before the cursor */
+        char save = A->prompt.buf[A->prompt.cur];
+        A->prompt.buf[A->prompt.cur] = 0;
+        cw = text_width(A->prompt.buf);
+        A->prompt.buf[A->prompt.cur] = save;
+    }
+    int skip = cw >= avail ? cw - avail + 1 : 0;
+    const char *p = A->prompt.buf;
+    for (int k = 0; k < skip && *p;) {
+        size_t l = utf8_seq_len((const unsigned char *)p, strlen(p));
+        p += l ? l : 1;
+        k++;
+    }
+    canvas_text(c, lw, y, p, avail, ROLE_DEFAULT, 0);
+    Cell *cur = canvas_at(c, lw + cw - skip, y);
+    if (cur) cur->attr |= ATTR_REVERSE;
+    if (A->pmode == PM_GOTO) {
+        canvas_text(c, 0, y + 2, "a time from the start of the trace (1.25s, 200us, 42 = ns) or a date-time", c->w, ROLE_DIM,
+                    0);
+    } else if (A->perr_set) {
+        /* the message, and a caret under the culprit */
+        char msg[320];
+        snprintf(msg, sizeof msg, "%d:%d: %s", A->perr.line, A->perr.col, A->perr.msg);
+        canvas_text(c, 0, y + 2, msg, c->w, ROLE_WARN, ATTR_BOLD);
+        int col = lw + (A->perr.col - 1) - skip;
+        int len = 0;
+        {
+            int s0 = A->perr.start, e0 = A->perr.end;
+            for (int i = s0; i < e0 && A->prompt.buf[i]; i++)
+                if (((unsigned char)A->prompt.buf[i] & 0xC0) != 0x80) len++;
+        }
+        if (len < 1) len = 1;
+        for (int i = 0; i < len; i++) canvas_put(c, col + i, y + 1, i ? '~' : '^', ROLE_WARN, 0, ATTR_BOLD);
+    } else if (A->plive_ok) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%" PRIu64 " of %zu events match; Enter applies, Esc cancels, Tab completes", A->plive_count,
+                 A->s->n);
+        canvas_text(c, 0, y + 2, msg, c->w, ROLE_DIM, 0);
+    } else {
+        canvas_text(c, 0, y + 2, "type a filter (Up/Down: history, Tab: completion); an empty one clears it", c->w, ROLE_DIM,
+                    0);
+    }
+}
+
+/* ---- the frame -------------------------------------------------------------------------------------- */
+
+static void draw_views(App *A, Canvas *v)
+{
+    canvas_clear(v);
+    int w = v->w, h = v->h;
+    switch (A->view) {
+    case V_GANTT_LOC:
+    case V_GANTT_ACT: run_rows_view(A, "gantt", app_rows(A), NULL, v, w, h, 0, true); break;
+    case V_DENSITY: run_rows_view(A, "density", app_rows(A), &A->metric, v, w, h, 0, true); break;
+    case V_COMM: {
+        MetricSpec m = {M_BYTES, false, NULL};
+        run_rows_view(A, "comm", NULL, &m, v, w, h, 0, false);
+        A->lay_nlines = 0; /* (no row cursor) */
+        break;
+    }
+    case V_MATRIX: {
+        ViewCtx ctx;
+        view_ctx(A, &ctx, w, h);
+        char err[200];
+        view_by_name("matrix")->run(&ctx, v, NULL, err, sizeof err);
+        break;
+    }
+    case V_STATS: draw_stats(A, v, w, h); break;
+    case V_EVENTS: draw_events(A, v, w, h); break;
+    case V_SPLIT: {
+        /* the density of every location (grouped to fit) over the Gantt,
+         * the same columns for both */
+        int top = h / 2 - 1 > 6 ? h / 2 - 1 : 6;
+        if (top > h - 6) top = h - 6 > 3 ? h - 6 : 3;
+        Canvas *a = canvas_new(w, top, v->ascii, v->color), *b = canvas_new(w, h - top, v->ascii, v->color);
+        run_rows_view(A, "density", NULL, &A->metric, a, w, top, 12, false);
+        run_rows_view(A, "gantt", app_rows(A), NULL, b, w, h - top, 12, true);
+        A->lay_y0 = top; /* (the rows the cursor and the mouse work on) */
+        blit(v, a, 0, 0);
+        blit(v, b, 0, top);
+        canvas_free(a);
+        canvas_free(b);
+        break;
+    }
+    default: break;
+    }
+}
+
+void app_draw(App *A, Canvas *c, int flags)
+{
+    Areas r;
+    areas(A, &r);
+    canvas_clear(c);
+    c->ascii = A->ascii;
+    c->color = A->color;
+    bool fresh = !A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh || !A->vcache_ok ||
+                 (flags & (AF_REAGG | AF_REFILTER)) || A->view == V_STATS || A->view == V_EVENTS;
+    if (fresh) {
+        if (!A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh) {
+            canvas_free(A->vcache);
+            A->vcache = canvas_new(r.vw, r.vh, A->ascii, A->color);
+        }
+        A->vcache->ascii = A->ascii;
+        A->vcache->color = A->color;
+        double tv = now_sec();
+        int ncells = app_ncells(A);
+        draw_views(A, A->vcache);
+        app_regrid(A, ncells);
+        if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: views %.1f ms\n", (now_sec() - tv) * 1e3);
+        A->vcache_ok = true;
+    }
+    blit(c, A->vcache, 0, 0);
+    bool time_view = A->view != V_MATRIX && A->view != V_STATS && A->view != V_EVENTS && A->view != V_COMM;
+    if (time_view) {
+        int gy = A->view == V_SPLIT ? (r.vh / 2 - 1 > 6 ? r.vh / 2 - 1 : 6) : 0;
+        if (A->view == V_SPLIT && gy > r.vh - 6) gy = r.vh - 6 > 3 ? r.vh - 6 : 3;
+        draw_cursor_and_marks(A, c, r.vh, gy);
+    }
+    if (r.dw) draw_details(A, c, &r);
+    if (A->pmode != PM_NONE) draw_prompt(A, c, &r);
+    /* the status line */
+    char st[1024];
+    app_status(A, st, sizeof st);
+    canvas_hline(c, 0, c->w, r.status_y, ' ', ROLE_STATUS, 0, 0);
+    /* a transient message goes at the right end; the status (its most
+     * important parts first) is cut before it */
+    int mw = 0;
+    if (A->msg[0]) {
+        char m[300];
+        snprintf(m, sizeof m, " %s ", A->msg);
+        mw = text_width(m);
+        if (mw > c->w * 2 / 3) mw = c->w * 2 / 3;
+        canvas_text(c, c->w - mw, r.status_y, m, mw, ROLE_WARN, ATTR_BOLD | ATTR_REVERSE);
+    }
+    canvas_text(c, 0, r.status_y, st, c->w - mw - (mw ? 1 : 0), ROLE_STATUS, 0);
+    if (A->show_help) draw_help(A, c);
+    if (A->show_bookmarks) draw_bookmarks(A, c);
+}

@@ -1,0 +1,265 @@
+/*
+ * prompt.c — the line editor of the filter prompt; see prompt.h.
+ */
+#include "prompt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "keys.h"
+#include "util.h"
+
+void prompt_init(Prompt *p)
+{
+    memset(p, 0, sizeof *p);
+    p->cap = 64;
+    p->buf = xcalloc(p->cap, 1);
+}
+
+void prompt_free(Prompt *p)
+{
+    free(p->buf);
+    for (int i = 0; i < p->nhist; i++) free(p->hist[i]);
+    free(p->hist);
+    free(p->saved);
+    memset(p, 0, sizeof *p);
+}
+
+static void reserve(Prompt *p, size_t n)
+{
+    if (n + 1 <= p->cap) return;
+    while (p->cap < n + 1) p->cap *= 2;
+    p->buf = xrealloc(p->buf, p->cap);
+}
+
+void prompt_set(Prompt *p, const char *text)
+{
+    size_t n = strlen(text);
+    reserve(p, n);
+    memcpy(p->buf, text, n + 1);
+    p->len = p->cur = n;
+}
+
+void prompt_clear(Prompt *p)
+{
+    prompt_set(p, "");
+    p->hpos = p->nhist;
+    free(p->saved);
+    p->saved = NULL;
+}
+
+static size_t prev_char(const Prompt *p, size_t i)
+{
+    if (i == 0) return 0;
+    i--;
+    while (i > 0 && ((unsigned char)p->buf[i] & 0xC0) == 0x80) i--;
+    return i;
+}
+
+static size_t next_char(const Prompt *p, size_t i)
+{
+    if (i >= p->len) return p->len;
+    i++;
+    while (i < p->len && ((unsigned char)p->buf[i] & 0xC0) == 0x80) i++;
+    return i;
+}
+
+static void delete_range(Prompt *p, size_t a, size_t b)
+{
+    memmove(p->buf + a, p->buf + b, p->len - b + 1);
+    p->len -= b - a;
+    if (p->cur > b) p->cur -= b - a;
+    else if (p->cur > a) p->cur = a;
+}
+
+static void insert(Prompt *p, const char *s, size_t n)
+{
+    reserve(p, p->len + n);
+    memmove(p->buf + p->cur + n, p->buf + p->cur, p->len - p->cur + 1);
+    memcpy(p->buf + p->cur, s, n);
+    p->len += n;
+    p->cur += n;
+}
+
+static bool is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'; }
+
+static void history_walk(Prompt *p, int dir)
+{
+    int np = p->hpos + dir;
+    if (np < 0 || np > p->nhist) return;
+    if (p->hpos == p->nhist) {
+        free(p->saved);
+        p->saved = xstrdup(p->buf);
+    }
+    p->hpos = np;
+    prompt_set(p, np == p->nhist ? (p->saved ? p->saved : "") : p->hist[np]);
+}
+
+/* Tab: complete the identifier before the cursor; with several candidates,
+ * their longest common prefix */
+static bool complete(Prompt *p, CompleteFn fn, void *ctx)
+{
+    if (!fn) return false;
+    size_t a = p->cur;
+    while (a > 0 && is_word(p->buf[a - 1])) a--;
+    char prefix[128];
+    size_t n = p->cur - a;
+    if (n >= sizeof prefix) return false;
+    memcpy(prefix, p->buf + a, n);
+    prefix[n] = 0;
+    const char *cand[64];
+    int k = fn(ctx, prefix, cand, 64);
+    if (k <= 0) return false;
+    size_t common = strlen(cand[0]);
+    for (int i = 1; i < k; i++) {
+        size_t j = 0;
+        while (j < common && cand[i][j] == cand[0][j]) j++;
+        common = j;
+    }
+    if (common <= n) return false;
+    insert(p, cand[0] + n, common - n);
+    return true;
+}
+
+bool prompt_key(Prompt *p, int key, CompleteFn complete_fn, void *ctx)
+{
+    size_t before_len = p->len, before_cur = p->cur;
+    switch (key) {
+    case TK_LEFT: p->cur = prev_char(p, p->cur); break;
+    case TK_RIGHT: p->cur = next_char(p, p->cur); break;
+    case TK_HOME:
+    case CTRL('a'): p->cur = 0; break;
+    case TK_END:
+    case CTRL('e'): p->cur = p->len; break;
+    case TK_BS:
+    case CTRL('h'):
+        if (p->cur) delete_range(p, prev_char(p, p->cur), p->cur);
+        break;
+    case TK_DEL:
+    case CTRL('d'):
+        if (p->cur < p->len) delete_range(p, p->cur, next_char(p, p->cur));
+        break;
+    case CTRL('u'): delete_range(p, 0, p->cur); break;
+    case CTRL('k'): delete_range(p, p->cur, p->len); break;
+    case CTRL('w'): {
+        /* the word before the cursor, and the blanks after it */
+        size_t a = p->cur;
+        while (a > 0 && p->buf[a - 1] == ' ') a--;
+        if (a > 0 && is_word(p->buf[a - 1])) {
+            while (a > 0 && is_word(p->buf[a - 1])) a--;
+        } else if (a > 0) {
+            a = prev_char(p, a);
+        }
+        delete_range(p, a, p->cur);
+        break;
+    }
+    case TK_UP: history_walk(p, -1); return true;
+    case TK_DOWN: history_walk(p, +1); return true;
+    case TK_TAB: return complete(p, complete_fn, ctx);
+    default:
+        if (key >= 0x20 && key < TK_SPECIAL && key != 0x7f && !(key >= 0xD800 && key <= 0xDFFF)) {
+            char b[4];
+            size_t n = utf8_put(b, (uint32_t)key);
+            insert(p, b, n);
+        } else {
+            return false;
+        }
+    }
+    return p->len != before_len || p->cur != before_cur || key == CTRL('u') || key == CTRL('w');
+}
+
+void prompt_history_add(Prompt *p, const char *line)
+{
+    if (!line[0] || (p->nhist && !strcmp(p->hist[p->nhist - 1], line))) {
+        p->hpos = p->nhist;
+        return;
+    }
+    if (p->nhist == p->caphist) {
+        p->caphist = p->caphist ? p->caphist * 2 : 32;
+        p->hist = xrealloc(p->hist, (size_t)p->caphist * sizeof(char *));
+    }
+    p->hist[p->nhist++] = xstrdup(line);
+    p->hpos = p->nhist;
+}
+
+bool prompt_history_load(Prompt *p, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        if (n > 0 && utf8_invalid_at((const unsigned char *)line, (size_t)n) == (size_t)n) prompt_history_add(p, line);
+    }
+    free(line);
+    fclose(f);
+    return true;
+}
+
+bool prompt_history_save(const Prompt *p, const char *path, int keep)
+{
+    /* a temp file beside the history, renamed over it: never half written */
+    size_t pl = strlen(path);
+    char *tmp = xmalloc(pl + 16);
+    snprintf(tmp, pl + 16, "%s.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        free(tmp);
+        return false;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return false;
+    }
+    int first = p->nhist > keep ? p->nhist - keep : 0;
+    for (int i = first; i < p->nhist; i++)
+        if (!strchr(p->hist[i], '\n')) fprintf(f, "%s\n", p->hist[i]);
+    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+    if (fclose(f) != 0) ok = false;
+    if (ok) ok = rename(tmp, path) == 0;
+    if (!ok) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+    }
+    free(tmp);
+    return ok;
+}
+
+static bool mkdirs(char *path)
+{
+    /* each component, ignoring those that exist */
+    for (char *q = path + 1; *q; q++) {
+        if (*q != '/') continue;
+        *q = 0;
+        if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+            *q = '/';
+            return false;
+        }
+        *q = '/';
+    }
+    return mkdir(path, 0700) == 0 || errno == EEXIST;
+}
+
+char *history_path(void)
+{
+    const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+    char dir[4096];
+    if (st && st[0] == '/') snprintf(dir, sizeof dir, "%s/tnav", st);
+    else if (home && home[0]) snprintf(dir, sizeof dir, "%s/.local/state/tnav", home);
+    else return NULL;
+    if (!mkdirs(dir)) return NULL;
+    size_t n = strlen(dir) + 16;
+    char *p = xmalloc(n);
+    snprintf(p, n, "%s/history", dir);
+    return p;
+}

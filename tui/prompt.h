@@ -1,0 +1,48 @@
+/*
+ * prompt.h — the line editor of the filter prompt: editing like a shell
+ * line, a history walked with Up/Down, and Tab completion of field and
+ * function names.
+ *
+ * Owns: the line (UTF-8), the cursor, the history entries.
+ * Invariants: the line is always valid UTF-8 and the cursor sits on a
+ * character boundary; walking the history never loses the line being
+ * edited (it comes back below the newest entry); no curses here.
+ */
+#ifndef TNAV_PROMPT_H
+#define TNAV_PROMPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+    size_t cur;        /* byte offset of the cursor */
+    /* history, oldest first */
+    char **hist;
+    int nhist, caphist;
+    int hpos;          /* nhist: the line being edited */
+    char *saved;       /* the line being edited while walking the history */
+} Prompt;
+
+void prompt_init(Prompt *p);
+void prompt_free(Prompt *p);
+void prompt_set(Prompt *p, const char *text);
+void prompt_clear(Prompt *p);
+/* Edit with a key (keys.h). Returns true when the line or cursor changed.
+ * Tab asks complete() for the candidates of the word before the cursor
+ * (may be NULL). */
+typedef int (*CompleteFn)(void *ctx, const char *prefix, const char **out, int max);
+bool prompt_key(Prompt *p, int key, CompleteFn complete, void *ctx);
+/* Add a line to the history (not twice in a row, not empty). */
+void prompt_history_add(Prompt *p, const char *line);
+/* The history file: load (one entry per line), save atomically (a temp file
+ * renamed into place), keeping the last `keep` entries. Return false with
+ * errno on failure. */
+bool prompt_history_load(Prompt *p, const char *path);
+bool prompt_history_save(const Prompt *p, const char *path, int keep);
+/* $XDG_STATE_HOME/tnav/history, or ~/.local/state/tnav/history; the
+ * directory is created. NULL when there is no home. */
+char *history_path(void);
+
+#endif
