@@ -190,6 +190,7 @@ static int open_prompt(App *A, PromptMode m, const char *init)
     if (init) prompt_set(&A->prompt, init);
     A->perr_set = false;
     A->plive_ok = false;
+    A->plive_dirty = true; /* (the count of the text it starts with) */
     return AF_REDRAW;
 }
 
@@ -458,9 +459,12 @@ const Action *action_for_key(int key)
 /* ---- dispatch ------------------------------------------------------------------------------- */
 
 /* the prompt's text compiled as the user types: the error, or how many
- * events match */
-static void prompt_live(App *A)
+ * events match (once per frame: keys that come together, a paste, compile
+ * once) */
+void app_prompt_live(App *A)
 {
+    if (!A->plive_dirty) return;
+    A->plive_dirty = false;
     if (A->pmode != PM_FILTER && A->pmode != PM_HIGHLIGHT) return;
     A->plive_ok = false;
     A->perr_set = false;
@@ -519,7 +523,7 @@ int app_key(App *A, int key)
         }
         if (key == TK_ENTER || key == '\n') return prompt_enter(A);
         if (A->pmode == PM_GOTO && (key == TK_UP || key == TK_DOWN)) return 0; /* (the history is of filters) */
-        if (prompt_key(&A->prompt, key, A->pmode == PM_GOTO ? NULL : app_complete, A)) prompt_live(A);
+        if (prompt_key(&A->prompt, key, A->pmode == PM_GOTO ? NULL : app_complete, A)) A->plive_dirty = true;
         return AF_REDRAW;
     }
     if (A->show_help) {

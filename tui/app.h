@@ -120,7 +120,7 @@ typedef struct App {
     char *hist_path;
     bool perr_set;
     FilterError perr;    /* the last compile error of the prompt's text */
-    bool plive_ok;
+    bool plive_ok, plive_dirty; /* (dirty: the line changed since the count) */
     uint64_t plive_count;
     char msg[256];       /* a transient message on the status line */
     /* the views' drawing, kept while only the cursor or the overlays change */
@@ -174,6 +174,8 @@ void app_details_refresh(App *A);
 bool app_details_enter(App *A);
 double app_zoom_factor(const App *A);
 void app_status(const App *A, char *buf, size_t sz);
+/* compile and count the prompt's text if it changed (app_draw does it) */
+void app_prompt_live(App *A);
 /* the candidates for Tab in the prompt */
 int app_complete(void *ctx, const char *prefix, const char **out, int max);
 

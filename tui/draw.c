@@ -546,6 +546,7 @@ static void draw_views(App *A, Canvas *v)
 
 void app_draw(App *A, Canvas *c, int flags)
 {
+    app_prompt_live(A);
     Areas r;
     areas(A, &r);
     canvas_clear(c);
