@@ -406,8 +406,7 @@ void filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
         F->epoch++;
         for (int k = 0; k < st->nscopes; k++) compute_scope(F, F->scopes[st->scopes[k]], cur);
         run_events(F, st->main, cur, next);
-        uint64_t c = 0;
-        for (size_t w = 0; w < nw; w++) c += popcount64(next[w]);
+        uint64_t c = bitmap_count(next, nw);
         F->stage_counts[i] = c;
         if (stage_counts) stage_counts[i] = c;
         memcpy(cur, next, nw * 8);

@@ -298,8 +298,7 @@ int session_open(const char *cmd, CliArgs *a, Session *ss)
     ss->sel = xcalloc(nw + 1, 8);
     ss->stage_counts = xcalloc((size_t)filter_nstages(ss->f) + 1, sizeof(uint64_t));
     filter_run(ss->f, ss->sel, ss->stage_counts);
-    ss->nsel = 0;
-    for (size_t w = 0; w < nw; w++) ss->nsel += popcount64(ss->sel[w]);
+    ss->nsel = bitmap_count(ss->sel, nw);
     (void)cmd;
     return 0;
 }

@@ -67,7 +67,7 @@ static int bench_filter(Session *ss, const char *text, int runs)
         filter_run(f, sel, NULL);
         ms[i] = (now_sec() - a) * 1e3;
     }
-    for (size_t w = 0; w < nw; w++) count += popcount64(sel[w]);
+    count += bitmap_count(sel, nw);
     double firstms = ms[0];
     qsort(ms, (size_t)runs, sizeof(double), cmp_double);
     printf("bench filter events=%zu selected=%" PRIu64 " compile_ms=%.3f first_ms=%.3f best_ms=%.3f median_ms=%.3f "

@@ -122,6 +122,14 @@ static inline unsigned popcount64(uint64_t x)
     return (unsigned)((x * 0x0101010101010101ULL) >> 56);
 }
 
+/* the set bits of a bitmap of nwords 64-bit words */
+static inline uint64_t bitmap_count(const uint64_t *b, size_t nwords)
+{
+    uint64_t c = 0;
+    for (size_t w = 0; w < nwords; w++) c += popcount64(b[w]);
+    return c;
+}
+
 /* Natural order of labels: numbers inside strings compare numerically. */
 int natural_cmp(const char *a, const char *b);
 

@@ -476,12 +476,8 @@ void app_prompt_live(App *A)
         A->perr_set = true;
         return;
     }
-    size_t nw = (A->s->n + 63) / 64 + 1;
-    uint64_t *sel = xcalloc(nw, 8);
-    filter_run(f, sel, NULL);
-    uint64_t c = 0;
-    for (size_t w = 0; w + 1 < nw; w++) c += popcount64(sel[w]);
-    free(sel);
+    uint64_t c;
+    free(app_run_filter(A, f, &c));
     filter_free(f);
     A->plive_count = c;
     A->plive_ok = true;

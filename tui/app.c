@@ -295,13 +295,25 @@ RowModel *app_rows(App *A)
 
 /* ---- the session ------------------------------------------------------------------------- */
 
-/* the highlight: what its filter selects among what the filter shows */
-static void hl_rebuild(App *A)
+uint64_t *app_run_filter(App *A, Filter *f, uint64_t *count)
+{
+    size_t nw = (A->s->n + 63) / 64;
+    uint64_t *sel = xcalloc(nw + 1, 8);
+    filter_run(f, sel, NULL);
+    if (count) *count = bitmap_count(sel, nw);
+    return sel;
+}
+
+/* the highlight: what its filter selected (hl_sel) among what the filter
+ * shows; rerun: run its filter again first (the selection changed) */
+static void hl_rebuild(App *A, bool rerun)
 {
     if (!A->hl_filter) return;
     size_t nw = (A->s->n + 63) / 64 + 1;
-    memset(A->hl_sel, 0, nw * 8);
-    filter_run(A->hl_filter, A->hl_sel, NULL);
+    if (rerun) {
+        free(A->hl_sel);
+        A->hl_sel = app_run_filter(A, A->hl_filter, NULL);
+    }
     if (A->ss.sel)
         for (size_t w = 0; w < nw; w++) A->hl_sel[w] &= A->ss.sel[w];
     summary_free(A->Shl);
@@ -322,7 +334,7 @@ static void rebuild_summaries(App *A)
     }
     for (int k = 0; k < 2; k++) A->rows[k].dirty = true;
     A->evlist_dirty = true;
-    hl_rebuild(A);
+    hl_rebuild(A, true);
 }
 
 void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool color)
@@ -448,27 +460,22 @@ bool app_apply_filter(App *A, const char *text, bool highlight)
         A->perr_set = true;
         return false;
     }
-    size_t nw = (A->s->n + 63) / 64 + 1;
     double t0 = now_sec();
-    uint64_t *sel = xcalloc(nw, 8);
-    uint64_t *counts = xcalloc((size_t)filter_nstages(f) + 1, 8);
-    filter_run(f, sel, counts);
-    free(counts);
+    uint64_t nsel;
+    uint64_t *sel = app_run_filter(A, f, &nsel);
     double t1 = now_sec();
     if (highlight) {
         hl_drop(A);
         A->hl_filter = f;
         A->hl_sel = sel;
         A->hl_text = xstrdup(text);
-        hl_rebuild(A);
+        hl_rebuild(A, false);
     } else {
         filter_free(A->ss.f);
         free(A->ss.sel);
         A->ss.f = f;
         A->ss.sel = sel;
-        uint64_t c = 0;
-        for (size_t w = 0; w + 1 < nw; w++) c += popcount64(sel[w]);
-        A->ss.nsel = c;
+        A->ss.nsel = nsel;
         free(A->filter_text);
         A->filter_text = xstrdup(text);
         rebuild_summaries(A);

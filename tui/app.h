@@ -176,6 +176,8 @@ double app_zoom_factor(const App *A);
 void app_status(const App *A, char *buf, size_t sz);
 /* compile and count the prompt's text if it changed (app_draw does it) */
 void app_prompt_live(App *A);
+/* a new selection: the events f selects (their number in *count) */
+uint64_t *app_run_filter(App *A, Filter *f, uint64_t *count);
 /* the candidates for Tab in the prompt */
 int app_complete(void *ctx, const char *prefix, const char **out, int max);
 
