@@ -21,15 +21,15 @@ CSTD    = -std=c11 -D_GNU_SOURCE
 OPT     ?= -O2 -g
 NCURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
-CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc -Ifilters -Itui $(CFLAGS)
+CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc -I. $(CFLAGS)
 LIBS    = -lcsv -lpcre2-8 -lm -pthread
 
 # the library: everything but main and the terminal (tui/screen.c is the
 # only file that includes curses; the rest of tui/ is tested without it)
-SRC_CORE = $(wildcard src/*.c) $(wildcard filters/*.c) $(wildcard tui/*.c)
+SRC_CORE = $(wildcard src/*.c src/*/*.c) $(wildcard filters/*.c) $(wildcard tui/*.c)
 SRC_MAIN = src/main.c tui/screen.c
 SRC_LIB  = $(filter-out $(SRC_MAIN),$(SRC_CORE))
-HDRS     = $(wildcard src/*.h) $(wildcard filters/*.h) $(wildcard tui/*.h) filters/ops.def
+HDRS     = $(wildcard src/*/*.h) $(wildcard filters/*.h) $(wildcard tui/*.h) filters/ops.def
 
 OBJ_LIB  = $(SRC_LIB:%.c=build/rel/%.o)
 OBJ_MAIN = $(SRC_MAIN:%.c=build/rel/%.o)
@@ -102,14 +102,14 @@ build/asan/filter_diff: tests/filter_diff.c tests/strbuf.h build/libtnav-asan.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -o $@ tests/filter_diff.c build/libtnav-asan.a $(LIBS)
 
-build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbuf.h src/util.c src/util.h
+build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbuf.h src/base/util.c src/base/util.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -Isrc -pthread -o $@ tests/casetool.c tests/jsondom.c src/util.c
+	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -Isrc -pthread -o $@ tests/casetool.c tests/jsondom.c src/base/util.c
 
 # libFuzzer targets (clang); each links the core built with the fuzzer's
 # instrumentation
 FUZZ_CC    ?= clang
-FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -Ifilters -Itui -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
+FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
 FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_filter
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)

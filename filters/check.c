@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "fint.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 static const struct {
     const char *name;

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "fint.h"
-#include "util.h"
+#include "base/util.h"
 
 /* a field already loaded into a register, and still valid at this point
  * of the program (loaded on every path that reaches it) */

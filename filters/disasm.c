@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "fint.h"
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "base/util.h"
 
 /* "L:C" of a byte offset; columns count characters */
 static void pos_of(const char *text, int off, int *line, int *col)

@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "fint.h"
-#include "par.h"
-#include "store.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/par.h"
+#include "store/store.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>

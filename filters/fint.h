@@ -18,8 +18,8 @@
 #include "ast.h"
 #include "filter.h"
 #include "rx.h"
-#include "store.h"
-#include "strtab.h"
+#include "store/store.h"
+#include "base/strtab.h"
 
 #define BLK 1024 /* rows per block */
 

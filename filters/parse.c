@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static const char *const TOK_NAMES[T__N] = {
     "end of filter", "number", "number", "string", "regex", "name", "'('", "')'", "'['", "']'", "','", "'..'",

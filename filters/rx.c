@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct Regex {
     pcre2_code *code;

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "fint.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 const char *const OP_MNEMONIC[OPC__N] = {
 #define OP(name, mn, operands, doc) mn,

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "tui.h"
-#include "util.h"
+#include "cmd/cli.h"
+#include "tui/tui.h"
+#include "base/util.h"
 
 int main(int argc, char **argv)
 {

@@ -105,7 +105,7 @@
 
 #include "jsondom.h"
 #include "strbuf.h"
-#include "util.h"
+#include "base/util.h"
 
 #define TIMEOUT_SEC 10
 

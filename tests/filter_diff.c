@@ -57,11 +57,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "filter.h"
-#include "load.h"
-#include "store.h"
+#include "filters/filter.h"
+#include "load/load.h"
+#include "store/store.h"
 #include "strbuf.h"
-#include "util.h"
+#include "base/util.h"
 
 /* ---- utilities ----------------------------------------------------------- */
 

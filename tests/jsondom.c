@@ -2,7 +2,7 @@
  * jsondom.c — a small JSON DOM for tests; see jsondom.h.
  */
 #include "jsondom.h"
-#include "util.h" /* UTF-8 helpers shared with the loader */
+#include "base/util.h" /* UTF-8 helpers shared with the loader */
 
 #include <errno.h>
 #include <stdarg.h>

@@ -60,6 +60,10 @@ expect_exit() { # code, description, command...
 strip_files() { sed 's/,"files":\[.*\]}$/}/'; }
 
 # ---------------------------------------------------------------------------
+section "architecture: includes point one way along the data flow"
+sh tests/layers.sh >"$TMP/layers.out" 2>&1; tally "layers" "$TMP/layers.out" $?
+
+# ---------------------------------------------------------------------------
 section "unit tests"
 build/rel/unit >"$TMP/unit.out" 2>&1; tally "unit" "$TMP/unit.out" $?
 section "unit tests under ASan+UBSan"

@@ -19,14 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "app.h"
+#include "tui/actions.h"
+#include "tui/app.h"
 #include "check.h"
-#include "keys.h"
-#include "prompt.h"
-#include "store.h"
-#include "timeparse.h"
-#include "util.h"
+#include "tui/keys.h"
+#include "tui/prompt.h"
+#include "store/store.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 static char g_tmpdir[256];
 

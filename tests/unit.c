@@ -17,14 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "emit.h"
-#include "filter.h"
-#include "load.h"
-#include "stats.h"
-#include "store.h"
-#include "strtab.h"
-#include "timeparse.h"
-#include "util.h"
+#include "cmd/emit.h"
+#include "filters/filter.h"
+#include "load/load.h"
+#include "analysis/stats.h"
+#include "store/store.h"
+#include "base/strtab.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 #include "check.h"
 

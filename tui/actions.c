@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "keys.h"
-#include "util.h"
+#include "base/util.h"
 
 const char *tkey_name(int key, char *buf, int sz)
 {

@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-#include "out.h"
-#include "store.h"
-#include "timeparse.h"
-#include "util.h"
+#include "cmd/emit.h"
+#include "base/out.h"
+#include "store/store.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 const char *const VIEW_TITLES[V__N] = {"gantt: locations", "gantt: activities", "density", "comm monitor",
                                        "comm matrix",      "statistics",        "events",  "split: density + gantt"};

@@ -19,12 +19,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agg.h"
-#include "canvas.h"
-#include "cli.h"
-#include "filter.h"
+#include "agg/agg.h"
+#include "view/canvas.h"
+#include "cmd/cli.h"
+#include "filters/filter.h"
 #include "prompt.h"
-#include "view.h"
+#include "view/view.h"
 
 typedef enum { V_GANTT_LOC, V_GANTT_ACT, V_DENSITY, V_COMM, V_MATRIX, V_STATS, V_EVENTS, V_SPLIT, V__N } ViewId;
 extern const char *const VIEW_TITLES[V__N];

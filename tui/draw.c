@@ -20,9 +20,9 @@
 #include "actions.h"
 #include "app.h"
 #include "keys.h"
-#include "out.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/out.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 /* copy canvas src into dst at (x, y) */
 static void blit(Canvas *dst, const Canvas *src, int x, int y)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "keys.h"
-#include "util.h"
+#include "base/util.h"
 
 void prompt_init(Prompt *p)
 {

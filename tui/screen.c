@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "app.h"
-#include "cli.h"
+#include "cmd/cli.h"
 #include "keys.h"
 #include "tui.h"
-#include "util.h"
+#include "base/util.h"
 
 static volatile sig_atomic_t g_quit;
 

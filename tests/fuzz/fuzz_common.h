@@ -70,7 +70,7 @@ typedef struct {
 } Run;
 
 /* At most this many chunks per load: every chunk's reader allocates a 4 MiB
- * window (READ_BLOCK in src/load.c), which costs ~0.5 ms under ASan, so an
+ * window (READ_BLOCK in src/load/load.c), which costs ~0.5 ms under ASan, so an
  * uncapped 7-byte chunking of a 40 kB seed runs at a few execs/s. */
 #define MAX_CHUNKS 8
 

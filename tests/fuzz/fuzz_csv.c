@@ -39,9 +39,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "load.h"
-#include "store.h"
-#include "util.h"
+#include "load/load.h"
+#include "store/store.h"
+#include "base/util.h"
 
 #define FUZZ_FORMAT FMT_CSV
 #define FUZZ_NAME "fuzz_csv"

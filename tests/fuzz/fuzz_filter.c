@@ -27,10 +27,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "filter.h"
-#include "load.h"
-#include "store.h"
-#include "util.h"
+#include "filters/filter.h"
+#include "load/load.h"
+#include "store/store.h"
+#include "base/util.h"
 
 static Store *g_store, *g_empty;
 static FILE *g_null;

@@ -41,8 +41,8 @@
 #include <stdint.h>
 
 #include "batch.h"
-#include "model.h"
-#include "strtab.h"
+#include "base/model.h"
+#include "base/strtab.h"
 
 enum { EVF_DUR = 1 };
 enum { VT_LOC = 4, VT_MIXED = 5 }; /* columns of location indexes (peer); of mixed values */

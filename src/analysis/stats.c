@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/out.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((sel[e >> 6] >> (e & 63)) & 1); }
 

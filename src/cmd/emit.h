@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "store.h"
+#include "store/store.h"
 
 typedef enum { EMIT_CSV, EMIT_NDJSON } EmitFormat;
 

@@ -25,10 +25,10 @@
 #include <stdlib.h>
 
 #include "keymap.h"
-#include "par.h"
+#include "base/par.h"
 #include "store.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 
 typedef struct {

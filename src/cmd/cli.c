@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
-#include "stats.h"
-#include "store.h"
-#include "timeparse.h"
-#include "util.h"
+#include "filters/filter.h"
+#include "analysis/stats.h"
+#include "store/store.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 #include <malloc.h>
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 bool events_sorted(const uint32_t *v, size_t m, const int64_t *ts, const int64_t *dur)
 {

@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store.h"
+#include "store/store.h"
 
 typedef enum { M_BUSY, M_SYNC, M_BYTES, M_EVENTS, M_COUNTER, M_EXPR, M__N } Metric;
 typedef enum { RED_SUM, RED_MEAN, RED_MAX, RED_MINNZ, RED_MODE, RED__N } Reducer;

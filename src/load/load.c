@@ -23,10 +23,10 @@
 #include <unistd.h>
 
 #include "load_int.h"
-#include "par.h"
-#include "store.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/par.h"
+#include "store/store.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 #define MIN_CHUNK (1u << 20)
 #define READ_BLOCK (4u << 20)

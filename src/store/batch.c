@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "timeparse.h"
+#include "base/timeparse.h"
 
 void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
 {

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "load_int.h"
-#include "timeparse.h"
+#include "base/timeparse.h"
 
 enum { C_NONE = 0, C_DELIM = 1, C_TERM = 2, C_QUOTE = 3, C_HIGH = 4 };
 

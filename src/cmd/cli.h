@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "load.h"
+#include "load/load.h"
 
 typedef struct {
     LoadOpts load;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
-#include "util.h"
+#include "base/out.h"
+#include "base/util.h"
 
 enum { EC_TS, EC_DUR, EC_END, EC_LOC, EC_ACT, EC_KIND, EC_NAME, EC_COL };
 

@@ -16,14 +16,14 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "canvas.h"
+#include "agg/agg.h"
+#include "view/canvas.h"
 #include "cli.h"
-#include "filter.h"
-#include "store.h"
-#include "timeparse.h"
-#include "util.h"
-#include "view.h"
+#include "filters/filter.h"
+#include "store/store.h"
+#include "base/timeparse.h"
+#include "base/util.h"
+#include "view/view.h"
 
 /* a time option: an offset from the start of the trace with an optional
  * unit (1.5s, 200us, 42 = ns), or an RFC 3339 date-time */

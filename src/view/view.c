@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out.h"
-#include "timeparse.h"
-#include "util.h"
+#include "base/out.h"
+#include "base/timeparse.h"
+#include "base/util.h"
 
 /* glyphs */
 #define G_HLINE 0x2500u

@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "load.h"
-#include "store.h"
+#include "load/load.h"
+#include "store/store.h"
 
 typedef struct {
     uint64_t events;

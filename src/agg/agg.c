@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter.h"
-#include "par.h"
-#include "util.h"
+#include "filters/filter.h"
+#include "base/par.h"
+#include "base/util.h"
 
 const char *const METRIC_NAMES[M__N] = {"busy", "sync", "bytes", "events", "counter", "expr"};
 const char *const REDUCER_NAMES[RED__N] = {"sum", "mean", "max", "min-nonzero", "mode"};

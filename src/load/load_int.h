@@ -1,6 +1,6 @@
 /*
  * load_int.h — internals shared by the loader and its per-format chunk
- * parsers (load_csv.c, load_ndjson.c). Not used outside src/load*.c.
+ * parsers (load_csv.c, load_ndjson.c). Not used outside src/load/.
  *
  * Invariants: a Reader never reads past the limit fixed when the file was
  * opened; a window returned by rd_window stays valid until the next call on
@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "batch.h"
+#include "store/batch.h"
 #include "load.h"
 
 typedef struct {

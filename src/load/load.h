@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "model.h"
+#include "base/model.h"
 
 struct Store;
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 Canvas *canvas_new(int w, int h, bool ascii, bool color)
 {

@@ -16,9 +16,9 @@
 
 #include "cli.h"
 #include "emit.h"
-#include "filter.h"
-#include "store.h"
-#include "util.h"
+#include "filters/filter.h"
+#include "store/store.h"
+#include "base/util.h"
 
 /* the selected events in time order */
 static uint32_t *selected_in_time_order(const Store *s, const uint64_t *sel, size_t nsel)

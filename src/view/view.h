@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "agg.h"
+#include "agg/agg.h"
 #include "canvas.h"
 
 typedef enum { MX_BYTES, MX_COUNT, MX_MEAN } MatrixValue;

@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model.h"
-#include "strtab.h"
-#include "util.h"
+#include "base/model.h"
+#include "base/strtab.h"
+#include "base/util.h"
 
 /* value types of sparse values and of extra columns */
 enum { VT_NONE = 0, VT_INT = 1, VT_FLT = 2, VT_STR = 3 };
