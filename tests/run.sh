@@ -398,9 +398,8 @@ sample-logs/gen --shape tasks --events 300000 -o "$TMP/tasks-big.csv"
 r=$(awk -F, 'NR > 1 { nm[$6] = 1; fl[$14] = 1 } END { print length(nm), length(fl) }' "$TMP/tasks-big.csv")
 [ "$r" = "5011 300" ] && ok "tasks: 5,000 function names (+ 11 of the runtime), 300 files" || bad "tasks: names and files: $r"
 rm -f "$TMP/tasks-big.csv"
-# wide: the mpi shape on 10,000 ranks (800,000 events: start-up and two
-# timesteps), every rank with events, barriers of
-# every thread
+# wide: the mpi shape on 10,000 ranks (800,000 events: the start-up and two
+# timesteps); every rank has events, every barrier has every thread
 sample-logs/gen --shape wide --events 800000 -o "$TMP/wide.csv"
 sample-logs/gen --shape mpi --ranks 10000 --events 800000 -o "$TMP/wide2.csv"
 cmp -s "$TMP/wide.csv" "$TMP/wide2.csv" && ok "wide: the same bytes as --shape mpi --ranks 10000" || bad "wide differs from mpi --ranks 10000"
