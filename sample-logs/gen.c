@@ -2,9 +2,9 @@
  * sample-logs/gen.c — synthetic trace generator for tnav (benchmarks, scale
  * tests, and the small bundled sample traces).
  *
- * Owns: the `gen` program only — simulation of four program shapes (mpi,
- * ring, x10, mw) and writing them as CSV or NDJSON in tnav's canonical
- * fields.  It shares no code with tnav itself.
+ * Owns: the `gen` program only — simulation of the program shapes (mpi,
+ * tasks, wide, ring, x10, mw) and writing them as CSV or NDJSON in tnav's
+ * canonical fields.  It shares no code with tnav itself.
  *
  * Invariants:
  *  - Deterministic: the output bytes depend only on the options and --seed
@@ -13,7 +13,8 @@
  *    exactly once as a send (at the source, peer = destination) and once as
  *    a recv (at the destination, peer = source) with the same tag and
  *    recv ts >= send ts; every sync group names one barrier/finish instance;
- *    a finish's sync ends exactly at the latest `end` of that group;
+ *    a finish's sync ends exactly at the latest `end` of that group (tasks:
+ *    or 100 ns after it began, when every child had already ended);
  *    intervals of one activity either nest or do not overlap; a spawned
  *    activity's first event carries `parent`.
  *  - --order time: rows sorted by ts (ties keep generation order, so an
@@ -23,6 +24,12 @@
  *  - mpi shape: exactly --events rows whenever N is at least the fixed
  *    start-up + shut-down cost of 4T-1 rows per rank (7 with 2 threads);
  *    below that, that minimum is written (with a note on stderr).
+ *  - wide shape: the mpi shape with 10,000 ranks unless --ranks says
+ *    otherwise (the same bytes as `--shape mpi --ranks 10000`); it needs
+ *    N >= 70,000 with 2 threads to write exactly N rows.
+ *  - tasks shape: exactly --events rows (at least 10); every activity (task)
+ *    has 10..100 events; every event has `file` and `line`; message ids are
+ *    the strings `m<n>`, groups `finish-<n>`, activities `t<n>`.
  *
  * Build: gcc -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE \
  *            -o sample-logs/gen sample-logs/gen.c -lm
@@ -51,11 +58,13 @@ enum {
     EF_ID = 1u << 3,      /* numeric message id */
     EF_IDLABEL = 1u << 4, /* id is an activity label (spawn) */
     EF_TAG = 1u << 5, EF_GROUP = 1u << 6, EF_PARENT = 1u << 7,
-    EF_VALUE = 1u << 8, EF_CPU = 1u << 9
+    EF_VALUE = 1u << 8, EF_CPU = 1u << 9,
+    EF_SRC = 1u << 10,    /* file and line */
+    EF_IDSTR = 1u << 11   /* message id written as the string "m<id>" */
 };
 
-enum { G_BARRIER, G_FINISH };
-static const char *const GROUP_STR[] = { "barrier:", "finish:" };
+enum { G_BARRIER, G_FINISH, G_FINISH_DASH };
+static const char *const GROUP_STR[] = { "barrier:", "finish:", "finish-" };
 
 /* Region / function names.  Index 0 means "no name". */
 enum {
@@ -94,10 +103,11 @@ static const char *const NAME_STR[N__N] = {
 #define MAX_NAME 64
 #define MAXROW 1024 /* upper bound of one formatted row (names <= 64 B) */
 
-static char name_csv[N__N][MAX_NAME + 8];
-static uint8_t name_csv_len[N__N];
-static char name_json[N__N][6 * MAX_NAME + 8];
-static uint16_t name_json_len[N__N];
+/* The name table: the fixed names above, then the names a shape adds
+ * (name_add), each pre-escaped for CSV and JSON.  Ev.name indexes it. */
+static char **name_csv, **name_json;
+static uint16_t *name_csv_len, *name_json_len;
+static uint32_t nnames, names_cap;
 
 /* Escape a field for CSV (RFC 4180: quote only when needed). */
 static size_t csv_escape(char *dst, const char *s)
@@ -150,16 +160,49 @@ static size_t json_escape(char *dst, const char *s)
     return k;
 }
 
+static void *xrealloc(void *p, size_t n);
+
+/* Add a name (at most MAX_NAME bytes) to the table; returns its index. */
+static uint32_t name_add(const char *s)
+{
+    if (strlen(s) > MAX_NAME || nnames >= UINT16_MAX) {
+        fprintf(stderr, "gen: internal error: name too long or too many names\n");
+        exit(1);
+    }
+    if (nnames == names_cap) {
+        names_cap = names_cap ? names_cap * 2 : 64;
+        name_csv = xrealloc(name_csv, names_cap * sizeof *name_csv);
+        name_json = xrealloc(name_json, names_cap * sizeof *name_json);
+        name_csv_len = xrealloc(name_csv_len, names_cap * sizeof *name_csv_len);
+        name_json_len = xrealloc(name_json_len, names_cap * sizeof *name_json_len);
+    }
+    char csv[MAX_NAME * 2 + 8], json[6 * MAX_NAME + 8];
+    size_t nc = csv_escape(csv, s), nj = json_escape(json, s);
+    name_csv[nnames] = xrealloc(NULL, nc);
+    memcpy(name_csv[nnames], csv, nc);
+    name_csv_len[nnames] = (uint16_t)nc;
+    name_json[nnames] = xrealloc(NULL, nj);
+    memcpy(name_json[nnames], json, nj);
+    name_json_len[nnames] = (uint16_t)nj;
+    return nnames++;
+}
+
 static void names_init(void)
 {
-    for (int i = 0; i < N__N; i++) {
-        if (strlen(NAME_STR[i]) > MAX_NAME) {
-            fprintf(stderr, "gen: internal error: name too long\n");
-            exit(1);
-        }
-        name_csv_len[i] = (uint8_t)csv_escape(name_csv[i], NAME_STR[i]);
-        name_json_len[i] = (uint16_t)json_escape(name_json[i], NAME_STR[i]);
+    for (int i = 0; i < N__N; i++)
+        name_add(NAME_STR[i]);
+}
+
+static void names_free(void)
+{
+    for (uint32_t i = 0; i < nnames; i++) {
+        free(name_csv[i]);
+        free(name_json[i]);
     }
+    free(name_csv);
+    free(name_json);
+    free(name_csv_len);
+    free(name_json_len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -189,18 +232,20 @@ typedef struct {
     int64_t value;
     uint32_t loc, peer, bytes, act, parent, group_n;
     uint16_t flags, name, cpu;
+    uint16_t file, line; /* EF_SRC: index into the file table, line number */
     uint8_t kind, tag, group_type;
 } Ev;
 
 /* Activity label codes.  Style DOT: code = rank << 8 | thread, written
- * "rank.thread".  Style A: code = n, written "a<n>". */
-enum { LBL_DOT, LBL_A };
+ * "rank.thread".  Style A: code = n, written "a<n>"; style T: "t<n>". */
+enum { LBL_DOT, LBL_A, LBL_T };
 
 typedef struct {
     int format;   /* 0 csv, 1 ndjson */
     int by_loc;   /* --order loc */
     int label_style;
     int has_cpu;  /* write the extra `cpu` column */
+    int has_src;  /* write the `file` and `line` columns */
     uint32_t nloc;
 
     Ev *ev;       /* events of the current phase (not yet emitted) */
@@ -377,9 +422,15 @@ static inline char *put_label(char *p, uint32_t code)
         *p++ = '.';
         return put_u64(p, code & 0xff);
     }
-    *p++ = 'a';
+    *p++ = G.label_style == LBL_A ? 'a' : 't';
     return put_u64(p, code);
 }
+
+/* Source files (the tasks shape): paths without characters that need
+ * quoting in CSV or escaping in JSON. */
+static char **file_str;
+static uint8_t *file_len;
+static uint32_t nfiles;
 
 static inline char *put_group(char *p, const Ev *e)
 {
@@ -418,6 +469,10 @@ static size_t fmt_csv(char *buf, const Ev *e)
         p = put_u64(p, e->id);
     else if (f & EF_IDLABEL)
         p = put_label(p, (uint32_t)e->id);
+    else if (f & EF_IDSTR) {
+        *p++ = 'm';
+        p = put_u64(p, e->id);
+    }
     *p++ = ',';
     if (f & EF_TAG)
         p = put_u64(p, e->tag);
@@ -434,6 +489,14 @@ static size_t fmt_csv(char *buf, const Ev *e)
         *p++ = ',';
         if (f & EF_CPU)
             p = put_u64(p, e->cpu);
+    }
+    if (G.has_src) {
+        *p++ = ',';
+        if (f & EF_SRC)
+            p = put_str(p, file_str[e->file], file_len[e->file]);
+        *p++ = ',';
+        if (f & EF_SRC)
+            p = put_u64(p, e->line);
     }
     *p++ = '\n';
     return (size_t)(p - buf);
@@ -475,6 +538,10 @@ static size_t fmt_json(char *buf, const Ev *e)
         p = PUT_LIT(p, ",\"id\":\"");
         p = put_label(p, (uint32_t)e->id);
         *p++ = '"';
+    } else if (f & EF_IDSTR) {
+        p = PUT_LIT(p, ",\"id\":\"m");
+        p = put_u64(p, e->id);
+        *p++ = '"';
     }
     if (f & EF_TAG) {
         p = PUT_LIT(p, ",\"tag\":");
@@ -497,6 +564,12 @@ static size_t fmt_json(char *buf, const Ev *e)
     if (f & EF_CPU) {
         p = PUT_LIT(p, ",\"cpu\":");
         p = put_u64(p, e->cpu);
+    }
+    if (f & EF_SRC) {
+        p = PUT_LIT(p, ",\"file\":\"");
+        p = put_str(p, file_str[e->file], file_len[e->file]);
+        p = PUT_LIT(p, "\",\"line\":");
+        p = put_u64(p, e->line);
     }
     *p++ = '}';
     *p++ = '\n';
@@ -560,6 +633,8 @@ static void out_begin(uint32_t nloc)
         out_write(CSV_HEADER, sizeof CSV_HEADER - 1);
         if (G.has_cpu)
             out_write(",cpu", 4);
+        if (G.has_src)
+            out_write(",file,line", 10);
         out_write("\n", 1);
     }
     if (G.by_loc) {
@@ -1462,10 +1537,598 @@ static void shape_mw(uint32_t R, uint64_t seed)
 }
 
 /* ------------------------------------------------------------------ */
+/* Shape: tasks (task-parallel runtime)                                */
+
+/* A task runtime (X10/HClib/HPX style) on W worker threads (the
+ * locations).  The run is a chain of iterations; each iteration is a tree
+ * of tasks: a root task spawns children inside `finish` scopes and waits
+ * for them (a sync interval whose group `finish-<n>` is shared with the
+ * `end` events of the children it governs), children spawn their own.
+ * About half the children send their result to the parent's worker (a
+ * send with a string id `m<n>` and a recv at the parent when it resumes).
+ * The last thing an iteration's root does is spawn the next iteration's
+ * root, so every task but the very first has a parent.
+ *
+ * Every task has between 10 and 100 events, planned before it runs, so the
+ * total is exactly --events (at least 10).  Tasks are scheduled by a
+ * discrete-event simulation: a new task runs on the worker that is free
+ * first (never the parent's worker when it sends a result), a task that
+ * waits in a finish frees its worker, and it resumes on its own worker
+ * once its children have ended and the worker is free.  Every event has
+ * `file` and `line`: state events those of their function (5,000 names
+ * such as `ns4::Module42::kernel_18`, 300 files), the other events a line
+ * of the task's own function. */
+
+#define TK_NFUNC 5000u
+#define TK_NFILE 300u
+#define TK_MAXC 32u /* children per task */
+
+static const char *const TK_VERB[10] = {
+    "kernel", "update", "compute", "apply", "reduce", "scan", "pack", "assemble", "solve", "visit"
+};
+static const char *const TK_DIR[6] = { "solver", "mesh", "physics", "linalg", "io", "graph" };
+
+enum {
+    TN_ASYNC, TN_FINISH, TN_SEND, TN_RECV, TN_END, TN_STEAL, TN_YIELD, TN_PHASE,
+    TN_READY, TN_MEM, TN_ATOMIC, TN__N
+};
+static const char *const TK_RT_NAME[TN__N] = {
+    "rt::async", "rt::finish", "rt::send_result", "rt::recv_result", "rt::task_end",
+    "rt::steal", "rt::yield", "rt::phase", "rt::ready_tasks", "rt::mem_kb", "rt::atomic_update"
+};
+
+typedef struct {
+    Ctx c;
+    uint32_t parent;       /* index in the iteration; UINT32_MAX for the root */
+    uint32_t child0, nchild;
+    uint16_t E, done;      /* planned and written events */
+    uint16_t fn;           /* function: index in 0..TK_NFUNC-1 */
+    uint8_t nfin, fin;     /* finishes; the segment to run next */
+    uint8_t split[4];      /* finish f: children child0+split[f] .. child0+split[f+1]-1 */
+    uint8_t sends;         /* sends its result to the parent */
+    uint8_t nrecv;         /* children that send their result */
+    uint16_t inst;         /* instants left to write in the body */
+    uint16_t body;         /* body items left (states and instants) */
+    uint16_t lineoff;      /* the next line offset in its function */
+    uint32_t group;        /* the parent's finish it belongs to */
+    uint32_t pending;      /* children of the open finish not yet ended */
+    size_t spawn_ev, top_ev, sync_ev; /* SIZE_MAX: none */
+    uint64_t t_wait, last_end;
+    uint64_t msg_id;       /* its result message */
+    uint32_t msg_bytes, msg_tag;
+} Task;
+
+typedef struct { uint64_t t, seq; uint32_t task; } TkItem;
+
+typedef struct {
+    uint32_t W;
+    Rng rng;
+    uint32_t name0;        /* name index of function 0 */
+    uint32_t rt0;          /* name index of TK_RT_NAME[0] */
+    uint16_t fn_file[TK_NFUNC], fn_line[TK_NFUNC];
+    uint64_t *free_at;     /* per worker */
+    uint32_t *seg, segn;   /* min tree over workers: (free_at, index) */
+    Task *task;
+    uint32_t ntask, taskcap;
+    TkItem *heap;
+    uint32_t nheap, heapcap;
+    uint64_t seq, next_msg, next_group;
+    uint32_t next_label;   /* label of the iteration's root */
+    uint32_t prev_root;    /* label of the previous iteration's root */
+} Tk;
+
+static inline int tk_wless(const Tk *k, uint32_t a, uint32_t b)
+{
+    return k->free_at[a] != k->free_at[b] ? k->free_at[a] < k->free_at[b] : a < b;
+}
+
+static void tk_wset(Tk *k, uint32_t w, uint64_t t)
+{
+    k->free_at[w] = t;
+    uint32_t i = (w + k->segn) >> 1;
+    for (; i >= 1; i >>= 1) {
+        uint32_t l = k->seg[2 * i], r = k->seg[2 * i + 1];
+        k->seg[i] = r == UINT32_MAX || (l != UINT32_MAX && tk_wless(k, l, r)) ? l : r;
+    }
+}
+
+/* The worker free first in [lo, hi) (UINT32_MAX if the range is empty). */
+static uint32_t tk_wmin(const Tk *k, uint32_t lo, uint32_t hi)
+{
+    uint32_t best = UINT32_MAX;
+    for (lo += k->segn, hi += k->segn; lo < hi; lo >>= 1, hi >>= 1) {
+        if (lo & 1) {
+            uint32_t x = k->seg[lo++];
+            if (x != UINT32_MAX && (best == UINT32_MAX || tk_wless(k, x, best)))
+                best = x;
+        }
+        if (hi & 1) {
+            uint32_t x = k->seg[--hi];
+            if (x != UINT32_MAX && (best == UINT32_MAX || tk_wless(k, x, best)))
+                best = x;
+        }
+    }
+    return best;
+}
+
+static uint32_t tk_worker(const Tk *k, uint32_t avoid)
+{
+    if (avoid == UINT32_MAX)
+        return k->seg[1];
+    uint32_t a = tk_wmin(k, 0, avoid), b = tk_wmin(k, avoid + 1, k->W);
+    if (a == UINT32_MAX)
+        return b;
+    if (b == UINT32_MAX)
+        return a;
+    return tk_wless(k, a, b) ? a : b;
+}
+
+static void tk_push(Tk *k, uint64_t t, uint32_t task)
+{
+    if (k->nheap == k->heapcap) {
+        k->heapcap = k->heapcap ? k->heapcap * 2 : 1024;
+        k->heap = xrealloc(k->heap, k->heapcap * sizeof *k->heap);
+    }
+    TkItem x = { t, k->seq++, task };
+    uint32_t i = k->nheap++;
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (k->heap[p].t < x.t || (k->heap[p].t == x.t && k->heap[p].seq < x.seq))
+            break;
+        k->heap[i] = k->heap[p];
+        i = p;
+    }
+    k->heap[i] = x;
+}
+
+static TkItem tk_pop(Tk *k)
+{
+    TkItem top = k->heap[0], x = k->heap[--k->nheap];
+    uint32_t i = 0, n = k->nheap;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && (k->heap[c + 1].t < k->heap[c].t ||
+                          (k->heap[c + 1].t == k->heap[c].t && k->heap[c + 1].seq < k->heap[c].seq)))
+            c++;
+        if (x.t < k->heap[c].t || (x.t == k->heap[c].t && x.seq < k->heap[c].seq))
+            break;
+        k->heap[i] = k->heap[c];
+        i = c;
+    }
+    if (n)
+        k->heap[i] = x;
+    return top;
+}
+
+/* Duration of a leaf state: mostly microseconds, a heavy tail of
+ * milliseconds (the kernels that keep a finish open). */
+static uint64_t tk_dur(Tk *k)
+{
+    uint64_t d = 500 + 500 * (uint64_t)rnd(&k->rng, 40) + rnd(&k->rng, 500);
+    uint32_t r = rnd(&k->rng, 256);
+    if (r < 16)
+        d *= 40;
+    else if (r == 16)
+        d *= 800;
+    return d;
+}
+
+static size_t tk_ev(Tk *k, Task *t, uint32_t kind, uint32_t rtname, uint64_t ts)
+{
+    size_t i = push(&t->c, kind, k->rt0 + rtname, ts);
+    Ev *e = &G.ev[i];
+    e->flags |= EF_SRC;
+    e->file = k->fn_file[t->fn];
+    e->line = (uint16_t)(k->fn_line[t->fn] + t->lineoff);
+    t->lineoff = (uint16_t)((t->lineoff + 1 + rnd(&k->rng, 3)) % 100);
+    return i;
+}
+
+static size_t tk_state(Tk *k, Task *t, uint32_t fn, uint64_t ts)
+{
+    size_t i = open_iv(&t->c, K_STATE, k->name0 + fn, ts);
+    Ev *e = &G.ev[i];
+    e->flags |= EF_SRC;
+    e->file = k->fn_file[fn];
+    e->line = k->fn_line[fn];
+    return i;
+}
+
+/* A body item at `t`: an instant or a leaf state (or, with `open`, a state
+ * that the caller closes later).  Returns the time after it. */
+static uint64_t tk_item(Tk *k, Task *t, uint64_t ts, int instant, size_t *open)
+{
+    if (instant) {
+        t->inst--;
+        uint32_t r = rnd(&k->rng, 20);
+        if (r < 10) {
+            tk_ev(k, t, K_MARK, TN_STEAL + rnd(&k->rng, 3), ts);
+        } else if (r < 17) {
+            int ready = r < 14;
+            size_t e = tk_ev(k, t, K_COUNTER, ready ? TN_READY : TN_MEM, ts);
+            G.ev[e].flags |= EF_VALUE;
+            G.ev[e].value = ready ? (int64_t)k->nheap : 2048 + (int64_t)rnd(&k->rng, 65536);
+        } else {
+            tk_ev(k, t, K_ATOMIC, TN_ATOMIC, ts);
+        }
+        return ts + 50 + rnd(&k->rng, 150);
+    }
+    /* callee: half the time a function of the same module */
+    uint32_t fn = rnd(&k->rng, 2) ? (t->fn / 50) * 50 + rnd(&k->rng, 50) : rnd(&k->rng, TK_NFUNC);
+    size_t i = tk_state(k, t, fn, ts);
+    if (open) {
+        *open = i;
+        return ts + 200 + rnd(&k->rng, 300);
+    }
+    uint64_t d = tk_dur(k);
+    G.ev[i].dur = d;
+    return ts + d + 100 + rnd(&k->rng, 400);
+}
+
+/* Run `items` body items and `nspawn` spawns (children c0.. of the task)
+ * in random order from `ts`, with up to two levels of enclosing states
+ * around them.  Returns the time after them. */
+static uint64_t tk_body(Tk *k, Task *t, uint64_t ts, uint32_t items, uint32_t c0,
+                        uint32_t nspawn)
+{
+    size_t reg[2];
+    uint32_t regleft[2], depth = 0;
+    uint32_t left = items + nspawn;
+    while (left) {
+        if (nspawn && rnd(&k->rng, left) < nspawn) {
+            Task *ch = &k->task[c0];
+            size_t e = tk_ev(k, t, K_SPAWN, TN_ASYNC, ts);
+            G.ev[e].flags |= EF_IDLABEL | EF_PEER;
+            G.ev[e].id = ch->c.act;
+            G.ev[e].peer = t->c.loc; /* the worker it runs on, set when it starts */
+            ch->spawn_ev = e;
+            ch->group = (uint32_t)k->next_group;
+            tk_push(k, ts + 500 + rnd(&k->rng, 2000), c0);
+            ts += 300 + rnd(&k->rng, 700);
+            c0++;
+            nspawn--;
+        } else {
+            int instant = rnd(&k->rng, t->body) < t->inst;
+            t->body--;
+            /* an enclosing state around the next 1..3 items, inside the
+             * one already open */
+            uint32_t cap = left - 1 < 3 ? left - 1 : 3;
+            if (depth && regleft[depth - 1] - 1 < cap)
+                cap = regleft[depth - 1] - 1;
+            if (!instant && depth < 2 && cap >= 1 && rnd(&k->rng, 4) == 0) {
+                ts = tk_item(k, t, ts, 0, &reg[depth]);
+                for (uint32_t d = 0; d < depth; d++)
+                    regleft[d]--;
+                regleft[depth] = 1 + rnd(&k->rng, cap);
+                depth++;
+                left--;
+                continue;
+            }
+            ts = tk_item(k, t, ts, instant, NULL);
+        }
+        left--;
+        /* close the enclosing states whose items are done */
+        for (uint32_t d = depth; d-- > 0;)
+            regleft[d]--;
+        while (depth && regleft[depth - 1] == 0) {
+            depth--;
+            close_iv(reg[depth], ts);
+            ts += 100 + rnd(&k->rng, 200);
+        }
+    }
+    while (depth) {
+        depth--;
+        close_iv(reg[depth], ts);
+        ts += 100 + rnd(&k->rng, 200);
+    }
+    return ts;
+}
+
+/* Run segment `t->fin` of task ti from `ts` on its worker: the
+ * continuation after finish fin-1 (receives of its children's results),
+ * body, then either finish `fin` (spawns, wait) or the task's end. */
+static void tk_segment(Tk *k, uint32_t ti, uint64_t ts, uint32_t next_root_loc)
+{
+    Task *t = &k->task[ti];
+    size_t n0 = G.n;
+    uint32_t s = t->fin, w = t->c.loc;
+    if (s == 0) {
+        t->top_ev = tk_state(k, t, t->fn, ts);
+        ts += 300 + rnd(&k->rng, 700);
+    } else {
+        for (uint32_t c = t->child0 + t->split[s - 1]; c < t->child0 + t->split[s]; c++) {
+            const Task *ch = &k->task[c];
+            if (!ch->sends)
+                continue;
+            uint64_t d = 300 + ch->msg_bytes / 20;
+            size_t e = tk_ev(k, t, K_RECV, TN_RECV, ts);
+            G.ev[e].flags |= EF_DUR | EF_PEER | EF_BYTES | EF_IDSTR | EF_TAG;
+            G.ev[e].dur = d;
+            G.ev[e].peer = ch->c.loc;
+            G.ev[e].bytes = ch->msg_bytes;
+            G.ev[e].id = ch->msg_id;
+            G.ev[e].tag = (uint8_t)ch->msg_tag;
+            ts += d + 100 + rnd(&k->rng, 200);
+        }
+    }
+    /* this segment's share of the body */
+    uint32_t segs_left = t->nfin + 1u - s;
+    uint32_t items = t->body / segs_left;
+    if (s < t->nfin) {
+        uint32_t c0 = t->child0 + t->split[s], nc = t->split[s + 1] - t->split[s];
+        ts = tk_body(k, t, ts, items, c0, nc);
+        t->sync_ev = tk_ev(k, t, K_SYNC, TN_FINISH, ts);
+        G.ev[t->sync_ev].flags |= EF_DUR;
+        set_group(t->sync_ev, G_FINISH_DASH, (uint32_t)k->next_group);
+        k->next_group++;
+        t->t_wait = ts;
+        t->pending = nc;
+        t->last_end = 0;
+        t->fin++;
+        tk_wset(k, w, ts + 100);
+    } else {
+        ts = tk_body(k, t, ts, t->body, 0, 0);
+        if (next_root_loc != UINT32_MAX) {
+            size_t e = tk_ev(k, t, K_SPAWN, TN_ASYNC, ts);
+            G.ev[e].flags |= EF_IDLABEL | EF_PEER;
+            G.ev[e].id = k->next_label + k->ntask; /* the next iteration's root */
+            G.ev[e].peer = next_root_loc;
+            ts += 300 + rnd(&k->rng, 700);
+        }
+        if (t->sends) {
+            Task *p = &k->task[t->parent];
+            uint64_t d = 300 + t->msg_bytes / 16;
+            size_t e = tk_ev(k, t, K_SEND, TN_SEND, ts);
+            G.ev[e].flags |= EF_DUR | EF_PEER | EF_BYTES | EF_IDSTR | EF_TAG;
+            G.ev[e].dur = d;
+            G.ev[e].peer = p->c.loc;
+            G.ev[e].bytes = t->msg_bytes;
+            t->msg_id = k->next_msg++;
+            G.ev[e].id = t->msg_id;
+            G.ev[e].tag = (uint8_t)t->msg_tag;
+            ts += d + 100 + rnd(&k->rng, 200);
+        }
+        close_iv(t->top_ev, ts);
+        ts += 100 + rnd(&k->rng, 200);
+        size_t e = tk_ev(k, t, K_END, TN_END, ts);
+        if (t->parent != UINT32_MAX)
+            set_group(e, G_FINISH_DASH, t->group);
+        tk_wset(k, w, ts + 100);
+        t->fin = 0xff; /* done */
+    }
+    t->done = (uint16_t)(t->done + (G.n - n0));
+    if (t->fin == 0xff) {
+        if (t->done != t->E || t->body || t->inst) {
+            fprintf(stderr, "gen: internal error: task wrote %u of %u events\n", t->done, t->E);
+            exit(1);
+        }
+        if (t->parent != UINT32_MAX) {
+            Task *p = &k->task[t->parent];
+            if (ts > p->last_end)
+                p->last_end = ts;
+            if (--p->pending == 0) {
+                uint64_t end = p->last_end > p->t_wait ? p->last_end : p->t_wait + 100;
+                close_iv(p->sync_ev, end);
+                tk_push(k, end + 500 + rnd(&k->rng, 1500), t->parent);
+            }
+        }
+    }
+}
+
+/* Events of a task besides its body items. */
+static uint32_t tk_fixed(const Task *t, int spawns_next)
+{
+    return 2u + t->nchild + t->nfin + t->nrecv + t->sends + (spawns_next ? 1u : 0u);
+}
+
+static uint32_t tk_fanout(Rng *r)
+{
+    uint32_t x = rnd(r, 100);
+    if (x < 20)
+        return 0;
+    if (x < 70)
+        return 1 + rnd(r, 4);
+    if (x < 96)
+        return 5 + rnd(r, 8);
+    return 16 + rnd(r, TK_MAXC - 15);
+}
+
+/* Plan one iteration of exactly B events (B >= 10): the task tree and
+ * every task's events.  Task 0 is the root; tasks are in BFS order. */
+static void tk_plan(Tk *k, uint64_t B, int spawns_next)
+{
+    Rng *r = &k->rng;
+    uint32_t n = (uint32_t)(B / 47);
+    if (n == 0)
+        n = 1;
+    if (n > k->taskcap) {
+        k->taskcap = n;
+        k->task = xrealloc(k->task, n * sizeof *k->task);
+    }
+    k->ntask = n;
+    memset(k->task, 0, n * sizeof *k->task);
+    /* the tree: children of a task are consecutive */
+    uint32_t want = n > 1 ? 8 + rnd(r, 9) : 0, p = 0;
+    k->task[0].parent = UINT32_MAX;
+    for (uint32_t i = 1; i < n; i++) {
+        while (k->task[p].nchild >= want) {
+            p++;
+            want = tk_fanout(r);
+            if (want == 0 && p + 1 >= i)
+                want = 1;
+        }
+        if (k->task[p].nchild == 0)
+            k->task[p].child0 = i;
+        k->task[p].nchild++;
+        k->task[i].parent = p;
+    }
+    /* finishes, results, minimum and planned events */
+    uint64_t sum = 0;
+    uint32_t *lo = xrealloc(NULL, n * sizeof *lo);
+    for (uint32_t i = 0; i < n; i++) {
+        Task *t = &k->task[i];
+        t->c.act = k->next_label + i;
+        t->c.need_parent = i > 0 || k->next_label > 0;
+        t->c.parent = i > 0 ? k->next_label + t->parent : k->prev_root;
+        t->fn = (uint16_t)rnd(r, TK_NFUNC);
+        t->spawn_ev = t->top_ev = t->sync_ev = SIZE_MAX;
+        uint32_t C = t->nchild;
+        t->nfin = (uint8_t)(C == 0 ? 0 : C <= 2 ? 1 : 1 + rnd(r, 3));
+        for (uint32_t f = 0; f <= t->nfin; f++)
+            t->split[f] = (uint8_t)(t->nfin ? f * C / t->nfin : 0);
+        if (i > 0 && k->W > 1 && rnd(r, 2)) {
+            t->sends = 1;
+            t->msg_bytes = msg_bytes(r);
+            t->msg_tag = rnd(r, 4);
+            k->task[t->parent].nrecv++;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        Task *t = &k->task[i];
+        /* a body state and the fixed events: top state, end, spawns, waits,
+         * receives, send, the next root's spawn */
+        uint32_t m = 1 + tk_fixed(t, i == 0 && spawns_next);
+        lo[i] = m > 10 ? m : 10;
+        uint32_t a = rnd(r, 91), b = rnd(r, 91);
+        uint32_t e = 10 + (a + (a < b ? a : b)) / 2;
+        t->E = (uint16_t)(e < lo[i] ? lo[i] : e);
+        sum += t->E;
+    }
+    /* adjust to exactly B: n * 10 <= B <= n * 100 and the minima fit */
+    for (uint32_t i = 0; sum != B; i = (i + 1) % n) {
+        Task *t = &k->task[i];
+        if (sum < B && t->E < 100) {
+            uint64_t d = (B - sum + n - 1) / n;
+            if (d > 100u - t->E)
+                d = 100u - t->E;
+            t->E = (uint16_t)(t->E + d);
+            sum += d;
+        } else if (sum > B && t->E > lo[i]) {
+            uint64_t d = (sum - B + n - 1) / n;
+            if (d > (uint64_t)t->E - lo[i])
+                d = t->E - lo[i];
+            t->E = (uint16_t)(t->E - d);
+            sum -= d;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        Task *t = &k->task[i];
+        uint32_t body = t->E - tk_fixed(t, i == 0 && spawns_next);
+        t->body = (uint16_t)body;
+        uint32_t inst = (t->E * 6 + rnd(r, 100)) / 100;
+        t->inst = (uint16_t)(inst < body ? inst : body - 1);
+    }
+    free(lo);
+}
+
+static void shape_tasks(uint32_t W, uint64_t target, uint64_t seed)
+{
+    Tk k;
+    memset(&k, 0, sizeof k);
+    k.W = W;
+    k.rng.s = seed;
+    k.next_msg = 1;
+    k.next_group = 1;
+    /* names and files */
+    char buf[MAX_NAME + 1];
+    for (uint32_t i = 0; i < TK_NFUNC; i++) {
+        uint32_t m = i / 50, j = i % 50;
+        snprintf(buf, sizeof buf, "ns%u::Module%u::%s_%u", m / 10, m, TK_VERB[(j + m) % 10], j);
+        uint32_t x = name_add(buf);
+        if (i == 0)
+            k.name0 = x;
+        k.fn_file[i] = (uint16_t)((m * 3 + j % 3) % TK_NFILE);
+        k.fn_line[i] = (uint16_t)(1 + (j * 97 + m * 13) % 4800);
+    }
+    for (uint32_t i = 0; i < TN__N; i++) {
+        uint32_t x = name_add(TK_RT_NAME[i]);
+        if (i == 0)
+            k.rt0 = x;
+    }
+    nfiles = TK_NFILE;
+    file_str = xrealloc(NULL, nfiles * sizeof *file_str);
+    file_len = xrealloc(NULL, nfiles);
+    for (uint32_t i = 0; i < nfiles; i++) {
+        int len = snprintf(buf, sizeof buf, "src/%s/part_%u.cc", TK_DIR[i % 6], i);
+        file_str[i] = xrealloc(NULL, (size_t)len);
+        memcpy(file_str[i], buf, (size_t)len);
+        file_len[i] = (uint8_t)len;
+    }
+    /* workers */
+    k.free_at = xrealloc(NULL, W * sizeof *k.free_at);
+    for (k.segn = 1; k.segn < W; k.segn *= 2)
+        ;
+    k.seg = xrealloc(NULL, 2 * k.segn * sizeof *k.seg);
+    for (uint32_t i = 0; i < 2 * k.segn; i++)
+        k.seg[i] = UINT32_MAX;
+    for (uint32_t w = 0; w < W; w++) {
+        k.seg[k.segn + w] = w;
+        k.free_at[w] = 0;
+    }
+    for (uint32_t i = k.segn; --i >= 1;)
+        k.seg[i] = k.seg[2 * i];
+    G.has_src = 1;
+    G.label_style = LBL_T;
+    out_begin(W);
+
+    if (target < 10) {
+        fprintf(stderr, "gen: note: --shape tasks writes at least 10 events; wrote 10\n");
+        target = 10;
+    }
+    /* iterations of about 32 tasks per worker, 20k..200k events */
+    uint64_t per = 32ull * W * 47;
+    per = per < 20000 ? 20000 : per > 200000 ? 200000 : per;
+    uint64_t iters = target / per ? target / per : 1;
+    uint64_t t0 = 1000000000ull;
+    uint32_t root_loc = 0;
+    for (uint64_t it = 0; it < iters; it++) {
+        uint64_t B = target / iters + (it < target % iters ? 1 : 0);
+        int last = it + 1 == iters;
+        tk_plan(&k, B, !last);
+        uint32_t next_root_loc = last ? UINT32_MAX : (uint32_t)((it + 1) * 7 % W);
+        k.task[0].c.loc = root_loc;
+        tk_push(&k, t0, 0);
+        uint64_t t_end = 0;
+        while (k.nheap) {
+            TkItem x = tk_pop(&k);
+            Task *t = &k.task[x.task];
+            uint32_t w;
+            if (t->fin == 0 && x.task != 0) {
+                w = tk_worker(&k, t->sends ? k.task[t->parent].c.loc : UINT32_MAX);
+                t->c.loc = w;
+                G.ev[t->spawn_ev].peer = w;
+            } else {
+                w = t->c.loc;
+            }
+            uint64_t s = x.t > k.free_at[w] ? x.t : k.free_at[w];
+            tk_segment(&k, x.task, s, x.task == 0 ? next_root_loc : UINT32_MAX);
+            if (x.task == 0 && t->fin == 0xff)
+                t_end = k.free_at[w];
+        }
+        k.prev_root = k.next_label;
+        k.next_label += k.ntask;
+        flush_phase();
+        t0 = t_end + 2000 + rnd(&k.rng, 20000);
+        root_loc = next_root_loc;
+    }
+    out_end();
+    free(k.free_at);
+    free(k.seg);
+    free(k.task);
+    free(k.heap);
+    for (uint32_t i = 0; i < nfiles; i++)
+        free(file_str[i]);
+    free(file_str);
+    free(file_len);
+}
+
+/* ------------------------------------------------------------------ */
 /* Command line                                                        */
 
 static const char USAGE[] =
-    "usage: gen [--shape mpi|ring|x10|mw] [--format csv|ndjson] [--events N]\n"
+    "usage: gen [--shape mpi|tasks|wide|ring|x10|mw] [--format csv|ndjson] [--events N]\n"
     "           [--ranks R] [--threads T] [--seed S] [--order time|loc] [-o FILE]\n"
     "\n"
     "Writes a deterministic synthetic execution trace in tnav's format\n"
@@ -1475,6 +2138,15 @@ static const char USAGE[] =
     "                  exactly N events, timesteps with nested states, point-to-\n"
     "                  point messages, a barrier per timestep, counters, marks;\n"
     "                  rank 3R/4 is a slight straggler; extra column `cpu`\n"
+    "  --shape tasks   task runtime on R worker threads (default 64): exactly N\n"
+    "                  events in tasks of 10..100 events (about N/47 tasks),\n"
+    "                  spawned by parent tasks and joined by `finish` groups\n"
+    "                  (finish-<n>: the parent's sync and its children's ends),\n"
+    "                  results sent to the parent's worker (ids m<n>), 5,000\n"
+    "                  function names, `file` and `line` on every event, about\n"
+    "                  10% instants; 10M events span about 30 s\n"
+    "  --shape wide    the mpi shape with 10,000 ranks (--ranks changes it);\n"
+    "                  needs N >= 4T-1 events per rank\n"
     "  --shape ring    R ranks (default 8), 10 iterations of compute, send to\n"
     "                  r+1 mod R and a barrier; rank 5 is a 3x straggler\n"
     "  --shape x10     4 places: two finishes of asyncs with at-moves, atomics\n"
@@ -1482,9 +2154,10 @@ static const char USAGE[] =
     "  --shape mw      master rank 0 + R-1 workers (default R 6), 60 tasks;\n"
     "                  worker 3 gets tasks 4x longer\n"
     "  --format F      csv (default) or ndjson\n"
-    "  --events N      mpi: number of events (default 1000000)\n"
-    "  --ranks R       mpi: ranks (default 64); ring, mw: see above; x10: ignored\n"
-    "  --threads T     mpi: threads per rank, 1..64 (default 2)\n"
+    "  --events N      mpi, wide, tasks: number of events (default 1000000)\n"
+    "  --ranks R       mpi, tasks: ranks / workers (default 64); wide, ring, mw:\n"
+    "                  see above; x10: ignored\n"
+    "  --threads T     mpi, wide: threads per rank, 1..64 (default 2)\n"
     "  --seed S        PRNG seed (default 1)\n"
     "  --order O       time (default): all rows sorted by ts;\n"
     "                  loc: rows grouped by loc, each group sorted by ts\n"
@@ -1557,8 +2230,9 @@ int main(int argc, char **argv)
         if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
             outpath = val;
         } else if (!strcmp(opt, "--shape")) {
-            if (strcmp(val, "mpi") && strcmp(val, "ring") && strcmp(val, "x10") && strcmp(val, "mw"))
-                usage_error("unknown shape '%s' (mpi, ring, x10, mw)", val);
+            if (strcmp(val, "mpi") && strcmp(val, "ring") && strcmp(val, "x10") && strcmp(val, "mw") &&
+                strcmp(val, "tasks") && strcmp(val, "wide"))
+                usage_error("unknown shape '%s' (mpi, tasks, wide, ring, x10, mw)", val);
             shape = val;
         } else if (!strcmp(opt, "--format")) {
             if (strcmp(val, "csv") && strcmp(val, "ndjson"))
@@ -1584,7 +2258,7 @@ int main(int argc, char **argv)
         if (ranks < 2)
             usage_error("--shape %s needs --ranks >= 2", shape);
     } else if (ranks == 0) {
-        ranks = 64;
+        ranks = !strcmp(shape, "wide") ? 10000 : 64;
     }
 
     names_init();
@@ -1602,8 +2276,10 @@ int main(int argc, char **argv)
     }
     setvbuf(G.out, NULL, _IONBF, 0); /* we do our own 1 MiB buffering */
 
-    if (!strcmp(shape, "mpi"))
+    if (!strcmp(shape, "mpi") || !strcmp(shape, "wide"))
         shape_mpi(ranks, threads, events, seed);
+    else if (!strcmp(shape, "tasks"))
+        shape_tasks(ranks, events, seed);
     else if (!strcmp(shape, "ring"))
         shape_ring(ranks, seed);
     else if (!strcmp(shape, "x10"))
@@ -1617,5 +2293,6 @@ int main(int argc, char **argv)
     free(G.key);
     free(G.tmp);
     free(G.obuf);
+    names_free();
     return 0;
 }

@@ -351,6 +351,73 @@ else
     skip "groff not installed: man page not rendered"
 fi
 
+# ---------------------------------------------------------------------------
+section "generator shapes: tasks and wide (what sample-logs/gen --help promises)"
+# tasks: deterministic, exactly --events, loads without rejects, tasks of
+# 10..100 events with a parent, every message paired, file and line on
+# every event, one finish wait per group, about 10% instants
+G1="$TMP/tasks.csv"
+sample-logs/gen --shape tasks --events 20000 -o "$G1"
+sample-logs/gen --shape tasks --events 20000 -o "$TMP/tasks2.csv"
+cmp -s "$G1" "$TMP/tasks2.csv" && ok "tasks: deterministic" || bad "tasks: output varies between runs"
+[ "$(($(wc -l <"$G1") - 1))" -eq 20000 ] && ok "tasks: exactly --events records" || bad "tasks: $(($(wc -l <"$G1") - 1)) records, not 20000"
+"$TNAV" stats --json "$G1" >"$TMP/tasks.json"
+grep -q '"events":20000,"rejected":0,' "$TMP/tasks.json" && ok "tasks: loads with no rejected record" || bad "tasks: $(head -c 120 "$TMP/tasks.json")"
+grep -q '"locations":64,' "$TMP/tasks.json" && ok "tasks: 64 worker locations" || bad "tasks: not 64 locations"
+grep -q '"unmatched_sends":0,"unmatched_recvs":0,' "$TMP/tasks.json" && ok "tasks: no unmatched send or receive" || bad "tasks: unmatched messages"
+acts=$(sed -n 's/.*"activities":\([0-9]*\),.*/\1/p' "$TMP/tasks.json")
+# columns: ts,dur,loc,act,kind,name,peer,bytes,id,tag,group,parent,value,file,line
+r=$(awk -F, -v acts="$acts" 'NR == 1 { next }
+    { n[$4]++; if (!($4 in first)) { first[$4] = 1; if ($4 != "t0" && $12 == "") noparent++ } }
+    $5 == "send" || $5 == "recv" { if ($9 !~ /^m[0-9]+$/) badid++; m[$9 FS $5]++; ids[$9] = 1 }
+    $5 == "sync" { if ($11 !~ /^finish-[0-9]+$/) badgrp++; sync[$11]++ }
+    $11 != "" { grp[$11] = 1 }
+    $14 == "" || $15 !~ /^[0-9]+$/ || $15 < 1 || $15 > 5000 { nofile++ }
+    $2 == "" { inst++ }
+    END {
+        lo = 1000; hi = 0; k = 0
+        for (a in n) { k++; if (n[a] < lo) lo = n[a]; if (n[a] > hi) hi = n[a] }
+        for (i in ids) if (m[i FS "send"] != 1 || m[i FS "recv"] != 1) unpaired++
+        for (g in grp) if (sync[g] != 1) badsync++
+        printf "acts=%d stats_acts=%d min=%d max=%d noparent=%d badid=%d unpaired=%d badgrp=%d badsync=%d nofile=%d inst_pct=%d msgs=%d groups=%d\n",
+            k, acts, lo, hi, noparent, badid, unpaired, badgrp, badsync, nofile, inst * 100 / (NR - 1), length(ids), length(grp)
+    }' "$G1")
+echo "  $r"
+kv_holds() { echo "$r" | awk "{for (i = 1; i <= NF; i++) { split(\$i, kv, \"=\"); v[kv[1]] = kv[2] }} END { exit !($1) }"; }
+kv_holds 'v["min"] >= 10 && v["max"] <= 100' && ok "tasks: every task has 10..100 events" || bad "tasks: task sizes"
+kv_holds 'v["acts"] == v["stats_acts"] && v["acts"] >= 20000 / 50 && v["acts"] <= 20000 / 40' \
+    && ok "tasks: about N/47 tasks, as many as tnav counts activities" || bad "tasks: task count"
+kv_holds 'v["noparent"] == 0' && ok "tasks: every task but the first names its parent" || bad "tasks: a spawned task without parent"
+kv_holds 'v["badid"] == 0 && v["unpaired"] == 0 && v["msgs"] > 0' \
+    && ok "tasks: every message id m<n> is one send and one recv" || bad "tasks: message ids"
+kv_holds 'v["badgrp"] == 0 && v["badsync"] == 0 && v["groups"] > 0' \
+    && ok "tasks: every group finish-<n> has exactly one finish wait" || bad "tasks: finish groups"
+kv_holds 'v["nofile"] == 0' && ok "tasks: every event has file and line (1..5000)" || bad "tasks: events without file or line"
+[ "$("$TNAV" filter --count '!has(file) || !has(line)' "$G1")" = 0 ] && ok "tasks: tnav sees file and line on every event" || bad "tasks: tnav finds events without file or line"
+kv_holds 'v["inst_pct"] >= 8 && v["inst_pct"] <= 12' && ok "tasks: about 10% instant events" || bad "tasks: instant share off"
+sample-logs/gen --shape tasks --events 20000 --format ndjson --order loc -o "$TMP/tasks.ndjson"
+"$TNAV" stats --json "$TMP/tasks.ndjson" | strip_files >"$TMP/tasks-n.json"
+strip_files <"$TMP/tasks.json" | cmp -s - "$TMP/tasks-n.json" && ok "tasks: NDJSON grouped by location is the same trace" || bad "tasks: NDJSON --order loc differs"
+sample-logs/gen --shape tasks --events 300000 -o "$TMP/tasks-big.csv"
+r=$(awk -F, 'NR > 1 { nm[$6] = 1; fl[$14] = 1 } END { print length(nm), length(fl) }' "$TMP/tasks-big.csv")
+[ "$r" = "5011 300" ] && ok "tasks: 5,000 function names (+ 11 of the runtime), 300 files" || bad "tasks: names and files: $r"
+rm -f "$TMP/tasks-big.csv"
+# wide: the mpi shape on 10,000 ranks (800,000 events: the start-up and two
+# timesteps); every rank has events, every barrier has every thread
+sample-logs/gen --shape wide --events 800000 -o "$TMP/wide.csv"
+sample-logs/gen --shape mpi --ranks 10000 --events 800000 -o "$TMP/wide2.csv"
+cmp -s "$TMP/wide.csv" "$TMP/wide2.csv" && ok "wide: the same bytes as --shape mpi --ranks 10000" || bad "wide differs from mpi --ranks 10000"
+"$TNAV" stats --json "$TMP/wide.csv" >"$TMP/wide.json"
+grep -q '"events":800000,"rejected":0,' "$TMP/wide.json" && grep -q '"locations":10000,' "$TMP/wide.json" \
+    && ok "wide: 800000 events on 10,000 locations, none rejected" || bad "wide: $(head -c 120 "$TMP/wide.json")"
+grep -q '"unmatched_sends":0,"unmatched_recvs":0,' "$TMP/wide.json" && ok "wide: no unmatched send or receive" || bad "wide: unmatched messages"
+r=$(grep -o '"participants":[0-9]*' "$TMP/wide.json" | sort | uniq -c | awk '{print $1, $2}')
+case $r in
+    [2-9]' "participants":20000') ok "wide: every barrier has all 20,000 threads ($(echo "$r" | cut -d' ' -f1) barriers)" ;;
+    *) bad "wide: barrier participants: $r" ;;
+esac
+rm -f "$TMP/wide.csv" "$TMP/wide2.csv"
+
 echo
 [ "$SKIP" -gt 0 ] && echo "($SKIP skipped)"
 echo "$PASS passed, $FAIL failed"
