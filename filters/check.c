@@ -160,6 +160,13 @@ static bool resolve_field(Filter *F, Node *n, const char *name, int start, int e
     case VT_INT: n->type = FT_INT; n->rowdep = true; break;
     case VT_FLT: n->type = FT_FLT; n->rowdep = true; break;
     case VT_STR:
+        if (c->xids) {
+            /* prefix+number ids are not dictionary entries: no table over
+             * the dictionary, the values are read per event */
+            n->type = FT_STR;
+            n->rowdep = true;
+            break;
+        }
         /* parent holds activity labels: integers among them compare as numbers */
         n->type = c->field == F_PARENT ? FT_DYN : FT_STR;
         n->key = KEY_SID;
@@ -282,7 +289,8 @@ static Node *fold_absent_string(const Filter *F, const Node *n)
         f = lit;
         lit = t;
     }
-    if (f->k != N_FIELD || lit->k != N_STR || (uint32_t)lit->sid < F->dictn) return NULL;
+    if (f->k != N_FIELD || lit->k != N_STR || (uint32_t)lit->sid < F->dictn || sid_is_xid((uint32_t)lit->sid))
+        return NULL;
     bool dict_field = f->field == FK_NAME ||
                       (f->field == FK_COL && F->s->cols[f->col].type == VT_STR && f->type == FT_STR);
     if (!dict_field) return NULL;

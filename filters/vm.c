@@ -55,6 +55,18 @@ void blk_free(Blk *b)
 static inline size_t row_ev(const Blk *b, size_t i) { return b->base + i; }
 static inline size_t row_dom(const Blk *b, size_t i) { return b->idx ? b->idx[i] : b->base + i; }
 
+/* The domain of a table over the strings of a field: the names for name
+ * (col < 0), names and values for a column (the store orders its
+ * dictionary so), the whole dictionary for parent's labels; then one entry
+ * for an absent value. */
+static inline size_t sid_domain(const Filter *F, int col)
+{
+    const Store *s = F->s;
+    if (col < 0) return (size_t)s->nnames + 1;
+    if (s->cols[col].field == F_PARENT) return (size_t)F->dictn + 1;
+    return (size_t)s->nvals + 1;
+}
+
 /* a label string as a value: an integer when it is one */
 static inline void label_value(const Filter *F, uint32_t sid, uint8_t *t, int64_t *v)
 {
@@ -144,7 +156,7 @@ static void load_key(Blk *b, int a)
             vi[i] = F->kind_sid[d];
             break;
         case KEY_SID:
-            if (d < F->dictn) {
+            if (d < sid_domain(F, P->domain_col) - 1) {
                 if (P->domain_label) label_value(F, (uint32_t)d, &vt[i], &vi[i]);
                 else vt[i] = FT_STR, vi[i] = (int64_t)d;
             } else {
@@ -173,7 +185,7 @@ static void block_keys(Blk *b, const Table *t, uint32_t *key)
         break;
     case KEY_PEER:
     case KEY_SID: {
-        uint32_t absent = t->key == KEY_PEER ? s->nloc : b->F->dictn;
+        uint32_t absent = t->key == KEY_PEER ? s->nloc : (uint32_t)sid_domain(b->F, t->col) - 1;
         if (t->key == KEY_SID && t->col < 0) {
             for (size_t i = 0; i < n; i++) {
                 uint32_t v = s->name[base + i];
@@ -704,14 +716,13 @@ void vm_run(Blk *b, uint8_t *out)
 
 size_t domain_size(const Filter *F, KeyKind k, int col)
 {
-    (void)col;
     const Store *s = F->s;
     switch (k) {
     case KEY_LOC: return s->nloc;
     case KEY_PEER: return (size_t)s->nloc + 1;
     case KEY_ACT: return s->nact;
     case KEY_KIND: return F->nkinds;
-    case KEY_SID: return (size_t)F->dictn + 1;
+    case KEY_SID: return sid_domain(F, col);
     default: return 1;
     }
 }

@@ -34,10 +34,23 @@
 typedef struct {
     uint8_t type;
     bool sparse;
+    bool bysort;     /* sparse with few values: written per batch, then sorted */
     size_t m;
+    size_t wsz;      /* bytes per value */
     uint64_t *bits;  /* presence (sparse: temporary, for ranks) */
     uint32_t *rank;  /* sparse: set bits before each word */
 } ColBuild;
+
+typedef struct {
+    uint64_t v;   /* a prefix+number id's value */
+    uint32_t sid; /* the string id of the same text in the dictionary */
+} XAlias;
+
+static int xalias_cmp(const void *x, const void *y)
+{
+    uint64_t a = ((const XAlias *)x)->v, b = ((const XAlias *)y)->v;
+    return a < b ? -1 : a > b;
+}
 
 typedef struct {
     Batch **bs;
@@ -45,7 +58,8 @@ typedef struct {
     size_t n;
     Store *s;
     int threads;
-    uint32_t **sremap, **xremap, **premap, **ploc;
+    uint32_t **nremap, **sremap, **lremap; /* per batch: names, values, labels -> store string id */
+    uint32_t **xremap, **premap, **ploc;
     uint16_t **kremap;
     uint32_t *loc_of_sid;
     KeyMap pairs;
@@ -56,12 +70,15 @@ typedef struct {
     StrTab xnames;
     JobQueue q;
     int **colof; /* per batch: field code -> column, or -1 */
+    size_t **coloff; /* per batch: field code -> first slot of its values in a bysort column */
     int fields_pass;
     int *colof_n;
     ColBuild *cb;
     uint32_t *newpos; /* for moved positions: where the event went */
     uint64_t *moved;  /* bitmap of the positions whose event moved */
     atomic_bool resorted;
+    XAlias *alias; /* the prefix+number ids whose text is in strs, by value */
+    size_t nalias;
     /* activities */
     uint32_t *act_tmp_cnt; /* per worker x activity counts */
     size_t nw_cnt;
@@ -124,6 +141,142 @@ static void fmt_double(char *buf, size_t sz, double v)
 static const Store *g_sort_store; /* qsort has no context argument */
 static int loc_qsort_cmp(const void *a, const void *b) { return store_loc_cmp(g_sort_store, a, b); }
 
+/* ---- 1. dictionaries ------------------------------------------------------ */
+
+/* Intern a batch's strings into the store's dictionary: the map of its ids. */
+static uint32_t *merge_strs(Store *s, const StrTab *t)
+{
+    uint32_t *rm = xmalloc(((size_t)t->count + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < t->count; i++) rm[i] = strtab_intern(&s->strs, strtab_str(t, i), strtab_len(t, i));
+    return rm;
+}
+
+/* ---- 1b. prefix+number ids ------------------------------------------------ */
+
+/* LSD radix sort of 64-bit keys, 16 bits a pass; a pass where every key
+ * has the same digit is skipped. */
+static void sort_u64(uint64_t *v, size_t m)
+{
+    if (m < 2) return;
+    uint64_t *tmp = xmalloc_big(m * sizeof *tmp), *src = v, *dst = tmp;
+    size_t *cnt = xmalloc(65537 * sizeof(size_t));
+    for (int sh = 0; sh < 64; sh += 16) {
+        memset(cnt, 0, 65537 * sizeof(size_t));
+        for (size_t i = 0; i < m; i++) cnt[((src[i] >> sh) & 0xFFFF) + 1]++;
+        if (cnt[((src[0] >> sh) & 0xFFFF) + 1] == m) continue;
+        for (size_t k = 0; k < 65536; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < m; i++) dst[cnt[(src[i] >> sh) & 0xFFFF]++] = src[i];
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v) memcpy(v, src, m * sizeof *v);
+    xfree_big(tmp, m * sizeof *tmp);
+    free(cnt);
+}
+
+/* Give the prefix+number ids of the batches their global values (the
+ * prefix remapped to the store's dictionary), collect them distinct and
+ * sorted into s->xids, and find those whose text the dictionary also holds
+ * (a name "m7" and an id "m7": the id takes the dictionary's string id). */
+static void build_xids(Build *B, uint64_t **allp, size_t *mp, size_t *totalp)
+{
+    Store *s = B->s;
+    static const int fields[] = {F_ID, F_TAG, F_GROUP};
+    size_t total = 0;
+    for (size_t b = 0; b < B->nb; b++)
+        for (int k = 0; k < 3; k++)
+            if ((size_t)fields[k] < B->bs[b]->nfb && (B->bs[b]->fb[fields[k]].tmask & (1u << VT_XSTR)))
+                total += B->bs[b]->fb[fields[k]].rows.len;
+    *allp = NULL;
+    *mp = 0;
+    *totalp = total;
+    if (!total) return;
+    uint64_t *all = xmalloc_big(total * sizeof(uint64_t));
+    size_t m = 0;
+    char buf[XID_PFX_MAX + 24];
+    for (size_t b = 0; b < B->nb; b++) {
+        Batch *bt = B->bs[b];
+        for (int k = 0; k < 3; k++) {
+            if ((size_t)fields[k] >= bt->nfb) continue;
+            FieldBuf *fb = &bt->fb[fields[k]];
+            if (!(fb->tmask & (1u << VT_XSTR))) continue;
+            for (size_t i = 0; i < fb->rows.len; i++) {
+                if (fb->types.v[i] != VT_XSTR) continue;
+                uint64_t v = fb->vals.v[i];
+                uint32_t gp = B->sremap[b][XID_PFX(v)];
+                if (gp >= (1u << 24)) { /* a prefix beyond the encodable ids: the whole text */
+                    size_t len = xid_format(buf, strtab_str(&s->strs, gp), strtab_len(&s->strs, gp), v);
+                    fb->types.v[i] = VT_GSTR;
+                    fb->vals.v[i] = strtab_intern(&s->strs, buf, len);
+                    fb->tmask |= 1u << VT_GSTR;
+                    continue;
+                }
+                v = XID_VAL(gp, XID_NDIG(v), XID_NUM(v));
+                fb->vals.v[i] = v;
+                all[m++] = v;
+            }
+        }
+    }
+    *allp = all;
+    *mp = m;
+}
+
+/* After the labels are merged: the ids distinct and sorted into s->xids,
+ * and those whose text is also in the dictionary. */
+static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
+{
+    Store *s = B->s;
+    if (!all) return;
+    sort_u64(all, m);
+    size_t u = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!u || all[i] != all[u - 1]) all[u++] = all[i];
+    if (u >= SID_XID - 1) {
+        fprintf(stderr, "tnav: too many distinct ids (%zu)\n", u);
+        exit(3);
+    }
+    s->xids = xmalloc((u ? u : 1) * sizeof(uint64_t));
+    memcpy(s->xids, all, u * sizeof(uint64_t));
+    s->nxid = (uint32_t)u;
+    xfree_big(all, total * sizeof(uint64_t));
+    /* texts in both: the dictionary's id wins, and the id leaves xids */
+    VEC(XAlias) al = {0};
+    uint8_t *drop = NULL;
+    for (uint32_t i = 0; i < s->strs.count; i++) {
+        size_t pl;
+        unsigned nd;
+        uint64_t num;
+        const char *t = strtab_str(&s->strs, i);
+        if (!xid_split(t, strtab_len(&s->strs, i), &pl, &nd, &num)) continue;
+        uint32_t ps = strtab_find(&s->strs, t, pl);
+        if (ps == NONE32 || ps >= (1u << 24)) continue;
+        uint64_t v = XID_VAL(ps, nd, num);
+        size_t lo = 0, hi = s->nxid;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (s->xids[mid] < v) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < s->nxid && s->xids[lo] == v) {
+            XAlias x = {v, i};
+            VEC_PUSH(al, x);
+            if (!drop) drop = xcalloc(s->nxid, 1);
+            drop[lo] = 1;
+        }
+    }
+    if (drop) {
+        uint32_t o = 0;
+        for (uint32_t i = 0; i < s->nxid; i++)
+            if (!drop[i]) s->xids[o++] = s->xids[i];
+        s->nxid = o;
+        free(drop);
+        qsort(al.v, al.len, sizeof(XAlias), xalias_cmp);
+    }
+    B->alias = al.v;
+    B->nalias = al.len;
+}
+
 /* ---- 4. placing rows ---------------------------------------------------- */
 
 static void place_worker(void *ctx, int w, int nw)
@@ -139,7 +292,7 @@ static void place_worker(void *ctx, int w, int nw)
         uint32_t *cur = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
         memcpy(cur, B->start[b], (size_t)s->nloc * sizeof(uint32_t));
         uint32_t *d = xmalloc_big((m ? m : 1) * sizeof(uint32_t));
-        const uint32_t *pl = B->ploc[b], *pm = B->premap[b], *rm = B->sremap[b];
+        const uint32_t *pl = B->ploc[b], *pm = B->premap[b], *rm = B->nremap[b];
         const uint16_t *km = B->kremap[b];
         for (size_t r = 0; r < m; r++) {
             uint32_t ak = bt->akey[r];
@@ -304,12 +457,43 @@ static void redest_worker(void *ctx, int w, int nw)
 
 /* ---- 6. typed columns ---------------------------------------------------- */
 
-static inline uint64_t conv_value(const Build *B, size_t b, uint8_t ctype, uint8_t vtype, uint64_t p)
+/* The string id of a prefix+number id (its value already global). */
+static uint32_t xid_sid(const Build *B, uint64_t v)
+{
+    const Store *s = B->s;
+    size_t lo = 0, hi = s->nxid;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->xids[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < s->nxid && s->xids[lo] == v) return SID_XID + (uint32_t)lo;
+    /* its text is in the dictionary: that string id */
+    lo = 0;
+    hi = B->nalias;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (B->alias[mid].v < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < B->nalias && B->alias[lo].v == v ? B->alias[lo].sid : NONE32;
+}
+
+static inline uint64_t str_value(const Build *B, const uint32_t *rm, uint8_t vtype, uint64_t p)
+{
+    if (vtype == VT_XSTR) return xid_sid(B, p);
+    if (vtype == VT_GSTR) return p;
+    return rm[(uint32_t)p];
+}
+
+/* A field buffer's value as the column stores it; rm remaps the batch's
+ * string ids of that field (labels for peer and parent, else values). */
+static inline uint64_t conv_value(const Build *B, const uint32_t *rm, uint8_t ctype, uint8_t vtype, uint64_t p)
 {
     switch (ctype) {
-    case VT_LOC: return B->loc_of_sid[B->sremap[b][(uint32_t)p]];
-    case VT_STR: return B->sremap[b][(uint32_t)p];
-    case VT_MIXED: return vtype == VT_STR ? B->sremap[b][(uint32_t)p] : p;
+    case VT_LOC: return B->loc_of_sid[rm[(uint32_t)p]];
+    case VT_STR: return str_value(B, rm, vtype, p);
+    case VT_MIXED: return (VT_STRMASK >> vtype) & 1 ? str_value(B, rm, vtype, p) : p;
     case VT_FLT:
         if (vtype == VT_INT) {
             double d = (double)(int64_t)p;
@@ -358,21 +542,28 @@ static void fields_worker(void *ctx, int w, int nw)
         const uint32_t *d = B->dest[b];
         for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
             int ci = B->colof[b][f];
-            if (ci < 0 || (pass == 2 && !s->cols[ci].sparse)) continue;
+            if (ci < 0 || (pass == 2 && (!s->cols[ci].sparse || B->cb[ci].bysort))) continue;
             FieldBuf *fb = &bt->fb[f];
             Column *c = &s->cols[ci];
             ColBuild *cb = &B->cb[ci];
+            const uint32_t *rm = f == F_PEER || f == F_PARENT ? B->lremap[b] : B->sremap[b];
             for (size_t i = 0; i < fb->rows.len; i++) {
                 uint32_t pos = d[fb->rows.v[i]];
-                uint64_t v = conv_value(B, b, c->type, fb->types.v[i], fb->vals.v[i]);
-                if (pass == 1) {
-                    if (!c->sparse) put_value(c, pos, v, fb->types.v[i]);
+                uint8_t vt = fb->types.v[i];
+                uint64_t v = conv_value(B, rm, c->type, vt, fb->vals.v[i]);
+                if (vt >= VT_XSTR) vt = VT_STR;
+                if (cb->bysort) {
+                    size_t slot = B->coloff[b][f] + i;
+                    c->rows[slot] = pos;
+                    put_value(c, slot, v, vt);
+                } else if (pass == 1) {
+                    if (!c->sparse) put_value(c, pos, v, vt);
                     if (cb->bits) __atomic_fetch_or(&cb->bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
                 } else {
                     uint64_t word = cb->bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
                     size_t slot = cb->rank[pos >> 6] + popcount64(word);
                     c->rows[slot] = pos;
-                    put_value(c, slot, v, fb->types.v[i]);
+                    put_value(c, slot, v, vt);
                 }
             }
         }
@@ -381,6 +572,55 @@ static void fields_worker(void *ctx, int w, int nw)
             xfree_big(B->dest[b], bt->n * sizeof(uint32_t));
             B->dest[b] = NULL;
         }
+    }
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* A bysort column holds its values in batch order: sort them by event
+ * (a later value of the same event replaces an earlier one). */
+static void colsort_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    Build *B = ctx;
+    Store *s = B->s;
+    size_t ci;
+    while ((ci = jobq_next(&B->q)) != (size_t)-1) {
+        ColBuild *cb = &B->cb[ci];
+        Column *c = &s->cols[ci];
+        if (!cb->bysort) continue;
+        size_t m = cb->m, wsz = cb->wsz;
+        bool sorted = true;
+        for (size_t i = 1; i < m && sorted; i++)
+            if (c->rows[i] <= c->rows[i - 1]) sorted = false;
+        if (sorted) continue;
+        uint64_t *key = xmalloc(m * sizeof(uint64_t));
+        for (size_t i = 0; i < m; i++) key[i] = (uint64_t)c->rows[i] << 32 | i;
+        qsort(key, m, sizeof(uint64_t), u64_cmp);
+        uint8_t *val = xmalloc(m * wsz), *vt = c->vtype ? xmalloc(m) : NULL;
+        uint32_t *rows = xmalloc(m * sizeof(uint32_t));
+        size_t o = 0;
+        for (size_t i = 0; i < m; i++) {
+            if (i + 1 < m && key[i + 1] >> 32 == key[i] >> 32) continue; /* keep the last value */
+            size_t k = (uint32_t)key[i];
+            rows[o] = (uint32_t)(key[i] >> 32);
+            memcpy(val + o * wsz, (uint8_t *)c->v.p + k * wsz, wsz);
+            if (vt) vt[o] = c->vtype[k];
+            o++;
+        }
+        memcpy(c->rows, rows, o * sizeof(uint32_t));
+        memcpy(c->v.p, val, o * wsz);
+        if (vt) memcpy(c->vtype, vt, o);
+        c->npresent = o;
+        free(key);
+        free(val);
+        free(vt);
+        free(rows);
     }
 }
 
@@ -429,9 +669,10 @@ static void build_columns(Build *B)
             c->name = xstrdup(strtab_str(&B->xnames, (uint32_t)(key - F__N)));
         }
         uint8_t mk = tmask[key];
+        c->xids = (mk & (1u << VT_XSTR)) != 0;
         if (key == F_PEER) c->type = VT_LOC;
-        else if ((mk & (1u << VT_STR)) && (mk & ((1u << VT_INT) | (1u << VT_FLT)))) c->type = VT_MIXED;
-        else if (mk & (1u << VT_STR)) c->type = VT_STR;
+        else if ((mk & VT_STRMASK) && (mk & ((1u << VT_INT) | (1u << VT_FLT)))) c->type = VT_MIXED;
+        else if (mk & VT_STRMASK) c->type = VT_STR;
         else if (mk & (1u << VT_FLT)) c->type = VT_FLT;
         else c->type = VT_INT;
         size_t m = cnt[key];
@@ -452,11 +693,15 @@ static void build_columns(Build *B)
         c->sparse = sparse_bytes < dense_bytes;
         ColBuild *cb = &B->cb[ci];
         cb->m = m;
+        cb->wsz = wsz;
+        /* few values: a presence bitmap over all events would cost more than
+         * sorting them (and n bits per column, for thousands of columns) */
+        cb->bysort = c->sparse && m < n / 16;
         if (tb) c->vtype = xcalloc_big(c->sparse ? m : (n ? n : 1), 1);
         if (c->sparse) {
             c->rows = xmalloc_big(m * sizeof(uint32_t));
             c->v.p = xmalloc_big(m * wsz);
-            cb->bits = xcalloc_big(words, sizeof(uint64_t));
+            if (!cb->bysort) cb->bits = xcalloc_big(words, sizeof(uint64_t));
         } else {
             c->v.p = xcalloc_big(n ? n : 1, wsz);
             if (m < n) {
@@ -466,10 +711,13 @@ static void build_columns(Build *B)
         }
     }
     B->colof = xcalloc(B->nb + 1, sizeof(int *));
+    B->coloff = xcalloc(B->nb + 1, sizeof(size_t *));
     B->colof_n = xcalloc(B->nb + 1, sizeof(int));
+    size_t *fill = xcalloc((size_t)ncol + 1, sizeof(size_t)); /* bysort: values placed so far */
     for (size_t b = 0; b < B->nb; b++) {
         Batch *bt = B->bs[b];
         B->colof[b] = xmalloc((bt->nfb + 1) * sizeof(int));
+        B->coloff[b] = xmalloc((bt->nfb + 1) * sizeof(size_t));
         B->colof_n[b] = (int)bt->nfb;
         for (size_t f = 0; f < bt->nfb; f++) {
             if (!bt->fb[f].rows.len) {
@@ -477,17 +725,23 @@ static void build_columns(Build *B)
                 continue;
             }
             size_t key = f < F_EXTRA ? f : (size_t)F__N + B->xremap[b][f - F_EXTRA];
-            B->colof[b][f] = cid[key];
+            int ci = cid[key];
+            B->colof[b][f] = ci;
+            B->coloff[b][f] = fill[ci];
+            fill[ci] += bt->fb[f].rows.len;
         }
     }
+    free(fill);
     int nw = B->threads;
     jobq_init(&B->q, B->nb);
     B->fields_pass = 1;
     par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
+    jobq_init(&B->q, (size_t)ncol);
+    par_run(nw, colsort_worker, B);
     for (int ci = 0; ci < ncol; ci++) {
         Column *c = &s->cols[ci];
         ColBuild *cb = &B->cb[ci];
-        if (!c->sparse) continue;
+        if (!c->sparse || cb->bysort) continue;
         size_t words = (n + 63) / 64 + 1;
         cb->rank = xmalloc(words * sizeof(uint32_t));
         uint32_t acc = 0;
@@ -506,8 +760,12 @@ static void build_columns(Build *B)
             free(B->cb[ci].rank);
         }
     }
-    for (size_t b = 0; b < B->nb; b++) free(B->colof[b]);
+    for (size_t b = 0; b < B->nb; b++) {
+        free(B->colof[b]);
+        free(B->coloff[b]);
+    }
     free(B->colof);
+    free(B->coloff);
     free(B->colof_n);
     free(B->cb);
     free(cid);
@@ -1219,12 +1477,22 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->ploc = xcalloc(nb + 1, sizeof(uint32_t *));
     B->start = xcalloc(nb + 1, sizeof(uint32_t *));
     B->dest = xcalloc(nb + 1, sizeof(uint32_t *));
+    /* names first, then values, then labels: a string used by several of
+     * them gets the first one's id, so that every name is below nnames and
+     * every value below nvals */
+    B->nremap = xcalloc(nb + 1, sizeof(uint32_t *));
+    B->lremap = xcalloc(nb + 1, sizeof(uint32_t *));
+    for (size_t b = 0; b < nb; b++) B->nremap[b] = merge_strs(s, &bs[b]->names);
+    s->nnames = s->strs.count;
+    for (size_t b = 0; b < nb; b++) B->sremap[b] = merge_strs(s, &bs[b]->strs);
+    uint64_t *xall;
+    size_t xm, xtotal;
+    build_xids(B, &xall, &xm, &xtotal);
+    s->nvals = s->strs.count;
+    for (size_t b = 0; b < nb; b++) B->lremap[b] = merge_strs(s, &bs[b]->labels);
+    finish_xids(B, xall, xm, xtotal);
     for (size_t b = 0; b < nb; b++) {
         Batch *bt = bs[b];
-        uint32_t cnt = bt->strs.count;
-        B->sremap[b] = xmalloc(((size_t)cnt + 1) * sizeof(uint32_t));
-        for (uint32_t i = 0; i < cnt; i++)
-            B->sremap[b][i] = strtab_intern(&s->strs, strtab_str(&bt->strs, i), strtab_len(&bt->strs, i));
         B->xremap[b] = xmalloc(((size_t)bt->xnames.count + 1) * sizeof(uint32_t));
         for (uint32_t i = 0; i < bt->xnames.count; i++)
             B->xremap[b][i] = strtab_intern(&B->xnames, strtab_str(&bt->xnames, i), strtab_len(&bt->xnames, i));
@@ -1260,10 +1528,10 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     uint8_t *isloc = xcalloc((size_t)nstr + 1, 1);
     for (size_t b = 0; b < nb; b++) {
         Batch *bt = bs[b];
-        for (uint32_t p = 0; p < bt->npairs; p++) isloc[B->sremap[b][bt->pairs[p].loc]] = 1;
+        for (uint32_t p = 0; p < bt->npairs; p++) isloc[B->lremap[b][bt->pairs[p].loc]] = 1;
         if (bt->nfb > F_PEER) {
             FieldBuf *fb = &bt->fb[F_PEER];
-            for (size_t i = 0; i < fb->rows.len; i++) isloc[B->sremap[b][(uint32_t)fb->vals.v[i]]] = 1;
+            for (size_t i = 0; i < fb->rows.len; i++) isloc[B->lremap[b][(uint32_t)fb->vals.v[i]]] = 1;
         }
     }
     uint32_t nl = 0;
@@ -1306,8 +1574,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         B->ploc[b] = xmalloc(((size_t)bt->npairs + 1) * sizeof(uint32_t));
         B->start[b] = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
         for (uint32_t p = 0; p < bt->npairs; p++) {
-            uint32_t loc = B->loc_of_sid[B->sremap[b][bt->pairs[p].loc]];
-            uint32_t act = bt->pairs[p].act == NONE32 ? NONE32 : B->sremap[b][bt->pairs[p].act];
+            uint32_t loc = B->loc_of_sid[B->lremap[b][bt->pairs[p].loc]];
+            uint32_t act = bt->pairs[p].act == NONE32 ? NONE32 : B->lremap[b][bt->pairs[p].act];
             B->premap[b][p] = gp_get(B, loc, act, true);
             B->ploc[b][p] = loc;
             B->start[b][loc] += bt->pair_count[p]; /* rows of this batch at loc (for now) */
@@ -1389,6 +1657,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     }
 
     for (size_t b = 0; b < nb; b++) {
+        free(B->nremap[b]);
+        free(B->lremap[b]);
         free(B->sremap[b]);
         free(B->xremap[b]);
         free(B->kremap[b]);
@@ -1398,6 +1668,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         free(B->dest[b]);
     }
     free(B->sremap);
+    free(B->nremap);
+    free(B->lremap);
     free(B->xremap);
     free(B->kremap);
     free(B->premap);
@@ -1411,6 +1683,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->loc_of_sid);
     km_free(&B->pairs);
     strtab_free(&B->xnames);
+    free(B->alias);
     s->t_build = now_sec() - t0;
     return s;
 }

@@ -110,15 +110,18 @@ static uint64_t hbytes(const char *p, size_t n)
 static uint64_t hsid(const Store *s, uint32_t sid)
 {
     if (sid == NONE32) return 0x5eed;
-    return hbytes(strtab_str(&s->strs, sid), strtab_len(&s->strs, sid));
+    size_t len;
+    const char *p = store_strn(s, sid, &len);
+    return hbytes(p, len);
 }
 
 static uint64_t sum_sid_bytes(const Store *s, uint32_t sid)
 {
     if (sid == NONE32) return 0;
-    const unsigned char *p = (const unsigned char *)strtab_str(&s->strs, sid);
+    size_t len;
+    const unsigned char *p = (const unsigned char *)store_strn(s, sid, &len);
     uint64_t t = 0;
-    for (uint32_t i = 0; i < strtab_len(&s->strs, sid); i++) t += p[i];
+    for (size_t i = 0; i < len; i++) t += p[i];
     return t;
 }
 
