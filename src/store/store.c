@@ -332,8 +332,10 @@ void store_mem(const Store *s, size_t *per_event, size_t *dict)
     m += (size_t)s->nloc * sizeof(Location) + (size_t)s->nact * (sizeof(Activity) + 4);
     m += (size_t)s->nmoves * 4 + (size_t)s->nmsg * sizeof(Message) + (size_t)s->nev_msg * sizeof(EvIdx);
     m += (size_t)s->ngroups * sizeof(SyncGroup) + (size_t)s->nev_group * (sizeof(EvIdx) + 4);
+    m += (size_t)s->nukind * 4 + (size_t)s->ncols * sizeof(Column);
     for (uint32_t c = 0; c < s->ncols; c++) {
         const Column *col = &s->cols[c];
+        m += strlen(col->name) + 1;
         size_t w = col->type == VT_INT ? col->width : col->type == VT_MIXED ? 9 : (col->type == VT_FLT ? 8 : 4);
         if (col->sparse) m += col->npresent * (w + 4);
         else m += n * w + (col->bits ? (n + 63) / 64 * 8 : 0);

@@ -34,6 +34,12 @@
  *    sorted by ts; last_ev is the participant that arrived last.
  *  - Equal texts have equal string ids (a prefix+number id is never also in
  *    strs); xids is sorted and distinct.
+ *
+ * Layout: flat arrays addressed by indexes (events, locations, activities,
+ * messages, groups, string ids, offsets into act_ev / moves / group_ev);
+ * no record points at another record. What is still a pointer, for a later
+ * cache file to replace by offsets: each array's base in Store, a Column's
+ * name, rows, v, bits and vtype, and the StrTab's own arrays and blocks.
  */
 #ifndef TNAV_STORE_H
 #define TNAV_STORE_H
@@ -290,8 +296,9 @@ uint32_t store_msg_of(const Store *s, uint32_t ev);
 /* Sync group of an event carrying `group`, or NONE32. */
 uint32_t store_group_of(const Store *s, uint32_t ev);
 
-/* Resident bytes of the store, split into the per-event part and the
- * string dictionary. */
+/* Resident bytes of the store, split into everything but the dictionary
+ * (every column, table and index, the column descriptors included) and the
+ * string dictionary (strs and xids). */
 void store_mem(const Store *s, size_t *per_event_bytes, size_t *dict_bytes);
 
 #endif
