@@ -311,7 +311,7 @@ void store_free(Store *s)
     free(s->ukind);
     for (uint32_t c = 0; c < s->ncols; c++) {
         free(s->cols[c].name);
-        free(s->cols[c].rows);
+        if (s->cols[c].rows_of == c) free(s->cols[c].rows);
         free(s->cols[c].v.p);
         free(s->cols[c].bits);
         free(s->cols[c].vtype);
@@ -337,7 +337,7 @@ void store_mem(const Store *s, size_t *per_event, size_t *dict)
         const Column *col = &s->cols[c];
         m += strlen(col->name) + 1;
         size_t w = col->type == VT_INT ? col->width : col->type == VT_MIXED ? 9 : (col->type == VT_FLT ? 8 : 4);
-        if (col->sparse) m += col->npresent * (w + 4);
+        if (col->sparse) m += col->npresent * (w + (col->rows_of == c ? 4 : 0));
         else m += n * w + (col->bits ? (n + 63) / 64 * 8 : 0);
     }
     *per_event = m;
@@ -384,6 +384,10 @@ const char *store_check(const Store *s)
         if (col->sparse)
             for (size_t i = 1; i < col->npresent; i++)
                 if (col->rows[i] <= col->rows[i - 1]) BAD("column %s rows not increasing", col->name);
+        if (col->sparse && col->rows_of != c &&
+            (col->rows_of >= s->ncols || s->cols[col->rows_of].rows_of != col->rows_of ||
+             s->cols[col->rows_of].rows != col->rows || s->cols[col->rows_of].npresent != col->npresent))
+            BAD("column %s shares the rows of a column that does not own the same", col->name);
         if ((col->type == VT_STR || col->type == VT_MIXED) && col->field != F_PARENT) {
             size_t m = col->sparse ? col->npresent : n;
             for (size_t k = 0; k < m; k++) {

@@ -114,6 +114,8 @@ typedef struct {
     uint64_t *bits; /* dense: presence bitmap; NULL when every event has a value */
     uint8_t *vtype; /* VT_MIXED: the type of each slot (VT_INT, VT_FLT or VT_STR) */
     bool xids;      /* some of its string ids are prefix+number ids (>= SID_XID) */
+    uint32_t rows_of; /* sparse: the column that owns rows (the same events:
+                       * peer, bytes, id, tag of messages), itself when it does */
 } Column;
 
 typedef struct {

@@ -134,6 +134,75 @@ static void build_xids(Build *B, uint64_t **allp, size_t *mp, size_t *totalp)
 
 /* After the labels are merged: the ids distinct and sorted into s->xids,
  * and those whose text is also in the dictionary. */
+/* The index of v in the sorted xids, searched from a hint (ids mostly
+ * come in increasing order within a batch: usually one or two steps). */
+static size_t xid_search(const uint64_t *x, size_t n, uint64_t v, size_t hint)
+{
+    size_t lo, hi;
+    if (hint >= n) hint = n ? n - 1 : 0;
+    if (!n || x[hint] == v) return hint;
+    if (x[hint] < v) {
+        size_t step = 1;
+        lo = hint + 1;
+        while (hint + step < n && x[hint + step] < v) {
+            lo = hint + step + 1;
+            step *= 2;
+        }
+        hi = hint + step < n ? hint + step + 1 : n;
+    } else {
+        lo = 0;
+        hi = hint;
+    }
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (x[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Each batch's prefix+number values become string ids (VT_GSTR): an index
+ * into xids, or the dictionary's id of the same text. One batch a worker. */
+static void xid_resolve_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    Build *B = ctx;
+    const Store *s = B->s;
+    static const int fields[] = {F_ID, F_TAG, F_GROUP};
+    size_t b;
+    while ((b = jobq_next(&B->q)) != (size_t)-1) {
+        Batch *bt = B->bs[b];
+        for (int k = 0; k < 3; k++) {
+            if ((size_t)fields[k] >= bt->nfb) continue;
+            FieldBuf *fb = &bt->fb[fields[k]];
+            if (!(fb->tmask & (1u << VT_XSTR))) continue;
+            size_t hint = 0;
+            for (size_t i = 0; i < fb->rows.len; i++) {
+                if (fb->types.v[i] != VT_XSTR) continue;
+                uint64_t v = fb->vals.v[i];
+                size_t r = xid_search(s->xids, s->nxid, v, hint);
+                uint32_t sid;
+                if (r < s->nxid && s->xids[r] == v) {
+                    sid = SID_XID + (uint32_t)r;
+                    hint = r + 1;
+                } else { /* its text is in the dictionary: that string id */
+                    size_t lo = 0, hi = B->nalias;
+                    while (lo < hi) {
+                        size_t mid = (lo + hi) / 2;
+                        if (B->alias[mid].v < v) lo = mid + 1;
+                        else hi = mid;
+                    }
+                    sid = lo < B->nalias && B->alias[lo].v == v ? B->alias[lo].sid : NONE32;
+                }
+                fb->types.v[i] = VT_GSTR;
+                fb->vals.v[i] = sid;
+            }
+            fb->tmask |= 1u << VT_GSTR; /* (VT_XSTR stays: the column has such ids) */
+        }
+    }
+}
+
 static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
 {
     Store *s = B->s;
@@ -185,6 +254,8 @@ static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
     }
     B->alias = al.v;
     B->nalias = al.len;
+    jobq_init(&B->q, B->nb);
+    par_run(B->threads < (int)B->nb ? B->threads : (int)B->nb, xid_resolve_worker, B);
 }
 
 /* ---- 4. placing rows ---------------------------------------------------- */

@@ -25,32 +25,10 @@
 
 /* ---- 6. typed columns ---------------------------------------------------- */
 
-/* The string id of a prefix+number id (its value already global). */
-static uint32_t xid_sid(const Build *B, uint64_t v)
-{
-    const Store *s = B->s;
-    size_t lo = 0, hi = s->nxid;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->xids[mid] < v) lo = mid + 1;
-        else hi = mid;
-    }
-    if (lo < s->nxid && s->xids[lo] == v) return SID_XID + (uint32_t)lo;
-    /* its text is in the dictionary: that string id */
-    lo = 0;
-    hi = B->nalias;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (B->alias[mid].v < v) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < B->nalias && B->alias[lo].v == v ? B->alias[lo].sid : NONE32;
-}
-
 static inline uint64_t str_value(const Build *B, const uint32_t *rm, uint8_t vtype, uint64_t p)
 {
-    if (vtype == VT_XSTR) return xid_sid(B, p);
-    if (vtype == VT_GSTR) return p;
+    (void)B;
+    if (vtype == VT_GSTR) return p; /* (prefix+number ids are string ids by now) */
     return rm[(uint32_t)p];
 }
 
@@ -190,6 +168,49 @@ static void colsort_worker(void *ctx, int w, int nw)
         free(vt);
         free(rows);
     }
+}
+
+typedef struct {
+    size_t m;
+    uint64_t h;
+    uint32_t c;
+} RowsKey;
+
+static int rowskey_cmp(const void *x, const void *y)
+{
+    const RowsKey *a = x, *b = y;
+    if (a->m != b->m) return a->m < b->m ? -1 : 1;
+    if (a->h != b->h) return a->h < b->h ? -1 : 1;
+    return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* Sparse columns present on the same events (the fields of a message:
+ * peer, bytes, id, tag) keep one array of rows: the first column owns it. */
+static void share_rows(Store *s)
+{
+    RowsKey *k = xmalloc(((size_t)s->ncols + 1) * sizeof(RowsKey));
+    size_t nk = 0;
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        Column *col = &s->cols[c];
+        col->rows_of = c;
+        if (col->sparse && col->npresent)
+            k[nk++] = (RowsKey){col->npresent, hash_bytes(col->rows, col->npresent * sizeof(uint32_t)), c};
+    }
+    qsort(k, nk, sizeof(RowsKey), rowskey_cmp);
+    for (size_t a = 0; a < nk;) {
+        size_t b = a + 1;
+        while (b < nk && k[b].m == k[a].m && k[b].h == k[a].h) b++;
+        Column *own = &s->cols[k[a].c];
+        for (size_t i = a + 1; i < b; i++) {
+            Column *col = &s->cols[k[i].c];
+            if (memcmp(col->rows, own->rows, col->npresent * sizeof(uint32_t))) continue;
+            free(col->rows);
+            col->rows = own->rows;
+            col->rows_of = k[a].c;
+        }
+        a = b;
+    }
+    free(k);
 }
 
 void build_columns(Build *B)
@@ -336,6 +357,7 @@ void build_columns(Build *B)
     free(B->coloff);
     free(B->colof_n);
     free(B->cb);
+    share_rows(s);
     free(cid);
     free(cnt);
     free(tmask);
