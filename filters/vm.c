@@ -203,11 +203,11 @@ static void block_keys(Blk *b, const Table *t, uint32_t *key)
                 if (c->rows[mid] < base) lo = mid + 1;
                 else hi = mid;
             }
-            for (size_t k = lo; k < c->npresent && c->rows[k] < base + n; k++) key[c->rows[k] - base] = c->v.s[k];
+            for (size_t k = lo; k < c->npresent && c->rows[k] < base + n; k++) key[c->rows[k] - base] = col_sid_at(c, k);
         } else {
             for (size_t i = 0; i < n; i++) {
                 size_t e = base + i;
-                if (!c->bits || ((c->bits[e >> 6] >> (e & 63)) & 1)) key[i] = c->v.s[e];
+                if (!c->bits || ((c->bits[e >> 6] >> (e & 63)) & 1)) key[i] = col_sid_at(c, e);
             }
         }
         break;

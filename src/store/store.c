@@ -142,7 +142,7 @@ bool col_get_s(const Column *c, size_t e, uint32_t *out)
         *out = (uint32_t)c->v.i[k];
         return true;
     }
-    *out = c->v.s[k];
+    *out = col_sid_at(c, k);
     return true;
 }
 
@@ -336,7 +336,7 @@ void store_mem(const Store *s, size_t *per_event, size_t *dict)
     for (uint32_t c = 0; c < s->ncols; c++) {
         const Column *col = &s->cols[c];
         m += strlen(col->name) + 1;
-        size_t w = col->type == VT_INT ? col->width : col->type == VT_MIXED ? 9 : (col->type == VT_FLT ? 8 : 4);
+        size_t w = col->type == VT_INT ? col->width : col->type == VT_MIXED ? 9 : col->type == VT_FLT ? 8 : col->width == 2 ? 2 : 4;
         if (col->sparse) m += col->npresent * (w + (col->rows_of == c ? 4 : 0));
         else m += n * w + (col->bits ? (n + 63) / 64 * 8 : 0);
     }

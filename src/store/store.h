@@ -97,7 +97,8 @@ typedef struct {
     int field;    /* F_PEER..F_VALUE, or F_EXTRA for an extra field */
     uint8_t type; /* VT_INT, VT_FLT, VT_STR, VT_LOC, or VT_MIXED (strings and
                    * numbers: each value keeps its own type, in vtype) */
-    uint8_t width; /* VT_INT: bytes per value (1, 2, 4 or 8); value = base + stored */
+    uint8_t width; /* VT_INT: bytes per value (1, 2, 4 or 8); value = base + stored;
+                    * VT_STR, VT_LOC: 2 (v.u16) or 4 (v.s) */
     int64_t base;
     bool sparse;
     size_t npresent;
@@ -105,7 +106,7 @@ typedef struct {
     union {
         int64_t *i;
         double *f;
-        uint32_t *s; /* VT_STR: string id; VT_LOC: location */
+        uint32_t *s; /* VT_STR: string id; VT_LOC: location (width 4; else u16) */
         uint8_t *u8;
         uint16_t *u16;
         uint32_t *u32;
@@ -213,11 +214,14 @@ static inline int64_t col_int_at(const Column *c, size_t k)
     }
 }
 
+/* The string id or location at a slot of a VT_STR or VT_LOC column. */
+static inline uint32_t col_sid_at(const Column *c, size_t k) { return c->width == 2 ? c->v.u16[k] : c->v.s[k]; }
+
 static inline uint8_t col_slot_value(const Column *c, size_t k, uint64_t *payload)
 {
     switch (c->type) {
     case VT_STR:
-    case VT_LOC: *payload = c->v.s[k]; return c->type;
+    case VT_LOC: *payload = col_sid_at(c, k); return c->type;
     case VT_INT: *payload = (uint64_t)col_int_at(c, k); return VT_INT;
     case VT_MIXED: *payload = (uint64_t)c->v.i[k]; return c->vtype[k];
     default: *payload = (uint64_t)c->v.i[k]; return c->type;

@@ -58,7 +58,8 @@ static inline void put_value(Column *c, size_t slot, uint64_t v, uint8_t vtype)
         c->v.i[slot] = (int64_t)v;
         c->vtype[slot] = vtype;
     } else if (c->type == VT_STR || c->type == VT_LOC) {
-        c->v.s[slot] = (uint32_t)v;
+        if (c->width == 2) c->v.u16[slot] = (uint16_t)v;
+        else c->v.s[slot] = (uint32_t)v;
     } else if (c->type == VT_FLT) {
         c->v.i[slot] = (int64_t)v;
     } else {
@@ -273,8 +274,15 @@ void build_columns(Build *B)
             c->width = range <= 0xFF ? 1 : range <= 0xFFFF ? 2 : range <= 0xFFFFFFFFULL ? 4 : 8;
             c->base = c->width == 8 ? 0 : imin[key];
             wsz = c->width;
+        } else if (c->type == VT_LOC || c->type == VT_STR) {
+            /* string ids and locations in 2 bytes when they all fit (a
+             * string column's ids are below nvals, parent's below the
+             * dictionary's size, unless it holds prefix+number ids) */
+            size_t lim = c->type == VT_LOC ? s->nloc : key == F_PARENT ? s->strs.count : s->nvals;
+            c->width = !c->xids && lim <= 0xFFFF ? 2 : 4;
+            wsz = c->width;
         } else {
-            wsz = c->type == VT_FLT || c->type == VT_MIXED ? 8 : 4;
+            wsz = 8;
         }
         size_t words = (n + 63) / 64 + 1;
         size_t tb = c->type == VT_MIXED ? 1 : 0; /* a type byte per value */

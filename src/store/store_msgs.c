@@ -134,7 +134,7 @@ static bool cur_loc(ColCur *cc, size_t e, uint32_t *out)
 {
     size_t k;
     if (!colcur_slot(cc, e, &k)) return false;
-    *out = cc->c->v.s[k];
+    *out = col_sid_at(cc->c, k);
     return true;
 }
 

@@ -147,8 +147,8 @@ static uint64_t hact(const Store *s, uint32_t a)
 static uint64_t hcolval(const Store *s, const Column *c, size_t slot)
 {
     switch (c->type) {
-    case VT_STR: return hsid(s, c->v.s[slot]);
-    case VT_LOC: return hloc(s, c->v.s[slot]);
+    case VT_STR: return hsid(s, col_sid_at(c, slot));
+    case VT_LOC: return hloc(s, col_sid_at(c, slot));
     case VT_INT: return (uint64_t)col_int_at(c, slot);
     default: return (uint64_t)c->v.i[slot]; /* VT_FLT: its bits */
     }
