@@ -268,6 +268,19 @@ static void t_strtab(void)
     CHECK_EQ_S(strtab_str(&t, strtab_find(&t, "k4242", 5)), "k4242");
     CHECK_EQ_I(strtab_find(&t, "k100000", 7), NONE32);
     CHECK_EQ_S(strtab_str(&t, a), "MPI_Send"); /* pointers stay valid across growth */
+    /* merging one table into another reuses its hashes: same ids as interning the text */
+    StrTab u;
+    strtab_init(&u);
+    uint32_t x = strtab_intern(&u, "k4242", 5);
+    bool same = true;
+    for (uint32_t i = 0; i < t.count; i++) {
+        uint32_t id = strtab_intern_from(&u, &t, i);
+        if (strtab_find(&u, strtab_str(&t, i), strtab_len(&t, i)) != id) same = false;
+    }
+    CHECK(same);
+    CHECK_EQ_I(strtab_intern_from(&u, &t, strtab_find(&t, "k4242", 5)), x);
+    CHECK_EQ_I(u.count, t.count);
+    strtab_free(&u);
     strtab_free(&t);
 }
 

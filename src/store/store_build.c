@@ -57,7 +57,7 @@ static int loc_qsort_cmp(const void *a, const void *b) { return store_loc_cmp(g_
 static uint32_t *merge_strs(Store *s, const StrTab *t)
 {
     uint32_t *rm = xmalloc(((size_t)t->count + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < t->count; i++) rm[i] = strtab_intern(&s->strs, strtab_str(t, i), strtab_len(t, i));
+    for (uint32_t i = 0; i < t->count; i++) rm[i] = strtab_intern_from(&s->strs, t, i);
     return rm;
 }
 
@@ -498,7 +498,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         Batch *bt = bs[b];
         B->xremap[b] = xmalloc(((size_t)bt->xnames.count + 1) * sizeof(uint32_t));
         for (uint32_t i = 0; i < bt->xnames.count; i++)
-            B->xremap[b][i] = strtab_intern(&B->xnames, strtab_str(&bt->xnames, i), strtab_len(&bt->xnames, i));
+            B->xremap[b][i] = strtab_intern_from(&B->xnames, &bt->xnames, i);
     }
     {
         KeyMap uk;
