@@ -160,13 +160,8 @@ static bool resolve_field(Filter *F, Node *n, const char *name, int start, int e
     case VT_INT: n->type = FT_INT; n->rowdep = true; break;
     case VT_FLT: n->type = FT_FLT; n->rowdep = true; break;
     case VT_STR:
-        if (c->xids) {
-            /* prefix+number ids are not dictionary entries: no table over
-             * the dictionary, the values are read per event */
-            n->type = FT_STR;
-            n->rowdep = true;
-            break;
-        }
+        /* (a column with prefix+number ids has a table over the dictionary
+         * and its ids: vm.c, sid_domain) */
         /* parent holds activity labels: integers among them compare as numbers */
         n->type = c->field == F_PARENT ? FT_DYN : FT_STR;
         n->key = KEY_SID;
