@@ -231,6 +231,26 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+section "message ids of every spelling: exact text out, exact pairs"
+printf 'ts,dur,loc,kind,peer,id,group,name\n' >"$TMP/ids.csv"
+i=0
+for id in 12 m12 m012 req-7 "free text" a1 b1 1 m5 x-0 m007 m7; do
+    i=$((i + 1))
+    printf '%d,1,0,send,1,%s,finish-%d,s%d\n%d,1,1,recv,0,%s,finish-0%d,r%d\n' $i "$id" $i $i $((100 - i)) "$id" $i $i >>"$TMP/ids.csv"
+done
+"$TNAV" filter -o csv --fields id,group,name 'kind == "send"' "$TMP/ids.csv" | tail -n +2 | cut -d, -f1 >"$TMP/ids.out"
+printf '%s\n' 12 m12 m012 req-7 "free text" a1 b1 1 m5 x-0 m007 m7 >"$TMP/ids.want"
+cmp -s "$TMP/ids.out" "$TMP/ids.want" && ok "ids come back as written (m007 and m7, a1 and 1, free text)" || { bad "ids changed on the way out"; diff "$TMP/ids.want" "$TMP/ids.out" | head; }
+"$TNAV" filter -o ndjson 'kind == "send"' "$TMP/ids.csv" | grep -o '"group":"[^"]*"' | sort -u | wc -l | grep -qx 12 && ok "group labels come back as written (finish-N)" || bad "group labels changed"
+# the receives come in the reverse order: first-in first-out would pair them all wrongly
+pairs=0
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    [ "$("$TNAV" filter -o csv --fields name "msg_any(name == \"s$i\")" "$TMP/ids.csv" | tail -n +2 | sort | tr '\n' ' ')" = "r$i s$i " ] && pairs=$((pairs + 1))
+done
+[ "$pairs" = 12 ] && ok "every send pairs with the receive of the same id" || bad "ids: $pairs of 12 pairs right"
+[ "$("$TNAV" filter --count 'id == "m007" || id =~ /^req-/' "$TMP/ids.csv")" = 4 ] && ok "filters on ids compare the text" || bad "filters on ids"
+
+# ---------------------------------------------------------------------------
 section "samples are what the generator writes"
 for s in ring x10 mw; do
     sample-logs/gen --shape $s -o "$TMP/$s.csv"
