@@ -160,6 +160,8 @@ static bool resolve_field(Filter *F, Node *n, const char *name, int start, int e
     case VT_INT: n->type = FT_INT; n->rowdep = true; break;
     case VT_FLT: n->type = FT_FLT; n->rowdep = true; break;
     case VT_STR:
+        /* (a column with prefix+number ids has a table over the dictionary
+         * and its ids: vm.c, sid_domain) */
         /* parent holds activity labels: integers among them compare as numbers */
         n->type = c->field == F_PARENT ? FT_DYN : FT_STR;
         n->key = KEY_SID;
@@ -282,7 +284,8 @@ static Node *fold_absent_string(const Filter *F, const Node *n)
         f = lit;
         lit = t;
     }
-    if (f->k != N_FIELD || lit->k != N_STR || (uint32_t)lit->sid < F->dictn) return NULL;
+    if (f->k != N_FIELD || lit->k != N_STR || (uint32_t)lit->sid < F->dictn || sid_is_xid((uint32_t)lit->sid))
+        return NULL;
     bool dict_field = f->field == FK_NAME ||
                       (f->field == FK_COL && F->s->cols[f->col].type == VT_STR && f->type == FT_STR);
     if (!dict_field) return NULL;

@@ -23,10 +23,7 @@
 
 const char *fs_str(const Filter *F, uint32_t sid, size_t *len)
 {
-    if (sid < F->dictn) {
-        *len = strtab_len(&F->s->strs, sid);
-        return strtab_str(&F->s->strs, sid);
-    }
+    if (sid < F->dictn || sid_is_xid(sid)) return store_strn(F->s, sid, len);
     uint32_t l = sid - F->dictn;
     *len = strtab_len(&F->local, l);
     return strtab_str(&F->local, l);
@@ -34,16 +31,16 @@ const char *fs_str(const Filter *F, uint32_t sid, size_t *len)
 
 uint32_t fs_find(const Filter *F, const char *s, size_t n)
 {
-    uint32_t id = strtab_find(&F->s->strs, s, n);
-    if (id != NONE32 && id < F->dictn) return id;
+    uint32_t id = store_find_str(F->s, s, n);
+    if (id != NONE32 && (id < F->dictn || sid_is_xid(id))) return id;
     id = strtab_find(&F->local, s, n);
     return id == NONE32 ? NONE32 : F->dictn + id;
 }
 
 uint32_t fs_intern(Filter *F, const char *s, size_t n)
 {
-    uint32_t id = strtab_find(&F->s->strs, s, n);
-    if (id != NONE32 && id < F->dictn) return id;
+    uint32_t id = store_find_str(F->s, s, n);
+    if (id != NONE32 && (id < F->dictn || sid_is_xid(id))) return id;
     return F->dictn + strtab_intern(&F->local, s, n);
 }
 
@@ -88,8 +85,8 @@ static void filter_labels(Filter *F)
     for (uint32_t a = 0; a < s->nact; a++) {
         uint32_t lab = s->acts[a].label;
         if (lab == NONE32) continue; /* the default activity of a location has no label */
-        const char *t = strtab_str(&s->strs, lab);
-        size_t len = strtab_len(&s->strs, lab);
+        size_t len;
+        const char *t = store_strn(s, lab, &len);
         int64_t iv;
         if (len <= 20 && parse_int64(t, len, &iv) == TP_OK) {
             F->act_t[a] = FT_INT;

@@ -55,6 +55,23 @@ void blk_free(Blk *b)
 static inline size_t row_ev(const Blk *b, size_t i) { return b->base + i; }
 static inline size_t row_dom(const Blk *b, size_t i) { return b->idx ? b->idx[i] : b->base + i; }
 
+/* The domain of a table over the strings of a field: the names for name
+ * (col < 0), names and values for a column (the store orders its
+ * dictionary so), the whole dictionary for parent's labels, the dictionary
+ * then the prefix+number ids for a column that has such ids (a key is then
+ * dictn + the id's index); then one entry for an absent value. */
+static inline size_t sid_domain(const Filter *F, int col)
+{
+    const Store *s = F->s;
+    if (col < 0) return (size_t)s->nnames + 1;
+    if (s->cols[col].xids) return (size_t)F->dictn + s->nxid + 1;
+    if (s->cols[col].field == F_PARENT) return (size_t)F->dictn + 1;
+    return (size_t)s->nvals + 1;
+}
+
+/* The string id of a key of such a table (block_keys maps the other way). */
+static inline uint32_t key_sid(const Filter *F, size_t d) { return d < F->dictn ? (uint32_t)d : SID_XID + (uint32_t)(d - F->dictn); }
+
 /* a label string as a value: an integer when it is one */
 static inline void label_value(const Filter *F, uint32_t sid, uint8_t *t, int64_t *v)
 {
@@ -144,9 +161,9 @@ static void load_key(Blk *b, int a)
             vi[i] = F->kind_sid[d];
             break;
         case KEY_SID:
-            if (d < F->dictn) {
-                if (P->domain_label) label_value(F, (uint32_t)d, &vt[i], &vi[i]);
-                else vt[i] = FT_STR, vi[i] = (int64_t)d;
+            if (d < sid_domain(F, P->domain_col) - 1) {
+                if (P->domain_label) label_value(F, key_sid(F, d), &vt[i], &vi[i]);
+                else vt[i] = FT_STR, vi[i] = (int64_t)key_sid(F, d);
             } else {
                 vt[i] = 0;
             }
@@ -173,7 +190,7 @@ static void block_keys(Blk *b, const Table *t, uint32_t *key)
         break;
     case KEY_PEER:
     case KEY_SID: {
-        uint32_t absent = t->key == KEY_PEER ? s->nloc : b->F->dictn;
+        uint32_t absent = t->key == KEY_PEER ? s->nloc : (uint32_t)sid_domain(b->F, t->col) - 1;
         if (t->key == KEY_SID && t->col < 0) {
             for (size_t i = 0; i < n; i++) {
                 uint32_t v = s->name[base + i];
@@ -191,11 +208,18 @@ static void block_keys(Blk *b, const Table *t, uint32_t *key)
                 if (c->rows[mid] < base) lo = mid + 1;
                 else hi = mid;
             }
-            for (size_t k = lo; k < c->npresent && c->rows[k] < base + n; k++) key[c->rows[k] - base] = c->v.s[k];
+            for (size_t k = lo; k < c->npresent && c->rows[k] < base + n; k++) key[c->rows[k] - base] = col_sid_at(c, k);
         } else {
             for (size_t i = 0; i < n; i++) {
                 size_t e = base + i;
-                if (!c->bits || ((c->bits[e >> 6] >> (e & 63)) & 1)) key[i] = c->v.s[e];
+                if (!c->bits || ((c->bits[e >> 6] >> (e & 63)) & 1)) key[i] = col_sid_at(c, e);
+            }
+        }
+        if (t->key == KEY_SID && c->xids) {
+            const uint32_t dn = b->F->dictn; /* (absent is below SID_XID) */
+            for (size_t i = 0; i < n; i++) {
+                uint32_t k = key[i];
+                key[i] = k >= SID_XID ? dn + (k - SID_XID) : k;
             }
         }
         break;
@@ -704,14 +728,13 @@ void vm_run(Blk *b, uint8_t *out)
 
 size_t domain_size(const Filter *F, KeyKind k, int col)
 {
-    (void)col;
     const Store *s = F->s;
     switch (k) {
     case KEY_LOC: return s->nloc;
     case KEY_PEER: return (size_t)s->nloc + 1;
     case KEY_ACT: return s->nact;
     case KEY_KIND: return F->nkinds;
-    case KEY_SID: return (size_t)F->dictn + 1;
+    case KEY_SID: return sid_domain(F, col);
     default: return 1;
     }
 }

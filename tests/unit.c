@@ -268,6 +268,19 @@ static void t_strtab(void)
     CHECK_EQ_S(strtab_str(&t, strtab_find(&t, "k4242", 5)), "k4242");
     CHECK_EQ_I(strtab_find(&t, "k100000", 7), NONE32);
     CHECK_EQ_S(strtab_str(&t, a), "MPI_Send"); /* pointers stay valid across growth */
+    /* merging one table into another reuses its hashes: same ids as interning the text */
+    StrTab u;
+    strtab_init(&u);
+    uint32_t x = strtab_intern(&u, "k4242", 5);
+    bool same = true;
+    for (uint32_t i = 0; i < t.count; i++) {
+        uint32_t id = strtab_intern_from(&u, &t, i);
+        if (strtab_find(&u, strtab_str(&t, i), strtab_len(&t, i)) != id) same = false;
+    }
+    CHECK(same);
+    CHECK_EQ_I(strtab_intern_from(&u, &t, strtab_find(&t, "k4242", 5)), x);
+    CHECK_EQ_I(u.count, t.count);
+    strtab_free(&u);
     strtab_free(&t);
 }
 
@@ -637,6 +650,83 @@ static void t_independence(void)
     free(shuffled);
 }
 
+/* Message ids of every spelling pair exactly as written: numbers, prefix +
+ * number ids (kept as numbers with their digit count, not in the
+ * dictionary), leading zeros, ids equal as numbers under different
+ * prefixes, free strings, an id whose text is also a name. The receives
+ * come in the reverse order of the sends, so first-in first-out pairing
+ * would get every pair wrong. */
+static void selected_ts(const Store *s, const char *text, char *out, size_t sz);
+
+static void t_store_mixed_ids(void)
+{
+    static const char *const IDS[] = {"12", "m12", "m012", "req-7", "free text", "a1", "b1", "1", "m5", "x-0"};
+    enum { N = sizeof IDS / sizeof IDS[0] };
+    char csv[4096];
+    size_t k = (size_t)snprintf(csv, sizeof csv, "ts,dur,loc,kind,peer,id,tag,group,name\n");
+    for (int i = 0; i < N; i++)
+        k += (size_t)snprintf(csv + k, sizeof csv - k, "%d,1,0,send,1,%s,,g%d,s_%s\n", 10 + i, IDS[i], i % 2,
+                              IDS[i]);
+    for (int i = 0; i < N; i++)
+        k += (size_t)snprintf(csv + k, sizeof csv - k, "%d,1,1,recv,0,%s,,,r_%s\n", 100 - i, IDS[i], IDS[i]);
+    /* m07 and m7 are two ids (different tags keep first-in first-out apart) */
+    k += (size_t)snprintf(csv + k, sizeof csv - k,
+                          "200,1,0,send,1,m07,1,finish-01,s_m07\n201,1,1,recv,0,m7,2,finish-1,r_m7\n"
+                          "202,1,2,mark,,,,finish-1,m5\n");
+    for (int threads = 1; threads <= 3; threads += 2) {
+        Store *s = load_text("ids.csv", csv, threads, NULL);
+        CHECK(s != NULL);
+        if (!s) return;
+        char sn[64], rn[64];
+        for (int i = 0; i < N; i++) {
+            snprintf(sn, sizeof sn, "s_%s", IDS[i]);
+            snprintf(rn, sizeof rn, "r_%s", IDS[i]);
+            uint32_t m = store_msg_of(s, ev_by_name(s, sn));
+            CHECK(m != NONE32);
+            if (m != NONE32) CHECK_EQ_I(s->msgs[m].recv_ev, ev_by_name(s, rn));
+        }
+        uint32_t m07 = store_msg_of(s, ev_by_name(s, "s_m07"));
+        CHECK(m07 != NONE32 && s->msgs[m07].recv_ev == NONE32);
+        CHECK_EQ_I(s->unmatched_send, 1);
+        CHECK_EQ_I(s->unmatched_recv, 1);
+        /* the exact text comes back */
+        const Column *idc = store_canon_col(s, F_ID);
+        for (int i = 0; i < N + 1; i++) {
+            const char *want = i < N ? IDS[i] : "m07";
+            snprintf(sn, sizeof sn, "s_%s", want);
+            uint32_t e = ev_by_name(s, sn), sv;
+            int64_t iv;
+            char b[32];
+            const char *got = col_get_s(idc, e, &sv) ? store_str(s, sv)
+                              : col_get_i(idc, e, &iv) ? (snprintf(b, sizeof b, "%" PRId64, iv), b)
+                                                       : "?";
+            CHECK_EQ_S(got, want);
+        }
+        /* prefix+number ids are out of the dictionary (but for m5, also a name) */
+        CHECK(strtab_find(&s->strs, "m012", 4) == NONE32 && strtab_find(&s->strs, "req-7", 5) == NONE32);
+        CHECK(strtab_find(&s->strs, "m5", 2) != NONE32);
+        CHECK_EQ_I(store_find_str(s, "m5", 2), strtab_find(&s->strs, "m5", 2));
+        CHECK(sid_is_xid(store_find_str(s, "m012", 4)) && store_find_str(s, "m0012", 5) == NONE32);
+        /* sync groups: finish-01 and finish-1 are two */
+        CHECK_EQ_I(s->ngroups, 4);
+        CHECK(store_group_of(s, ev_by_name(s, "s_m07")) != store_group_of(s, ev_by_name(s, "r_m7")));
+        CHECK_EQ_I(store_group_of(s, ev_by_name(s, "m5")), store_group_of(s, ev_by_name(s, "r_m7")));
+        /* filters see the text */
+        char out[512];
+        selected_ts(s, "id == \"m012\"", out, sizeof out);
+        CHECK_EQ_S(out, "12,98");
+        selected_ts(s, "id == \"m5\" || id == 1", out, sizeof out);
+        CHECK_EQ_S(out, "17,18,92,93");
+        selected_ts(s, "id =~ /^m0/", out, sizeof out);
+        CHECK_EQ_S(out, "12,200,98");
+        selected_ts(s, "group =~ /^finish-0?1$/ && group != \"finish-01\"", out, sizeof out);
+        CHECK_EQ_S(out, "201,202");
+        selected_ts(s, "id == \"m0012\"", out, sizeof out);
+        CHECK_EQ_S(out, "");
+        store_free(s);
+    }
+}
+
 static void t_store_check_detects(void)
 {
     Store *s = load_text("chk.csv", "ts,dur,loc\n1,2,0\n5,1,0\n9,1,1\n", 1, NULL);
@@ -791,6 +881,7 @@ static const Test TESTS[] = {
     {"store: location order and labels", t_store_locations},
     {"store: X10 activities, moves, spawns, finish", t_store_x10_activities},
     {"store: message matching", t_store_messages},
+    {"store: message ids of every spelling pair exactly", t_store_mixed_ids},
     {"store: typed columns", t_store_columns},
     {"ndjson: flattening, escapes, literals", t_ndjson_flatten},
     {"store: independent of threads, chunks, input order", t_independence},

@@ -1388,11 +1388,11 @@ const char *event_name(const Store *s, uint32_t e)
 
 /* names are counted in a dense table: a name's string id, or past the
  * dictionary, its kind (an event without a name) */
-static size_t name_nkeys(const Store *s) { return (size_t)s->strs.count + K_USER + s->nukind; }
+static size_t name_nkeys(const Store *s) { return (size_t)s->nnames + K_USER + s->nukind; }
 
 static inline size_t name_key(const Store *s, uint32_t e)
 {
-    return s->name[e] != NONE32 ? (size_t)s->name[e] : (size_t)s->strs.count + s->kind[e];
+    return s->name[e] != NONE32 ? (size_t)s->name[e] : (size_t)s->nnames + s->kind[e];
 }
 
 #define TOP_NAMES 26

@@ -110,10 +110,8 @@ uint32_t strtab_find(const StrTab *t, const char *s, size_t n)
     }
 }
 
-uint32_t strtab_intern(StrTab *t, const char *s, size_t n)
+static uint32_t intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2])
 {
-    uint64_t w[2];
-    uint32_t h = str_hash(s, n, w);
     uint32_t i = h & t->mask;
     for (;;) {
         uint64_t e = t->slots[i];
@@ -143,6 +141,18 @@ uint32_t strtab_intern(StrTab *t, const char *s, size_t n)
     t->slots[i] = ((uint64_t)h << 32) | (id + 1);
     if ((uint64_t)t->count * 4 > (uint64_t)(t->mask + 1) * 3) grow_slots(t);
     return id;
+}
+
+uint32_t strtab_intern(StrTab *t, const char *s, size_t n)
+{
+    uint64_t w[2];
+    uint32_t h = str_hash(s, n, w);
+    return intern_hashed(t, s, n, h, w);
+}
+
+uint32_t strtab_intern_from(StrTab *t, const StrTab *src, uint32_t id)
+{
+    return intern_hashed(t, src->ptr[id], src->len[id], src->hash[id], &src->pre[2 * (size_t)id]);
 }
 
 size_t strtab_mem(const StrTab *t)

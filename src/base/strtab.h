@@ -39,6 +39,9 @@ void strtab_init(StrTab *t);
 void strtab_free(StrTab *t);
 /* Intern s[0..n); returns its id. */
 uint32_t strtab_intern(StrTab *t, const char *s, size_t n);
+/* Intern string id of another table (its hash and prefix words reused:
+ * merging tables hashes nothing again). */
+uint32_t strtab_intern_from(StrTab *t, const StrTab *src, uint32_t id);
 /* Look up without inserting; NONE32 when absent. */
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n);
 static inline const char *strtab_str(const StrTab *t, uint32_t id) { return t->ptr[id]; }

@@ -122,8 +122,8 @@ void emit_header(FILE *f, const Emitter *em)
 /* a string value, or a label that is an integer (written as a number) */
 static void put_str(FILE *f, const Store *s, uint32_t sid, EmitFormat fmt, bool as_number)
 {
-    const char *str = strtab_str(&s->strs, sid);
-    size_t len = strtab_len(&s->strs, sid);
+    size_t len;
+    const char *str = store_strn(s, sid, &len);
     if (fmt == EMIT_CSV) csv_field(f, str, len);
     else if (as_number) fwrite(str, 1, len, f);
     else json_str(f, str, len);
@@ -164,7 +164,9 @@ static bool put_value(FILE *f, const Emitter *em, const EmitCol *c, size_t e)
     case EC_ACT: {
         uint32_t lab = s->acts[s->act[e]].label;
         if (lab == NONE32) return false;
-        put_str(f, s, lab, fmt, is_int_text(strtab_str(&s->strs, lab), strtab_len(&s->strs, lab)));
+        size_t len;
+        const char *t = store_strn(s, lab, &len);
+        put_str(f, s, lab, fmt, is_int_text(t, len));
         return true;
     }
     case EC_KIND: {

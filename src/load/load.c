@@ -482,8 +482,8 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                             "incomplete record (is the file still being written?)\n",
                             rep->files[fi].path);
             if (dropped_extras)
-                fprintf(o->report, "tnav: warning: %llu values of extra fields beyond the limit of %d distinct extra fields were not loaded\n",
-                        (unsigned long long)dropped_extras, 65535 - F_EXTRA);
+                fprintf(o->report, "tnav: warning: %llu values of extra fields beyond the limit of %u distinct extra fields were not loaded\n",
+                        (unsigned long long)dropped_extras, (unsigned)MAX_EXTRA_FIELDS);
         }
     }
     if (o->strict && rep->rejected) {

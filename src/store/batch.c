@@ -14,7 +14,9 @@
 void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
 {
     memset(b, 0, sizeof *b);
+    strtab_init(&b->names);
     strtab_init(&b->strs);
+    strtab_init(&b->labels);
     strtab_init(&b->xnames);
     strtab_init(&b->rawpairs);
     b->pmask = 63;
@@ -33,7 +35,9 @@ void batch_free(Batch *b)
     free(b->kind);
     batch_free_fields(b);
     free(b->pair_count);
+    strtab_free(&b->names);
     strtab_free(&b->strs);
+    strtab_free(&b->labels);
     strtab_free(&b->xnames);
     strtab_free(&b->rawpairs);
     free(b->rawpair_akey);
@@ -161,9 +165,9 @@ static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
     bool canonical = v->n > 0 && v->n <= 18 && (v->p[0] != '0' || v->n == 1);
     for (uint32_t i = 0; canonical && i < v->n; i++)
         if ((unsigned)(v->p[i] - '0') > 9) canonical = false;
-    if (canonical) sid = strtab_intern(&b->strs, v->p, v->n);
-    else if (canonical_int_label(v->p, v->n, tmp, &tl, &iv)) sid = strtab_intern(&b->strs, tmp, tl);
-    else sid = strtab_intern(&b->strs, v->p, v->n);
+    if (canonical) sid = strtab_intern(&b->labels, v->p, v->n);
+    else if (canonical_int_label(v->p, v->n, tmp, &tl, &iv)) sid = strtab_intern(&b->labels, tmp, tl);
+    else sid = strtab_intern(&b->labels, v->p, v->n);
     if (c && v->n <= sizeof c->buf) {
         memcpy(c->buf, v->p, v->n);
         c->n = v->n;
@@ -183,7 +187,7 @@ static void excerpt(char *buf, size_t sz, const Val *v)
 
 static bool is_text(const Val *v) { return v->t == V_TEXT || v->t == V_STR || v->t == V_NUM; }
 
-static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, int64_t i, double f, uint32_t s)
+static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, double f, uint32_t s)
 {
     if (UNLIKELY(field >= b->nfb)) {
         size_t nn = b->nfb ? b->nfb : 32;
@@ -194,7 +198,7 @@ static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, in
     }
     FieldBuf *fbuf = &b->fb[field];
     uint64_t v;
-    if (type == VT_INT) v = (uint64_t)i;
+    if (type == VT_INT || type == VT_XSTR) v = (uint64_t)i;
     else if (type == VT_FLT) memcpy(&v, &f, 8);
     else v = s;
     if (UNLIKELY(fbuf->rows.len && fbuf->rows.v[fbuf->rows.len - 1] == row)) {
@@ -209,8 +213,10 @@ static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, in
         return;
     }
     if (UNLIKELY(fbuf->rows.len == fbuf->rows.cap)) {
-        /* grow all three together, towards the expected number of rows */
-        size_t nc = fbuf->rows.cap ? fbuf->rows.cap * 2 : 1024;
+        /* grow all three together, towards the expected number of rows; a
+         * field starts small, so that many rarely used fields (thousands of
+         * extra keys) cost in proportion to their values */
+        size_t nc = fbuf->rows.cap ? fbuf->rows.cap * 2 : 8;
         if (b->cap > nc && fbuf->rows.len * 4 > b->n * 3) nc = b->cap;
         fbuf->rows.v = xrealloc(fbuf->rows.v, nc * sizeof(uint32_t));
         fbuf->vals.v = xrealloc(fbuf->vals.v, nc * sizeof(uint64_t));
@@ -232,7 +238,7 @@ static void push_sparse(Batch *b, uint32_t row, uint16_t field, uint8_t type, in
 
 /* int if it is an integer (also a JSON string holding one, so that the id
  * "5" pairs with the id 5), else a string (ids, tags, groups) */
-static void push_int_or_str(Batch *b, uint32_t row, uint16_t field, const Val *v)
+static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v)
 {
     int64_t iv;
     if (parse_int64(v->p, v->n, &iv) == TP_OK) {
@@ -243,11 +249,23 @@ static void push_int_or_str(Batch *b, uint32_t row, uint16_t field, const Val *v
         push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
         return;
     }
+    /* a prefix+number id: the prefix in the dictionary, the rest a number
+     * (ids unique per message or per instance never fill the dictionary) */
+    size_t pl;
+    unsigned nd;
+    uint64_t num;
+    if (v->t != V_RAW && xid_split(v->p, v->n, &pl, &nd, &num)) {
+        uint32_t ps = strtab_intern(&b->strs, v->p, pl);
+        if (ps < (1u << 24)) {
+            push_sparse(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0, 0);
+            return;
+        }
+    }
     push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
 }
 
 /* extras: JSON types are kept; CSV text is inferred (int, float, string) */
-static void push_extra(Batch *b, uint32_t row, uint16_t field, const Val *v)
+static void push_extra(Batch *b, uint32_t row, uint32_t field, const Val *v)
 {
     int64_t iv;
     double dv;
@@ -495,7 +513,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     b->dur[row] = dur;
     b->akey[row] = akey;
     b->kind[row] = kind;
-    b->name[row] = h_name ? strtab_intern(&b->strs, v_name.p, v_name.n) : NONE32;
+    b->name[row] = h_name ? strtab_intern(&b->names, v_name.p, v_name.n) : NONE32;
     b->pair_count[akey]++;
     b->n++;
 
@@ -512,11 +530,11 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     for (size_t i = 0; i < r->x.len; i++) {
         const XVal *x = &r->x.v[i];
         if (x->v.n == 0 && x->v.t != V_STR) continue; /* empty CSV field: absent */
-        if (x->xid > 65535 - F_EXTRA) { /* beyond the extra-field limit (the loader warns) */
+        if (x->xid >= MAX_EXTRA_FIELDS) { /* beyond the extra-field limit (the loader warns) */
             b->dropped_extras++;
             continue;
         }
-        push_extra(b, row, (uint16_t)(F_EXTRA + x->xid), &x->v);
+        push_extra(b, row, F_EXTRA + x->xid, &x->v);
     }
     return true;
 }

@@ -4,7 +4,8 @@
  *
  * Owns: its columns (ts, dur, akey, name, kind), its field buffers (the
  * values of every optional canonical field and every extra field, with their
- * rows, one buffer per field), its string dictionary, its (location, activity)
+ * rows, one buffer per field), its string dictionaries (names, values,
+ * labels: a string id in it is an index into the one its field uses), its (location, activity)
  * label-pair table, its extra-field names, its user kinds and its rejections.
  * Invariants: rows are numbered 0..n-1 in input order; every id in a column
  * refers to this batch's own tables (the store remaps them when it merges
@@ -23,8 +24,59 @@
 #include "base/strtab.h"
 #include "base/util.h"
 
+/* At most this many distinct extra fields are loaded; values of further ones
+ * are counted in dropped_extras. */
+#define MAX_EXTRA_FIELDS (1u << 24)
+
 /* value types of sparse values and of extra columns */
 enum { VT_NONE = 0, VT_INT = 1, VT_FLT = 2, VT_STR = 3 };
+/* Types of a field buffer's values only (the store never holds them):
+ * VT_XSTR, a prefix+number id (below), VT_GSTR, a string id already in the
+ * store's dictionary (set by the build). */
+enum { VT_XSTR = 6, VT_GSTR = 7 };
+#define VT_STRMASK ((1u << VT_STR) | (1u << VT_XSTR) | (1u << VT_GSTR))
+
+/* Prefix+number ids. A value of id, tag or group such as "m123", "req-77"
+ * or "finish-012" (a non-empty prefix that does not end in a digit, then 1
+ * to 15 digits whose number is below 2^36) is not put in a dictionary: it
+ * is the 64-bit value  prefix string id << 40 | digits << 36 | number,
+ * with the digit count kept so that "m007" and "m7" stay two ids. */
+enum { XID_PFX_MAX = 40 };
+#define XID_NUM_BITS 36
+#define XID_VAL(pfx, ndig, num) ((uint64_t)(pfx) << 40 | (uint64_t)(ndig) << XID_NUM_BITS | (uint64_t)(num))
+#define XID_PFX(v) ((uint32_t)((v) >> 40))
+#define XID_NDIG(v) ((unsigned)((v) >> XID_NUM_BITS) & 15u)
+#define XID_NUM(v) ((v) & ((1ULL << XID_NUM_BITS) - 1))
+
+/* Split s[0..n) into prefix (its length in *plen) and number; false when it
+ * is not of that form. */
+static inline bool xid_split(const char *s, size_t n, size_t *plen, unsigned *ndig, uint64_t *num)
+{
+    size_t d = 0;
+    while (d < n && d < 16 && (unsigned)(s[n - 1 - d] - '0') <= 9) d++;
+    if (d == 0 || d > 15 || d == n || n - d > XID_PFX_MAX) return false;
+    uint64_t v = 0;
+    for (size_t i = n - d; i < n; i++) v = v * 10 + (uint64_t)(s[i] - '0');
+    if (v >> XID_NUM_BITS) return false;
+    *plen = n - d;
+    *ndig = (unsigned)d;
+    *num = v;
+    return true;
+}
+
+/* The text of a prefix+number id into buf (>= XID_PFX_MAX + 16 bytes). */
+static inline size_t xid_format(char *buf, const char *pfx, size_t plen, uint64_t v)
+{
+    memcpy(buf, pfx, plen);
+    unsigned nd = XID_NDIG(v);
+    uint64_t x = XID_NUM(v);
+    for (unsigned i = 0; i < nd; i++) {
+        buf[plen + nd - 1 - i] = (char)('0' + x % 10);
+        x /= 10;
+    }
+    buf[plen + nd] = 0;
+    return plen + nd;
+}
 
 /* The values one batch holds for one optional or extra field, in row
  * order. A value is 8 bytes: an int64, a double, or a string id (VT_STR). */
@@ -100,7 +152,11 @@ typedef struct Batch {
     FieldBuf *fb;         /* by field code: F_PEER..F_VALUE, then F_EXTRA + extra id */
     size_t nfb;
 
-    StrTab strs;
+    /* strings by what they are (the store keeps names first, then values,
+     * then labels, so that a table over names covers names only) */
+    StrTab names;  /* event names: name[] */
+    StrTab strs;   /* values: file, user kinds, strings of id/tag/group, extra strings, id prefixes */
+    StrTab labels; /* location and activity labels: pairs, peer, parent */
     StrTab xnames; /* extra field names; local extra id = string id here */
 
     LabelPair *pairs;

@@ -142,7 +142,7 @@ bool col_get_s(const Column *c, size_t e, uint32_t *out)
         *out = (uint32_t)c->v.i[k];
         return true;
     }
-    *out = c->v.s[k];
+    *out = col_sid_at(c, k);
     return true;
 }
 
@@ -171,7 +171,50 @@ const Column *store_canon_col(const Store *s, int f)
     return c >= 0 ? &s->cols[c] : NULL;
 }
 
-const char *store_str(const Store *s, uint32_t sid) { return sid == NONE32 ? "" : strtab_str(&s->strs, sid); }
+const char *store_strn(const Store *s, uint32_t sid, size_t *len)
+{
+    if (sid == NONE32) {
+        *len = 0;
+        return "";
+    }
+    if (sid < SID_XID) {
+        *len = strtab_len(&s->strs, sid);
+        return strtab_str(&s->strs, sid);
+    }
+    static _Thread_local char ring[16][XID_PFX_MAX + 24];
+    static _Thread_local unsigned next;
+    char *buf = ring[next++ & 15];
+    uint64_t v = s->xids[sid - SID_XID];
+    uint32_t p = XID_PFX(v);
+    *len = xid_format(buf, strtab_str(&s->strs, p), strtab_len(&s->strs, p), v);
+    return buf;
+}
+
+const char *store_str(const Store *s, uint32_t sid)
+{
+    size_t len;
+    return store_strn(s, sid, &len);
+}
+
+uint32_t store_find_str(const Store *s, const char *p, size_t n)
+{
+    uint32_t id = strtab_find(&s->strs, p, n);
+    if (id != NONE32 || !s->nxid) return id;
+    size_t pl;
+    unsigned nd;
+    uint64_t num;
+    if (!xid_split(p, n, &pl, &nd, &num)) return NONE32;
+    uint32_t ps = strtab_find(&s->strs, p, pl);
+    if (ps == NONE32 || ps >= (1u << 24)) return NONE32;
+    uint64_t v = XID_VAL(ps, nd, num);
+    size_t lo = 0, hi = s->nxid;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (s->xids[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < s->nxid && s->xids[lo] == v ? SID_XID + (uint32_t)lo : NONE32;
+}
 
 const char *kind_name(const Store *s, uint16_t kind)
 {
@@ -200,8 +243,8 @@ const char *act_label(const Store *s, uint32_t a, char *buf, size_t bufsz)
         for (uint32_t b = 0; b < s->nact && !dup; b++)
             if (b != a && s->acts[b].label == A->label) dup = true;
     }
-    if (dup) snprintf(buf, bufsz, "%s@%s", strtab_str(&s->strs, A->label), loc_label(s, A->home));
-    else snprintf(buf, bufsz, "%s", strtab_str(&s->strs, A->label));
+    if (dup) snprintf(buf, bufsz, "%s@%s", store_str(s, A->label), loc_label(s, A->home));
+    else snprintf(buf, bufsz, "%s", store_str(s, A->label));
     return buf;
 }
 
@@ -259,6 +302,7 @@ void store_free(Store *s)
     free(s->depth);
     free(s->flags);
     strtab_free(&s->strs);
+    free(s->xids);
     free(s->locs);
     free(s->acts);
     free(s->act_off);
@@ -267,7 +311,7 @@ void store_free(Store *s)
     free(s->ukind);
     for (uint32_t c = 0; c < s->ncols; c++) {
         free(s->cols[c].name);
-        free(s->cols[c].rows);
+        if (s->cols[c].rows_of == c) free(s->cols[c].rows);
         free(s->cols[c].v.p);
         free(s->cols[c].bits);
         free(s->cols[c].vtype);
@@ -288,14 +332,16 @@ void store_mem(const Store *s, size_t *per_event, size_t *dict)
     m += (size_t)s->nloc * sizeof(Location) + (size_t)s->nact * (sizeof(Activity) + 4);
     m += (size_t)s->nmoves * 4 + (size_t)s->nmsg * sizeof(Message) + (size_t)s->nev_msg * sizeof(EvIdx);
     m += (size_t)s->ngroups * sizeof(SyncGroup) + (size_t)s->nev_group * (sizeof(EvIdx) + 4);
+    m += (size_t)s->nukind * 4 + (size_t)s->ncols * sizeof(Column);
     for (uint32_t c = 0; c < s->ncols; c++) {
         const Column *col = &s->cols[c];
-        size_t w = col->type == VT_INT ? col->width : col->type == VT_MIXED ? 9 : (col->type == VT_FLT ? 8 : 4);
-        if (col->sparse) m += col->npresent * (w + 4);
+        m += strlen(col->name) + 1;
+        size_t w = col->type == VT_INT ? col->width : col->type == VT_MIXED ? 9 : col->type == VT_FLT ? 8 : col->width == 2 ? 2 : 4;
+        if (col->sparse) m += col->npresent * (w + (col->rows_of == c ? 4 : 0));
         else m += n * w + (col->bits ? (n + 63) / 64 * 8 : 0);
     }
     *per_event = m;
-    *dict = strtab_mem(&s->strs);
+    *dict = strtab_mem(&s->strs) + (size_t)s->nxid * sizeof(uint64_t);
 }
 
 const char *store_check(const Store *s)
@@ -322,7 +368,7 @@ const char *store_check(const Store *s)
         if (!(s->flags[e] & EVF_DUR) && s->dur[e] != 0) BAD("instant event %zu has dur", e);
         if (s->act[e] >= s->nact) BAD("event %zu has act %u of %u", e, s->act[e], s->nact);
         if (s->kind[e] >= K_USER + s->nukind) BAD("event %zu has kind %u", e, s->kind[e]);
-        if (s->name[e] != NONE32 && s->name[e] >= s->strs.count) BAD("event %zu has bad name", e);
+        if (s->name[e] != NONE32 && s->name[e] >= s->nnames) BAD("event %zu has bad name", e);
     }
     if (s->act_off[s->nact] != n) BAD("activity index covers %u of %zu", s->act_off[s->nact], n);
     for (uint32_t a = 0; a < s->nact; a++) {
@@ -338,9 +384,32 @@ const char *store_check(const Store *s)
         if (col->sparse)
             for (size_t i = 1; i < col->npresent; i++)
                 if (col->rows[i] <= col->rows[i - 1]) BAD("column %s rows not increasing", col->name);
+        if (col->sparse && col->rows_of != c &&
+            (col->rows_of >= s->ncols || s->cols[col->rows_of].rows_of != col->rows_of ||
+             s->cols[col->rows_of].rows != col->rows || s->cols[col->rows_of].npresent != col->npresent))
+            BAD("column %s shares the rows of a column that does not own the same", col->name);
+        if ((col->type == VT_STR || col->type == VT_MIXED) && col->field != F_PARENT) {
+            size_t m = col->sparse ? col->npresent : n;
+            for (size_t k = 0; k < m; k++) {
+                if (!col->sparse && col->bits && !((col->bits[k >> 6] >> (k & 63)) & 1)) continue;
+                uint64_t p;
+                if (col_slot_value(col, k, &p) != VT_STR) continue;
+                uint32_t sid = (uint32_t)p;
+                /* (a column with prefix+number ids may also hold the label
+                 * of the same text: the id "t5" of a spawn, an act label) */
+                if (sid_is_xid(sid) ? sid - SID_XID >= s->nxid : sid >= (col->xids ? s->strs.count : s->nvals))
+                    BAD("column %s holds string id %u out of its range", col->name, sid);
+                if (sid_is_xid(sid) && !col->xids) BAD("column %s holds prefix+number ids unflagged", col->name);
+            }
+        }
     }
     for (uint32_t i = 1; i < s->nev_msg; i++)
         if (s->ev_msg[i].ev <= s->ev_msg[i - 1].ev) BAD("ev_msg not sorted");
+    for (uint32_t i = 1; i < s->nxid; i++)
+        if (s->xids[i] <= s->xids[i - 1]) BAD("prefix+number ids not sorted and distinct");
+    for (uint32_t i = 0; i < s->nxid; i++)
+        if (strtab_find(&s->strs, store_str(s, SID_XID + i), strlen(store_str(s, SID_XID + i))) != NONE32)
+            BAD("prefix+number id %s is also in the dictionary", store_str(s, SID_XID + i));
     for (uint32_t i = 1; i < s->nev_group; i++)
         if (s->ev_group[i].ev <= s->ev_group[i - 1].ev) BAD("ev_group not sorted");
     for (uint32_t g = 0; g < s->ngroups; g++) {

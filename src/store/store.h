@@ -14,7 +14,7 @@
  *  - ts/dur are int64 ns; dur >= 0; dur is 0 and EVF_DUR clear for an event
  *    without a duration (instant); end = ts + dur never overflows.
  *  - loc[e] < nloc; act[e] < nact; kind[e] < K_USER + nukind; name[e] is a
- *    string id or NONE32.
+ *    string id below nnames or NONE32.
  *  - Locations are ordered: integer labels numerically, then other labels in
  *    natural order. A location may have no events (only named as a peer).
  *  - An activity is an act label at a location; a move of activity A from L
@@ -32,6 +32,14 @@
  *    to its message and is sorted by event.
  *  - Sync groups: one per distinct group value; its events (group_ev) are
  *    sorted by ts; last_ev is the participant that arrived last.
+ *  - Equal texts have equal string ids (a prefix+number id is never also in
+ *    strs); xids is sorted and distinct.
+ *
+ * Layout: flat arrays addressed by indexes (events, locations, activities,
+ * messages, groups, string ids, offsets into act_ev / moves / group_ev);
+ * no record points at another record. What is still a pointer, for a later
+ * cache file to replace by offsets: each array's base in Store, a Column's
+ * name, rows, v, bits and vtype, and the StrTab's own arrays and blocks.
  */
 #ifndef TNAV_STORE_H
 #define TNAV_STORE_H
@@ -89,7 +97,8 @@ typedef struct {
     int field;    /* F_PEER..F_VALUE, or F_EXTRA for an extra field */
     uint8_t type; /* VT_INT, VT_FLT, VT_STR, VT_LOC, or VT_MIXED (strings and
                    * numbers: each value keeps its own type, in vtype) */
-    uint8_t width; /* VT_INT: bytes per value (1, 2, 4 or 8); value = base + stored */
+    uint8_t width; /* VT_INT: bytes per value (1, 2, 4 or 8); value = base + stored;
+                    * VT_STR, VT_LOC: 2 (v.u16) or 4 (v.s) */
     int64_t base;
     bool sparse;
     size_t npresent;
@@ -97,7 +106,7 @@ typedef struct {
     union {
         int64_t *i;
         double *f;
-        uint32_t *s; /* VT_STR: string id; VT_LOC: location */
+        uint32_t *s; /* VT_STR: string id; VT_LOC: location (width 4; else u16) */
         uint8_t *u8;
         uint16_t *u16;
         uint32_t *u32;
@@ -105,6 +114,9 @@ typedef struct {
     } v;            /* dense: n values; sparse: npresent values */
     uint64_t *bits; /* dense: presence bitmap; NULL when every event has a value */
     uint8_t *vtype; /* VT_MIXED: the type of each slot (VT_INT, VT_FLT or VT_STR) */
+    bool xids;      /* some of its string ids are prefix+number ids (>= SID_XID) */
+    uint32_t rows_of; /* sparse: the column that owns rows (the same events:
+                       * peer, bytes, id, tag of messages), itself when it does */
 } Column;
 
 typedef struct {
@@ -119,6 +131,18 @@ typedef struct Store {
     uint8_t *flags;
 
     StrTab strs;
+    /* strs holds the names first, then the other strings of values, then
+     * the labels of locations and activities: every name[] is below nnames,
+     * every string id of a column other than parent is below nvals (in a
+     * column with prefix+number ids: such an id, or any string id) — a
+     * table over the names covers names only */
+    uint32_t nnames, nvals;
+    /* prefix+number ids (XID_VAL in batch.h) of id, tag and group values,
+     * sorted and distinct: string id SID_XID + i is xids[i] (its text is
+     * the prefix's string followed by the number). A text held in strs is
+     * never also here, so equal texts always have equal string ids. */
+    uint64_t *xids;
+    uint32_t nxid;
 
     Location *locs;
     uint32_t nloc;
@@ -190,11 +214,14 @@ static inline int64_t col_int_at(const Column *c, size_t k)
     }
 }
 
+/* The string id or location at a slot of a VT_STR or VT_LOC column. */
+static inline uint32_t col_sid_at(const Column *c, size_t k) { return c->width == 2 ? c->v.u16[k] : c->v.s[k]; }
+
 static inline uint8_t col_slot_value(const Column *c, size_t k, uint64_t *payload)
 {
     switch (c->type) {
     case VT_STR:
-    case VT_LOC: *payload = c->v.s[k]; return c->type;
+    case VT_LOC: *payload = col_sid_at(c, k); return c->type;
     case VT_INT: *payload = (uint64_t)col_int_at(c, k); return VT_INT;
     case VT_MIXED: *payload = (uint64_t)c->v.i[k]; return c->vtype[k];
     default: *payload = (uint64_t)c->v.i[k]; return c->type;
@@ -229,7 +256,17 @@ static inline bool colcur_slot(ColCur *cc, size_t e, size_t *slot)
     }
     return false;
 }
-const char *store_str(const Store *s, uint32_t sid); /* "" for NONE32 */
+/* String ids: below SID_XID an index into strs; from SID_XID on, a
+ * prefix+number id (xids); NONE32 is none. */
+#define SID_XID 0x40000000u
+static inline bool sid_is_xid(uint32_t sid) { return sid != NONE32 && sid >= SID_XID; }
+/* The text of a string id; "" for NONE32. The text of a prefix+number id
+ * is formatted into one of 16 per-thread buffers: it stays valid for the
+ * next 15 calls of the same thread. */
+const char *store_str(const Store *s, uint32_t sid);
+const char *store_strn(const Store *s, uint32_t sid, size_t *len);
+/* The string id of a text, NONE32 when the store does not hold it. */
+uint32_t store_find_str(const Store *s, const char *p, size_t n);
 const char *kind_name(const Store *s, uint16_t kind);
 const char *loc_label(const Store *s, uint32_t loc);
 /* "label" or "label@loc" when the label alone is ambiguous; buf >= 128 */
@@ -265,8 +302,9 @@ uint32_t store_msg_of(const Store *s, uint32_t ev);
 /* Sync group of an event carrying `group`, or NONE32. */
 uint32_t store_group_of(const Store *s, uint32_t ev);
 
-/* Resident bytes of the store, split into the per-event part and the
- * string dictionary. */
+/* Resident bytes of the store, split into everything but the dictionary
+ * (every column, table and index, the column descriptors included) and the
+ * string dictionary (strs and xids). */
 void store_mem(const Store *s, size_t *per_event_bytes, size_t *dict_bytes);
 
 #endif

@@ -110,15 +110,18 @@ static uint64_t hbytes(const char *p, size_t n)
 static uint64_t hsid(const Store *s, uint32_t sid)
 {
     if (sid == NONE32) return 0x5eed;
-    return hbytes(strtab_str(&s->strs, sid), strtab_len(&s->strs, sid));
+    size_t len;
+    const char *p = store_strn(s, sid, &len);
+    return hbytes(p, len);
 }
 
 static uint64_t sum_sid_bytes(const Store *s, uint32_t sid)
 {
     if (sid == NONE32) return 0;
-    const unsigned char *p = (const unsigned char *)strtab_str(&s->strs, sid);
+    size_t len;
+    const unsigned char *p = (const unsigned char *)store_strn(s, sid, &len);
     uint64_t t = 0;
-    for (uint32_t i = 0; i < strtab_len(&s->strs, sid); i++) t += p[i];
+    for (size_t i = 0; i < len; i++) t += p[i];
     return t;
 }
 
@@ -144,8 +147,8 @@ static uint64_t hact(const Store *s, uint32_t a)
 static uint64_t hcolval(const Store *s, const Column *c, size_t slot)
 {
     switch (c->type) {
-    case VT_STR: return hsid(s, c->v.s[slot]);
-    case VT_LOC: return hloc(s, c->v.s[slot]);
+    case VT_STR: return hsid(s, col_sid_at(c, slot));
+    case VT_LOC: return hloc(s, col_sid_at(c, slot));
     case VT_INT: return (uint64_t)col_int_at(c, slot);
     default: return (uint64_t)c->v.i[slot]; /* VT_FLT: its bits */
     }

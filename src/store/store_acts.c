@@ -1,0 +1,440 @@
+/*
+ * store_acts.c — step 7 of the build: activities.
+ *
+ * Owns: the (location, act label) pairs and their union-find (a move joins
+ * the pair at its destination; a spawn creates one), the activities' order
+ * (home location, first time, label, pair), the act column, the
+ * per-activity index act_ev (a parallel counting sort), depths (a min-heap
+ * of open interval ends per activity, in parallel), moves, parents.
+ * Invariants: see store.h (act_ev sorted per activity, depth = nesting
+ * level); the result does not depend on the number of workers.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store_build_int.h"
+#include "base/par.h"
+#include "base/timeparse.h"
+#include "base/util.h"
+
+uint32_t gp_get(Build *B, uint32_t loc, uint32_t act, bool create)
+{
+    bool created = false;
+    uint32_t id = km_get(&B->pairs, loc, act, 0, create, &created);
+    if (id == NONE32) return NONE32;
+    if (created) {
+        uint32_t cap = B->pairs.cap;
+        B->gp_loc = xrealloc(B->gp_loc, cap * sizeof(uint32_t));
+        B->gp_act = xrealloc(B->gp_act, cap * sizeof(uint32_t));
+        B->uf = xrealloc(B->uf, cap * sizeof(uint32_t));
+        B->gp_loc[id] = loc;
+        B->gp_act[id] = act;
+        B->uf[id] = id;
+    }
+    return id;
+}
+
+uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+    while (uf[x] != x) {
+        uf[x] = uf[uf[x]];
+        x = uf[x];
+    }
+    return x;
+}
+
+void uf_union(uint32_t *uf, uint32_t a, uint32_t b)
+{
+    a = uf_find(uf, a);
+    b = uf_find(uf, b);
+    if (a == b) return;
+    if (a < b) uf[b] = a; /* the older pair stays the root */
+    else uf[a] = b;
+}
+
+static void fmt_double(char *buf, size_t sz, double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, sz, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v) return;
+    }
+}
+
+/* ---- 7. activities ------------------------------------------------------- */
+
+/* The label string id a spawn's `id` names. */
+static uint32_t id_label_sid(Store *s, const Column *c, size_t e)
+{
+    int64_t iv;
+    double dv;
+    uint32_t sv;
+    char buf[64];
+    if (col_get_i(c, e, &iv)) {
+        size_t bl = fmt_i64(buf, iv);
+        return strtab_intern(&s->strs, buf, bl);
+    }
+    if (col_get_f(c, e, &dv)) {
+        fmt_double(buf, sizeof buf, dv);
+        return strtab_intern(&s->strs, buf, strlen(buf));
+    }
+    if (col_get_s(c, e, &sv)) return sv;
+    return NONE32;
+}
+
+typedef struct {
+    Build *B;
+    uint32_t *act_of_root;
+    uint32_t **cnt; /* per worker: per activity count, then start */
+    int nw;
+} ActCtx;
+
+static void act_assign_worker(void *ctx, int w, int nw)
+{
+    ActCtx *A = ctx;
+    Store *s = A->B->s;
+    size_t n = s->n, a0 = n * (size_t)w / (size_t)nw, a1 = n * (size_t)(w + 1) / (size_t)nw;
+    uint32_t *cnt = A->cnt[w];
+    for (size_t e = a0; e < a1; e++) {
+        uint32_t a = A->act_of_root[A->B->pair[e]];
+        s->act[e] = a;
+        cnt[a]++;
+    }
+}
+
+static void act_scatter_worker(void *ctx, int w, int nw)
+{
+    ActCtx *A = ctx;
+    Store *s = A->B->s;
+    size_t n = s->n, a0 = n * (size_t)w / (size_t)nw, a1 = n * (size_t)(w + 1) / (size_t)nw;
+    uint32_t *cur = A->cnt[w];
+    for (size_t e = a0; e < a1; e++) s->act_ev[cur[s->act[e]]++] = (uint32_t)e;
+}
+
+static void act_detail_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    ActCtx *A = ctx;
+    Build *B = A->B;
+    Store *s = B->s;
+    uint32_t *seen_loc = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
+    for (uint32_t l = 0; l < s->nloc; l++) seen_loc[l] = NONE32;
+    int64_t *heap = NULL;
+    size_t hcap = 0;
+    uint32_t *tmp = NULL;
+    size_t tcap = 0;
+    unsigned maxd = 0;
+    size_t a;
+    while ((a = jobq_next(&B->q)) != (size_t)-1) {
+        Activity *Ac = &s->acts[a];
+        uint32_t *v = s->act_ev + s->act_off[a];
+        size_t m = s->act_off[a + 1] - s->act_off[a];
+        if (!events_sorted(v, m, s->ts, s->dur)) {
+            if (m > tcap) {
+                tcap = m;
+                tmp = xrealloc(tmp, tcap * sizeof *tmp);
+            }
+            sort_events(v, tmp, m, s->ts, s->dur);
+        }
+        Ac->nev = (uint32_t)m;
+        size_t hn = 0;
+        for (size_t i = 0; i < m; i++) {
+            uint32_t e = v[i];
+            int64_t t = s->ts[e];
+            /* pop the intervals that ended at or before t (a min-heap of ends) */
+            while (hn && heap[0] <= t) {
+                heap[0] = heap[--hn];
+                size_t j = 0;
+                for (;;) {
+                    size_t l = 2 * j + 1, r = l + 1, sm = j;
+                    if (l < hn && heap[l] < heap[sm]) sm = l;
+                    if (r < hn && heap[r] < heap[sm]) sm = r;
+                    if (sm == j) break;
+                    int64_t x = heap[j];
+                    heap[j] = heap[sm];
+                    heap[sm] = x;
+                    j = sm;
+                }
+            }
+            uint16_t d = hn > 65535 ? 65535 : (uint16_t)hn;
+            s->depth[e] = d;
+            if (d > maxd) maxd = d;
+            if ((s->flags[e] & EVF_DUR) && s->kind[e] != K_MSG) {
+                if (hn == hcap) {
+                    hcap = hcap ? hcap * 2 : 64;
+                    heap = xrealloc(heap, hcap * sizeof *heap);
+                }
+                size_t j = hn++;
+                heap[j] = t + s->dur[e];
+                while (j > 0 && heap[(j - 1) / 2] > heap[j]) {
+                    int64_t x = heap[j];
+                    heap[j] = heap[(j - 1) / 2];
+                    heap[(j - 1) / 2] = x;
+                    j = (j - 1) / 2;
+                }
+            }
+            int64_t en = t + s->dur[e];
+            if (en > Ac->last_end) Ac->last_end = en;
+            if (s->kind[e] == K_END) Ac->end_ev = e;
+            if (seen_loc[s->loc[e]] != a) {
+                seen_loc[s->loc[e]] = (uint32_t)a;
+                Ac->nlocs++;
+            }
+        }
+        if (m) Ac->first_ts = s->ts[v[0]];
+    }
+    unsigned cur = atomic_load(&B->max_depth);
+    while (maxd > cur && !atomic_compare_exchange_weak(&B->max_depth, &cur, maxd)) {
+    }
+    free(seen_loc);
+    free(heap);
+    free(tmp);
+}
+
+typedef struct {
+    uint32_t act, ev;
+} ActEv;
+
+static const Store *g_mv_store;
+static int move_cmp(const void *x, const void *y)
+{
+    const ActEv *a = x, *b = y;
+    if (a->act != b->act) return a->act < b->act ? -1 : 1;
+    if (a->ev == b->ev) return 0;
+    return ev_before_raw(g_mv_store->ts, g_mv_store->dur, a->ev, b->ev) ? -1 : 1;
+}
+
+void build_activities(Build *B)
+{
+    Store *s = B->s;
+    size_t n = s->n;
+    const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID),
+                 *parc = store_canon_col(s, F_PARENT);
+    /* moves join pairs; spawns create pairs */
+    VEC(uint32_t) spawned_pair = {0};
+    VEC(uint32_t) spawned_by = {0};
+    VEC(ActEv) moves = {0};
+    bool unions = false;
+    for (size_t e = 0; e < n; e++) {
+        uint16_t k = s->kind[e];
+        if (LIKELY(k != K_MOVE && k != K_SPAWN)) continue;
+        if (k == K_MOVE) {
+            uint32_t p, lab = B->gp_act[B->pair[e]];
+            ActEv me = {0, (uint32_t)e};
+            VEC_PUSH(moves, me);
+            if (lab != NONE32 && col_get_s(peer, e, &p)) {
+                uint32_t tp = gp_get(B, p, lab, true);
+                uf_union(B->uf, B->pair[e], tp);
+                unions = true;
+            }
+        } else {
+            uint32_t lab = id_label_sid(s, idc, e);
+            if (lab == NONE32) continue;
+            uint32_t p;
+            if (!col_get_s(peer, e, &p)) p = s->loc[e];
+            uint32_t cp = gp_get(B, p, lab, true);
+            VEC_PUSH(spawned_pair, cp);
+            VEC_PUSH(spawned_by, (uint32_t)e);
+        }
+    }
+    uint32_t np = B->pairs.n;
+    if (unions) {
+        for (uint32_t p = 0; p < np; p++) B->uf[p] = uf_find(B->uf, p);
+        for (size_t e = 0; e < n; e++) B->pair[e] = B->uf[B->pair[e]];
+    }
+    int64_t *first_ts = xmalloc((size_t)np * sizeof(int64_t));
+    uint32_t *home = xmalloc((size_t)np * sizeof(uint32_t));
+    uint32_t *spawn_ev = xmalloc((size_t)np * sizeof(uint32_t));
+    uint8_t *live = xcalloc(np, 1);
+    for (uint32_t p = 0; p < np; p++) {
+        first_ts[p] = INT64_MAX;
+        home[p] = NONE32;
+        spawn_ev[p] = NONE32;
+    }
+    for (size_t e = 0; e < n; e++) {
+        uint32_t r = B->pair[e];
+        live[r] = 1;
+        if (s->ts[e] < first_ts[r]) {
+            first_ts[r] = s->ts[e];
+            home[r] = s->loc[e];
+        }
+    }
+    for (size_t i = 0; i < spawned_pair.len; i++) {
+        uint32_t r = uf_find(B->uf, spawned_pair.v[i]);
+        uint32_t e = spawned_by.v[i];
+        if (spawn_ev[r] == NONE32 || ev_before_raw(s->ts, s->dur, e, spawn_ev[r])) spawn_ev[r] = e;
+        if (!live[r]) {
+            live[r] = 2; /* spawned, no events */
+            uint32_t p;
+            if (!col_get_s(peer, e, &p)) p = s->loc[e];
+            if (s->ts[e] < first_ts[r]) {
+                first_ts[r] = s->ts[e];
+                home[r] = p;
+            }
+        }
+    }
+    /* order activities by (home location, first time, label, pair) */
+    uint32_t nr = 0;
+    for (uint32_t p = 0; p < np; p++)
+        if (live[p] && uf_find(B->uf, p) == p) nr++;
+    typedef struct {
+        uint32_t home;
+        int64_t first;
+        uint32_t label, root;
+    } RK;
+    RK *rk = xmalloc(((size_t)nr + 1) * sizeof(RK));
+    nr = 0;
+    for (uint32_t p = 0; p < np; p++)
+        if (live[p] && uf_find(B->uf, p) == p) rk[nr++] = (RK){home[p], first_ts[p], B->gp_act[p], p};
+    uint32_t *ord = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *otmp = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < nr; i++) ord[i] = i;
+    for (uint32_t wdt = 1; wdt < nr; wdt *= 2) {
+        for (uint32_t a = 0; a < nr; a += 2 * wdt) {
+            uint32_t mid = a + wdt < nr ? a + wdt : nr, b = a + 2 * wdt < nr ? a + 2 * wdt : nr;
+            uint32_t i = a, j = mid, o = a;
+            while (i < mid && j < b) {
+                const RK *x = &rk[ord[i]], *y = &rk[ord[j]];
+                bool ylt = y->home != x->home     ? y->home < x->home
+                           : y->first != x->first ? y->first < x->first
+                           : y->label != x->label ? y->label < x->label
+                                                  : y->root < x->root;
+                otmp[o++] = ylt ? ord[j++] : ord[i++];
+            }
+            while (i < mid) otmp[o++] = ord[i++];
+            while (j < b) otmp[o++] = ord[j++];
+        }
+        uint32_t *t = ord;
+        ord = otmp;
+        otmp = t;
+    }
+    uint32_t *act_of_root = xmalloc(((size_t)np + 1) * sizeof(uint32_t));
+    for (uint32_t p = 0; p < np; p++) act_of_root[p] = NONE32;
+    s->nact = nr;
+    s->acts = xcalloc((size_t)nr + 1, sizeof(Activity));
+    for (uint32_t i = 0; i < nr; i++) {
+        uint32_t r = rk[ord[i]].root;
+        act_of_root[r] = i;
+        Activity *Ac = &s->acts[i];
+        Ac->label = B->gp_act[r];
+        Ac->home = home[r];
+        Ac->first_ts = first_ts[r];
+        Ac->last_end = first_ts[r];
+        Ac->parent = NONE32;
+        Ac->spawn_ev = spawn_ev[r];
+        Ac->end_ev = NONE32;
+        Ac->parent_label = NONE32;
+    }
+    free(rk);
+    free(ord);
+    free(otmp);
+    free(first_ts);
+    free(home);
+    free(spawn_ev);
+    free(live);
+
+    /* act column and per-activity index (parallel counting sort) */
+    ActCtx ac = {B, act_of_root, NULL, B->threads};
+    int nw = B->threads;
+    if ((size_t)nw > n / 65536 + 1) nw = (int)(n / 65536 + 1);
+    ac.nw = nw;
+    ac.cnt = xcalloc((size_t)nw, sizeof(uint32_t *));
+    for (int w = 0; w < nw; w++) ac.cnt[w] = xcalloc((size_t)nr + 1, sizeof(uint32_t));
+    s->act = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    par_run(nw, act_assign_worker, &ac);
+    s->act_off = xrealloc(s->act_off, ((size_t)nr + 2) * sizeof(uint32_t));
+    uint32_t acc = 0;
+    for (uint32_t a = 0; a < nr; a++) {
+        s->act_off[a] = acc;
+        for (int w = 0; w < nw; w++) {
+            uint32_t c = ac.cnt[w][a];
+            ac.cnt[w][a] = acc;
+            acc += c;
+        }
+    }
+    s->act_off[nr] = acc;
+    s->act_ev = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    par_run(nw, act_scatter_worker, &ac);
+    for (int w = 0; w < nw; w++) free(ac.cnt[w]);
+    free(ac.cnt);
+
+    s->depth = xcalloc_big(n ? n : 1, sizeof(uint16_t));
+    atomic_store(&B->max_depth, 0);
+    jobq_init(&B->q, nr);
+    par_run(B->threads, act_detail_worker, &ac);
+    s->max_depth = (uint16_t)atomic_load(&B->max_depth);
+
+    /* moves of each activity, in its time order */
+    for (size_t i = 0; i < moves.len; i++) moves.v[i].act = s->act[moves.v[i].ev];
+    g_mv_store = s;
+    if (moves.len) qsort(moves.v, moves.len, sizeof(ActEv), move_cmp);
+    s->moves = xmalloc((moves.len + 1) * sizeof(uint32_t));
+    s->nmoves = (uint32_t)moves.len;
+    for (size_t i = 0; i < moves.len; i++) {
+        s->moves[i] = moves.v[i].ev;
+        Activity *Ac = &s->acts[moves.v[i].act];
+        if (!Ac->nmoves) Ac->moves_off = (uint32_t)i;
+        Ac->nmoves++;
+    }
+    VEC_FREE(moves);
+
+    /* parents: an explicit `parent` label (the activity with that label at
+     * the event's location, else the only activity with that label), else
+     * the activity of the spawn event that created it */
+    KeyMap bylabel;
+    km_init(&bylabel);
+    uint32_t *label_act = NULL;
+    size_t lcap = 0;
+    for (uint32_t a = 0; a < nr; a++) {
+        if (s->acts[a].label == NONE32) continue;
+        bool created;
+        uint32_t id = km_get(&bylabel, s->acts[a].label, 0, 0, true, &created);
+        if (id >= lcap) {
+            lcap = lcap ? lcap * 2 : 256;
+            while (lcap <= id) lcap *= 2;
+            label_act = xrealloc(label_act, lcap * sizeof(uint32_t));
+        }
+        label_act[id] = created ? a : NONE32; /* NONE32 once ambiguous */
+    }
+    if (parc) {
+        /* each activity's first event (in its order) that names a parent */
+        uint32_t *pev = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
+        for (uint32_t a = 0; a < nr; a++) pev[a] = NONE32;
+        size_t np2 = parc->sparse ? parc->npresent : n;
+        for (size_t i = 0; i < np2; i++) {
+            uint32_t e = parc->sparse ? parc->rows[i] : (uint32_t)i;
+            if (!parc->sparse && parc->bits && !((parc->bits[e >> 6] >> (e & 63)) & 1)) continue;
+            uint32_t a = s->act[e];
+            if (pev[a] == NONE32 || ev_before_raw(s->ts, s->dur, e, pev[a])) pev[a] = e;
+        }
+        for (uint32_t a = 0; a < nr; a++) {
+            if (pev[a] == NONE32) continue;
+            Activity *Ac = &s->acts[a];
+            uint32_t lab;
+            if (!col_get_s(parc, pev[a], &lab)) continue;
+            uint32_t pa = NONE32;
+            uint32_t p = gp_get(B, s->loc[pev[a]], lab, false);
+            if (p != NONE32) pa = act_of_root[uf_find(B->uf, p)];
+            if (pa == NONE32) {
+                uint32_t id = km_get(&bylabel, lab, 0, 0, false, NULL);
+                if (id != NONE32) pa = label_act[id];
+            }
+            if (pa == NONE32) Ac->parent_label = lab;
+            Ac->parent = pa;
+        }
+        free(pev);
+    }
+    for (uint32_t a = 0; a < nr; a++) {
+        Activity *Ac = &s->acts[a];
+        if (Ac->parent == NONE32 && Ac->parent_label == NONE32 && Ac->spawn_ev != NONE32)
+            Ac->parent = s->act[Ac->spawn_ev];
+        if (Ac->parent == a) Ac->parent = NONE32;
+    }
+    km_free(&bylabel);
+    free(label_act);
+    free(act_of_root);
+    VEC_FREE(spawned_pair);
+    VEC_FREE(spawned_by);
+}
+

@@ -1,0 +1,85 @@
+/*
+ * store_build_int.h — what the files of the store's build share (not used
+ * outside src/store/): the build's state (Build) and the steps that live in
+ * their own files.
+ *
+ * Owns: nothing at run time; the declarations of the build's steps:
+ * store_build.c (driver: dictionaries, prefix+number ids, locations,
+ * placement, time order, then the rest), store_cols.c (typed columns),
+ * store_acts.c (pairs, activities, moves, spawns, act_ev, depths),
+ * store_msgs.c (messages, sync groups).
+ * Invariants: a step reads only what the steps before it wrote (the order
+ * is store_build's); Build lives for one store_build call.
+ */
+#ifndef TNAV_STORE_BUILD_INT_H
+#define TNAV_STORE_BUILD_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "keymap.h"
+#include "store.h"
+#include "base/par.h"
+
+typedef struct {
+    uint8_t type;
+    bool sparse;
+    bool bysort;     /* sparse with few values: written per batch, then sorted */
+    size_t m;
+    size_t wsz;      /* bytes per value */
+    uint64_t *bits;  /* presence (sparse: temporary, for ranks) */
+    uint32_t *rank;  /* sparse: set bits before each word */
+} ColBuild;
+
+typedef struct {
+    uint64_t v;   /* a prefix+number id's value */
+    uint32_t sid; /* the string id of the same text in the dictionary */
+} XAlias;
+
+typedef struct {
+    Batch **bs;
+    size_t nb;
+    size_t n;
+    Store *s;
+    int threads;
+    uint32_t **nremap, **sremap, **lremap; /* per batch: names, values, labels -> store string id */
+    uint32_t **xremap, **premap, **ploc;
+    uint16_t **kremap;
+    uint32_t *loc_of_sid;
+    KeyMap pairs;
+    uint32_t *gp_loc, *gp_act, *uf;
+    uint32_t **start; /* per batch, per location: event number of its first row */
+    uint32_t **dest;  /* per batch: row -> event number */
+    uint32_t *pair;   /* event -> global pair (later: root pair) */
+    StrTab xnames;
+    JobQueue q;
+    int **colof; /* per batch: field code -> column, or -1 */
+    size_t **coloff; /* per batch: field code -> first slot of its values in a bysort column */
+    int fields_pass;
+    int *colof_n;
+    ColBuild *cb;
+    uint32_t *newpos; /* for moved positions: where the event went */
+    uint64_t *moved;  /* bitmap of the positions whose event moved */
+    atomic_bool resorted;
+    XAlias *alias; /* the prefix+number ids whose text is in strs, by value */
+    size_t nalias;
+    /* activities */
+    uint32_t *act_tmp_cnt; /* per worker x activity counts */
+    size_t nw_cnt;
+    atomic_uint max_depth;
+} Build;
+
+/* store_acts.c: (location, act label) pairs and their union-find */
+uint32_t gp_get(Build *B, uint32_t loc, uint32_t act, bool create);
+uint32_t uf_find(uint32_t *uf, uint32_t x);
+void uf_union(uint32_t *uf, uint32_t a, uint32_t b);
+/* store_acts.c: activities, moves, spawns, parents, act_ev and depths */
+void build_activities(Build *B);
+/* store_cols.c: the field buffers scattered into typed columns */
+void build_columns(Build *B);
+/* store_msgs.c: messages (by id, then first-in first-out), sync groups */
+void build_messages(Store *s);
+void build_groups(Store *s);
+
+#endif

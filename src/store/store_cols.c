@@ -1,0 +1,375 @@
+/*
+ * store_cols.c — step 6 of the build: the batches' field buffers scattered
+ * into typed columns.
+ *
+ * Owns: each column's type (int, float, string, location, mixed), its
+ * layout (dense with a presence bitmap, or sparse: sorted event numbers and
+ * values, whichever is smaller), integer narrowing (frame of reference),
+ * and the conversion of batch values to store values (string ids remapped,
+ * prefix+number ids to their string ids).
+ * Invariants: a sparse column's rows are strictly increasing (a later value
+ * of the same event replaces an earlier one); the work and memory of a
+ * column are in proportion to its values, plus n bits for a sparse column
+ * with at least one value per 16 events; the result does not depend on the
+ * number of workers.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store_build_int.h"
+#include "base/par.h"
+#include "base/timeparse.h"
+#include "base/util.h"
+
+/* ---- 6. typed columns ---------------------------------------------------- */
+
+static inline uint64_t str_value(const Build *B, const uint32_t *rm, uint8_t vtype, uint64_t p)
+{
+    (void)B;
+    if (vtype == VT_GSTR) return p; /* (prefix+number ids are string ids by now) */
+    return rm[(uint32_t)p];
+}
+
+/* A field buffer's value as the column stores it; rm remaps the batch's
+ * string ids of that field (labels for peer and parent, else values). */
+static inline uint64_t conv_value(const Build *B, const uint32_t *rm, uint8_t ctype, uint8_t vtype, uint64_t p)
+{
+    switch (ctype) {
+    case VT_LOC: return B->loc_of_sid[rm[(uint32_t)p]];
+    case VT_STR: return str_value(B, rm, vtype, p);
+    case VT_MIXED: return (VT_STRMASK >> vtype) & 1 ? str_value(B, rm, vtype, p) : p;
+    case VT_FLT:
+        if (vtype == VT_INT) {
+            double d = (double)(int64_t)p;
+            uint64_t x;
+            memcpy(&x, &d, 8);
+            return x;
+        }
+        return p;
+    default: return p;
+    }
+}
+
+static inline void put_value(Column *c, size_t slot, uint64_t v, uint8_t vtype)
+{
+    if (c->type == VT_MIXED) {
+        c->v.i[slot] = (int64_t)v;
+        c->vtype[slot] = vtype;
+    } else if (c->type == VT_STR || c->type == VT_LOC) {
+        if (c->width == 2) c->v.u16[slot] = (uint16_t)v;
+        else c->v.s[slot] = (uint32_t)v;
+    } else if (c->type == VT_FLT) {
+        c->v.i[slot] = (int64_t)v;
+    } else {
+        uint64_t d = v - (uint64_t)c->base;
+        switch (c->width) {
+        case 1: c->v.u8[slot] = (uint8_t)d; break;
+        case 2: c->v.u16[slot] = (uint16_t)d; break;
+        case 4: c->v.u32[slot] = (uint32_t)d; break;
+        default: c->v.i[slot] = (int64_t)v;
+        }
+    }
+}
+
+/* Pass 1 writes the values of dense columns and sets presence bits; pass 2
+ * (sparse columns only) writes each value at its rank among the set bits,
+ * then frees the batch's field buffers. One worker per batch. */
+static void fields_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    Build *B = ctx;
+    Store *s = B->s;
+    const int pass = B->fields_pass;
+    size_t b;
+    while ((b = jobq_next(&B->q)) != (size_t)-1) {
+        Batch *bt = B->bs[b];
+        const uint32_t *d = B->dest[b];
+        for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
+            int ci = B->colof[b][f];
+            if (ci < 0 || (pass == 2 && (!s->cols[ci].sparse || B->cb[ci].bysort))) continue;
+            FieldBuf *fb = &bt->fb[f];
+            Column *c = &s->cols[ci];
+            ColBuild *cb = &B->cb[ci];
+            const uint32_t *rm = f == F_PEER || f == F_PARENT ? B->lremap[b] : B->sremap[b];
+            for (size_t i = 0; i < fb->rows.len; i++) {
+                uint32_t pos = d[fb->rows.v[i]];
+                uint8_t vt = fb->types.v[i];
+                uint64_t v = conv_value(B, rm, c->type, vt, fb->vals.v[i]);
+                if (vt >= VT_XSTR) vt = VT_STR;
+                if (cb->bysort) {
+                    size_t slot = B->coloff[b][f] + i;
+                    c->rows[slot] = pos;
+                    put_value(c, slot, v, vt);
+                } else if (pass == 1) {
+                    if (!c->sparse) put_value(c, pos, v, vt);
+                    if (cb->bits) __atomic_fetch_or(&cb->bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
+                } else {
+                    uint64_t word = cb->bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
+                    size_t slot = cb->rank[pos >> 6] + popcount64(word);
+                    c->rows[slot] = pos;
+                    put_value(c, slot, v, vt);
+                }
+            }
+        }
+        if (pass == 2) {
+            batch_free_fields(bt);
+            xfree_big(B->dest[b], bt->n * sizeof(uint32_t));
+            B->dest[b] = NULL;
+        }
+    }
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* A bysort column holds its values in batch order: sort them by event
+ * (a later value of the same event replaces an earlier one). */
+static void colsort_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    Build *B = ctx;
+    Store *s = B->s;
+    size_t ci;
+    while ((ci = jobq_next(&B->q)) != (size_t)-1) {
+        ColBuild *cb = &B->cb[ci];
+        Column *c = &s->cols[ci];
+        if (!cb->bysort) continue;
+        size_t m = cb->m, wsz = cb->wsz;
+        bool sorted = true;
+        for (size_t i = 1; i < m && sorted; i++)
+            if (c->rows[i] <= c->rows[i - 1]) sorted = false;
+        if (sorted) continue;
+        uint64_t *key = xmalloc(m * sizeof(uint64_t));
+        for (size_t i = 0; i < m; i++) key[i] = (uint64_t)c->rows[i] << 32 | i;
+        qsort(key, m, sizeof(uint64_t), u64_cmp);
+        uint8_t *val = xmalloc(m * wsz), *vt = c->vtype ? xmalloc(m) : NULL;
+        uint32_t *rows = xmalloc(m * sizeof(uint32_t));
+        size_t o = 0;
+        for (size_t i = 0; i < m; i++) {
+            if (i + 1 < m && key[i + 1] >> 32 == key[i] >> 32) continue; /* keep the last value */
+            size_t k = (uint32_t)key[i];
+            rows[o] = (uint32_t)(key[i] >> 32);
+            memcpy(val + o * wsz, (uint8_t *)c->v.p + k * wsz, wsz);
+            if (vt) vt[o] = c->vtype[k];
+            o++;
+        }
+        memcpy(c->rows, rows, o * sizeof(uint32_t));
+        memcpy(c->v.p, val, o * wsz);
+        if (vt) memcpy(c->vtype, vt, o);
+        c->npresent = o;
+        free(key);
+        free(val);
+        free(vt);
+        free(rows);
+    }
+}
+
+typedef struct {
+    size_t m;
+    uint64_t h;
+    uint32_t c;
+} RowsKey;
+
+static int rowskey_cmp(const void *x, const void *y)
+{
+    const RowsKey *a = x, *b = y;
+    if (a->m != b->m) return a->m < b->m ? -1 : 1;
+    if (a->h != b->h) return a->h < b->h ? -1 : 1;
+    return a->c < b->c ? -1 : a->c > b->c;
+}
+
+/* Sparse columns present on the same events (the fields of a message:
+ * peer, bytes, id, tag) keep one array of rows: the first column owns it. */
+static void share_rows(Store *s)
+{
+    RowsKey *k = xmalloc(((size_t)s->ncols + 1) * sizeof(RowsKey));
+    size_t nk = 0;
+    for (uint32_t c = 0; c < s->ncols; c++) {
+        Column *col = &s->cols[c];
+        col->rows_of = c;
+        if (col->sparse && col->npresent)
+            k[nk++] = (RowsKey){col->npresent, hash_bytes(col->rows, col->npresent * sizeof(uint32_t)), c};
+    }
+    qsort(k, nk, sizeof(RowsKey), rowskey_cmp);
+    for (size_t a = 0; a < nk;) {
+        size_t b = a + 1;
+        while (b < nk && k[b].m == k[a].m && k[b].h == k[a].h) b++;
+        Column *own = &s->cols[k[a].c];
+        for (size_t i = a + 1; i < b; i++) {
+            Column *col = &s->cols[k[i].c];
+            if (memcmp(col->rows, own->rows, col->npresent * sizeof(uint32_t))) continue;
+            free(col->rows);
+            col->rows = own->rows;
+            col->rows_of = k[a].c;
+        }
+        a = b;
+    }
+    free(k);
+}
+
+void build_columns(Build *B)
+{
+    Store *s = B->s;
+    size_t n = B->n;
+    uint32_t nx = B->xnames.count;
+    size_t nkeys = (size_t)F__N + nx;
+    int *cid = xmalloc(nkeys * sizeof(int));
+    size_t *cnt = xcalloc(nkeys, sizeof(size_t));
+    uint8_t *tmask = xcalloc(nkeys, 1);
+    int64_t *imin = xcalloc(nkeys, sizeof(int64_t)), *imax = xcalloc(nkeys, sizeof(int64_t));
+    for (size_t k = 0; k < nkeys; k++) cid[k] = -1;
+    for (size_t b = 0; b < B->nb; b++) {
+        Batch *bt = B->bs[b];
+        for (size_t f = 0; f < bt->nfb; f++) {
+            if (!bt->fb[f].rows.len) continue;
+            size_t key = f < F_EXTRA ? f : (size_t)F__N + B->xremap[b][f - F_EXTRA];
+            cnt[key] += bt->fb[f].rows.len;
+            if (bt->fb[f].tmask & (1u << VT_INT)) {
+                bool first = !(tmask[key] & (1u << VT_INT));
+                if (first || bt->fb[f].imin < imin[key]) imin[key] = bt->fb[f].imin;
+                if (first || bt->fb[f].imax > imax[key]) imax[key] = bt->fb[f].imax;
+            }
+            tmask[key] |= bt->fb[f].tmask;
+        }
+    }
+    int ncol = 0;
+    for (size_t k = 0; k < nkeys; k++)
+        if (cnt[k]) cid[k] = ncol++;
+    s->cols = xcalloc((size_t)ncol + 1, sizeof(Column));
+    s->ncols = (uint32_t)ncol;
+    B->cb = xcalloc((size_t)ncol + 1, sizeof(ColBuild));
+    for (int f = 0; f < F__N; f++) s->col_of_field[f] = -1;
+    for (size_t key = 0; key < nkeys; key++) {
+        int ci = cid[key];
+        if (ci < 0) continue;
+        Column *c = &s->cols[ci];
+        if (key < F__N) {
+            c->field = (int)key;
+            c->name = xstrdup(FIELD_NAMES[key]);
+            s->col_of_field[key] = ci;
+        } else {
+            c->field = F_EXTRA;
+            c->name = xstrdup(strtab_str(&B->xnames, (uint32_t)(key - F__N)));
+        }
+        uint8_t mk = tmask[key];
+        c->xids = (mk & (1u << VT_XSTR)) != 0;
+        if (key == F_PEER) c->type = VT_LOC;
+        else if ((mk & VT_STRMASK) && (mk & ((1u << VT_INT) | (1u << VT_FLT)))) c->type = VT_MIXED;
+        else if (mk & VT_STRMASK) c->type = VT_STR;
+        else if (mk & (1u << VT_FLT)) c->type = VT_FLT;
+        else c->type = VT_INT;
+        size_t m = cnt[key];
+        c->npresent = m;
+        size_t wsz;
+        if (c->type == VT_INT) {
+            /* frame of reference: the narrowest width that holds max - min */
+            uint64_t range = (uint64_t)imax[key] - (uint64_t)imin[key];
+            c->width = range <= 0xFF ? 1 : range <= 0xFFFF ? 2 : range <= 0xFFFFFFFFULL ? 4 : 8;
+            c->base = c->width == 8 ? 0 : imin[key];
+            wsz = c->width;
+        } else if (c->type == VT_LOC || c->type == VT_STR) {
+            /* string ids and locations in 2 bytes when they all fit (a
+             * string column's ids are below nvals, parent's below the
+             * dictionary's size, unless it holds prefix+number ids) */
+            size_t lim = c->type == VT_LOC ? s->nloc : key == F_PARENT ? s->strs.count : s->nvals;
+            c->width = !c->xids && lim <= 0xFFFF ? 2 : 4;
+            wsz = c->width;
+        } else {
+            wsz = 8;
+        }
+        size_t words = (n + 63) / 64 + 1;
+        size_t tb = c->type == VT_MIXED ? 1 : 0; /* a type byte per value */
+        size_t dense_bytes = n * (wsz + tb) + (m < n ? words * 8 : 0), sparse_bytes = m * (4 + wsz + tb);
+        c->sparse = sparse_bytes < dense_bytes;
+        ColBuild *cb = &B->cb[ci];
+        cb->m = m;
+        cb->wsz = wsz;
+        /* few values: a presence bitmap over all events would cost more than
+         * sorting them (and n bits per column, for thousands of columns) */
+        cb->bysort = c->sparse && m < n / 16;
+        if (tb) c->vtype = xcalloc_big(c->sparse ? m : (n ? n : 1), 1);
+        if (c->sparse) {
+            c->rows = xmalloc_big(m * sizeof(uint32_t));
+            c->v.p = xmalloc_big(m * wsz);
+            if (!cb->bysort) cb->bits = xcalloc_big(words, sizeof(uint64_t));
+        } else {
+            c->v.p = xcalloc_big(n ? n : 1, wsz);
+            if (m < n) {
+                c->bits = xcalloc_big(words, sizeof(uint64_t));
+                cb->bits = c->bits;
+            }
+        }
+    }
+    B->colof = xcalloc(B->nb + 1, sizeof(int *));
+    B->coloff = xcalloc(B->nb + 1, sizeof(size_t *));
+    B->colof_n = xcalloc(B->nb + 1, sizeof(int));
+    size_t *fill = xcalloc((size_t)ncol + 1, sizeof(size_t)); /* bysort: values placed so far */
+    for (size_t b = 0; b < B->nb; b++) {
+        Batch *bt = B->bs[b];
+        B->colof[b] = xmalloc((bt->nfb + 1) * sizeof(int));
+        B->coloff[b] = xmalloc((bt->nfb + 1) * sizeof(size_t));
+        B->colof_n[b] = (int)bt->nfb;
+        for (size_t f = 0; f < bt->nfb; f++) {
+            if (!bt->fb[f].rows.len) {
+                B->colof[b][f] = -1;
+                continue;
+            }
+            size_t key = f < F_EXTRA ? f : (size_t)F__N + B->xremap[b][f - F_EXTRA];
+            int ci = cid[key];
+            B->colof[b][f] = ci;
+            B->coloff[b][f] = fill[ci];
+            fill[ci] += bt->fb[f].rows.len;
+        }
+    }
+    free(fill);
+    int nw = B->threads;
+    jobq_init(&B->q, B->nb);
+    B->fields_pass = 1;
+    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
+    jobq_init(&B->q, (size_t)ncol);
+    par_run(nw, colsort_worker, B);
+    for (int ci = 0; ci < ncol; ci++) {
+        Column *c = &s->cols[ci];
+        ColBuild *cb = &B->cb[ci];
+        if (!c->sparse || cb->bysort) continue;
+        size_t words = (n + 63) / 64 + 1;
+        cb->rank = xmalloc(words * sizeof(uint32_t));
+        uint32_t acc = 0;
+        for (size_t wd = 0; wd < words; wd++) {
+            cb->rank[wd] = acc;
+            acc += popcount64(cb->bits[wd]);
+        }
+        c->npresent = acc; /* equal to m unless a row had two values */
+    }
+    jobq_init(&B->q, B->nb);
+    B->fields_pass = 2;
+    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
+    for (int ci = 0; ci < ncol; ci++) {
+        if (s->cols[ci].sparse) {
+            free(B->cb[ci].bits);
+            free(B->cb[ci].rank);
+        }
+    }
+    for (size_t b = 0; b < B->nb; b++) {
+        free(B->colof[b]);
+        free(B->coloff[b]);
+    }
+    free(B->colof);
+    free(B->coloff);
+    free(B->colof_n);
+    free(B->cb);
+    share_rows(s);
+    free(cid);
+    free(cnt);
+    free(tmask);
+    free(imin);
+    free(imax);
+}
+

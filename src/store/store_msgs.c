@@ -1,0 +1,304 @@
+/*
+ * store_msgs.c — steps 8 and 9 of the build: messages and sync groups.
+ *
+ * Owns: pairing sends with receives (keys hashed, radix-sorted by hash,
+ * paired within runs of equal keys: by (id, destination) first, then first
+ * in, first out per (source, destination, tag)), the message table and
+ * ev_msg; sync groups (one per distinct group value: its type and payload,
+ * a string id being exact since equal texts have equal ids), group_ev and
+ * ev_group, each group's summary.
+ * Invariants: a send and a receive are paired only when their keys are
+ * equal (never by hash alone); each side in time order; see store.h.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "store_build_int.h"
+#include "base/par.h"
+#include "base/timeparse.h"
+#include "base/util.h"
+
+/* ---- 8. messages ----------------------------------------------------------- */
+
+/* One communication event waiting for its partner, with its matching key. */
+typedef struct {
+    uint64_t k1, k2, k3;
+    uint32_t h; /* hash of the key */
+    uint32_t i; /* index into the communication events */
+} CKey;
+
+static uint32_t ckey_hash(uint64_t a, uint64_t b, uint64_t c)
+{
+    return (uint32_t)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ hash_u64(b ^ (c * 0xc2b2ae3d27d4eb4fULL))) >> 32);
+}
+
+/* stable LSD radix sort by h (two 16-bit passes) */
+static void sort_ckeys(CKey *v, size_t m)
+{
+    if (m < 2) return;
+    CKey *tmp = xmalloc_big(m * sizeof *tmp);
+    size_t *cnt = xmalloc(65537 * sizeof(size_t));
+    CKey *src = v, *dst = tmp;
+    for (int pass = 0; pass < 2; pass++) {
+        int sh = pass * 16;
+        memset(cnt, 0, 65537 * sizeof(size_t));
+        for (size_t i = 0; i < m; i++) cnt[((src[i].h >> sh) & 0xFFFF) + 1]++;
+        for (size_t k = 0; k < 65536; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < m; i++) dst[cnt[(src[i].h >> sh) & 0xFFFF]++] = src[i];
+        CKey *t = src;
+        src = dst;
+        dst = t;
+    }
+    xfree_big(tmp, m * sizeof *tmp);
+    free(cnt);
+}
+
+/* Pair the sends and receives that share a key, each side in time order.
+ * ce maps a communication index to its event. */
+static void pair_by_key(const Store *s, const uint32_t *ce, CKey *keys, size_t m, uint32_t *mate)
+{
+    sort_ckeys(keys, m);
+    VEC(uint32_t) S = {0}, R = {0};
+    uint8_t *done = NULL;
+    size_t dcap = 0;
+    for (size_t a = 0; a < m;) {
+        size_t b = a + 1;
+        while (b < m && keys[b].h == keys[a].h) b++;
+        if (b - a == 2 && keys[a].k1 == keys[a + 1].k1 && keys[a].k2 == keys[a + 1].k2 && keys[a].k3 == keys[a + 1].k3) {
+            /* the common case: one send and its receive */
+            uint32_t x = keys[a].i, y = keys[a + 1].i;
+            if (s->kind[ce[x]] != s->kind[ce[y]]) {
+                mate[x] = y;
+                mate[y] = x;
+            }
+            a = b;
+            continue;
+        }
+        /* a run of equal hashes: split it into groups of equal keys */
+        if (b - a > dcap) {
+            dcap = b - a;
+            done = xrealloc(done, dcap);
+        }
+        memset(done, 0, b - a);
+        for (size_t g = a; g < b; g++) {
+            if (done[g - a]) continue;
+            S.len = R.len = 0;
+            for (size_t j = g; j < b; j++) {
+                if (done[j - a] || keys[j].k1 != keys[g].k1 || keys[j].k2 != keys[g].k2 || keys[j].k3 != keys[g].k3)
+                    continue;
+                done[j - a] = 1;
+                uint32_t c = keys[j].i;
+                if (s->kind[ce[c]] == K_SEND) VEC_PUSH(S, c);
+                else VEC_PUSH(R, c);
+            }
+            /* each side in time order (communication indices follow event
+             * numbers, which are in time order within one location) */
+            for (int side = 0; side < 2; side++) {
+                uint32_t *v = side ? R.v : S.v;
+                size_t len = side ? R.len : S.len;
+                for (size_t i = 1; i < len; i++) {
+                    uint32_t x = v[i];
+                    size_t j = i;
+                    while (j > 0 && ev_before_raw(s->ts, s->dur, ce[x], ce[v[j - 1]])) {
+                        v[j] = v[j - 1];
+                        j--;
+                    }
+                    v[j] = x;
+                }
+            }
+            size_t np = S.len < R.len ? S.len : R.len;
+            for (size_t i = 0; i < np; i++) {
+                mate[S.v[i]] = R.v[i];
+                mate[R.v[i]] = S.v[i];
+            }
+        }
+        a = b;
+    }
+    VEC_FREE(S);
+    VEC_FREE(R);
+    free(done);
+}
+
+static bool cur_key(ColCur *cc, size_t e, uint64_t *type, uint64_t *payload)
+{
+    size_t k;
+    if (!colcur_slot(cc, e, &k)) return false;
+    const Column *c = cc->c;
+    *type = col_slot_value(c, k, payload);
+    return true;
+}
+
+static bool cur_loc(ColCur *cc, size_t e, uint32_t *out)
+{
+    size_t k;
+    if (!colcur_slot(cc, e, &k)) return false;
+    *out = col_sid_at(cc->c, k);
+    return true;
+}
+
+void build_messages(Store *s)
+{
+    size_t n = s->n;
+    const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID),
+                 *tagc = store_canon_col(s, F_TAG);
+    /* the communication events, in event order */
+    VEC(uint32_t) ce = {0};
+    for (size_t e = 0; e < n; e++) {
+        uint16_t k = s->kind[e];
+        if (k == K_SEND || k == K_RECV || k == K_MSG) VEC_PUSH(ce, (uint32_t)e);
+    }
+    size_t nc = ce.len;
+    uint32_t *mate = xmalloc((nc + 1) * sizeof(uint32_t));
+    uint32_t *peer_of = xmalloc((nc + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < nc; i++) mate[i] = NONE32;
+    VEC(CKey) ks = {0};
+    /* 1. by id: key (id, destination) */
+    {
+        ColCur cp = {peer, 0}, ci = {idc, 0};
+        for (size_t i = 0; i < nc; i++) {
+            uint32_t e = ce.v[i];
+            uint16_t k = s->kind[e];
+            uint32_t p;
+            peer_of[i] = cur_loc(&cp, e, &p) ? p : NONE32;
+            if (k == K_MSG) continue;
+            uint64_t t, v;
+            if (!cur_key(&ci, e, &t, &v)) continue;
+            uint32_t dst = k == K_SEND ? peer_of[i] : s->loc[e];
+            if (dst == NONE32) continue;
+            CKey x = {t, v, dst, ckey_hash(t, v, dst), (uint32_t)i};
+            VEC_PUSH(ks, x);
+        }
+    }
+    pair_by_key(s, ce.v, ks.v, ks.len, mate);
+    /* 2. the rest: first in, first out per (source, destination, tag) */
+    ks.len = 0;
+    {
+        ColCur ct = {tagc, 0};
+        for (size_t i = 0; i < nc; i++) {
+            uint32_t e = ce.v[i];
+            uint16_t k = s->kind[e];
+            if (k == K_MSG || mate[i] != NONE32 || peer_of[i] == NONE32) continue;
+            uint32_t src = k == K_SEND ? s->loc[e] : peer_of[i], dst = k == K_SEND ? peer_of[i] : s->loc[e];
+            uint64_t t = 0, v = 0;
+            cur_key(&ct, e, &t, &v);
+            uint64_t sd = ((uint64_t)src << 32) | dst;
+            CKey x = {sd, t, v, ckey_hash(sd, t, v), (uint32_t)i};
+            VEC_PUSH(ks, x);
+        }
+    }
+    pair_by_key(s, ce.v, ks.v, ks.len, mate);
+    VEC_FREE(ks);
+    /* 3. messages, in the order of the event that makes them */
+    VEC(Message) msgs = {0};
+    uint32_t *msg_of = xmalloc((nc + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < nc; i++) msg_of[i] = NONE32;
+    for (size_t i = 0; i < nc; i++) {
+        uint32_t e = ce.v[i];
+        uint16_t k = s->kind[e];
+        Message m;
+        if (k == K_SEND) {
+            uint32_t r = mate[i];
+            uint32_t re = r != NONE32 ? ce.v[r] : NONE32;
+            m.send_ev = e;
+            m.recv_ev = re;
+            m.src = s->loc[e];
+            m.dst = peer_of[i] != NONE32 ? peer_of[i] : (re != NONE32 ? s->loc[re] : NONE32);
+            if (r == NONE32) s->unmatched_send++;
+            else msg_of[r] = (uint32_t)msgs.len;
+        } else if (k == K_MSG) {
+            m.send_ev = m.recv_ev = e;
+            m.src = s->loc[e];
+            m.dst = peer_of[i];
+        } else if (mate[i] == NONE32) {
+            s->unmatched_recv++;
+            if (peer_of[i] == NONE32) continue;
+            m.send_ev = NONE32;
+            m.recv_ev = e;
+            m.src = peer_of[i];
+            m.dst = s->loc[e];
+        } else {
+            continue; /* a matched receive: its message comes with the send */
+        }
+        msg_of[i] = (uint32_t)msgs.len;
+        VEC_PUSH(msgs, m);
+    }
+    s->msgs = msgs.v;
+    s->nmsg = (uint32_t)msgs.len;
+    VEC(EvIdx) em = {0};
+    for (size_t i = 0; i < nc; i++)
+        if (msg_of[i] != NONE32) {
+            EvIdx x = {ce.v[i], msg_of[i]};
+            VEC_PUSH(em, x);
+        }
+    s->ev_msg = em.v;
+    s->nev_msg = (uint32_t)em.len;
+    free(msg_of);
+    free(mate);
+    free(peer_of);
+    VEC_FREE(ce);
+}
+
+/* ---- 9. sync groups ---------------------------------------------------- */
+
+void build_groups(Store *s)
+{
+    const Column *gc = store_canon_col(s, F_GROUP);
+    if (!gc) return;
+    KeyMap km;
+    km_init(&km);
+    VEC(EvIdx) eg = {0};
+    size_t total = gc->sparse ? gc->npresent : s->n;
+    for (size_t i = 0; i < total; i++) {
+        size_t e = gc->sparse ? gc->rows[i] : i;
+        if (!gc->sparse && gc->bits && !((gc->bits[e >> 6] >> (e & 63)) & 1)) continue;
+        uint64_t p;
+        uint64_t t = col_slot_value(gc, i, &p);
+        EvIdx x = {(uint32_t)e, km_get(&km, t, p, 0, true, NULL)};
+        VEC_PUSH(eg, x);
+    }
+    uint32_t ng = km.n;
+    s->ngroups = ng;
+    s->groups = xcalloc((size_t)ng + 1, sizeof(SyncGroup));
+    s->ev_group = eg.v;
+    s->nev_group = (uint32_t)eg.len;
+    uint32_t *cnt = xcalloc((size_t)ng + 2, sizeof(uint32_t));
+    for (size_t i = 0; i < eg.len; i++) cnt[eg.v[i].idx + 1]++;
+    for (uint32_t g = 0; g < ng; g++) cnt[g + 1] += cnt[g];
+    s->group_ev = xmalloc((eg.len ? eg.len : 1) * sizeof(uint32_t));
+    uint32_t *pos = xmalloc(((size_t)ng + 1) * sizeof(uint32_t));
+    memcpy(pos, cnt, ((size_t)ng + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < eg.len; i++) s->group_ev[pos[eg.v[i].idx]++] = eg.v[i].ev;
+    free(pos);
+    uint32_t *mark_act = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
+    uint32_t *mark_loc = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
+    for (uint32_t a = 0; a < s->nact; a++) mark_act[a] = NONE32;
+    for (uint32_t l = 0; l < s->nloc; l++) mark_loc[l] = NONE32;
+    uint32_t *tmp = NULL;
+    size_t tcap = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        SyncGroup *G = &s->groups[g];
+        const uint64_t *k = &km.k[(size_t)g * 3];
+        G->type = (uint8_t)k[0];
+        if (G->type == VT_STR) G->sid = (uint32_t)k[1];
+        else G->ival = (int64_t)k[1];
+        G->ev_off = cnt[g];
+        G->nev = cnt[g + 1] - cnt[g];
+        uint32_t *v = s->group_ev + G->ev_off;
+        if (!events_sorted(v, G->nev, s->ts, s->dur)) {
+            if (G->nev > tcap) {
+                tcap = G->nev;
+                tmp = xrealloc(tmp, tcap * sizeof *tmp);
+            }
+            sort_events(v, tmp, G->nev, s->ts, s->dur);
+        }
+        group_summarize(s, G, NULL, g, mark_act, mark_loc, G);
+    }
+    free(tmp);
+    free(cnt);
+    free(mark_act);
+    free(mark_loc);
+    km_free(&km);
+}
+
