@@ -1,0 +1,419 @@
+/*
+ * agg_frame.c — the values of a frame: cumulative functions of a row at
+ * increasing times, metric values, time grids, reducers over the members
+ * of a grouped row, and the Gantt's dominant interval per cell.
+ *
+ * Owns: Summary.act_rank (built lazily), nothing else.
+ * Invariants: evaluating a frame only builds lazily built parts; a cell's
+ * value is F(b) - F(a) of the row's cumulative function (exact at every
+ * zoom); grouped rows are combined by the reducer.
+ */
+#include "agg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void build_act_rank(Summary *S)
+{
+    if (S->act_rank || !S->sel) return;
+    const Store *s = S->s;
+    S->act_rank = xmalloc_big(((size_t)s->n + 1) * sizeof(uint32_t));
+    for (uint32_t a = 0; a < s->nact; a++) {
+        uint32_t acc = 0;
+        for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
+            S->act_rank[p] = acc;
+            acc += selected(S, s->act_ev[p]);
+        }
+    }
+    S->act_rank[s->n] = 0;
+}
+
+/* selected events of a row starting before t */
+uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t)
+{
+    const Store *s = S->s;
+    if (rk == ROWS_LOC) {
+        size_t lo = s->locs[row].first, hi = lo + s->locs[row].count, first = lo;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->ts[mid] < t) lo = mid + 1;
+            else hi = mid;
+        }
+        return sel_prefix(S, lo) - sel_prefix(S, first);
+    }
+    size_t lo = s->act_off[row], hi = s->act_off[row + 1], first = lo;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ts[s->act_ev[mid]] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!S->sel) return lo - first;
+    build_act_rank(S);
+    if (lo == s->act_off[row + 1]) {
+        if (lo == first) return 0;
+        return S->act_rank[lo - 1] + selected(S, s->act_ev[lo - 1]);
+    }
+    return S->act_rank[lo];
+}
+
+void summary_cum(Summary *S, const MetricSpec *m, RowKind rk, uint32_t row, const int64_t *t, int nt, double *cum,
+                 double *def)
+{
+    for (int i = 0; i < nt; i++) {
+        cum[i] = 0;
+        if (def) def[i] = 0;
+    }
+    switch (m->m) {
+    case M_BUSY:
+    case M_SYNC: {
+        if (rk == ROWS_PAIR) return;
+        uint32_t nl;
+        const uint32_t *ls = row_lanes(S, rk, row, &nl);
+        int cat = m->m == M_BUSY ? CAT_BUSY : CAT_SYNC;
+        for (uint32_t k = 0; k < nl; k++) {
+            const Lane *L = &S->lanes[ls[k]];
+            size_t hint = SIZE_MAX;
+            for (int i = 0; i < nt; i++) cum[i] += (double)lane_cum(S, L, cat, t[i], &hint);
+        }
+        return;
+    }
+    case M_EVENTS:
+        if (rk == ROWS_PAIR) {
+            Points *P = msg_points(S, m->recv, rk);
+            for (int i = 0; i < nt; i++) cum[i] = (double)(pts_lower(P, row, t[i]) - P->off[row]);
+            return;
+        }
+        for (int i = 0; i < nt; i++) cum[i] = (double)events_before(S, rk, row, t[i]);
+        return;
+    case M_BYTES: {
+        Points *P = msg_points(S, m->recv, rk);
+        for (int i = 0; i < nt; i++) cum[i] = P->cum[pts_lower(P, row, t[i])] - P->cum[P->off[row]];
+        return;
+    }
+    case M_COUNTER: {
+        if (rk == ROWS_PAIR) return;
+        Steps *P = counter_steps(S, rk);
+        for (int i = 0; i < nt; i++) {
+            double d;
+            steps_at(P, row, t[i], &cum[i], &d);
+            if (def) def[i] = d;
+        }
+        return;
+    }
+    case M_EXPR: {
+        if (rk == ROWS_PAIR || !S->xsteps[rk].built) return;
+        const Steps *P = &S->xsteps[rk];
+        const Points *Q = &S->xpts[rk];
+        for (int i = 0; i < nt; i++) {
+            double c, d;
+            steps_at(P, row, t[i], &c, &d);
+            cum[i] = c + (Q->cum[pts_lower(Q, row, t[i])] - Q->cum[Q->off[row]]);
+        }
+        return;
+    }
+    default: return;
+    }
+}
+
+double metric_value(Metric m, double c0, double c1, double d0, double d1, int64_t a, int64_t b)
+{
+    if (b <= a) return NAN;
+    switch (m) {
+    case M_BUSY:
+    case M_SYNC: return (c1 - c0) / (double)(b - a);
+    case M_COUNTER: return d1 - d0 > 0 ? (c1 - c0) / (d1 - d0) : NAN;
+    default: return c1 - c0;
+    }
+}
+
+/* ---- frames -------------------------------------------------------------------------- */
+
+void grid_init(TimeGrid *g, int64_t t0, int64_t t1, int ncell)
+{
+    if (ncell < 1) ncell = 1;
+    if (t1 <= t0) t1 = t0 + 1;
+    g->t0 = t0;
+    g->t1 = t1;
+    g->ncell = ncell;
+    g->b = xmalloc(((size_t)ncell + 1) * sizeof(int64_t));
+    for (int i = 0; i <= ncell; i++) g->b[i] = t0 + (int64_t)((__int128)(t1 - t0) * i / ncell);
+}
+
+void grid_free(TimeGrid *g)
+{
+    free(g->b);
+    g->b = NULL;
+}
+
+int grid_cell(const TimeGrid *g, int64_t t)
+{
+    if (t < g->t0 || t >= g->t1) return -1;
+    int lo = 0, hi = g->ncell; /* the last i with b[i] <= t */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (g->b[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* a value rounded to 3 significant digits (the classes of `mode`) */
+static double round3(double v)
+{
+    if (v == 0 || v != v || isinf(v)) return v;
+    double q = pow(10, floor(log10(fabs(v))) - 2);
+    return rint(v / q) * q;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double reduce_parts(Reducer r, double *v, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == v[i]) v[k++] = v[i];
+    if (!k) return NAN;
+    switch (r) {
+    case RED_SUM: {
+        double s = 0;
+        for (size_t i = 0; i < k; i++) s += v[i];
+        return s;
+    }
+    case RED_MEAN: {
+        double s = 0;
+        for (size_t i = 0; i < k; i++) s += v[i];
+        return s / (double)k;
+    }
+    case RED_MAX: {
+        double m = v[0];
+        for (size_t i = 1; i < k; i++)
+            if (v[i] > m) m = v[i];
+        return m;
+    }
+    case RED_MINNZ: {
+        double m = 0;
+        bool any = false;
+        for (size_t i = 0; i < k; i++)
+            if (v[i] != 0 && (!any || v[i] < m)) m = v[i], any = true;
+        return any ? m : 0;
+    }
+    default: { /* mode: the most frequent 3-digit class; ties: the larger */
+        for (size_t i = 0; i < k; i++) v[i] = round3(v[i]);
+        qsort(v, k, sizeof(double), cmp_double);
+        double best = v[0];
+        size_t bn = 0;
+        for (size_t i = 0; i < k;) {
+            size_t j = i;
+            while (j < k && v[j] == v[i]) j++;
+            if (j - i >= bn) bn = j - i, best = v[i];
+            i = j;
+        }
+        return best;
+    }
+    }
+}
+
+void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, const TimeGrid *g, int subbins,
+               double *values)
+{
+    int nc = g->ncell;
+    int sb = (r == RED_MAX || r == RED_MINNZ || r == RED_MODE) && subbins > 1 ? subbins : 1;
+    int nb = nc * sb + 1;
+    int64_t *bb = xmalloc((size_t)nb * sizeof(int64_t));
+    for (int i = 0; i < nc; i++)
+        for (int j = 0; j < sb; j++) bb[i * sb + j] = g->b[i] + (int64_t)((__int128)(g->b[i + 1] - g->b[i]) * j / sb);
+    bb[nb - 1] = g->b[nc];
+    double *cum = xmalloc((size_t)nb * sizeof(double)), *def = xmalloc((size_t)nb * sizeof(double));
+    size_t maxparts = (size_t)rs->gsize * (size_t)sb;
+    double *parts = xmalloc((size_t)nc * maxparts * sizeof(double) + sizeof(double));
+    bool total = metric_is_total(m->m);
+    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        size_t np = 0;
+        for (uint32_t k = m0; k < m1; k++) {
+            summary_cum(S, m, rs->kind, rs->ids[k], bb, nb, cum, def);
+            for (int i = 0; i < nc; i++)
+                for (int j = 0; j < sb; j++) {
+                    int q = i * sb + j;
+                    double v = metric_value(m->m, cum[q], cum[q + 1], def[q], def[q + 1], bb[q], bb[q + 1]);
+                    if (sb > 1 && total) v *= sb; /* a finer bin's total, scaled to the cell */
+                    parts[(size_t)i * maxparts + np + (size_t)j] = v;
+                }
+            np += (size_t)sb;
+        }
+        for (int i = 0; i < nc; i++) values[(size_t)gi * (size_t)nc + (size_t)i] = reduce_parts(r, parts + (size_t)i * maxparts, np);
+    }
+    free(parts);
+    free(cum);
+    free(def);
+    free(bb);
+}
+
+/* ---- the dominant interval of cells ------------------------------------------------------ */
+
+typedef struct {
+    uint64_t key;
+    uint32_t ev, n;
+} Tally;
+
+static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e)
+{
+    size_t z = 0;
+    while (z < *ntal && (*tal)[z].ev != e) z++;
+    if (z == *ntal) {
+        if (*ntal == *cap) *tal = xrealloc(*tal, (*cap *= 2) * sizeof(Tally));
+        (*tal)[(*ntal)++] = (Tally){0, e, 0};
+    }
+    (*tal)[z].n++;
+}
+
+/* the segment of lane L at t, for t that do not decrease from call to call
+ * (*k: the previous answer, SIZE_MAX at first): a galloping search forward
+ * from the previous answer, which reads the lane's times in order */
+static inline uint32_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k)
+{
+    const int64_t *T = S->seg_t;
+    size_t end = (size_t)L->off + L->n;
+    if (!L->n || T[L->off] > t) return NONE32;
+    if (*k == SIZE_MAX) {
+        ptrdiff_t f = seg_find(S, L, t, NULL);
+        *k = (size_t)f;
+        return S->seg_ev[f];
+    }
+    size_t lo = *k; /* T[lo] <= t */
+    size_t step = 1, hi = lo + 1;
+    while (hi < end && T[hi] <= t) {
+        if (step == 8) {
+            /* far ahead: the lane's time index */
+            ptrdiff_t f = seg_find(S, L, t, NULL);
+            *k = (size_t)f;
+            return S->seg_ev[f];
+        }
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    if (hi > end) hi = end;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    *k = lo;
+    return S->seg_ev[lo];
+}
+
+void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
+{
+    const Store *s = S->s;
+    int nc = g->ncell;
+    if (nc <= 0) return;
+    /* at most about 120,000 lookups, so that a frame's cost stays bounded
+     * by its cells: fewer samples per lane when the frame has many lanes,
+     * and when a group has more lanes than a cell's share of the budget,
+     * that many samples spread over its lanes and the cell's time */
+    size_t lanes = 0;
+    for (uint32_t gi = 0; gi < rs->ng; gi++)
+        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            uint32_t nl;
+            row_lanes(S, rs->kind, rs->ids[k], &nl);
+            lanes += nl;
+        }
+    size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
+    if ((size_t)samples > budget) samples = (int)budget;
+    if (samples < 2) samples = 2;
+    size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
+    if (cell_budget < 4) cell_budget = 4;
+    size_t ntal = 0, captal = 16;
+    Tally *tal = xmalloc(captal * sizeof(Tally));
+    VEC(uint32_t) gl = {0};  /* the lanes of a group */
+    VEC(uint32_t) pl = {0};  /* the probes: lane, */
+    VEC(double) pf = {0};    /* and where in each cell */
+    VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
+    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        gl.len = 0;
+        for (uint32_t k = m0; k < m1; k++) {
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            for (uint32_t q = 0; q < nl; q++) VEC_PUSH(gl, ls[q]);
+        }
+        pl.len = pf.len = 0;
+        if (gl.len * (size_t)samples <= cell_budget) {
+            for (size_t q = 0; q < gl.len; q++)
+                for (int j = 0; j < samples; j++) {
+                    VEC_PUSH(pl, gl.v[q]);
+                    VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
+                }
+        } else {
+            /* probe j: lane j / n of the group, at the j-th point of a
+             * golden-ratio sequence over the cell (so that lanes and times
+             * do not line up) */
+            for (size_t j = 0; j < cell_budget; j++) {
+                double f = (double)(j + 1) * 0.6180339887498949;
+                VEC_PUSH(pl, gl.v[j * gl.len / cell_budget]);
+                VEC_PUSH(pf, f - (double)(int64_t)f);
+            }
+        }
+        size_t np = pl.len;
+        hit.len = 0;
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
+        /* each probe walks forward through its lane, cell after cell */
+        for (size_t p = 0; p < np; p++) {
+            const Lane *L = &S->lanes[pl.v[p]];
+            size_t k = SIZE_MAX;
+            for (int i = 0; i < nc; i++) {
+                int64_t a = g->b[i], b = g->b[i + 1];
+                int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
+                if (t >= b) t = b - 1;
+                if (t < a) t = a;
+                hit.v[(size_t)i * np + p] = seg_walk(S, L, t, &k);
+            }
+        }
+        for (int i = 0; i < nc; i++) {
+            int64_t a = g->b[i], b = g->b[i + 1];
+            /* the samples, counted by event (a long interval is one) */
+            ntal = 0;
+            for (size_t p = 0; p < np; p++) {
+                uint32_t e = hit.v[(size_t)i * np + p];
+                if (e != NONE32) tally_add(&tal, &ntal, &captal, e);
+            }
+            /* then by name: the name with the most samples */
+            uint32_t best = NONE32, bn = 0;
+            for (size_t z = 0; z < ntal; z++) tal[z].key = name_key(s, tal[z].ev);
+            for (size_t z = 0; z < ntal; z++) {
+                uint32_t n = 0;
+                for (size_t y = 0; y < ntal; y++)
+                    if (tal[y].key == tal[z].key) n += tal[y].n;
+                if (n > bn) bn = n, best = tal[z].ev;
+            }
+            if (best == NONE32) {
+                /* nothing at the samples: an interval shorter than the
+                 * sampling, the first one that starts in the cell */
+                for (size_t q = 0; q < gl.len && best == NONE32; q++) {
+                    const Lane *L = &S->lanes[gl.v[q]];
+                    ptrdiff_t sk = seg_find(S, L, a, NULL);
+                    size_t from = sk < 0 ? L->off : (size_t)sk;
+                    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
+                        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) {
+                            best = S->seg_ev[z];
+                            break;
+                        }
+                }
+            }
+            out[(size_t)gi * (size_t)nc + (size_t)i] = best;
+        }
+    }
+    VEC_FREE(gl);
+    VEC_FREE(pl);
+    VEC_FREE(pf);
+    VEC_FREE(hit);
+    free(tal);
+}
+
