@@ -26,6 +26,38 @@ const Store *summary_store(const Summary *S) { return S->s; }
 uint64_t summary_selected(const Summary *S) { return S->nsel; }
 size_t summary_nsegments(const Summary *S) { return S->nseg; }
 
+static size_t points_bytes(const Points *P)
+{
+    return P->built ? ((size_t)P->nrows + 2) * 4 + P->cap * (8 + 8 + 4 + 4) : 0;
+}
+
+static size_t steps_bytes(const Steps *P)
+{
+    return P->built ? ((size_t)P->nrows + 2) * 4 + ((size_t)P->off[P->nrows] + P->nrows + 1) * (8 * 4 + 1) : 0;
+}
+
+size_t summary_bytes(const Summary *S)
+{
+    const Store *s = S->s;
+    size_t b = sizeof *S + ((size_t)S->nlanes + 1) * sizeof(Lane);
+    for (uint32_t i = 0; i < S->nlanes; i++) b += ((size_t)S->lanes[i].nbins + 1) * sizeof(uint32_t);
+    b += S->seg_cap * (sizeof(int64_t) + sizeof(uint32_t) + 1 + sizeof(uint16_t));
+    b += 2 * ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t);
+    b += ((size_t)s->nloc + 2 + (size_t)s->nact + 1 + 2 * ((size_t)S->nlanes + 1)) * sizeof(uint32_t);
+    if (S->rank) b += ((s->n + 63) / 64 + 1) * sizeof(uint32_t);
+    if (S->act_rank) b += (s->n + 1) * sizeof(uint32_t);
+    if (S->pairs_built) b += 2 * ((size_t)S->npairs + 1) * sizeof(uint32_t);
+    if (S->msg_pair) b += ((size_t)s->nmsg + 1) * sizeof(uint32_t);
+    for (int d = 0; d < 2; d++)
+        for (int r = 0; r < 3; r++) b += points_bytes(&S->msg[d][r]);
+    for (int r = 0; r < 2; r++)
+        b += steps_bytes(&S->counter[r]) + steps_bytes(&S->xsteps[r]) + points_bytes(&S->xpts[r]) +
+             points_bytes(&S->glyphs[r]);
+    if (S->xval) b += (s->n + 1) * sizeof(double);
+    if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
+    return b;
+}
+
 int summary_big_sizes(const Summary *S, size_t *sizes, int max)
 {
     size_t v[6] = {S->seg_cap * sizeof(int64_t), S->seg_cap * sizeof(uint32_t), S->seg_cap,

@@ -72,11 +72,10 @@ void summary_cum(Summary *S, const MetricSpec *m, RowKind rk, uint32_t row, cons
         uint32_t nl;
         const uint32_t *ls = row_lanes(S, rk, row, &nl);
         int cat = m->m == M_BUSY ? CAT_BUSY : CAT_SYNC;
-        for (uint32_t k = 0; k < nl; k++) {
-            const Lane *L = &S->lanes[ls[k]];
-            size_t hint = SIZE_MAX;
-            for (int i = 0; i < nt; i++) cum[i] += (double)lane_cum(S, L, cat, t[i], &hint);
-        }
+        int64_t *acc = xcalloc((size_t)nt + 1, sizeof(int64_t));
+        lanes_cum(S, ls, nl, cat, t, (size_t)nt, acc);
+        for (int i = 0; i < nt; i++) cum[i] = (double)acc[i];
+        free(acc);
         return;
     }
     case M_EVENTS:
@@ -219,6 +218,155 @@ static double reduce_parts(Reducer r, double *v, size_t n)
     }
 }
 
+/* ---- grouped rows of busy / sync, sparsely ------------------------------------------------------ */
+
+/* A member's value in a finer bin is 0 outside the span of its lanes, so a
+ * group is computed from the bins each lane's span covers: the lane's
+ * cumulative function is looked up only at the boundaries inside its span
+ * (from then on it adds its total), and the group keeps, per cell, the
+ * sum, count, maximum and minimum of its members' non-zero values (and
+ * for mode the values themselves); the zeros are counted, not stored. The
+ * result equals reduce_parts over all members' values (the cumulative
+ * values are integers, so they are exact in any order, and the non-zero
+ * values of a cell are combined in the same member order). */
+
+typedef struct {
+    uint32_t cell;
+    double v;
+} CellVal;
+
+static int cmp_cellval(const void *a, const void *b)
+{
+    const CellVal *x = a, *y = b;
+    return x->cell < y->cell ? -1 : x->cell > y->cell;
+}
+
+/* mode over the rounded non-zero values v[0..n) (sorted here) and z zeros */
+static double mode_of(double *v, size_t n, size_t z)
+{
+    for (size_t i = 0; i < n; i++) v[i] = round3(v[i]);
+    if (n > 1) qsort(v, n, sizeof(double), cmp_double); /* (v may be NULL when n == 0) */
+    double best = NAN;
+    size_t bn = 0;
+    bool zdone = z == 0;
+    for (size_t i = 0; i < n;) {
+        if (!zdone && v[i] > 0) {
+            if (z >= bn) bn = z, best = 0;
+            zdone = true;
+        }
+        size_t j = i;
+        while (j < n && v[j] == v[i]) j++;
+        if (j - i >= bn) bn = j - i, best = v[i];
+        i = j;
+    }
+    if (!zdone && z >= bn) best = 0;
+    return best;
+}
+
+static void frame_lanes(Summary *S, int cat, Reducer r, const RowSet *rs, int nc, int sb, const int64_t *bb, int nb,
+                        double *values)
+{
+    size_t nbz = (size_t)nb;
+    double *sum = xmalloc(((size_t)nc + 1) * sizeof(double)), *mx = xmalloc(((size_t)nc + 1) * sizeof(double)),
+           *mn = xmalloc(((size_t)nc + 1) * sizeof(double));
+    uint32_t *nz = xmalloc(((size_t)nc + 1) * sizeof(uint32_t)), *vs = xcalloc((size_t)nc + 1, sizeof(uint32_t));
+    for (int i = 0; i < nc; i++)
+        for (int j = 0; j < sb; j++) vs[i] += bb[i * sb + j + 1] > bb[i * sb + j];
+    int64_t *mc = xmalloc((nbz + 1) * sizeof(int64_t)), *diff = xmalloc((nbz + 2) * sizeof(int64_t));
+    VEC(uint32_t) span = {0}; /* per lane of a member: i0, i1 */
+    VEC(CellVal) list = {0};
+    VEC(double) tmp = {0};
+    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
+        list.len = 0;
+        for (uint32_t k = m0; k < m1; k++) {
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            size_t lo = nbz, hi = 0;
+            span.len = 0;
+            for (uint32_t q = 0; q < nl; q++) {
+                const Lane *L = &S->lanes[ls[q]];
+                size_t i0 = nbz, i1 = nbz;
+                if (L->n) {
+                    int64_t a, b;
+                    lane_span(S, L, &a, &b);
+                    i0 = times_upper(bb, nbz, a);
+                    i1 = b == INT64_MAX ? nbz : times_lower(bb, nbz, b);
+                    if (i1 < i0) i1 = i0;
+                    if (i0 < lo) lo = i0;
+                    if (i1 > hi) hi = i1;
+                }
+                VEC_PUSH(span, (uint32_t)i0);
+                VEC_PUSH(span, (uint32_t)i1);
+            }
+            if (lo >= nbz) continue; /* (no lane changes inside the grid) */
+            /* the member's cumulative values at boundaries [lo, hi), its total from hi */
+            for (size_t i = lo; i <= hi && i <= nbz; i++) mc[i] = 0, diff[i] = 0;
+            int64_t tot = 0;
+            for (uint32_t q = 0; q < nl; q++) {
+                size_t i0 = span.v[2 * q], i1 = span.v[2 * q + 1];
+                if (i0 >= nbz) continue;
+                const Lane *L = &S->lanes[ls[q]];
+                size_t hint = SIZE_MAX;
+                for (size_t i = i0; i < i1; i++) mc[i] += lane_cum(S, L, cat, bb[i], &hint);
+                if (i1 < nbz) {
+                    int64_t a, b;
+                    lane_span(S, L, &a, &b);
+                    int64_t t = lane_cum(S, L, cat, b, NULL);
+                    diff[i1] += t;
+                    tot += t;
+                }
+            }
+            int64_t run = 0;
+            for (size_t i = lo; i < hi && i < nbz; i++) {
+                run += diff[i];
+                mc[i] += run;
+            }
+            size_t qa = lo ? lo - 1 : 0, qb = hi < nbz - 1 ? hi : nbz - 1;
+            for (size_t q = qa; q < qb; q++) {
+                int64_t c0 = q < lo ? 0 : q >= hi ? tot : mc[q], c1 = q + 1 < lo ? 0 : q + 1 >= hi ? tot : mc[q + 1];
+                if (c1 == c0 || bb[q + 1] <= bb[q]) continue;
+                double v = (double)(c1 - c0) / (double)(bb[q + 1] - bb[q]);
+                uint32_t i = (uint32_t)(q / (size_t)sb);
+                sum[i] += v;
+                nz[i]++;
+                if (v > mx[i]) mx[i] = v;
+                if (v < mn[i]) mn[i] = v;
+                if (r == RED_MODE) VEC_PUSH(list, ((CellVal){i, v}));
+            }
+        }
+        if (r == RED_MODE && list.len > 1) qsort(list.v, list.len, sizeof(CellVal), cmp_cellval); /* (stable enough: values of a cell are sorted anyway) */
+        size_t li = 0;
+        uint32_t nmem = m1 - m0;
+        for (int i = 0; i < nc; i++) {
+            size_t K = (size_t)nmem * vs[i], zeros = K - nz[i];
+            double v;
+            if (!K) v = NAN;
+            else if (r == RED_SUM) v = sum[i];
+            else if (r == RED_MEAN) v = sum[i] / (double)K;
+            else if (r == RED_MAX) v = nz[i] ? (zeros && mx[i] < 0 ? 0 : mx[i]) : 0;
+            else if (r == RED_MINNZ) v = nz[i] ? mn[i] : 0;
+            else {
+                tmp.len = 0;
+                while (li < list.len && list.v[li].cell == (uint32_t)i) VEC_PUSH(tmp, list.v[li++].v);
+                v = mode_of(tmp.v, tmp.len, zeros);
+            }
+            values[(size_t)gi * (size_t)nc + (size_t)i] = v;
+        }
+    }
+    VEC_FREE(span);
+    VEC_FREE(list);
+    VEC_FREE(tmp);
+    free(mc);
+    free(diff);
+    free(sum);
+    free(mx);
+    free(mn);
+    free(nz);
+    free(vs);
+}
+
 void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, const TimeGrid *g, int subbins,
                double *values)
 {
@@ -229,6 +377,11 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
     for (int i = 0; i < nc; i++)
         for (int j = 0; j < sb; j++) bb[i * sb + j] = g->b[i] + (int64_t)((__int128)(g->b[i + 1] - g->b[i]) * j / sb);
     bb[nb - 1] = g->b[nc];
+    if ((m->m == M_BUSY || m->m == M_SYNC) && rs->kind != ROWS_PAIR) {
+        frame_lanes(S, m->m == M_BUSY ? CAT_BUSY : CAT_SYNC, r, rs, nc, sb, bb, nb, values);
+        free(bb);
+        return;
+    }
     double *cum = xmalloc((size_t)nb * sizeof(double)), *def = xmalloc((size_t)nb * sizeof(double));
     size_t maxparts = (size_t)rs->gsize * (size_t)sb;
     double *parts = xmalloc((size_t)nc * maxparts * sizeof(double) + sizeof(double));
@@ -309,6 +462,43 @@ static inline uint32_t seg_walk(const Summary *S, const Lane *L, int64_t t, size
     return S->seg_ev[lo];
 }
 
+/* For each cell i of g, the lanes of ls[0..n) whose span [t0, t1) meets
+ * it (b[i] < t1 and b[i + 1] > t0; zero-width cells included), in the
+ * order of ls: cl[coff[i] .. coff[i + 1]). A lane outside that range has
+ * no segment but its idle ones in the cell. */
+typedef VEC(uint32_t) U32Vec;
+
+static void cells_of_lanes(const Summary *S, const TimeGrid *g, const uint32_t *ls, size_t n, U32Vec *coff, U32Vec *cl)
+{
+    size_t nc = (size_t)g->ncell, nb = nc + 1;
+    coff->len = cl->len = 0;
+    for (size_t i = 0; i <= nc + 1; i++) VEC_PUSH(*coff, 0);
+    uint32_t *rng = xmalloc((2 * n + 1) * sizeof(uint32_t));
+    for (size_t q = 0; q < n; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        rng[2 * q] = 1, rng[2 * q + 1] = 0; /* (empty) */
+        if (!L->n) continue;
+        int64_t t0, t1;
+        lane_span(S, L, &t0, &t1);
+        size_t u = times_upper(g->b, nb, t0), w = t1 == INT64_MAX ? nb : times_lower(g->b, nb, t1);
+        size_t c0 = u ? u - 1 : 0;
+        if (!w) continue;
+        size_t c1 = w - 1 < nc - 1 ? w - 1 : nc - 1;
+        if (u >= nb || c0 > c1) continue;
+        rng[2 * q] = (uint32_t)c0, rng[2 * q + 1] = (uint32_t)c1;
+        for (size_t c = c0; c <= c1; c++) coff->v[c + 1]++;
+    }
+    for (size_t i = 0; i < nc; i++) coff->v[i + 1] += coff->v[i];
+    size_t tot = coff->v[nc];
+    for (size_t k = 0; k < tot; k++) VEC_PUSH(*cl, 0);
+    uint32_t *pos = xmalloc((nc + 1) * sizeof(uint32_t));
+    memcpy(pos, coff->v, nc * sizeof(uint32_t));
+    for (size_t q = 0; q < n; q++)
+        for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) cl->v[pos[c]++] = ls[q];
+    free(pos);
+    free(rng);
+}
+
 void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
 {
     const Store *s = S->s;
@@ -336,6 +526,7 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
     VEC(uint32_t) pl = {0};  /* the probes: lane, */
     VEC(double) pf = {0};    /* and where in each cell */
     VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
+    U32Vec coff = {0}, cl = {0}; /* per cell, the lanes whose span meets it */
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         gl.len = 0;
@@ -362,6 +553,7 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
             }
         }
         size_t np = pl.len;
+        bool cl_built = false;
         hit.len = 0;
         for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
         /* each probe walks forward through its lane, cell after cell */
@@ -395,9 +587,17 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
             }
             if (best == NONE32) {
                 /* nothing at the samples: an interval shorter than the
-                 * sampling, the first one that starts in the cell */
-                for (size_t q = 0; q < gl.len && best == NONE32; q++) {
-                    const Lane *L = &S->lanes[gl.v[q]];
+                 * sampling, the first one that starts in the cell, in the
+                 * first lane (in the group's order) that has one; only the
+                 * lanes whose span meets the cell can */
+                if (gl.len > 8 && !cl_built) {
+                    cells_of_lanes(S, g, gl.v, gl.len, &coff, &cl);
+                    cl_built = true;
+                }
+                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gl.len;
+                for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
+                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : gl.v[qq]];
+                    if (!L->n) continue;
                     ptrdiff_t sk = seg_find(S, L, a, NULL);
                     size_t from = sk < 0 ? L->off : (size_t)sk;
                     for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
@@ -414,6 +614,8 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
     VEC_FREE(pl);
     VEC_FREE(pf);
     VEC_FREE(hit);
+    VEC_FREE(coff);
+    VEC_FREE(cl);
     free(tal);
 }
 

@@ -127,6 +127,47 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);
 const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n);
 
+/* The span of lane L (which has segments): before *t0 (its first
+ * segment's start) its cumulative functions are 0; from *t1 (the start of
+ * its last segment, which is idle) they are constant; *t1 is INT64_MAX if
+ * the last segment is not idle. */
+static inline void lane_span(const Summary *S, const Lane *L, int64_t *t0, int64_t *t1)
+{
+    size_t last = (size_t)L->off + L->n - 1;
+    *t0 = S->seg_t[L->off];
+    *t1 = S->seg_ev[last] == NONE32 ? S->seg_t[last] : INT64_MAX;
+}
+
+/* the first index i of the increasing t[0..n) with t[i] > x (upper) or
+ * t[i] >= x (lower); n if none */
+static inline size_t times_upper(const int64_t *t, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+static inline size_t times_lower(const int64_t *t, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The time in category cat of the lanes ls[0..nl) over (-inf, t[i]) for
+ * the increasing times t[0..nt), added to acc[0..nt) (integers: exact).
+ * A lane costs one lookup per time inside its span, and two binary
+ * searches in t: a row of many short lanes (a location of a task runtime)
+ * costs per lane, not per lane and time. */
+void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc);
+
 /* agg_points.c */
 typedef struct {
     uint32_t row, ev;

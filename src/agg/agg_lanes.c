@@ -373,3 +373,35 @@ const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *
     return S->act_lanes + S->act_off[row];
 }
 
+
+void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc)
+{
+    int64_t tail = 0; /* totals of the lanes that ended before t[k], added from k on */
+    int64_t *diff = NULL;
+    for (uint32_t q = 0; q < nl; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        if (!L->n) continue;
+        int64_t a, b;
+        lane_span(S, L, &a, &b);
+        size_t i0 = times_upper(t, nt, a), i1 = b == INT64_MAX ? nt : times_lower(t, nt, b);
+        if (i1 < i0) i1 = i0;
+        size_t hint = SIZE_MAX;
+        for (size_t i = i0; i < i1; i++) acc[i] += lane_cum(S, L, cat, t[i], &hint);
+        if (i1 < nt) {
+            int64_t tot = lane_cum(S, L, cat, b, NULL);
+            if (!tot) continue;
+            if (i1 == 0) {
+                tail += tot;
+                continue;
+            }
+            if (!diff) diff = xcalloc(nt + 1, sizeof(int64_t));
+            diff[i1] += tot;
+        }
+    }
+    int64_t run = tail;
+    for (size_t i = 0; i < nt; i++) {
+        if (diff) run += diff[i];
+        acc[i] += run;
+    }
+    free(diff);
+}

@@ -532,17 +532,91 @@ uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
     return (uint32_t)(j - i);
 }
 
-void summary_matrix(Summary *S, int64_t a, int64_t b, double *bytes, double *count)
+void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, double *bytes, double *count)
 {
     const Store *s = S->s;
-    size_t nn = (size_t)s->nloc * s->nloc;
+    if (!rg) rg = 1;
+    if (!cg) cg = 1;
+    size_t nr = ((size_t)s->nloc + rg - 1) / rg, nc = ((size_t)s->nloc + cg - 1) / cg, nn = nr * nc;
     if (bytes) memset(bytes, 0, nn * sizeof(double));
     if (count) memset(count, 0, nn * sizeof(double));
     Points *P = msg_points(S, false, ROWS_PAIR);
     for (uint32_t p = 0; p < S->npairs; p++) {
+        if (P->off[p] == P->off[p + 1]) continue;
         size_t i = pts_lower(P, p, a), j = pts_lower(P, p, b);
-        size_t cell = (size_t)S->pair_src[p] * s->nloc + S->pair_dst[p];
+        if (i == j) continue;
+        size_t cell = (size_t)(S->pair_src[p] / rg) * nc + S->pair_dst[p] / cg;
         if (bytes) bytes[cell] += P->cum[j] - P->cum[i];
         if (count) count[cell] += (double)(j - i);
     }
+}
+
+/* the nonempty cells of g for row r of P: for each, the range [i, j) of its points */
+typedef struct {
+    const Points *P;
+    uint32_t r;
+    const TimeGrid *g;
+    size_t i, end;
+} CellWalk;
+
+static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
+{
+    if (w->i >= w->end) return false;
+    int c = grid_cell(w->g, w->P->t[w->i]);
+    if (c < 0) return false;
+    size_t k = pts_lower(w->P, w->r, w->g->b[c + 1]);
+    if (k > w->end) k = w->end;
+    *cell = c;
+    *i = w->i;
+    *j = k;
+    w->i = k;
+    return true;
+}
+
+static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGrid *g)
+{
+    w->P = P;
+    w->r = r;
+    w->g = g;
+    w->i = pts_lower(P, r, g->b[0]);
+    w->end = pts_lower(P, r, g->b[g->ncell]);
+}
+
+int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count)
+{
+    if (rk == ROWS_PAIR) return 0;
+    Points *P = glyph_points(S, rk);
+    CellWalk w;
+    cellwalk_init(&w, P, row, g);
+    int n = 0, c;
+    size_t i, j;
+    while (cellwalk_next(&w, &c, &i, &j)) {
+        uint32_t best = NONE32;
+        int bp = 0;
+        for (size_t k = i; k < j && k < i + 64; k++) {
+            int p = glyph_prio(S->s, P->id[k]);
+            if (p > bp) bp = p, best = P->id[k];
+        }
+        cell[n] = c;
+        ev[n] = best;
+        count[n] = (uint32_t)(j - i);
+        n++;
+    }
+    return n;
+}
+
+int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+{
+    Points *P = msg_points(S, true, rk);
+    CellWalk w;
+    cellwalk_init(&w, P, row, g);
+    int k = 0, c;
+    size_t i, j;
+    while (cellwalk_next(&w, &c, &i, &j)) {
+        cell[k] = c;
+        n[k] = (uint32_t)(j - i);
+        if (first) first[k] = P->id[i];
+        k++;
+    }
+    return k;
 }

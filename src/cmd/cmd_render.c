@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "agg/agg.h"
@@ -64,8 +65,10 @@ static bool parse_metric(const char *v, bool matrix, ViewCtx *ctx)
     return false;
 }
 
-/* frame timings for make bench: the summary, then density frames of
- * 200 x 60 at several zooms (best of `runs` each) */
+/* frame timings for make bench: the summary, then frames of 200 x 60 of
+ * every view (density, gantt by location and by activity, comm, matrix)
+ * at several zooms (best of `runs` each; the first draw of each view too),
+ * the summary's bytes per event and the peak resident memory */
 static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int runs)
 {
     double t0 = now_sec();
@@ -105,29 +108,49 @@ static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int 
         const char *name;
         int64_t div;
     } Z[] = {{"full", 1}, {"z10", 10}, {"z1000", 1000}, {"z1e6", 1000000}};
+    /* the views: density (busy by location), gantt by location and by
+     * activity, comm (bytes per location pair), matrix */
+    static const struct {
+        const char *name, *view;
+        RowKind rows;
+    } V[] = {{"density", "density", ROWS_LOC}, {"gantt_loc", "gantt", ROWS_LOC}, {"gantt_act", "gantt", ROWS_ACT},
+             {"comm", "comm", ROWS_PAIR}, {"matrix", "matrix", ROWS_LOC}};
     printf("bench render events=%zu summary_ms=%.1f filter_ms=%.1f summary_after_filter_ms=%.1f", ss->s->n,
            (t1 - t0) * 1e3, fms, best_sum);
     char err[200];
-    for (size_t z = 0; z < sizeof Z / sizeof Z[0]; z++) {
-        int64_t w = span / Z[z].div > 0 ? span / Z[z].div : 1;
-        ctx->t0 = ss->s->t_min + (span - w) / 2;
-        ctx->t1 = ctx->t0 + w;
-        double best = 1e30;
-        for (int r = 0; r < runs; r++) {
-            Canvas *c = canvas_new(ctx->w, ctx->h, false, true);
-            double a = now_sec();
-            if (!view_by_name("density")->run(ctx, c, NULL, err, sizeof err)) {
+    for (size_t v = 0; v < sizeof V / sizeof V[0]; v++) {
+        ctx->rows = V[v].rows;
+        for (size_t z = 0; z < sizeof Z / sizeof Z[0]; z++) {
+            int64_t w = span / Z[z].div > 0 ? span / Z[z].div : 1;
+            ctx->t0 = ss->s->t_min + (span - w) / 2;
+            ctx->t1 = ctx->t0 + w;
+            double best = 1e30, first = 0;
+            for (int r = 0; r < runs; r++) {
+                Canvas *c = canvas_new(ctx->w, ctx->h, false, true);
+                double a = now_sec();
+                if (!view_by_name(V[v].view)->run(ctx, c, NULL, err, sizeof err)) {
+                    canvas_free(c);
+                    fprintf(stderr, "tnav render: %s\n", err);
+                    return 2;
+                }
+                double d = (now_sec() - a) * 1e3;
+                if (!r) first = d;
+                if (d < best) best = d;
                 canvas_free(c);
-                fprintf(stderr, "tnav render: %s\n", err);
-                return 2;
             }
-            double d = (now_sec() - a) * 1e3;
-            if (d < best) best = d;
-            canvas_free(c);
+            /* (the first draw of a view builds what it needs lazily) */
+            if (!z) printf(" first_%s_ms=%.2f", V[v].name, first);
+            if (!strcmp(V[v].name, "density")) printf(" frame_%s_ms=%.2f", Z[z].name, best);
+            else printf(" %s_%s_ms=%.2f", V[v].name, Z[z].name, best);
         }
-        printf(" frame_%s_ms=%.2f", Z[z].name, best);
     }
-    printf(" cells=200x60 segments=%zu\n", summary_nsegments(S));
+    ctx->rows = ROWS_LOC;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    size_t sb = summary_bytes(S);
+    printf(" cells=200x60 segments=%zu summary_bytes=%zu summary_B_per_event=%.1f peak_rss_B_per_event=%.1f\n",
+           summary_nsegments(S), sb, ss->s->n ? (double)sb / (double)ss->s->n : 0.0,
+           ss->s->n ? (double)ru.ru_maxrss * 1024.0 / (double)ss->s->n : 0.0);
     summary_free(S);
     free(sel);
     return 0;
