@@ -54,6 +54,7 @@ size_t summary_bytes(const Summary *S)
         b += steps_bytes(&S->counter[r]) + steps_bytes(&S->xsteps[r]) + points_bytes(&S->xpts[r]) +
              points_bytes(&S->glyphs[r]);
     if (S->xval) b += (s->n + 1) * sizeof(double);
+    b += locidx_bytes(&S->locidx, s->nloc);
     if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
     return b;
 }
@@ -115,6 +116,7 @@ void summary_free(Summary *S)
     free(S->loc_lanes);
     free(S->act_off);
     free(S->act_lanes);
+    locidx_free(&S->locidx);
     xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));
     xfree_big(S->seg_cat, S->seg_cap);

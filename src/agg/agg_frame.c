@@ -73,7 +73,12 @@ void summary_cum(Summary *S, const MetricSpec *m, RowKind rk, uint32_t row, cons
         const uint32_t *ls = row_lanes(S, rk, row, &nl);
         int cat = m->m == M_BUSY ? CAT_BUSY : CAT_SYNC;
         int64_t *acc = xcalloc((size_t)nt + 1, sizeof(int64_t));
-        lanes_cum(S, ls, nl, cat, t, (size_t)nt, acc);
+        if (rk == ROWS_LOC) {
+            locidx_build(S);
+            loc_cum(S, row, cat, t, (size_t)nt, acc);
+        } else {
+            lanes_cum(S, ls, nl, cat, t, (size_t)nt, acc);
+        }
         for (int i = 0; i < nt; i++) cum[i] = (double)acc[i];
         free(acc);
         return;
@@ -276,6 +281,8 @@ static void frame_lanes(Summary *S, int cat, Reducer r, const RowSet *rs, int nc
     VEC(uint32_t) span = {0}; /* per lane of a member: i0, i1 */
     VEC(CellVal) list = {0};
     VEC(double) tmp = {0};
+    bool by_loc = rs->kind == ROWS_LOC;
+    if (by_loc) locidx_build(S);
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
@@ -285,6 +292,15 @@ static void frame_lanes(Summary *S, int cat, Reducer r, const RowSet *rs, int nc
             const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
             size_t lo = nbz, hi = 0;
             span.len = 0;
+            if (by_loc) {
+                /* a location: its index, at every boundary */
+                if (!nl) continue;
+                for (size_t i = 0; i < nbz; i++) mc[i] = 0;
+                loc_cum(S, rs->ids[k], cat, bb, nbz, mc);
+                lo = 0;
+                hi = nbz;
+                nl = 0; /* (no lanes to visit) */
+            }
             for (uint32_t q = 0; q < nl; q++) {
                 const Lane *L = &S->lanes[ls[q]];
                 size_t i0 = nbz, i1 = nbz;
@@ -302,7 +318,10 @@ static void frame_lanes(Summary *S, int cat, Reducer r, const RowSet *rs, int nc
             }
             if (lo >= nbz) continue; /* (no lane changes inside the grid) */
             /* the member's cumulative values at boundaries [lo, hi), its total from hi */
-            for (size_t i = lo; i <= hi && i <= nbz; i++) mc[i] = 0, diff[i] = 0;
+            for (size_t i = lo; i <= hi && i <= nbz; i++) {
+                if (!by_loc) mc[i] = 0;
+                diff[i] = 0;
+            }
             int64_t tot = 0;
             for (uint32_t q = 0; q < nl; q++) {
                 size_t i0 = span.v[2 * q], i1 = span.v[2 * q + 1];

@@ -58,6 +58,26 @@ typedef struct {
     uint8_t *defd; /* whether v[k] is defined */
 } Steps;
 
+/* Per location, its lanes as an index for the location's cumulative
+ * busy / sync time at any t without visiting every lane (a location of a
+ * task runtime holds thousands of short lanes): the *short* lanes (span at
+ * most w[l]) sorted by start, with prefix sums of their totals, and the
+ * few *long* ones (at most LOC_LONG) apart. At t, the short lanes that
+ * started before t - w[l] have ended (their totals are a prefix sum), those
+ * that start at or after t add nothing, so only the ones starting in
+ * [t - w[l], t) and the long ones are looked up. */
+#define LOC_LONG 8
+typedef struct {
+    bool built;
+    uint32_t *off;    /* per location: short entries [off[l], off[l + 1]) */
+    int64_t *t0, *t1; /* entry: the lane's span */
+    uint32_t *lane;   /* entry: the lane */
+    uint32_t *rank;   /* entry: the lane's position among its location's lanes (row_lanes order) */
+    int64_t *pre[2];  /* busy / sync totals of the entries before k (global prefix) */
+    int64_t *w;       /* per location: the longest short lane's span */
+    uint32_t *loff, *llane; /* per location: its long lanes [loff[l], loff[l + 1]) */
+} LocIdx;
+
 struct Summary {
     const Store *s;
     const uint64_t *sel;
@@ -68,6 +88,7 @@ struct Summary {
     Lane *lanes;
     uint32_t nlanes;
     uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
+    LocIdx locidx;      /* built lazily (locidx_build) */
     int64_t *seg_t;
     uint32_t *seg_ev;
     uint8_t *seg_cat;
@@ -166,6 +187,16 @@ static inline size_t times_lower(const int64_t *t, size_t n, int64_t x)
  * A lane costs one lookup per time inside its span, and two binary
  * searches in t: a row of many short lanes (a location of a task runtime)
  * costs per lane, not per lane and time. */
+/* Build S->locidx (once); free it; its bytes. */
+void locidx_build(Summary *S);
+void locidx_free(LocIdx *X);
+size_t locidx_bytes(const LocIdx *X, uint32_t nloc);
+/* The time in category cat of location l's lanes over (-inf, t[i]) for
+ * the increasing t[0..nt), into acc (integers: exact). */
+void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt, int64_t *acc);
+/* The short entries of location l starting in [x, y): [*k0, *k1). */
+void locidx_range(const Summary *S, uint32_t l, int64_t x, int64_t y, size_t *k0, size_t *k1);
+
 void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc);
 
 /* agg_points.c */
