@@ -263,9 +263,9 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
     static const int64_t divs[] = {1, 10, 1000, 1000000};
     const int nc = 50;
     int64_t span = s->t_max - s->t_min + 1;
-    for (int rki = 0; rki < 2; rki++) {
-        RowKind rk = rki ? ROWS_ACT : ROWS_LOC;
-        uint32_t nrows = rk == ROWS_LOC ? s->nloc : s->nact;
+    for (int rki = 0; rki < 3; rki++) {
+        RowKind rk = rki == 0 ? ROWS_LOC : rki == 1 ? ROWS_ACT : ROWS_PAIR;
+        uint32_t nrows = rk == ROWS_LOC ? s->nloc : rk == ROWS_ACT ? s->nact : summary_npairs(S);
         for (size_t z = 0; z < sizeof divs / sizeof divs[0]; z++) {
             int64_t w = span / divs[z] > 0 ? span / divs[z] : 1;
             int64_t t0 = s->t_min + (span - w) / 2;
@@ -282,6 +282,7 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                 for (int mi = 0; mi < 4; mi++) {
                     Metric met = mi == 0 ? M_BUSY : mi == 1 ? M_SYNC : mi == 2 ? M_EVENTS : M_BYTES;
                     if (met == M_BYTES && rk == ROWS_ACT) continue;
+                    if ((met == M_BUSY || met == M_SYNC) && rk == ROWS_PAIR) continue;
                     /* the per-row, per-finer-bin reference: time (busy, sync) or totals */
                     double *per = xcalloc((size_t)nrows * nbin + 1, sizeof(double));
                     if (met == M_BUSY || met == M_SYNC) {
@@ -292,6 +293,26 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                             per[k] = bb[q + 1] > bb[q] ? (double)acc[k] / (double)(bb[q + 1] - bb[q]) : NAN;
                         }
                         free(acc);
+                    } else if (rk == ROWS_PAIR) {
+                        /* messages by send time per (src, dst) pair: bytes, or how many */
+                        for (uint32_t m = 0; m < s->nmsg; m++) {
+                            const Message *M = &s->msgs[m];
+                            if (M->send_ev == NONE32 || !is_sel(sel, M->send_ev)) continue;
+                            uint32_t src = M->src != NONE32 ? M->src : s->loc[M->send_ev], dst = M->dst;
+                            int64_t t = s->ts[M->send_ev];
+                            if (src == NONE32 || dst == NONE32 || t < bb[0] || t >= bb[nb - 1]) continue;
+                            uint32_t lo = 0, hi = nrows;
+                            while (lo < hi) {
+                                uint32_t mid = lo + (hi - lo) / 2, a, b;
+                                summary_pair(S, mid, &a, &b);
+                                if (((uint64_t)a << 32 | b) < ((uint64_t)src << 32 | dst)) lo = mid + 1;
+                                else hi = mid;
+                            }
+                            int q = 0;
+                            while (bb[q + 1] <= t) q++;
+                            int64_t b = msg_bytes(s, M);
+                            per[(size_t)lo * nbin + (size_t)q] += met == M_EVENTS ? 1 : b > 0 ? (double)b : 0;
+                        }
                     } else if (met == M_EVENTS) {
                         for (size_t e = 0; e < s->n; e++) {
                             if (!is_sel(sel, e) || s->ts[e] < bb[0] || s->ts[e] >= bb[nb - 1]) continue;
@@ -344,7 +365,7 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                                 }
                             char what[300];
                             snprintf(what, sizeof what, "%s: %s by %s, zoom %" PRId64 "x, %s, %u rows per line%s", name, METRIC_NAMES[met],
-                                     rk == ROWS_LOC ? "location" : "activity", divs[z], REDUCER_NAMES[r], rs.gsize,
+                                     rk == ROWS_LOC ? "location" : rk == ROWS_ACT ? "activity" : "location pair", divs[z], REDUCER_NAMES[r], rs.gsize,
                                      sb > 1 ? ", 4 finer bins" : "");
                             report(what, bad);
                         }
@@ -357,7 +378,7 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                 free(bb);
             }
             /* the Gantt's instants and arrivals per cell, against the per-cell queries */
-            {
+            if (rk != ROWS_PAIR) {
                 RowSet rs;
                 rowset_init(&rs, S, rk, false);
                 rowset_fit(&rs, 7);

@@ -268,8 +268,61 @@ static double mode_of(double *v, size_t n, size_t z)
     return best;
 }
 
-static void frame_lanes(Summary *S, int cat, Reducer r, const RowSet *rs, int nc, int sb, const int64_t *bb, int nb,
-                        double *values)
+typedef struct {
+    double *sum, *mx, *mn;
+    uint32_t *nz;
+    Reducer r;
+    void *list; /* VEC(CellVal) for mode */
+} GroupAcc;
+
+typedef VEC(CellVal) CellVals;
+
+/* a member's non-zero value v in cell i */
+static inline void acc_add(GroupAcc *A, uint32_t i, double v)
+{
+    A->sum[i] += v;
+    A->nz[i]++;
+    if (v > A->mx[i]) A->mx[i] = v;
+    if (v < A->mn[i]) A->mn[i] = v;
+    if (A->r == RED_MODE) VEC_PUSH(*(CellVals *)A->list, ((CellVal){i, v}));
+}
+
+/* the bins of member row `row` of the point series P: the weights of its
+ * points in each finer bin (exact: integer weights), scaled for sub-bins */
+static void member_points(const Points *P, bool count, uint32_t row, const int64_t *bb, size_t nbz, int sb, GroupAcc *A)
+{
+    size_t k = pts_lower(P, row, bb[0]), end = pts_lower(P, row, bb[nbz - 1]);
+    size_t q = 0;
+    while (k < end) {
+        int64_t t = P->t[k];
+        /* the bin of t: the last q with bb[q] <= t (galloping forward) */
+        if (bb[q + 1] <= t) {
+            size_t step = 1, lo = q + 1, hi = q + 1;
+            while (hi < nbz - 1 && bb[hi + 1] <= t) {
+                lo = hi;
+                hi += step;
+                step *= 2;
+            }
+            if (hi > nbz - 2) hi = nbz - 2;
+            while (lo < hi) { /* the last q in [lo, hi] with bb[q] <= t */
+                size_t mid = lo + (hi - lo + 1) / 2;
+                if (bb[mid] <= t) lo = mid;
+                else hi = mid - 1;
+            }
+            q = lo;
+        }
+        double w = 0;
+        size_t j = k;
+        while (j < end && P->t[j] < bb[q + 1]) j++;
+        w = count ? (double)(j - k) : P->cum[j] - P->cum[k];
+        if (sb > 1) w *= sb;
+        if (w != 0) acc_add(A, (uint32_t)(q / (size_t)sb), w);
+        k = j;
+    }
+}
+
+static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, int nc, int sb,
+                        const int64_t *bb, int nb, double *values)
 {
     size_t nbz = (size_t)nb;
     double *sum = xmalloc(((size_t)nc + 1) * sizeof(double)), *mx = xmalloc(((size_t)nc + 1) * sizeof(double)),
@@ -279,15 +332,21 @@ static void frame_lanes(Summary *S, int cat, Reducer r, const RowSet *rs, int nc
         for (int j = 0; j < sb; j++) vs[i] += bb[i * sb + j + 1] > bb[i * sb + j];
     int64_t *mc = xmalloc((nbz + 1) * sizeof(int64_t)), *diff = xmalloc((nbz + 2) * sizeof(int64_t));
     VEC(uint32_t) span = {0}; /* per lane of a member: i0, i1 */
-    VEC(CellVal) list = {0};
+    CellVals list = {0};
     VEC(double) tmp = {0};
-    bool by_loc = rs->kind == ROWS_LOC;
+    bool by_loc = rs->kind == ROWS_LOC && !P;
     if (by_loc) locidx_build(S);
+    GroupAcc A = {sum, mx, mn, nz, r, &list};
+    if (P) by_loc = false;
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
         list.len = 0;
         for (uint32_t k = m0; k < m1; k++) {
+            if (P) {
+                member_points(P, count, rs->ids[k], bb, nbz, sb, &A);
+                continue;
+            }
             uint32_t nl;
             const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
             size_t lo = nbz, hi = 0;
@@ -347,12 +406,7 @@ static void frame_lanes(Summary *S, int cat, Reducer r, const RowSet *rs, int nc
                 int64_t c0 = q < lo ? 0 : q >= hi ? tot : mc[q], c1 = q + 1 < lo ? 0 : q + 1 >= hi ? tot : mc[q + 1];
                 if (c1 == c0 || bb[q + 1] <= bb[q]) continue;
                 double v = (double)(c1 - c0) / (double)(bb[q + 1] - bb[q]);
-                uint32_t i = (uint32_t)(q / (size_t)sb);
-                sum[i] += v;
-                nz[i]++;
-                if (v > mx[i]) mx[i] = v;
-                if (v < mn[i]) mn[i] = v;
-                if (r == RED_MODE) VEC_PUSH(list, ((CellVal){i, v}));
+                acc_add(&A, (uint32_t)(q / (size_t)sb), v);
             }
         }
         if (r == RED_MODE && list.len > 1) qsort(list.v, list.len, sizeof(CellVal), cmp_cellval); /* (stable enough: values of a cell are sorted anyway) */
@@ -397,7 +451,14 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
         for (int j = 0; j < sb; j++) bb[i * sb + j] = g->b[i] + (int64_t)((__int128)(g->b[i + 1] - g->b[i]) * j / sb);
     bb[nb - 1] = g->b[nc];
     if ((m->m == M_BUSY || m->m == M_SYNC) && rs->kind != ROWS_PAIR) {
-        frame_lanes(S, m->m == M_BUSY ? CAT_BUSY : CAT_SYNC, r, rs, nc, sb, bb, nb, values);
+        frame_lanes(S, m->m == M_BUSY ? CAT_BUSY : CAT_SYNC, NULL, false, r, rs, nc, sb, bb, nb, values);
+        free(bb);
+        return;
+    }
+    if (m->m == M_BYTES || (m->m == M_EVENTS && rs->kind == ROWS_PAIR)) {
+        /* sorted points: a member costs per nonempty bin */
+        const Points *P = msg_points(S, m->recv, rs->kind);
+        frame_lanes(S, 0, P, m->m == M_EVENTS, r, rs, nc, sb, bb, nb, values);
         free(bb);
         return;
     }

@@ -26,6 +26,8 @@ enum { CAT_IDLE = 0, CAT_BUSY = 1, CAT_SYNC = 2, CAT_OTHER = 3 };
 typedef struct {
     uint32_t act, loc;
     uint32_t off, n; /* seg_*[off .. off + n) */
+    int64_t t0, t1;  /* its span (lane_span), kept here so that a frame
+                      * skips a lane without touching its segments */
     /* a time index: bins[k] = the last segment starting at or before
      * seg_t[off] + (k << shift), so a lookup searches one bin of about 32
      * segments instead of the whole lane */
@@ -154,9 +156,9 @@ const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *
  * the last segment is not idle. */
 static inline void lane_span(const Summary *S, const Lane *L, int64_t *t0, int64_t *t1)
 {
-    size_t last = (size_t)L->off + L->n - 1;
-    *t0 = S->seg_t[L->off];
-    *t1 = S->seg_ev[last] == NONE32 ? S->seg_t[last] : INT64_MAX;
+    (void)S;
+    *t0 = L->t0;
+    *t1 = L->t1;
 }
 
 /* the first index i of the increasing t[0..n) with t[i] > x (upper) or

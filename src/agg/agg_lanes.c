@@ -291,6 +291,11 @@ void build_lanes(Summary *S)
             L->bins = o->bins[i];
             L->nbins = o->nbins[i];
             L->shift = o->shift[i];
+            if (L->n) {
+                size_t last = (size_t)L->off + L->n - 1;
+                L->t0 = S->seg_t[L->off];
+                L->t1 = S->seg_ev[last] == NONE32 ? S->seg_t[last] : INT64_MAX;
+            }
             nseg += L->n;
             S->loc_off[L->loc + 1]++;
         }
