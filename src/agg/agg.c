@@ -117,6 +117,7 @@ void summary_free(Summary *S)
     free(S->act_off);
     free(S->act_lanes);
     locidx_free(&S->locidx);
+    free(S->label_shared);
     xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));
     xfree_big(S->seg_cat, S->seg_cap);

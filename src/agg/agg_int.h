@@ -91,6 +91,7 @@ struct Summary {
     uint32_t nlanes;
     uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
     LocIdx locidx;      /* built lazily (locidx_build) */
+    uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
     int64_t *seg_t;
     uint32_t *seg_ev;
     uint8_t *seg_cat;
