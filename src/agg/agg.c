@@ -41,6 +41,7 @@ size_t summary_bytes(const Summary *S)
     const Store *s = S->s;
     size_t b = sizeof *S + ((size_t)S->nlanes + 1) * sizeof(Lane);
     for (uint32_t i = 0; i < S->nlanes; i++) b += ((size_t)S->lanes[i].nbins + 1) * sizeof(uint32_t);
+    /* (the arenas' unused tails are not counted) */
     b += S->seg_cap * (sizeof(int64_t) + sizeof(uint32_t) + 1 + sizeof(uint16_t));
     b += 2 * ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t);
     b += ((size_t)s->nloc + 2 + (size_t)s->nact + 1 + 2 * ((size_t)S->nlanes + 1)) * sizeof(uint32_t);
@@ -110,7 +111,7 @@ void summary_set_base(Summary *S, Summary *base)
 void summary_free(Summary *S)
 {
     if (!S) return;
-    for (uint32_t i = 0; i < S->nlanes; i++) free(S->lanes[i].bins);
+    for (int k = 0; k < SWEEP_WORKERS; k++) arena_free(&S->bins_arena[k]);
     free(S->lanes);
     free(S->loc_off);
     free(S->loc_lanes);

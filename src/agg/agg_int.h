@@ -80,6 +80,19 @@ typedef struct {
     uint32_t *loff, *llane; /* per location: its long lanes [loff[l], loff[l + 1]) */
 } LocIdx;
 
+/* A bump allocator: many small blocks from big chunks, freed at once
+ * (per-activity outputs of the lane sweep, the lanes' time indexes). */
+typedef struct {
+    char **chunk;
+    size_t nchunk, capchunk;
+    char *cur;
+    size_t left;
+} Arena;
+void *arena_alloc(Arena *A, size_t n);
+void arena_free(Arena *A);
+
+#define SWEEP_WORKERS 64
+
 struct Summary {
     const Store *s;
     const uint64_t *sel;
@@ -91,6 +104,7 @@ struct Summary {
     uint32_t nlanes;
     uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
     LocIdx locidx;      /* built lazily (locidx_build) */
+    Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
     uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
     int64_t *seg_t;
     uint32_t *seg_ev;

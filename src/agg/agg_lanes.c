@@ -16,6 +16,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+void *arena_alloc(Arena *A, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    if (n > A->left) {
+        size_t sz = n > (1u << 17) ? n : (1u << 17); /* (below the mmap threshold: chunks are recycled by malloc) */
+        if (A->nchunk == A->capchunk) {
+            A->capchunk = A->capchunk ? A->capchunk * 2 : 8;
+            A->chunk = xrealloc(A->chunk, A->capchunk * sizeof(char *));
+        }
+        A->cur = A->chunk[A->nchunk++] = xmalloc(sz);
+        A->left = sz;
+    }
+    void *p = A->cur;
+    A->cur += n;
+    A->left -= n;
+    return p;
+}
+
+void arena_free(Arena *A)
+{
+    for (size_t i = 0; i < A->nchunk; i++) free(A->chunk[i]);
+    free(A->chunk);
+    memset(A, 0, sizeof *A);
+}
+
 /* ---- lanes: the innermost interval of each activity, per location --------------- */
 
 /* Each activity is swept in time order with a stack of its open intervals;
@@ -41,6 +66,7 @@ typedef struct {
     uint32_t nl, capl;
     uint32_t cur, cur_lane; /* the innermost event, or NONE32 */
     VEC(uint32_t) stack;
+    Arena *tmp, *keep; /* the worker's: outputs until the lanes are made; time indexes */
 } Stream;
 
 typedef struct {
@@ -57,6 +83,7 @@ typedef struct {
     size_t *cnt;    /* per activity: room for its segments, then (prefix) its region */
     ActOut *out;
     JobQueue q;
+    Arena tmp[SWEEP_WORKERS];
 } LaneCtx;
 
 static bool candidate(const Summary *S, uint32_t e)
@@ -139,8 +166,8 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
      * repeats dropped */
     ActOut *o = &c->out[a];
     o->nl = w->nl;
-    o->ln = xmalloc(((size_t)w->nl + 1) * sizeof(SLane));
-    o->loff = xmalloc(((size_t)w->nl + 1) * sizeof(uint32_t));
+    o->ln = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(SLane));
+    o->loff = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < w->nl; i++) w->ln[i].n = 0;
     for (size_t k = 0; k < w->n; k++) w->ln[w->lane[k]].n++;
     size_t off = c->cnt[a];
@@ -169,16 +196,16 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         o->ln[L].n++;
     }
     /* the time index of each lane */
-    o->bins = xmalloc(((size_t)o->nl + 1) * sizeof(uint32_t *));
-    o->nbins = xmalloc(((size_t)o->nl + 1) * sizeof(uint32_t));
-    o->shift = xmalloc((size_t)o->nl + 1);
+    o->bins = arena_alloc(w->tmp, ((size_t)o->nl + 1) * sizeof(uint32_t *));
+    o->nbins = arena_alloc(w->tmp, ((size_t)o->nl + 1) * sizeof(uint32_t));
+    o->shift = arena_alloc(w->tmp, (size_t)o->nl + 1);
     for (uint32_t i = 0; i < o->nl; i++) {
         size_t g0 = o->loff[i], n = o->ln[i].n;
         uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
         uint8_t sh = 0;
         while ((span >> sh) >= n / 32 + 1) sh++;
         uint32_t nb = n ? (uint32_t)(span >> sh) + 1 : 0;
-        uint32_t *bins = xmalloc(((size_t)nb + 1) * sizeof(uint32_t));
+        uint32_t *bins = arena_alloc(w->keep, ((size_t)nb + 1) * sizeof(uint32_t));
         size_t k = g0;
         for (uint32_t b = 0; b < nb; b++) {
             int64_t at = T[g0] + (int64_t)((uint64_t)b << sh);
@@ -236,11 +263,12 @@ static void count_worker(void *ctx, int wk, int nw)
 
 static void sweep_worker(void *ctx, int wk, int nw)
 {
-    (void)wk;
     (void)nw;
     LaneCtx *c = ctx;
     Stream w;
     memset(&w, 0, sizeof w);
+    w.tmp = &c->tmp[wk];
+    w.keep = &c->S->bins_arena[wk];
     size_t a;
     while ((a = jobq_next(&c->q)) != (size_t)-1)
         if (c->cnt[a + 1] > c->cnt[a]) sweep_activity(c->S, c, &w, (uint32_t)a);
@@ -255,7 +283,12 @@ static void sweep_worker(void *ctx, int wk, int nw)
 void build_lanes(Summary *S)
 {
     const Store *s = S->s;
-    LaneCtx c = {S, xcalloc((size_t)s->nact + 2, sizeof(size_t)), xcalloc((size_t)s->nact + 1, sizeof(ActOut)), {0}};
+    if (S->threads > SWEEP_WORKERS) S->threads = SWEEP_WORKERS;
+    LaneCtx c;
+    memset(&c, 0, sizeof c);
+    c.S = S;
+    c.cnt = xcalloc((size_t)s->nact + 2, sizeof(size_t));
+    c.out = xcalloc((size_t)s->nact + 1, sizeof(ActOut));
     jobq_init(&c.q, s->nact);
     par_run(S->threads, count_worker, &c);
     for (uint32_t a = 0; a < s->nact; a++) c.cnt[a + 1] += c.cnt[a];
@@ -299,12 +332,8 @@ void build_lanes(Summary *S)
             nseg += L->n;
             S->loc_off[L->loc + 1]++;
         }
-        free(o->ln);
-        free(o->loff);
-        free(o->bins);
-        free(o->nbins);
-        free(o->shift);
     }
+    for (int k = 0; k < SWEEP_WORKERS; k++) arena_free(&c.tmp[k]);
     S->act_off[s->nact] = li;
     S->nseg = nseg;
     free(c.out);
