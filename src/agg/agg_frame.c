@@ -321,9 +321,10 @@ static void member_points(const Points *P, bool count, uint32_t row, const int64
     }
 }
 
-static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, int nc, int sb,
-                        const int64_t *bb, int nb, double *values)
+static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
+                        int sb, const int64_t *bb, int nb, double *values)
 {
+    int nc = g->ncell;
     size_t nbz = (size_t)nb;
     double *sum = xmalloc(((size_t)nc + 1) * sizeof(double)), *mx = xmalloc(((size_t)nc + 1) * sizeof(double)),
            *mn = xmalloc(((size_t)nc + 1) * sizeof(double));
@@ -366,8 +367,9 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
                 if (L->n) {
                     int64_t a, b;
                     lane_span(S, L, &a, &b);
-                    i0 = times_upper(bb, nbz, a);
-                    i1 = b == INT64_MAX ? nbz : times_lower(bb, nbz, b);
+                    /* (with no finer bins, bb is the grid: an arithmetic guess) */
+                    i0 = sb == 1 ? grid_upper(g, a) : times_upper(bb, nbz, a);
+                    i1 = b == INT64_MAX ? nbz : sb == 1 ? grid_lower(g, b) : times_lower(bb, nbz, b);
                     if (i1 < i0) i1 = i0;
                     if (i0 < lo) lo = i0;
                     if (i1 > hi) hi = i1;
@@ -451,14 +453,14 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
         for (int j = 0; j < sb; j++) bb[i * sb + j] = g->b[i] + (int64_t)((__int128)(g->b[i + 1] - g->b[i]) * j / sb);
     bb[nb - 1] = g->b[nc];
     if ((m->m == M_BUSY || m->m == M_SYNC) && rs->kind != ROWS_PAIR) {
-        frame_lanes(S, m->m == M_BUSY ? CAT_BUSY : CAT_SYNC, NULL, false, r, rs, nc, sb, bb, nb, values);
+        frame_lanes(S, m->m == M_BUSY ? CAT_BUSY : CAT_SYNC, NULL, false, r, rs, g, sb, bb, nb, values);
         free(bb);
         return;
     }
     if (m->m == M_BYTES || (m->m == M_EVENTS && rs->kind == ROWS_PAIR)) {
         /* sorted points: a member costs per nonempty bin */
         const Points *P = msg_points(S, m->recv, rs->kind);
-        frame_lanes(S, 0, P, m->m == M_EVENTS, r, rs, nc, sb, bb, nb, values);
+        frame_lanes(S, 0, P, m->m == M_EVENTS, r, rs, g, sb, bb, nb, values);
         free(bb);
         return;
     }
@@ -560,7 +562,7 @@ static void cells_of_lanes(const Summary *S, const TimeGrid *g, const uint32_t *
         if (!L->n) continue;
         int64_t t0, t1;
         lane_span(S, L, &t0, &t1);
-        size_t u = times_upper(g->b, nb, t0), w = t1 == INT64_MAX ? nb : times_lower(g->b, nb, t1);
+        size_t u = grid_upper(g, t0), w = t1 == INT64_MAX ? nb : grid_lower(g, t1);
         size_t c0 = u ? u - 1 : 0;
         if (!w) continue;
         size_t c1 = w - 1 < nc - 1 ? w - 1 : nc - 1;

@@ -199,6 +199,22 @@ static inline size_t times_lower(const int64_t *t, size_t n, int64_t x)
     return lo;
 }
 
+/* times_upper / times_lower over the boundaries of a time grid
+ * (g->b[0..ncell]), from an arithmetic guess (the boundaries are evenly
+ * spaced) corrected by a step or two: no branchy binary search */
+static inline size_t grid_upper(const TimeGrid *g, int64_t t)
+{
+    size_t nc = (size_t)g->ncell;
+    if (t < g->b[0]) return 0;
+    if (t >= g->b[nc]) return nc + 1;
+    size_t i = (size_t)((__int128)(t - g->b[0]) * (__int128)nc / (__int128)(g->b[nc] - g->b[0]));
+    if (i > nc) i = nc;
+    while (i > 0 && g->b[i] > t) i--;
+    while (i <= nc && g->b[i] <= t) i++;
+    return i;
+}
+static inline size_t grid_lower(const TimeGrid *g, int64_t t) { return t == INT64_MIN ? 0 : grid_upper(g, t - 1); }
+
 /* The time in category cat of the lanes ls[0..nl) over (-inf, t[i]) for
  * the increasing times t[0..nt), added to acc[0..nt) (integers: exact).
  * A lane costs one lookup per time inside its span, and two binary
