@@ -22,6 +22,17 @@
  *    (one per activity and name, holding its last `value`), integrated;
  *  - expr:E: the value of E spread evenly over each interval (and at the
  *    time of each instant), integrated.
+ * A frame costs what is on screen: a location's busy/sync comes from a
+ * per-location index of its lanes (so 200,000 short activities cost no
+ * more than 2), a grouped row of many members is computed sparsely (each
+ * member only where its lanes or points are), and the communication
+ * matrix is grouped to the screen from the location pairs that have
+ * messages (never nloc * nloc). The implementation is split by concern:
+ * agg.c (building, the selection, per-cell queries), agg_lanes.c (lanes,
+ * segments, the location index), agg_points.c (point series, steps, the
+ * matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
+ * reducers, the Gantt's dominant interval); agg_int.h holds the internals.
+ *
  * Invariants: a summary only reads its store and selection (both must
  * outlive it); evaluating a frame changes nothing but lazily built parts
  * of the summary (per metric and row kind), so results do not depend on

@@ -498,10 +498,30 @@ static Points *glyph_points(Summary *S, RowKind rk)
         return P;
     }
     VEC(RawPt) raw = {0};
-    for (size_t e = 0; e < s->n; e++) {
-        if (!selected(S, e) || !glyph_prio(s, (uint32_t)e)) continue;
-        RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], 1, (uint32_t)e};
-        VEC_PUSH(raw, p);
+    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
+    if (O->built) {
+        /* the same events as the other row kind's: its points, by row */
+        for (size_t k = 0; k < O->off[O->nrows]; k++) {
+            uint32_t e = O->ev[k];
+            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], e, O->t[k], 1, e};
+            VEC_PUSH(raw, p);
+        }
+    } else {
+        /* whether a kind can have a glyph, once per kind (the scan then
+         * reads the kind column only, and flags / dur for sync) */
+        size_t nk = (size_t)K_USER + s->nukind + 1;
+        uint8_t *maybe = xcalloc(nk + 1, 1);
+        for (size_t k = 0; k < nk; k++) {
+            maybe[k] = k == K_END || k == K_SPAWN || k == K_MOVE || k == K_SYNC || k == K_ATOMIC;
+            if (k >= K_USER && k < (size_t)K_USER + s->nukind && !strcmp(kind_name(s, (uint16_t)k), "clock")) maybe[k] = 1;
+        }
+        for (size_t e = 0; e < s->n; e++) {
+            uint16_t k = s->kind[e];
+            if ((k < nk && !maybe[k]) || !selected(S, e) || !glyph_prio(s, (uint32_t)e)) continue;
+            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], 1, (uint32_t)e};
+            VEC_PUSH(raw, p);
+        }
+        free(maybe);
     }
     points_from_raw(P, raw.v, raw.len, nrows_of(S, rk));
     VEC_FREE(raw);
