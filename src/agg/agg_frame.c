@@ -339,10 +339,19 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
     if (by_loc) locidx_build(S);
     GroupAcc A = {sum, mx, mn, nz, r, &list};
     if (P) by_loc = false;
+    /* sum and mean of a member with few segments in all (many locations
+     * of one thread each): its segments are walked, a bin a segment covers
+     * whole adds 1 to the group through a difference array, the others
+     * their overlap / width; so a group costs per segment, not per member
+     * and cell (equal to the dense sum up to the order of additions) */
+    bool walk_ok = !P && sb == 1 && (r == RED_SUM || r == RED_MEAN);
+    int64_t *ov = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL, *fullc = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL;
+    VEC(uint32_t) touched = {0};
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
         list.len = 0;
+        bool any_full = false;
         for (uint32_t k = m0; k < m1; k++) {
             if (P) {
                 member_points(P, count, rs->ids[k], bb, nbz, sb, &A);
@@ -350,6 +359,55 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
             }
             uint32_t nl;
             const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            if (walk_ok && nl <= 4) {
+                size_t nseg = 0;
+                for (uint32_t q = 0; q < nl; q++) nseg += S->lanes[ls[q]].n;
+                if (nseg <= 2 * nbz) {
+                    const int64_t *T = S->seg_t;
+                    int64_t gb0 = bb[0], gbn = bb[nbz - 1];
+                    touched.len = 0;
+                    for (uint32_t q = 0; q < nl; q++) {
+                        const Lane *L = &S->lanes[ls[q]];
+                        if (!L->n || L->t0 >= gbn || L->t1 <= gb0) continue;
+                        ptrdiff_t f = seg_find(S, L, gb0, NULL);
+                        size_t end = (size_t)L->off + L->n;
+                        for (size_t z = f < 0 ? L->off : (size_t)f; z < end && T[z] < gbn; z++) {
+                            if (S->seg_cat[z] != cat) continue;
+                            int64_t x = T[z] > gb0 ? T[z] : gb0, y = z + 1 < end ? T[z + 1] : INT64_MAX;
+                            if (y > gbn) y = gbn;
+                            if (y <= x) continue;
+                            size_t qa = grid_upper(g, x) - 1, qb = grid_lower(g, y) - 1;
+                            if (qa == qb) {
+                                if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
+                                ov[qa] += y - x;
+                                continue;
+                            }
+                            if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
+                            ov[qa] += bb[qa + 1] - x;
+                            if (!ov[qb]) VEC_PUSH(touched, (uint32_t)qb);
+                            ov[qb] += y - bb[qb];
+                            if (qa + 1 < qb) {
+                                fullc[qa + 1]++;
+                                fullc[qb]--;
+                                any_full = true;
+                            }
+                        }
+                    }
+                    /* the member's partly covered bins, in order */
+                    for (size_t t = 1; t < touched.len; t++)
+                        for (size_t u = t; u > 0 && touched.v[u - 1] > touched.v[u]; u--) {
+                            uint32_t x = touched.v[u];
+                            touched.v[u] = touched.v[u - 1];
+                            touched.v[u - 1] = x;
+                        }
+                    for (size_t t = 0; t < touched.len; t++) {
+                        uint32_t q = touched.v[t];
+                        if (ov[q] && bb[q + 1] > bb[q]) acc_add(&A, q, (double)ov[q] / (double)(bb[q + 1] - bb[q]));
+                        ov[q] = 0;
+                    }
+                    continue;
+                }
+            }
             size_t lo = nbz, hi = 0;
             span.len = 0;
             if (by_loc) {
@@ -411,6 +469,19 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
                 acc_add(&A, (uint32_t)(q / (size_t)sb), v);
             }
         }
+        if (any_full) {
+            /* the bins covered whole: 1 per lane segment (exact) */
+            int64_t run = 0;
+            for (size_t q = 0; q + 1 < nbz; q++) {
+                run += fullc[q];
+                fullc[q] = 0;
+                if (run && bb[q + 1] > bb[q]) {
+                    sum[q] += (double)run;
+                    nz[q] += (uint32_t)run;
+                }
+            }
+            fullc[nbz - 1] = 0;
+        }
         if (r == RED_MODE && list.len > 1) qsort(list.v, list.len, sizeof(CellVal), cmp_cellval); /* (stable enough: values of a cell are sorted anyway) */
         size_t li = 0;
         uint32_t nmem = m1 - m0;
@@ -431,6 +502,9 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
         }
     }
     VEC_FREE(span);
+    VEC_FREE(touched);
+    free(ov);
+    free(fullc);
     VEC_FREE(list);
     VEC_FREE(tmp);
     free(mc);
