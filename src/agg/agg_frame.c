@@ -655,27 +655,30 @@ static void cells_of_lanes(const Summary *S, const TimeGrid *g, const uint32_t *
     free(rng);
 }
 
-void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
+typedef struct {
+    Summary *S;
+    const RowSet *rs;
+    const TimeGrid *g;
+    int samples;
+    size_t cell_budget;
+    uint32_t *out;
+    JobQueue q;
+} DomCtx;
+
+/* the display rows of a frame, one job each (2 workers: a frame's rows
+ * are independent) */
+static void dom_worker(void *ctx, int wk, int nw)
 {
+    (void)wk;
+    (void)nw;
+    DomCtx *c = ctx;
+    Summary *S = c->S;
     const Store *s = S->s;
-    int nc = g->ncell;
-    if (nc <= 0) return;
-    /* at most about 120,000 lookups, so that a frame's cost stays bounded
-     * by its cells: fewer samples per lane when the frame has many lanes,
-     * and when a group has more lanes than a cell's share of the budget,
-     * that many samples spread over its lanes and the cell's time */
-    size_t lanes = 0;
-    for (uint32_t gi = 0; gi < rs->ng; gi++)
-        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
-            uint32_t nl;
-            row_lanes(S, rs->kind, rs->ids[k], &nl);
-            lanes += nl;
-        }
-    size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
-    if ((size_t)samples > budget) samples = (int)budget;
-    if (samples < 2) samples = 2;
-    size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
-    if (cell_budget < 4) cell_budget = 4;
+    const RowSet *rs = c->rs;
+    const TimeGrid *g = c->g;
+    int nc = g->ncell, samples = c->samples;
+    size_t cell_budget = c->cell_budget;
+    uint32_t *out = c->out;
     size_t ntal = 0, captal = 16;
     Tally *tal = xmalloc(captal * sizeof(Tally));
     VEC(uint32_t) gl = {0};  /* the lanes of a group */
@@ -683,7 +686,9 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
     VEC(double) pf = {0};    /* and where in each cell */
     VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
     U32Vec coff = {0}, cl = {0}; /* per cell, the lanes whose span meets it */
-    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+    size_t gj;
+    while ((gj = jobq_next(&c->q)) != (size_t)-1) {
+        uint32_t gi = (uint32_t)gj;
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         gl.len = 0;
         for (uint32_t k = m0; k < m1; k++) {
@@ -765,13 +770,38 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
             }
             out[(size_t)gi * (size_t)nc + (size_t)i] = best;
         }
-    }
+        }
     VEC_FREE(gl);
     VEC_FREE(pl);
     VEC_FREE(pf);
     VEC_FREE(hit);
     VEC_FREE(coff);
     VEC_FREE(cl);
-    free(tal);
+    free(tal);}
+
+void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
+{
+    int nc = g->ncell;
+    if (nc <= 0) return;
+    /* at most about 120,000 lookups, so that a frame's cost stays bounded
+     * by its cells: fewer samples per lane when the frame has many lanes,
+     * and when a group has more lanes than a cell's share of the budget,
+     * that many samples spread over its lanes and the cell's time */
+    size_t lanes = 0;
+    for (uint32_t gi = 0; gi < rs->ng; gi++)
+        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            uint32_t nl;
+            row_lanes(S, rs->kind, rs->ids[k], &nl);
+            lanes += nl;
+        }
+    size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
+    if ((size_t)samples > budget) samples = (int)budget;
+    if (samples < 2) samples = 2;
+    size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
+    if (cell_budget < 4) cell_budget = 4;
+    /* (the workers only read the lanes: nothing is built lazily) */
+    DomCtx c = {S, rs, g, samples, cell_budget, out, {0}};
+    jobq_init(&c.q, rs->ng);
+    par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
 }
 
