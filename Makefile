@@ -84,6 +84,15 @@ build/asan/unit: tests/unit.c build/libtnav-asan.a $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/unit.c build/libtnav-asan.a $(LIBS)
 
+# the aggregation against a direct computation (tests/agg_check.c)
+build/rel/agg_check: tests/agg_check.c tests/check.h build/libtnav.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/agg_check.c build/libtnav.a $(LIBS)
+
+build/asan/agg_check: tests/agg_check.c tests/check.h build/libtnav-asan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/agg_check.c build/libtnav-asan.a $(LIBS)
+
 # the interactive interface without a terminal
 build/rel/tui_unit: tests/tui_unit.c tests/check.h build/libtnav.a
 	@mkdir -p $(dir $@)
@@ -118,7 +127,7 @@ build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)
 
 fuzz: $(FUZZ_TARGETS)
 
-test: deps test-deps all asan build/rel/unit build/rel/tui_unit build/rel/casetool build/rel/filter_diff build/asan/filter_diff fuzz
+test: deps test-deps all asan build/rel/unit build/rel/tui_unit build/rel/agg_check build/asan/agg_check build/rel/casetool build/rel/filter_diff build/asan/filter_diff fuzz
 	@TNAV=./tnav TNAV_ASAN=build/asan/tnav sh tests/run.sh
 
 build/rel/bench_libcsv: tests/bench_libcsv.c

@@ -148,6 +148,33 @@ TNAV="$TNAV" sh tests/render_checks.sh >"$TMP/rc.out" 2>&1; tally "render-checks
 TNAV="$TNAV_ASAN" sh tests/render_checks.sh >"$TMP/rc-asan.out" 2>&1; tally "render-checks (asan)" "$TMP/rc-asan.out" $?
 
 # ---------------------------------------------------------------------------
+section "aggregation against a direct computation (tests/agg_check.c)"
+# three shapes: the mpi sample, a task runtime (thousands of short
+# activities, nested and not properly nested intervals, messages, sync),
+# many locations with messages between random pairs; every frame metric,
+# reducer, grouping and zoom (whole trace, 10x, 1000x, 10^6x), the Gantt's
+# instants and arrivals per cell, and the sparse matrix
+sample-logs/gen --events 20000 >"$TMP/ac-mpi.csv"
+build/rel/agg_check --gen-tasks 400 "$TMP/ac-tasks.csv"
+build/rel/agg_check --gen-locs 3000 20000 "$TMP/ac-locs.csv"
+build/rel/agg_check "$TMP/ac-mpi.csv" "$TMP/ac-tasks.csv" "$TMP/ac-locs.csv" >"$TMP/ac.out" 2>&1; tally "agg-check" "$TMP/ac.out" $?
+build/asan/agg_check "$TMP/ac-tasks.csv" "$TMP/ac-locs.csv" >"$TMP/ac-asan.out" 2>&1; tally "agg-check (asan)" "$TMP/ac-asan.out" $?
+# the matrix of 20,000 locations: grouped to the screen, its shape (no
+# nloc^2 arrays: it would need 6.4 GB)
+build/rel/agg_check --gen-locs 20000 40000 "$TMP/ac-20k.csv"
+"$TNAV" render --view matrix --width 120 --height 40 "$TMP/ac-20k.csv" >"$TMP/m20k.out" 2>"$TMP/m20k.err"
+if [ $? -eq 0 ] && [ "$(wc -l <"$TMP/m20k.out")" -eq 40 ] && grep -q "locations per row and column" "$TMP/m20k.out" &&
+    grep -q "^total" "$TMP/m20k.out"; then
+    ok "render --view matrix on 20,000 locations: 40 lines, grouped, with totals"
+else
+    bad "render --view matrix on 20,000 locations"; head -5 "$TMP/m20k.out" "$TMP/m20k.err"
+fi
+"$TNAV" render --view matrix --format tsv --metric count --width 120 --height 40 "$TMP/ac-20k.csv" >"$TMP/m20k.tsv" 2>&1
+tot=$(awk -F'\t' '$1 == "total" { print $NF }' "$TMP/m20k.tsv")
+[ "$tot" = "40000" ] && ok "render --view matrix --format tsv on 20,000 locations: every message counted ($tot)" ||
+    { bad "render --view matrix --format tsv on 20,000 locations: total '$tot', want 40000"; head -3 "$TMP/m20k.tsv"; }
+
+# ---------------------------------------------------------------------------
 section "filters: differential test, round trips"
 for b in build/rel/filter_diff build/asan/filter_diff; do
     if [ -x "$b" ]; then

@@ -22,6 +22,17 @@
  *    (one per activity and name, holding its last `value`), integrated;
  *  - expr:E: the value of E spread evenly over each interval (and at the
  *    time of each instant), integrated.
+ * A frame costs what is on screen: a location's busy/sync comes from a
+ * per-location index of its lanes (so 200,000 short activities cost no
+ * more than 2), a grouped row of many members is computed sparsely (each
+ * member only where its lanes or points are), and the communication
+ * matrix is grouped to the screen from the location pairs that have
+ * messages (never nloc * nloc). The implementation is split by concern:
+ * agg.c (building, the selection, per-cell queries), agg_lanes.c (lanes,
+ * segments, the location index), agg_points.c (point series, steps, the
+ * matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
+ * reducers, the Gantt's dominant interval); agg_int.h holds the internals.
+ *
  * Invariants: a summary only reads its store and selection (both must
  * outlive it); evaluating a frame changes nothing but lazily built parts
  * of the summary (per metric and row kind), so results do not depend on
@@ -68,6 +79,9 @@ void summary_set_base(Summary *S, Summary *base);
 const Store *summary_store(const Summary *S);
 /* Segments of the busy/sync timelines (for measurements). */
 size_t summary_nsegments(const Summary *S);
+/* The bytes the summary holds now (what it built so far, lazily built
+ * parts included), for measurements. */
+size_t summary_bytes(const Summary *S);
 /* The sizes of the summary's big arrays (at most 8), so that a caller can
  * prepare memory for the next summary while it is idle. */
 int summary_big_sizes(const Summary *S, size_t *sizes, int max);
@@ -169,6 +183,15 @@ const char *event_name(const Store *s, uint32_t e);
  * there are (0: none). */
 uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *count);
 
+/* summary_glyph_in for every cell of g at once, sparsely: the cells
+ * (increasing) where base row `row` has instants with a glyph, with the
+ * most important one's event and their count; returns how many cells
+ * (<= g->ncell). Costs a binary search per such cell (and at most 64
+ * points), nothing per empty cell. */
+int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count);
+/* summary_arrivals for every cell of g at once, sparsely (as above). */
+int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
+
 /* Whether base row `row` has a selected event starting in [a, b) or an
  * interval of the selection open in it. */
 bool summary_active_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b);
@@ -193,8 +216,12 @@ uint64_t summary_events_in(Summary *S, int64_t a, int64_t b);
 uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b);
 uint64_t summary_selected(const Summary *S);
 
-/* Messages between locations in [a, b) (by send time): per (src, dst)
- * bytes and counts into nloc * nloc arrays (either may be NULL). */
-void summary_matrix(Summary *S, int64_t a, int64_t b, double *bytes, double *count);
+/* Messages between locations in [a, b) (by send time), with locations
+ * grouped rg sources per row and cg destinations per column: per (src /
+ * rg, dst / cg) bytes and counts into arrays of ceil(nloc / rg) rows of
+ * ceil(nloc / cg) columns (either may be NULL). The summary keeps the
+ * location pairs that have messages (sparse): the cost is per pair and the
+ * memory per group cell, never nloc * nloc. */
+void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, double *bytes, double *count);
 
 #endif

@@ -508,19 +508,29 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
                 canvas_put(c, L.x0 + i, (int)r, interval_glyph(S, c, e), name_role(S, e), 0, 0);
             }
         draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
-        /* instants */
+        /* instants: per row, the cells where its members have one (a
+         * member costs per such cell, not per cell) */
         uint8_t *has_glyph = xcalloc(nv + 1, 1);
-        for (uint32_t r = 0; r < nr; r++)
-            for (int i = 0; i < g.ncell; i++) {
-                uint32_t best = NONE32, cnt;
-                for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
-                    uint32_t e = summary_glyph_in(S, rs.kind, rs.ids[k], g.b[i], g.b[i + 1], &cnt);
-                    if (e != NONE32 && (best == NONE32 || instant_glyph(s, e) == 0x25CF)) best = e;
+        size_t ncz = (size_t)g.ncell;
+        int *cells = xmalloc((ncz + 1) * sizeof(int));
+        uint32_t *cev = xmalloc((ncz + 1) * sizeof(uint32_t)), *ccnt = xmalloc((ncz + 1) * sizeof(uint32_t));
+        uint32_t *bestc = xmalloc((ncz + 1) * sizeof(uint32_t));
+        for (uint32_t r = 0; r < nr; r++) {
+            for (size_t i = 0; i < ncz; i++) bestc[i] = NONE32;
+            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+                int nk = summary_glyph_cells(S, rs.kind, rs.ids[k], &g, cells, cev, ccnt);
+                for (int q = 0; q < nk; q++) {
+                    uint32_t e = cev[q], *best = &bestc[cells[q]];
+                    if (e != NONE32 && (*best == NONE32 || instant_glyph(s, e) == 0x25CF)) *best = e;
                 }
+            }
+            for (int i = 0; i < g.ncell; i++) {
+                uint32_t best = bestc[i];
                 if (best == NONE32) continue;
                 canvas_put(c, L.x0 + i, (int)r, instant_glyph(s, best), ROLE_GLYPH, 0, ATTR_BOLD);
-                has_glyph[(size_t)r * (size_t)g.ncell + (size_t)i] = 1;
+                has_glyph[(size_t)r * ncz + (size_t)i] = 1;
             }
+        }
         /* messages: a connector where one message arrives in the column,
          * else a count at each destination */
         uint32_t nbase = rs.kind == ROWS_LOC ? s->nloc : s->nact;
@@ -528,19 +538,25 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         for (uint32_t b = 0; b < nbase; b++) row_of[b] = -1;
         for (uint32_t r = 0; r < nr; r++)
             for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) row_of[rs.ids[k]] = (int32_t)r;
+        /* arrivals per row and cell: how many, and the first member's first */
+        uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
+        for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
+        for (uint32_t r = 0; r < nr; r++)
+            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+                int nk = summary_arrival_cells(S, rs.kind, rs.ids[k], &g, cells, ccnt, cev);
+                for (int q = 0; q < nk; q++) {
+                    size_t z = (size_t)r * ncz + (size_t)cells[q];
+                    if (ccnt[q] && firstc[z] == NONE32) firstc[z] = cev[q];
+                    arrc[z] += ccnt[q];
+                }
+            }
         uint32_t *arr = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *first = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
         for (int i = 0; i < g.ncell; i++) {
             uint32_t total = 0, lone = NONE32;
             int lone_row = -1;
             for (uint32_t r = 0; r < nr; r++) {
-                arr[r] = 0;
-                first[r] = NONE32;
-                for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
-                    uint32_t f;
-                    uint32_t n = summary_arrivals(S, rs.kind, rs.ids[k], g.b[i], g.b[i + 1], &f);
-                    if (n && first[r] == NONE32) first[r] = f;
-                    arr[r] += n;
-                }
+                arr[r] = arrc[(size_t)r * ncz + (size_t)i];
+                first[r] = firstc[(size_t)r * ncz + (size_t)i];
                 if (arr[r]) lone = first[r], lone_row = (int)r;
                 total += arr[r];
             }
@@ -568,6 +584,12 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         }
         free(arr);
         free(first);
+        free(arrc);
+        free(firstc);
+        free(cells);
+        free(cev);
+        free(ccnt);
+        free(bestc);
         free(row_of);
         free(has_glyph);
         /* legend: the top names */
@@ -598,8 +620,6 @@ static bool run_matrix(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t err
     Summary *S = ctx->S;
     const Store *s = ctx->s;
     uint32_t n = s->nloc;
-    double *bytes = xcalloc((size_t)n * n + 1, sizeof(double)), *count = xcalloc((size_t)n * n + 1, sizeof(double));
-    summary_matrix(S, ctx->t0, ctx->t1, bytes, count);
     /* fit: rows into the lines, columns into the width (3 columns at least) */
     int nlines = ctx->h - 5 > 1 ? ctx->h - 5 : 1;
     uint32_t rg = n > (uint32_t)nlines ? (n + (uint32_t)nlines - 1) / (uint32_t)nlines : 1;
@@ -621,14 +641,11 @@ static bool run_matrix(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t err
     int cw = ncg ? avail / (int)ncg : 1;
     if (cw > 10) cw = 10;
     if (cw < 1) cw = 1;
-    /* values per group cell */
+    /* values per group cell, from the location pairs that have messages
+     * (never n * n: 20,000 locations would be 3.2 GB) */
     size_t nv = (size_t)nr * ncg;
     double *vb = xcalloc(nv + 1, sizeof(double)), *vc = xcalloc(nv + 1, sizeof(double));
-    for (uint32_t a = 0; a < n; a++)
-        for (uint32_t b = 0; b < n; b++) {
-            vb[(size_t)(a / rg) * ncg + b / cg] += bytes[(size_t)a * n + b];
-            vc[(size_t)(a / rg) * ncg + b / cg] += count[(size_t)a * n + b];
-        }
+    summary_matrix(S, ctx->t0, ctx->t1, rg, cg, vb, vc);
     double *val = xmalloc((nv + 1) * sizeof(double));
     for (size_t i = 0; i < nv; i++)
         val[i] = ctx->mx == MX_BYTES ? vb[i] : ctx->mx == MX_COUNT ? vc[i] : (vc[i] > 0 ? vb[i] / vc[i] : NAN);
@@ -740,8 +757,6 @@ static bool run_matrix(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t err
     }
 #undef GROUP_LABEL
 #undef MXV
-    free(bytes);
-    free(count);
     free(vb);
     free(vc);
     free(val);

@@ -1,0 +1,807 @@
+/*
+ * agg_frame.c — the values of a frame: cumulative functions of a row at
+ * increasing times, metric values, time grids, reducers over the members
+ * of a grouped row, and the Gantt's dominant interval per cell.
+ *
+ * Owns: Summary.act_rank (built lazily), nothing else.
+ * Invariants: evaluating a frame only builds lazily built parts; a cell's
+ * value is F(b) - F(a) of the row's cumulative function (exact at every
+ * zoom); grouped rows are combined by the reducer.
+ */
+#include "agg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void build_act_rank(Summary *S)
+{
+    if (S->act_rank || !S->sel) return;
+    const Store *s = S->s;
+    S->act_rank = xmalloc_big(((size_t)s->n + 1) * sizeof(uint32_t));
+    for (uint32_t a = 0; a < s->nact; a++) {
+        uint32_t acc = 0;
+        for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
+            S->act_rank[p] = acc;
+            acc += selected(S, s->act_ev[p]);
+        }
+    }
+    S->act_rank[s->n] = 0;
+}
+
+/* selected events of a row starting before t */
+uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t)
+{
+    const Store *s = S->s;
+    if (rk == ROWS_LOC) {
+        size_t lo = s->locs[row].first, hi = lo + s->locs[row].count, first = lo;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->ts[mid] < t) lo = mid + 1;
+            else hi = mid;
+        }
+        return sel_prefix(S, lo) - sel_prefix(S, first);
+    }
+    size_t lo = s->act_off[row], hi = s->act_off[row + 1], first = lo;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ts[s->act_ev[mid]] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!S->sel) return lo - first;
+    build_act_rank(S);
+    if (lo == s->act_off[row + 1]) {
+        if (lo == first) return 0;
+        return S->act_rank[lo - 1] + selected(S, s->act_ev[lo - 1]);
+    }
+    return S->act_rank[lo];
+}
+
+void summary_cum(Summary *S, const MetricSpec *m, RowKind rk, uint32_t row, const int64_t *t, int nt, double *cum,
+                 double *def)
+{
+    for (int i = 0; i < nt; i++) {
+        cum[i] = 0;
+        if (def) def[i] = 0;
+    }
+    switch (m->m) {
+    case M_BUSY:
+    case M_SYNC: {
+        if (rk == ROWS_PAIR) return;
+        uint32_t nl;
+        const uint32_t *ls = row_lanes(S, rk, row, &nl);
+        int cat = m->m == M_BUSY ? CAT_BUSY : CAT_SYNC;
+        int64_t *acc = xcalloc((size_t)nt + 1, sizeof(int64_t));
+        if (rk == ROWS_LOC) {
+            locidx_build(S);
+            loc_cum(S, row, cat, t, (size_t)nt, acc);
+        } else {
+            lanes_cum(S, ls, nl, cat, t, (size_t)nt, acc);
+        }
+        for (int i = 0; i < nt; i++) cum[i] = (double)acc[i];
+        free(acc);
+        return;
+    }
+    case M_EVENTS:
+        if (rk == ROWS_PAIR) {
+            Points *P = msg_points(S, m->recv, rk);
+            for (int i = 0; i < nt; i++) cum[i] = (double)(pts_lower(P, row, t[i]) - P->off[row]);
+            return;
+        }
+        for (int i = 0; i < nt; i++) cum[i] = (double)events_before(S, rk, row, t[i]);
+        return;
+    case M_BYTES: {
+        Points *P = msg_points(S, m->recv, rk);
+        for (int i = 0; i < nt; i++) cum[i] = P->cum[pts_lower(P, row, t[i])] - P->cum[P->off[row]];
+        return;
+    }
+    case M_COUNTER: {
+        if (rk == ROWS_PAIR) return;
+        Steps *P = counter_steps(S, rk);
+        for (int i = 0; i < nt; i++) {
+            double d;
+            steps_at(P, row, t[i], &cum[i], &d);
+            if (def) def[i] = d;
+        }
+        return;
+    }
+    case M_EXPR: {
+        if (rk == ROWS_PAIR || !S->xsteps[rk].built) return;
+        const Steps *P = &S->xsteps[rk];
+        const Points *Q = &S->xpts[rk];
+        for (int i = 0; i < nt; i++) {
+            double c, d;
+            steps_at(P, row, t[i], &c, &d);
+            cum[i] = c + (Q->cum[pts_lower(Q, row, t[i])] - Q->cum[Q->off[row]]);
+        }
+        return;
+    }
+    default: return;
+    }
+}
+
+double metric_value(Metric m, double c0, double c1, double d0, double d1, int64_t a, int64_t b)
+{
+    if (b <= a) return NAN;
+    switch (m) {
+    case M_BUSY:
+    case M_SYNC: return (c1 - c0) / (double)(b - a);
+    case M_COUNTER: return d1 - d0 > 0 ? (c1 - c0) / (d1 - d0) : NAN;
+    default: return c1 - c0;
+    }
+}
+
+/* ---- frames -------------------------------------------------------------------------- */
+
+void grid_init(TimeGrid *g, int64_t t0, int64_t t1, int ncell)
+{
+    if (ncell < 1) ncell = 1;
+    if (t1 <= t0) t1 = t0 + 1;
+    g->t0 = t0;
+    g->t1 = t1;
+    g->ncell = ncell;
+    g->b = xmalloc(((size_t)ncell + 1) * sizeof(int64_t));
+    for (int i = 0; i <= ncell; i++) g->b[i] = t0 + (int64_t)((__int128)(t1 - t0) * i / ncell);
+}
+
+void grid_free(TimeGrid *g)
+{
+    free(g->b);
+    g->b = NULL;
+}
+
+int grid_cell(const TimeGrid *g, int64_t t)
+{
+    if (t < g->t0 || t >= g->t1) return -1;
+    int lo = 0, hi = g->ncell; /* the last i with b[i] <= t */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (g->b[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* a value rounded to 3 significant digits (the classes of `mode`) */
+static double round3(double v)
+{
+    if (v == 0 || v != v || isinf(v)) return v;
+    double q = pow(10, floor(log10(fabs(v))) - 2);
+    return rint(v / q) * q;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double reduce_parts(Reducer r, double *v, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == v[i]) v[k++] = v[i];
+    if (!k) return NAN;
+    switch (r) {
+    case RED_SUM: {
+        double s = 0;
+        for (size_t i = 0; i < k; i++) s += v[i];
+        return s;
+    }
+    case RED_MEAN: {
+        double s = 0;
+        for (size_t i = 0; i < k; i++) s += v[i];
+        return s / (double)k;
+    }
+    case RED_MAX: {
+        double m = v[0];
+        for (size_t i = 1; i < k; i++)
+            if (v[i] > m) m = v[i];
+        return m;
+    }
+    case RED_MINNZ: {
+        double m = 0;
+        bool any = false;
+        for (size_t i = 0; i < k; i++)
+            if (v[i] != 0 && (!any || v[i] < m)) m = v[i], any = true;
+        return any ? m : 0;
+    }
+    default: { /* mode: the most frequent 3-digit class; ties: the larger */
+        for (size_t i = 0; i < k; i++) v[i] = round3(v[i]);
+        qsort(v, k, sizeof(double), cmp_double);
+        double best = v[0];
+        size_t bn = 0;
+        for (size_t i = 0; i < k;) {
+            size_t j = i;
+            while (j < k && v[j] == v[i]) j++;
+            if (j - i >= bn) bn = j - i, best = v[i];
+            i = j;
+        }
+        return best;
+    }
+    }
+}
+
+/* ---- grouped rows of busy / sync, sparsely ------------------------------------------------------ */
+
+/* A member's value in a finer bin is 0 outside the span of its lanes, so a
+ * group is computed from the bins each lane's span covers: the lane's
+ * cumulative function is looked up only at the boundaries inside its span
+ * (from then on it adds its total), and the group keeps, per cell, the
+ * sum, count, maximum and minimum of its members' non-zero values (and
+ * for mode the values themselves); the zeros are counted, not stored. The
+ * result equals reduce_parts over all members' values (the cumulative
+ * values are integers, so they are exact in any order, and the non-zero
+ * values of a cell are combined in the same member order). */
+
+typedef struct {
+    uint32_t cell;
+    double v;
+} CellVal;
+
+static int cmp_cellval(const void *a, const void *b)
+{
+    const CellVal *x = a, *y = b;
+    return x->cell < y->cell ? -1 : x->cell > y->cell;
+}
+
+/* mode over the rounded non-zero values v[0..n) (sorted here) and z zeros */
+static double mode_of(double *v, size_t n, size_t z)
+{
+    for (size_t i = 0; i < n; i++) v[i] = round3(v[i]);
+    if (n > 1) qsort(v, n, sizeof(double), cmp_double); /* (v may be NULL when n == 0) */
+    double best = NAN;
+    size_t bn = 0;
+    bool zdone = z == 0;
+    for (size_t i = 0; i < n;) {
+        if (!zdone && v[i] > 0) {
+            if (z >= bn) bn = z, best = 0;
+            zdone = true;
+        }
+        size_t j = i;
+        while (j < n && v[j] == v[i]) j++;
+        if (j - i >= bn) bn = j - i, best = v[i];
+        i = j;
+    }
+    if (!zdone && z >= bn) best = 0;
+    return best;
+}
+
+typedef struct {
+    double *sum, *mx, *mn;
+    uint32_t *nz;
+    Reducer r;
+    void *list; /* VEC(CellVal) for mode */
+} GroupAcc;
+
+typedef VEC(CellVal) CellVals;
+
+/* a member's non-zero value v in cell i */
+static inline void acc_add(GroupAcc *A, uint32_t i, double v)
+{
+    A->sum[i] += v;
+    A->nz[i]++;
+    if (v > A->mx[i]) A->mx[i] = v;
+    if (v < A->mn[i]) A->mn[i] = v;
+    if (A->r == RED_MODE) VEC_PUSH(*(CellVals *)A->list, ((CellVal){i, v}));
+}
+
+/* the bins of member row `row` of the point series P: the weights of its
+ * points in each finer bin (exact: integer weights), scaled for sub-bins */
+static void member_points(const Points *P, bool count, uint32_t row, const int64_t *bb, size_t nbz, int sb, GroupAcc *A)
+{
+    size_t k = pts_lower(P, row, bb[0]), end = pts_lower(P, row, bb[nbz - 1]);
+    size_t q = 0;
+    while (k < end) {
+        int64_t t = P->t[k];
+        /* the bin of t: the last q with bb[q] <= t (galloping forward) */
+        if (bb[q + 1] <= t) {
+            size_t step = 1, lo = q + 1, hi = q + 1;
+            while (hi < nbz - 1 && bb[hi + 1] <= t) {
+                lo = hi;
+                hi += step;
+                step *= 2;
+            }
+            if (hi > nbz - 2) hi = nbz - 2;
+            while (lo < hi) { /* the last q in [lo, hi] with bb[q] <= t */
+                size_t mid = lo + (hi - lo + 1) / 2;
+                if (bb[mid] <= t) lo = mid;
+                else hi = mid - 1;
+            }
+            q = lo;
+        }
+        double w = 0;
+        size_t j = k;
+        while (j < end && P->t[j] < bb[q + 1]) j++;
+        w = count ? (double)(j - k) : P->cum[j] - P->cum[k];
+        if (sb > 1) w *= sb;
+        if (w != 0) acc_add(A, (uint32_t)(q / (size_t)sb), w);
+        k = j;
+    }
+}
+
+static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
+                        int sb, const int64_t *bb, int nb, double *values)
+{
+    int nc = g->ncell;
+    size_t nbz = (size_t)nb;
+    double *sum = xmalloc(((size_t)nc + 1) * sizeof(double)), *mx = xmalloc(((size_t)nc + 1) * sizeof(double)),
+           *mn = xmalloc(((size_t)nc + 1) * sizeof(double));
+    uint32_t *nz = xmalloc(((size_t)nc + 1) * sizeof(uint32_t)), *vs = xcalloc((size_t)nc + 1, sizeof(uint32_t));
+    for (int i = 0; i < nc; i++)
+        for (int j = 0; j < sb; j++) vs[i] += bb[i * sb + j + 1] > bb[i * sb + j];
+    int64_t *mc = xmalloc((nbz + 1) * sizeof(int64_t)), *diff = xmalloc((nbz + 2) * sizeof(int64_t));
+    VEC(uint32_t) span = {0}; /* per lane of a member: i0, i1 */
+    CellVals list = {0};
+    VEC(double) tmp = {0};
+    bool by_loc = rs->kind == ROWS_LOC && !P;
+    if (by_loc) locidx_build(S);
+    GroupAcc A = {sum, mx, mn, nz, r, &list};
+    if (P) by_loc = false;
+    /* sum and mean of a member with few segments in all (many locations
+     * of one thread each): its segments are walked, a bin a segment covers
+     * whole adds 1 to the group through a difference array, the others
+     * their overlap / width; so a group costs per segment, not per member
+     * and cell (equal to the dense sum up to the order of additions) */
+    bool walk_ok = !P && sb == 1 && (r == RED_SUM || r == RED_MEAN);
+    int64_t *ov = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL, *fullc = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL;
+    VEC(uint32_t) touched = {0};
+    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
+        list.len = 0;
+        bool any_full = false;
+        for (uint32_t k = m0; k < m1; k++) {
+            if (P) {
+                member_points(P, count, rs->ids[k], bb, nbz, sb, &A);
+                continue;
+            }
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            if (walk_ok && nl <= 4) {
+                size_t nseg = 0;
+                for (uint32_t q = 0; q < nl; q++) nseg += S->lanes[ls[q]].n;
+                if (nseg <= 2 * nbz) {
+                    const int64_t *T = S->seg_t;
+                    int64_t gb0 = bb[0], gbn = bb[nbz - 1];
+                    touched.len = 0;
+                    for (uint32_t q = 0; q < nl; q++) {
+                        const Lane *L = &S->lanes[ls[q]];
+                        if (!L->n || L->t0 >= gbn || L->t1 <= gb0) continue;
+                        ptrdiff_t f = seg_find(S, L, gb0, NULL);
+                        size_t end = (size_t)L->off + L->n;
+                        for (size_t z = f < 0 ? L->off : (size_t)f; z < end && T[z] < gbn; z++) {
+                            if (S->seg_cat[z] != cat) continue;
+                            int64_t x = T[z] > gb0 ? T[z] : gb0, y = z + 1 < end ? T[z + 1] : INT64_MAX;
+                            if (y > gbn) y = gbn;
+                            if (y <= x) continue;
+                            size_t qa = grid_upper(g, x) - 1, qb = grid_lower(g, y) - 1;
+                            if (qa == qb) {
+                                if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
+                                ov[qa] += y - x;
+                                continue;
+                            }
+                            if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
+                            ov[qa] += bb[qa + 1] - x;
+                            if (!ov[qb]) VEC_PUSH(touched, (uint32_t)qb);
+                            ov[qb] += y - bb[qb];
+                            if (qa + 1 < qb) {
+                                fullc[qa + 1]++;
+                                fullc[qb]--;
+                                any_full = true;
+                            }
+                        }
+                    }
+                    /* the member's partly covered bins, in order */
+                    for (size_t t = 1; t < touched.len; t++)
+                        for (size_t u = t; u > 0 && touched.v[u - 1] > touched.v[u]; u--) {
+                            uint32_t x = touched.v[u];
+                            touched.v[u] = touched.v[u - 1];
+                            touched.v[u - 1] = x;
+                        }
+                    for (size_t t = 0; t < touched.len; t++) {
+                        uint32_t q = touched.v[t];
+                        if (ov[q] && bb[q + 1] > bb[q]) acc_add(&A, q, (double)ov[q] / (double)(bb[q + 1] - bb[q]));
+                        ov[q] = 0;
+                    }
+                    continue;
+                }
+            }
+            size_t lo = nbz, hi = 0;
+            span.len = 0;
+            if (by_loc) {
+                /* a location: its index, at every boundary */
+                if (!nl) continue;
+                for (size_t i = 0; i < nbz; i++) mc[i] = 0;
+                loc_cum(S, rs->ids[k], cat, bb, nbz, mc);
+                lo = 0;
+                hi = nbz;
+                nl = 0; /* (no lanes to visit) */
+            }
+            for (uint32_t q = 0; q < nl; q++) {
+                const Lane *L = &S->lanes[ls[q]];
+                size_t i0 = nbz, i1 = nbz;
+                if (L->n) {
+                    int64_t a, b;
+                    lane_span(S, L, &a, &b);
+                    /* (with no finer bins, bb is the grid: an arithmetic guess) */
+                    i0 = sb == 1 ? grid_upper(g, a) : times_upper(bb, nbz, a);
+                    i1 = b == INT64_MAX ? nbz : sb == 1 ? grid_lower(g, b) : times_lower(bb, nbz, b);
+                    if (i1 < i0) i1 = i0;
+                    if (i0 < lo) lo = i0;
+                    if (i1 > hi) hi = i1;
+                }
+                VEC_PUSH(span, (uint32_t)i0);
+                VEC_PUSH(span, (uint32_t)i1);
+            }
+            if (lo >= nbz) continue; /* (no lane changes inside the grid) */
+            /* the member's cumulative values at boundaries [lo, hi), its total from hi */
+            for (size_t i = lo; i <= hi && i <= nbz; i++) {
+                if (!by_loc) mc[i] = 0;
+                diff[i] = 0;
+            }
+            int64_t tot = 0;
+            for (uint32_t q = 0; q < nl; q++) {
+                size_t i0 = span.v[2 * q], i1 = span.v[2 * q + 1];
+                if (i0 >= nbz) continue;
+                const Lane *L = &S->lanes[ls[q]];
+                size_t hint = SIZE_MAX;
+                for (size_t i = i0; i < i1; i++) mc[i] += lane_cum(S, L, cat, bb[i], &hint);
+                if (i1 < nbz) {
+                    int64_t a, b;
+                    lane_span(S, L, &a, &b);
+                    int64_t t = lane_cum(S, L, cat, b, NULL);
+                    diff[i1] += t;
+                    tot += t;
+                }
+            }
+            int64_t run = 0;
+            for (size_t i = lo; i < hi && i < nbz; i++) {
+                run += diff[i];
+                mc[i] += run;
+            }
+            size_t qa = lo ? lo - 1 : 0, qb = hi < nbz - 1 ? hi : nbz - 1;
+            for (size_t q = qa; q < qb; q++) {
+                int64_t c0 = q < lo ? 0 : q >= hi ? tot : mc[q], c1 = q + 1 < lo ? 0 : q + 1 >= hi ? tot : mc[q + 1];
+                if (c1 == c0 || bb[q + 1] <= bb[q]) continue;
+                double v = (double)(c1 - c0) / (double)(bb[q + 1] - bb[q]);
+                acc_add(&A, (uint32_t)(q / (size_t)sb), v);
+            }
+        }
+        if (any_full) {
+            /* the bins covered whole: 1 per lane segment (exact) */
+            int64_t run = 0;
+            for (size_t q = 0; q + 1 < nbz; q++) {
+                run += fullc[q];
+                fullc[q] = 0;
+                if (run && bb[q + 1] > bb[q]) {
+                    sum[q] += (double)run;
+                    nz[q] += (uint32_t)run;
+                }
+            }
+            fullc[nbz - 1] = 0;
+        }
+        if (r == RED_MODE && list.len > 1) qsort(list.v, list.len, sizeof(CellVal), cmp_cellval); /* (stable enough: values of a cell are sorted anyway) */
+        size_t li = 0;
+        uint32_t nmem = m1 - m0;
+        for (int i = 0; i < nc; i++) {
+            size_t K = (size_t)nmem * vs[i], zeros = K - nz[i];
+            double v;
+            if (!K) v = NAN;
+            else if (r == RED_SUM) v = sum[i];
+            else if (r == RED_MEAN) v = sum[i] / (double)K;
+            else if (r == RED_MAX) v = nz[i] ? (zeros && mx[i] < 0 ? 0 : mx[i]) : 0;
+            else if (r == RED_MINNZ) v = nz[i] ? mn[i] : 0;
+            else {
+                tmp.len = 0;
+                while (li < list.len && list.v[li].cell == (uint32_t)i) VEC_PUSH(tmp, list.v[li++].v);
+                v = mode_of(tmp.v, tmp.len, zeros);
+            }
+            values[(size_t)gi * (size_t)nc + (size_t)i] = v;
+        }
+    }
+    VEC_FREE(span);
+    VEC_FREE(touched);
+    free(ov);
+    free(fullc);
+    VEC_FREE(list);
+    VEC_FREE(tmp);
+    free(mc);
+    free(diff);
+    free(sum);
+    free(mx);
+    free(mn);
+    free(nz);
+    free(vs);
+}
+
+void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, const TimeGrid *g, int subbins,
+               double *values)
+{
+    int nc = g->ncell;
+    int sb = (r == RED_MAX || r == RED_MINNZ || r == RED_MODE) && subbins > 1 ? subbins : 1;
+    int nb = nc * sb + 1;
+    int64_t *bb = xmalloc((size_t)nb * sizeof(int64_t));
+    for (int i = 0; i < nc; i++)
+        for (int j = 0; j < sb; j++) bb[i * sb + j] = g->b[i] + (int64_t)((__int128)(g->b[i + 1] - g->b[i]) * j / sb);
+    bb[nb - 1] = g->b[nc];
+    if ((m->m == M_BUSY || m->m == M_SYNC) && rs->kind != ROWS_PAIR) {
+        frame_lanes(S, m->m == M_BUSY ? CAT_BUSY : CAT_SYNC, NULL, false, r, rs, g, sb, bb, nb, values);
+        free(bb);
+        return;
+    }
+    if (m->m == M_BYTES || (m->m == M_EVENTS && rs->kind == ROWS_PAIR)) {
+        /* sorted points: a member costs per nonempty bin */
+        const Points *P = msg_points(S, m->recv, rs->kind);
+        frame_lanes(S, 0, P, m->m == M_EVENTS, r, rs, g, sb, bb, nb, values);
+        free(bb);
+        return;
+    }
+    double *cum = xmalloc((size_t)nb * sizeof(double)), *def = xmalloc((size_t)nb * sizeof(double));
+    size_t maxparts = (size_t)rs->gsize * (size_t)sb;
+    double *parts = xmalloc((size_t)nc * maxparts * sizeof(double) + sizeof(double));
+    bool total = metric_is_total(m->m);
+    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        size_t np = 0;
+        for (uint32_t k = m0; k < m1; k++) {
+            summary_cum(S, m, rs->kind, rs->ids[k], bb, nb, cum, def);
+            for (int i = 0; i < nc; i++)
+                for (int j = 0; j < sb; j++) {
+                    int q = i * sb + j;
+                    double v = metric_value(m->m, cum[q], cum[q + 1], def[q], def[q + 1], bb[q], bb[q + 1]);
+                    if (sb > 1 && total) v *= sb; /* a finer bin's total, scaled to the cell */
+                    parts[(size_t)i * maxparts + np + (size_t)j] = v;
+                }
+            np += (size_t)sb;
+        }
+        for (int i = 0; i < nc; i++) values[(size_t)gi * (size_t)nc + (size_t)i] = reduce_parts(r, parts + (size_t)i * maxparts, np);
+    }
+    free(parts);
+    free(cum);
+    free(def);
+    free(bb);
+}
+
+/* ---- the dominant interval of cells ------------------------------------------------------ */
+
+typedef struct {
+    uint64_t key;
+    uint32_t ev, n;
+} Tally;
+
+static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e)
+{
+    size_t z = 0;
+    while (z < *ntal && (*tal)[z].ev != e) z++;
+    if (z == *ntal) {
+        if (*ntal == *cap) *tal = xrealloc(*tal, (*cap *= 2) * sizeof(Tally));
+        (*tal)[(*ntal)++] = (Tally){0, e, 0};
+    }
+    (*tal)[z].n++;
+}
+
+/* the segment of lane L at t, for t that do not decrease from call to call
+ * (*k: the previous answer, SIZE_MAX at first): a galloping search forward
+ * from the previous answer, which reads the lane's times in order */
+static inline uint32_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k)
+{
+    const int64_t *T = S->seg_t;
+    size_t end = (size_t)L->off + L->n;
+    if (!L->n || T[L->off] > t) return NONE32;
+    if (*k == SIZE_MAX) {
+        ptrdiff_t f = seg_find(S, L, t, NULL);
+        *k = (size_t)f;
+        return S->seg_ev[f];
+    }
+    size_t lo = *k; /* T[lo] <= t */
+    size_t step = 1, hi = lo + 1;
+    while (hi < end && T[hi] <= t) {
+        if (step == 8) {
+            /* far ahead: the lane's time index */
+            ptrdiff_t f = seg_find(S, L, t, NULL);
+            *k = (size_t)f;
+            return S->seg_ev[f];
+        }
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    if (hi > end) hi = end;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    *k = lo;
+    return S->seg_ev[lo];
+}
+
+/* For each cell i of g, the lanes of ls[0..n) whose span [t0, t1) meets
+ * it (b[i] < t1 and b[i + 1] > t0; zero-width cells included), in the
+ * order of ls: cl[coff[i] .. coff[i + 1]). A lane outside that range has
+ * no segment but its idle ones in the cell. */
+typedef VEC(uint32_t) U32Vec;
+
+static void cells_of_lanes(const Summary *S, const TimeGrid *g, const uint32_t *ls, size_t n, U32Vec *coff, U32Vec *cl)
+{
+    size_t nc = (size_t)g->ncell, nb = nc + 1;
+    coff->len = cl->len = 0;
+    for (size_t i = 0; i <= nc + 1; i++) VEC_PUSH(*coff, 0);
+    uint32_t *rng = xmalloc((2 * n + 1) * sizeof(uint32_t));
+    for (size_t q = 0; q < n; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        rng[2 * q] = 1, rng[2 * q + 1] = 0; /* (empty) */
+        if (!L->n) continue;
+        int64_t t0, t1;
+        lane_span(S, L, &t0, &t1);
+        size_t u = grid_upper(g, t0), w = t1 == INT64_MAX ? nb : grid_lower(g, t1);
+        size_t c0 = u ? u - 1 : 0;
+        if (!w) continue;
+        size_t c1 = w - 1 < nc - 1 ? w - 1 : nc - 1;
+        if (u >= nb || c0 > c1) continue;
+        rng[2 * q] = (uint32_t)c0, rng[2 * q + 1] = (uint32_t)c1;
+        for (size_t c = c0; c <= c1; c++) coff->v[c + 1]++;
+    }
+    for (size_t i = 0; i < nc; i++) coff->v[i + 1] += coff->v[i];
+    size_t tot = coff->v[nc];
+    for (size_t k = 0; k < tot; k++) VEC_PUSH(*cl, 0);
+    uint32_t *pos = xmalloc((nc + 1) * sizeof(uint32_t));
+    memcpy(pos, coff->v, nc * sizeof(uint32_t));
+    for (size_t q = 0; q < n; q++)
+        for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) cl->v[pos[c]++] = ls[q];
+    free(pos);
+    free(rng);
+}
+
+typedef struct {
+    Summary *S;
+    const RowSet *rs;
+    const TimeGrid *g;
+    int samples;
+    size_t cell_budget;
+    uint32_t *out;
+    JobQueue q;
+} DomCtx;
+
+/* the display rows of a frame, one job each (2 workers: a frame's rows
+ * are independent) */
+static void dom_worker(void *ctx, int wk, int nw)
+{
+    (void)wk;
+    (void)nw;
+    DomCtx *c = ctx;
+    Summary *S = c->S;
+    const Store *s = S->s;
+    const RowSet *rs = c->rs;
+    const TimeGrid *g = c->g;
+    int nc = g->ncell, samples = c->samples;
+    size_t cell_budget = c->cell_budget;
+    uint32_t *out = c->out;
+    size_t ntal = 0, captal = 16;
+    Tally *tal = xmalloc(captal * sizeof(Tally));
+    VEC(uint32_t) gl = {0};  /* the lanes of a group */
+    VEC(uint32_t) pl = {0};  /* the probes: lane, */
+    VEC(double) pf = {0};    /* and where in each cell */
+    VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
+    U32Vec coff = {0}, cl = {0}; /* per cell, the lanes whose span meets it */
+    size_t gj;
+    while ((gj = jobq_next(&c->q)) != (size_t)-1) {
+        uint32_t gi = (uint32_t)gj;
+        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        gl.len = 0;
+        for (uint32_t k = m0; k < m1; k++) {
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            for (uint32_t q = 0; q < nl; q++) VEC_PUSH(gl, ls[q]);
+        }
+        pl.len = pf.len = 0;
+        if (gl.len * (size_t)samples <= cell_budget) {
+            for (size_t q = 0; q < gl.len; q++)
+                for (int j = 0; j < samples; j++) {
+                    VEC_PUSH(pl, gl.v[q]);
+                    VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
+                }
+        } else {
+            /* probe j: lane j / n of the group, at the j-th point of a
+             * golden-ratio sequence over the cell (so that lanes and times
+             * do not line up) */
+            for (size_t j = 0; j < cell_budget; j++) {
+                double f = (double)(j + 1) * 0.6180339887498949;
+                VEC_PUSH(pl, gl.v[j * gl.len / cell_budget]);
+                VEC_PUSH(pf, f - (double)(int64_t)f);
+            }
+        }
+        size_t np = pl.len;
+        bool cl_built = false;
+        hit.len = 0;
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
+        /* each probe walks forward through its lane, cell after cell */
+        for (size_t p = 0; p < np; p++) {
+            const Lane *L = &S->lanes[pl.v[p]];
+            size_t k = SIZE_MAX;
+            for (int i = 0; i < nc; i++) {
+                int64_t a = g->b[i], b = g->b[i + 1];
+                int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
+                if (t >= b) t = b - 1;
+                if (t < a) t = a;
+                hit.v[(size_t)i * np + p] = seg_walk(S, L, t, &k);
+            }
+        }
+        for (int i = 0; i < nc; i++) {
+            int64_t a = g->b[i], b = g->b[i + 1];
+            /* the samples, counted by event (a long interval is one) */
+            ntal = 0;
+            for (size_t p = 0; p < np; p++) {
+                uint32_t e = hit.v[(size_t)i * np + p];
+                if (e != NONE32) tally_add(&tal, &ntal, &captal, e);
+            }
+            /* then by name: the name with the most samples */
+            uint32_t best = NONE32, bn = 0;
+            for (size_t z = 0; z < ntal; z++) tal[z].key = name_key(s, tal[z].ev);
+            for (size_t z = 0; z < ntal; z++) {
+                uint32_t n = 0;
+                for (size_t y = 0; y < ntal; y++)
+                    if (tal[y].key == tal[z].key) n += tal[y].n;
+                if (n > bn) bn = n, best = tal[z].ev;
+            }
+            if (best == NONE32) {
+                /* nothing at the samples: an interval shorter than the
+                 * sampling, the first one that starts in the cell, in the
+                 * first lane (in the group's order) that has one; only the
+                 * lanes whose span meets the cell can */
+                if (gl.len > 8 && !cl_built) {
+                    cells_of_lanes(S, g, gl.v, gl.len, &coff, &cl);
+                    cl_built = true;
+                }
+                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gl.len;
+                for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
+                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : gl.v[qq]];
+                    if (!L->n) continue;
+                    ptrdiff_t sk = seg_find(S, L, a, NULL);
+                    size_t from = sk < 0 ? L->off : (size_t)sk;
+                    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
+                        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) {
+                            best = S->seg_ev[z];
+                            break;
+                        }
+                }
+            }
+            out[(size_t)gi * (size_t)nc + (size_t)i] = best;
+        }
+        }
+    VEC_FREE(gl);
+    VEC_FREE(pl);
+    VEC_FREE(pf);
+    VEC_FREE(hit);
+    VEC_FREE(coff);
+    VEC_FREE(cl);
+    free(tal);}
+
+void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
+{
+    int nc = g->ncell;
+    if (nc <= 0) return;
+    /* at most about 120,000 lookups, so that a frame's cost stays bounded
+     * by its cells: fewer samples per lane when the frame has many lanes,
+     * and when a group has more lanes than a cell's share of the budget,
+     * that many samples spread over its lanes and the cell's time */
+    size_t lanes = 0;
+    for (uint32_t gi = 0; gi < rs->ng; gi++)
+        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            uint32_t nl;
+            row_lanes(S, rs->kind, rs->ids[k], &nl);
+            lanes += nl;
+        }
+    size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
+    if ((size_t)samples > budget) samples = (int)budget;
+    if (samples < 2) samples = 2;
+    size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
+    if (cell_budget < 4) cell_budget = 4;
+    /* (the workers only read the lanes: nothing is built lazily) */
+    DomCtx c = {S, rs, g, samples, cell_budget, out, {0}};
+    jobq_init(&c.q, rs->ng);
+    par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
+}
+

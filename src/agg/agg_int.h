@@ -1,0 +1,254 @@
+/*
+ * agg_int.h — the summary's internals, shared by the files of src/agg/
+ * (not part of the public API, agg.h).
+ *
+ * Owns: the Summary structure and the layouts of its parts (lanes and
+ * segments, sorted points, step functions), and the helpers the files
+ * share.
+ * Invariants: see agg.h and each file's opening comment; a part that is
+ * built lazily is marked by its `built` flag (or a non-NULL array) and
+ * never changes afterwards.
+ */
+#ifndef TNAV_AGG_INT_H
+#define TNAV_AGG_INT_H
+
+#include "agg.h"
+
+#include <stddef.h>
+
+#include "base/par.h"
+#include "base/util.h"
+
+/* segment categories */
+enum { CAT_IDLE = 0, CAT_BUSY = 1, CAT_SYNC = 2, CAT_OTHER = 3 };
+#define CP_SHIFT 3 /* a checkpoint every 8 segments */
+
+typedef struct {
+    uint32_t act, loc;
+    uint32_t off, n; /* seg_*[off .. off + n) */
+    int64_t t0, t1;  /* its span (lane_span), kept here so that a frame
+                      * skips a lane without touching its segments */
+    /* a time index: bins[k] = the last segment starting at or before
+     * seg_t[off] + (k << shift), so a lookup searches one bin of about 32
+     * segments instead of the whole lane */
+    uint32_t *bins;
+    uint32_t nbins;
+    uint8_t shift;
+} Lane;
+
+/* sorted points per row, with prefix sums of their weights */
+typedef struct {
+    bool built;
+    uint32_t nrows;
+    uint32_t *off; /* nrows + 1 */
+    int64_t *t;
+    double *cum;   /* cum[k] = the weights of points [row start, k) ... as a global prefix */
+    uint32_t *id;  /* message or event */
+    uint32_t *ev;  /* the event whose selection keeps the point */
+    size_t cap;    /* the arrays' size */
+} Points;
+
+/* step functions per row: value v[k] on [t[k], t[k+1]) */
+typedef struct {
+    bool built;
+    uint32_t nrows;
+    uint32_t *off;
+    int64_t *t;
+    double *v;
+    double *cum;   /* integral from the row's first step to t[k] */
+    double *dcum;  /* time with a value, from the row's first step to t[k] */
+    uint8_t *defd; /* whether v[k] is defined */
+} Steps;
+
+/* Per location, its lanes as an index for the location's cumulative
+ * busy / sync time at any t without visiting every lane (a location of a
+ * task runtime holds thousands of short lanes): the *short* lanes (span at
+ * most w[l]) sorted by start, with prefix sums of their totals, and the
+ * few *long* ones (at most LOC_LONG) apart. At t, the short lanes that
+ * started before t - w[l] have ended (their totals are a prefix sum), those
+ * that start at or after t add nothing, so only the ones starting in
+ * [t - w[l], t) and the long ones are looked up. */
+#define LOC_LONG 8
+typedef struct {
+    bool built;
+    uint32_t *off;    /* per location: short entries [off[l], off[l + 1]) */
+    int64_t *t0, *t1; /* entry: the lane's span */
+    uint32_t *lane;   /* entry: the lane */
+    uint32_t *rank;   /* entry: the lane's position among its location's lanes (row_lanes order) */
+    int64_t *pre[2];  /* busy / sync totals of the entries before k (global prefix) */
+    int64_t *w;       /* per location: the longest short lane's span */
+    uint32_t *loff, *llane; /* per location: its long lanes [loff[l], loff[l + 1]) */
+} LocIdx;
+
+/* A bump allocator: many small blocks from big chunks, freed at once
+ * (per-activity outputs of the lane sweep, the lanes' time indexes). */
+typedef struct {
+    char **chunk;
+    size_t nchunk, capchunk;
+    char *cur;
+    size_t left;
+} Arena;
+void *arena_alloc(Arena *A, size_t n);
+void arena_free(Arena *A);
+
+#define SWEEP_WORKERS 64
+
+struct Summary {
+    const Store *s;
+    const uint64_t *sel;
+    Summary *base;      /* unfiltered, or NULL (summary_set_base) */
+    int threads;
+    uint64_t nsel;
+    /* lanes and their segments */
+    Lane *lanes;
+    uint32_t nlanes;
+    uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
+    LocIdx locidx;      /* built lazily (locidx_build) */
+    Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
+    uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
+    int64_t *seg_t;
+    uint32_t *seg_ev;
+    uint8_t *seg_cat;
+    uint16_t *seg_depth; /* open intervals of the activity (saturated) while the segment lasts */
+    size_t nseg;
+    size_t seg_cap;  /* the arrays' size: lanes live in regions with gaps between them */
+    int64_t *cp[2];  /* per 8-segment block: busy / sync time within its lane before it */
+    /* selection rank per 64-event word */
+    uint32_t *rank;
+    uint32_t *act_rank; /* lazily: selected events of act_ev before each position */
+    /* pairs of locations with messages */
+    bool pairs_built;
+    uint32_t npairs;
+    uint32_t *pair_src, *pair_dst;
+    uint32_t *msg_pair; /* unfiltered: each message's pair, or NONE32 */
+    /* lazily built series */
+    Points msg[2][3];   /* [recv][row kind]: message arrival/send times, bytes */
+    Steps counter[2];   /* [row kind] */
+    Steps xsteps[2];    /* expr: intervals */
+    Points xpts[2];     /* expr: instants */
+    double *xval;       /* expr: per event */
+    char *xtext;
+    Points glyphs[2];   /* instants with a glyph */
+    /* names by innermost time */
+    bool names_built;
+    int8_t *name_rank;  /* per name key: rank among the top names, or -1 */
+    uint32_t *top;      /* representative events of the top names */
+    int64_t *top_ns;
+    int ntop;
+};
+
+
+static inline bool selected(const Summary *S, size_t e) { return !S->sel || ((S->sel[e >> 6] >> (e & 63)) & 1); }
+
+/* selected events among 0..x-1 */
+static inline uint64_t sel_prefix(const Summary *S, size_t x)
+{
+    if (!S->sel) return x;
+    size_t w = x >> 6;
+    uint64_t r = S->rank[w];
+    if (x & 63) r += (uint64_t)popcount64(S->sel[w] & ((1ULL << (x & 63)) - 1));
+    return r;
+}
+
+/* names are counted in a dense table: a name's string id, or past the
+ * dictionary, its kind (an event without a name) */
+static inline size_t name_nkeys(const Store *s) { return (size_t)s->nnames + K_USER + s->nukind; }
+
+static inline size_t name_key(const Store *s, uint32_t e)
+{
+    return s->name[e] != NONE32 ? (size_t)s->name[e] : (size_t)s->nnames + s->kind[e];
+}
+
+/* agg_lanes.c */
+void build_lanes(Summary *S);
+ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
+int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);
+const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n);
+
+/* The span of lane L (which has segments): before *t0 (its first
+ * segment's start) its cumulative functions are 0; from *t1 (the start of
+ * its last segment, which is idle) they are constant; *t1 is INT64_MAX if
+ * the last segment is not idle. */
+static inline void lane_span(const Summary *S, const Lane *L, int64_t *t0, int64_t *t1)
+{
+    (void)S;
+    *t0 = L->t0;
+    *t1 = L->t1;
+}
+
+/* the first index i of the increasing t[0..n) with t[i] > x (upper) or
+ * t[i] >= x (lower); n if none */
+static inline size_t times_upper(const int64_t *t, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid] <= x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+static inline size_t times_lower(const int64_t *t, size_t n, int64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* times_upper / times_lower over the boundaries of a time grid
+ * (g->b[0..ncell]), from an arithmetic guess (the boundaries are evenly
+ * spaced) corrected by a step or two: no branchy binary search */
+static inline size_t grid_upper(const TimeGrid *g, int64_t t)
+{
+    size_t nc = (size_t)g->ncell;
+    if (t < g->b[0]) return 0;
+    if (t >= g->b[nc]) return nc + 1;
+    size_t i = (size_t)((__int128)(t - g->b[0]) * (__int128)nc / (__int128)(g->b[nc] - g->b[0]));
+    if (i > nc) i = nc;
+    while (i > 0 && g->b[i] > t) i--;
+    while (i <= nc && g->b[i] <= t) i++;
+    return i;
+}
+static inline size_t grid_lower(const TimeGrid *g, int64_t t) { return t == INT64_MIN ? 0 : grid_upper(g, t - 1); }
+
+/* The time in category cat of the lanes ls[0..nl) over (-inf, t[i]) for
+ * the increasing times t[0..nt), added to acc[0..nt) (integers: exact).
+ * A lane costs one lookup per time inside its span, and two binary
+ * searches in t: a row of many short lanes (a location of a task runtime)
+ * costs per lane, not per lane and time. */
+/* Build S->locidx (once); free it; its bytes. */
+void locidx_build(Summary *S);
+void locidx_free(LocIdx *X);
+size_t locidx_bytes(const LocIdx *X, uint32_t nloc);
+/* The time in category cat of location l's lanes over (-inf, t[i]) for
+ * the increasing t[0..nt), into acc (integers: exact). */
+void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt, int64_t *acc);
+/* The short entries of location l starting in [x, y): [*k0, *k1). */
+void locidx_range(const Summary *S, uint32_t l, int64_t x, int64_t y, size_t *k0, size_t *k1);
+
+void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc);
+
+/* agg_points.c */
+typedef struct {
+    uint32_t row, ev;
+    int64_t t;
+    double w;
+    uint32_t id;
+} RawPt;
+void points_free(Points *p);
+void steps_free(Steps *p);
+void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows);
+void build_pairs(Summary *S);
+Points *msg_points(Summary *S, bool recv, RowKind rk);
+size_t pts_lower(const Points *P, uint32_t r, int64_t t);
+Steps *counter_steps(Summary *S, RowKind rk);
+void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def);
+
+/* agg_frame.c */
+uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t);
+
+#endif

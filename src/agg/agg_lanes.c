@@ -1,0 +1,639 @@
+/*
+ * agg_lanes.c — lanes: per activity and location, the timeline of the
+ * innermost open interval (segments), their categories, busy/sync
+ * checkpoints and the per-lane time index; lookups in them.
+ *
+ * Owns: Summary.lanes, seg_*, cp, the loc/act → lane maps.
+ * Invariants: a lane's segments are in one region of the global arrays,
+ * their start times strictly increase, the last segment is idle; cp[c][k]
+ * is the time of category c within its lane before segment k << CP_SHIFT;
+ * bins[k] is the last segment starting at or before start + (k << shift).
+ */
+#include "agg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *arena_alloc(Arena *A, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    if (n > A->left) {
+        size_t sz = n > (1u << 17) ? n : (1u << 17); /* (below the mmap threshold: chunks are recycled by malloc) */
+        if (A->nchunk == A->capchunk) {
+            A->capchunk = A->capchunk ? A->capchunk * 2 : 8;
+            A->chunk = xrealloc(A->chunk, A->capchunk * sizeof(char *));
+        }
+        A->cur = A->chunk[A->nchunk++] = xmalloc(sz);
+        A->left = sz;
+    }
+    void *p = A->cur;
+    A->cur += n;
+    A->left -= n;
+    return p;
+}
+
+void arena_free(Arena *A)
+{
+    for (size_t i = 0; i < A->nchunk; i++) free(A->chunk[i]);
+    free(A->chunk);
+    memset(A, 0, sizeof *A);
+}
+
+/* ---- lanes: the innermost interval of each activity, per location --------------- */
+
+/* Each activity is swept in time order with a stack of its open intervals;
+ * whenever the innermost one changes, an entry (time, event or NONE32)
+ * goes to the *stream* of its worker, tagged with the lane (the location
+ * of the event) it belongs to. The stream is then split into the lanes,
+ * written straight into the activity's region of the global arrays (sized
+ * from a count of its intervals: at most 2 entries per interval, 4 when it
+ * spans locations), dropping
+ * zero-length segments and repeats. */
+
+typedef struct {
+    uint32_t loc, n;
+} SLane;
+
+typedef struct {
+    int64_t *t;
+    uint32_t *ev;
+    uint8_t *lane;
+    uint16_t *depth;
+    size_t n, cap;
+    SLane *ln;
+    uint32_t nl, capl;
+    uint32_t cur, cur_lane; /* the innermost event, or NONE32 */
+    VEC(uint32_t) stack;
+    Arena *tmp, *keep; /* the worker's: outputs until the lanes are made; time indexes */
+} Stream;
+
+typedef struct {
+    uint32_t nl;
+    SLane *ln;      /* its lanes: location and number of segments */
+    uint32_t *loff; /* segment offset of each lane */
+    uint32_t **bins; /* each lane's time index */
+    uint32_t *nbins;
+    uint8_t *shift;
+} ActOut;
+
+typedef struct {
+    Summary *S;
+    size_t *cnt;    /* per activity: room for its segments, then (prefix) its region */
+    ActOut *out;
+    JobQueue q;
+    Arena tmp[SWEEP_WORKERS];
+} LaneCtx;
+
+static bool candidate(const Summary *S, uint32_t e)
+{
+    const Store *s = S->s;
+    return selected(S, e) && (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
+}
+
+static uint32_t stream_lane(Stream *w, uint32_t loc)
+{
+    for (uint32_t i = 0; i < w->nl; i++)
+        if (w->ln[i].loc == loc) return i;
+    if (w->nl == w->capl) {
+        w->capl = w->capl ? w->capl * 2 : 4;
+        w->ln = xrealloc(w->ln, w->capl * sizeof(SLane));
+    }
+    w->ln[w->nl] = (SLane){loc, 0};
+    return w->nl++;
+}
+
+static inline void stream_put(Stream *w, uint32_t lane, int64_t t, uint32_t ev)
+{
+    w->t[w->n] = t;
+    w->ev[w->n] = ev;
+    w->lane[w->n] = (uint8_t)lane;
+    w->depth[w->n] = ev == NONE32 ? 0 : w->stack.len < 65535 ? (uint16_t)w->stack.len : 65535;
+    w->n++;
+}
+
+/* the innermost interval becomes ev (NONE32: none) at time x */
+static void stream_set(Stream *w, const Store *s, int64_t x, uint32_t ev)
+{
+    if (ev == w->cur) return;
+    uint32_t nl = ev == NONE32 ? NONE32 : stream_lane(w, s->loc[ev]);
+    if (w->cur != NONE32 && nl != w->cur_lane) stream_put(w, w->cur_lane, x, NONE32);
+    if (ev != NONE32) stream_put(w, nl, x, ev);
+    w->cur = ev;
+    w->cur_lane = nl;
+}
+
+static inline int64_t ev_end_s(const Store *s, uint32_t e) { return s->ts[e] + s->dur[e]; }
+
+static void stream_close_until(Stream *w, const Store *s, int64_t t)
+{
+    while (w->stack.len) {
+        int64_t end = ev_end_s(s, w->stack.v[w->stack.len - 1]);
+        if (end > t) break;
+        w->stack.len--;
+        /* (intervals that are not properly nested end lazily) */
+        while (w->stack.len && ev_end_s(s, w->stack.v[w->stack.len - 1]) <= end) w->stack.len--;
+        stream_set(w, s, end, w->stack.len ? w->stack.v[w->stack.len - 1] : NONE32);
+    }
+}
+
+static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
+{
+    const Store *s = S->s;
+    size_t need = c->cnt[a + 1] - c->cnt[a];
+    if (need > w->cap) {
+        w->cap = need;
+        w->t = xrealloc(w->t, need * sizeof(int64_t));
+        w->ev = xrealloc(w->ev, need * sizeof(uint32_t));
+        w->lane = xrealloc(w->lane, need);
+        w->depth = xrealloc(w->depth, need * sizeof(uint16_t));
+    }
+    w->n = 0;
+    w->nl = 0;
+    w->cur = w->cur_lane = NONE32;
+    w->stack.len = 0;
+    for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
+        uint32_t e = s->act_ev[p];
+        if (!candidate(S, e)) continue;
+        stream_close_until(w, s, s->ts[e]);
+        VEC_PUSH(w->stack, e);
+        stream_set(w, s, s->ts[e], e);
+    }
+    stream_close_until(w, s, INT64_MAX);
+    if (w->nl > 255) die_oom(); /* (an activity at more than 255 locations) */
+    /* split into lanes, in the activity's region: zero-length segments and
+     * repeats dropped */
+    ActOut *o = &c->out[a];
+    o->nl = w->nl;
+    o->ln = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(SLane));
+    o->loff = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < w->nl; i++) w->ln[i].n = 0;
+    for (size_t k = 0; k < w->n; k++) w->ln[w->lane[k]].n++;
+    size_t off = c->cnt[a];
+    for (uint32_t i = 0; i < w->nl; i++) {
+        o->ln[i] = (SLane){w->ln[i].loc, 0};
+        o->loff[i] = (uint32_t)off;
+        off += w->ln[i].n;
+    }
+    int64_t *T = S->seg_t;
+    uint32_t *E = S->seg_ev;
+    uint16_t *D = S->seg_depth;
+    for (size_t k = 0; k < w->n; k++) {
+        uint32_t L = w->lane[k];
+        size_t at = o->loff[L] + o->ln[L].n;
+        if (o->ln[L].n && T[at - 1] == w->t[k]) {
+            /* a zero-length segment: the later entry replaces it */
+            E[at - 1] = w->ev[k];
+            D[at - 1] = w->depth[k];
+            if (o->ln[L].n >= 2 && E[at - 2] == w->ev[k] && D[at - 2] == w->depth[k]) o->ln[L].n--;
+            continue;
+        }
+        if (o->ln[L].n && E[at - 1] == w->ev[k] && D[at - 1] == w->depth[k]) continue;
+        T[at] = w->t[k];
+        E[at] = w->ev[k];
+        D[at] = w->depth[k];
+        o->ln[L].n++;
+    }
+    /* the time index of each lane */
+    o->bins = arena_alloc(w->tmp, ((size_t)o->nl + 1) * sizeof(uint32_t *));
+    o->nbins = arena_alloc(w->tmp, ((size_t)o->nl + 1) * sizeof(uint32_t));
+    o->shift = arena_alloc(w->tmp, (size_t)o->nl + 1);
+    for (uint32_t i = 0; i < o->nl; i++) {
+        size_t g0 = o->loff[i], n = o->ln[i].n;
+        uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
+        uint8_t sh = 0;
+        while ((span >> sh) >= n / 32 + 1) sh++;
+        uint32_t nb = n ? (uint32_t)(span >> sh) + 1 : 0;
+        uint32_t *bins = arena_alloc(w->keep, ((size_t)nb + 1) * sizeof(uint32_t));
+        size_t k = g0;
+        for (uint32_t b = 0; b < nb; b++) {
+            int64_t at = T[g0] + (int64_t)((uint64_t)b << sh);
+            while (k + 1 < g0 + n && T[k + 1] <= at) k++;
+            bins[b] = (uint32_t)k;
+        }
+        o->bins[i] = bins;
+        o->nbins[i] = nb;
+        o->shift[i] = sh;
+    }
+    /* categories and checkpoints */
+    for (uint32_t i = 0; i < o->nl; i++) {
+        int64_t acc[2] = {0, 0};
+        size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n;
+        for (size_t g = g0; g < g1; g++) {
+            uint32_t ev = E[g];
+            uint8_t cat = ev == NONE32                ? CAT_IDLE
+                          : s->kind[ev] == K_STATE ? CAT_BUSY
+                          : s->kind[ev] == K_SYNC  ? CAT_SYNC
+                                                   : CAT_OTHER;
+            S->seg_cat[g] = cat;
+            if (!(g & ((1u << CP_SHIFT) - 1))) {
+                S->cp[0][g >> CP_SHIFT] = acc[0];
+                S->cp[1][g >> CP_SHIFT] = acc[1];
+            }
+            if ((cat == CAT_BUSY || cat == CAT_SYNC) && g + 1 < g1) acc[cat - 1] += T[g + 1] - T[g];
+        }
+    }
+}
+
+static void count_worker(void *ctx, int wk, int nw)
+{
+    (void)wk;
+    (void)nw;
+    LaneCtx *c = ctx;
+    const Store *s = c->S->s;
+    size_t a;
+    while ((a = jobq_next(&c->q)) != (size_t)-1) {
+        /* room for the stream of the activity: each change of the
+         * innermost interval (at most one per start and one per end) puts
+         * one entry, or two when it changes the location too */
+        size_t n = 0;
+        uint32_t loc0 = NONE32;
+        bool one_loc = true;
+        for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
+            uint32_t e = s->act_ev[p];
+            if (!candidate(c->S, e)) continue;
+            n++;
+            if (loc0 == NONE32) loc0 = s->loc[e];
+            else if (s->loc[e] != loc0) one_loc = false;
+        }
+        c->cnt[a + 1] = n ? (one_loc ? 2 : 4) * n + 2 : 0;
+    }
+}
+
+static void sweep_worker(void *ctx, int wk, int nw)
+{
+    (void)nw;
+    LaneCtx *c = ctx;
+    Stream w;
+    memset(&w, 0, sizeof w);
+    w.tmp = &c->tmp[wk];
+    w.keep = &c->S->bins_arena[wk];
+    size_t a;
+    while ((a = jobq_next(&c->q)) != (size_t)-1)
+        if (c->cnt[a + 1] > c->cnt[a]) sweep_activity(c->S, c, &w, (uint32_t)a);
+    free(w.t);
+    free(w.ev);
+    free(w.lane);
+    free(w.depth);
+    free(w.ln);
+    VEC_FREE(w.stack);
+}
+
+void build_lanes(Summary *S)
+{
+    const Store *s = S->s;
+    if (S->threads > SWEEP_WORKERS) S->threads = SWEEP_WORKERS;
+    LaneCtx c;
+    memset(&c, 0, sizeof c);
+    c.S = S;
+    c.cnt = xcalloc((size_t)s->nact + 2, sizeof(size_t));
+    c.out = xcalloc((size_t)s->nact + 1, sizeof(ActOut));
+    jobq_init(&c.q, s->nact);
+    par_run(S->threads, count_worker, &c);
+    for (uint32_t a = 0; a < s->nact; a++) c.cnt[a + 1] += c.cnt[a];
+    /* regions: activity a writes into [cnt[a], cnt[a + 1]) (it may use less) */
+    size_t cap = c.cnt[s->nact] + 1;
+    S->seg_cap = cap;
+    S->seg_t = xmalloc_big_keep(cap * sizeof(int64_t));
+    S->seg_ev = xmalloc_big_keep(cap * sizeof(uint32_t));
+    S->seg_cat = xmalloc_big_keep(cap);
+    S->seg_depth = xmalloc_big_keep(cap * sizeof(uint16_t));
+    size_t nblk = (cap >> CP_SHIFT) + 1;
+    for (int k = 0; k < 2; k++) S->cp[k] = xmalloc_big_keep(nblk * sizeof(int64_t));
+    jobq_init(&c.q, s->nact);
+    par_run(S->threads, sweep_worker, &c);
+    /* the lanes, in activity order */
+    uint32_t nl = 0;
+    size_t nseg = 0;
+    for (uint32_t a = 0; a < s->nact; a++) nl += c.out[a].nl;
+    S->nlanes = nl;
+    S->lanes = xcalloc((size_t)nl + 1, sizeof(Lane));
+    S->act_off = xcalloc((size_t)s->nact + 1, sizeof(uint32_t));
+    S->loc_off = xcalloc((size_t)s->nloc + 2, sizeof(uint32_t));
+    uint32_t li = 0;
+    for (uint32_t a = 0; a < s->nact; a++) {
+        S->act_off[a] = li;
+        ActOut *o = &c.out[a];
+        for (uint32_t i = 0; i < o->nl; i++) {
+            Lane *L = &S->lanes[li++];
+            L->act = a;
+            L->loc = o->ln[i].loc;
+            L->off = o->loff[i];
+            L->n = o->ln[i].n;
+            L->bins = o->bins[i];
+            L->nbins = o->nbins[i];
+            L->shift = o->shift[i];
+            if (L->n) {
+                size_t last = (size_t)L->off + L->n - 1;
+                L->t0 = S->seg_t[L->off];
+                L->t1 = S->seg_ev[last] == NONE32 ? S->seg_t[last] : INT64_MAX;
+            }
+            nseg += L->n;
+            S->loc_off[L->loc + 1]++;
+        }
+    }
+    for (int k = 0; k < SWEEP_WORKERS; k++) arena_free(&c.tmp[k]);
+    S->act_off[s->nact] = li;
+    S->nseg = nseg;
+    free(c.out);
+    free(c.cnt);
+    S->act_lanes = xmalloc(((size_t)nl + 1) * sizeof(uint32_t));
+    for (uint32_t i = 0; i < nl; i++) S->act_lanes[i] = i;
+    for (uint32_t l = 0; l < s->nloc; l++) S->loc_off[l + 1] += S->loc_off[l];
+    S->loc_lanes = xmalloc(((size_t)nl + 1) * sizeof(uint32_t));
+    uint32_t *pos = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
+    memcpy(pos, S->loc_off, (size_t)s->nloc * sizeof(uint32_t));
+    for (uint32_t i = 0; i < nl; i++) S->loc_lanes[pos[S->lanes[i].loc]++] = i;
+    free(pos);
+}
+
+/* the last segment of lane L starting at or before t, or -1; hint (a
+ * segment index, or SIZE_MAX) makes increasing queries cheap */
+ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
+{
+    if (!L->n) return -1;
+    const int64_t *T = S->seg_t;
+    size_t end = (size_t)L->off + L->n;
+    if (T[L->off] > t) return -1;
+    if (hint && *hint >= L->off && *hint < end && T[*hint] <= t && (*hint + 1 == end || T[*hint + 1] > t))
+        return (ptrdiff_t)*hint; /* the same segment as the previous query */
+    /* the bin of t, then a binary search in it */
+    uint64_t k = (uint64_t)(t - T[L->off]) >> L->shift;
+    size_t lo, hi;
+    if (k >= L->nbins) {
+        lo = L->bins[L->nbins - 1];
+        hi = end;
+    } else {
+        lo = L->bins[k];
+        hi = k + 1 < L->nbins ? (size_t)L->bins[k + 1] + 1 : end;
+    }
+    /* largest j in [lo, hi) with T[j] <= t (T[lo] <= t) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    if (hint) *hint = lo;
+    return (ptrdiff_t)lo;
+}
+
+/* time of lane L in category cat over (-inf, t) */
+int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint)
+{
+    ptrdiff_t k = seg_find(S, L, t, hint);
+    if (k < 0) return 0;
+    size_t j0 = (size_t)k & ~(size_t)((1u << CP_SHIFT) - 1);
+    int64_t acc;
+    if (j0 < L->off) {
+        j0 = L->off;
+        acc = 0;
+    } else {
+        acc = S->cp[cat - 1][(size_t)k >> CP_SHIFT];
+    }
+    for (size_t i = j0; i < (size_t)k; i++)
+        if (S->seg_cat[i] == cat) acc += S->seg_t[i + 1] - S->seg_t[i];
+    if (S->seg_cat[k] == cat) acc += t - S->seg_t[k];
+    return acc;
+}
+
+const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n)
+{
+    if (rk == ROWS_LOC) {
+        *n = S->loc_off[row + 1] - S->loc_off[row];
+        return S->loc_lanes + S->loc_off[row];
+    }
+    *n = S->act_off[row + 1] - S->act_off[row];
+    return S->act_lanes + S->act_off[row];
+}
+
+
+void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc)
+{
+    int64_t tail = 0; /* totals of the lanes that ended before t[k], added from k on */
+    int64_t *diff = NULL;
+    for (uint32_t q = 0; q < nl; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        if (!L->n) continue;
+        int64_t a, b;
+        lane_span(S, L, &a, &b);
+        size_t i0 = times_upper(t, nt, a), i1 = b == INT64_MAX ? nt : times_lower(t, nt, b);
+        if (i1 < i0) i1 = i0;
+        size_t hint = SIZE_MAX;
+        for (size_t i = i0; i < i1; i++) acc[i] += lane_cum(S, L, cat, t[i], &hint);
+        if (i1 < nt) {
+            int64_t tot = lane_cum(S, L, cat, b, NULL);
+            if (!tot) continue;
+            if (i1 == 0) {
+                tail += tot;
+                continue;
+            }
+            if (!diff) diff = xcalloc(nt + 1, sizeof(int64_t));
+            diff[i1] += tot;
+        }
+    }
+    int64_t run = tail;
+    for (size_t i = 0; i < nt; i++) {
+        if (diff) run += diff[i];
+        acc[i] += run;
+    }
+    free(diff);
+}
+
+/* ---- the per-location index -------------------------------------------------------- */
+
+typedef struct {
+    int64_t t0, t1, span;
+    uint32_t lane, rank;
+} LEnt;
+
+static int cmp_lent_start(const void *a, const void *b)
+{
+    const LEnt *x = a, *y = b;
+    if (x->t0 != y->t0) return x->t0 < y->t0 ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int cmp_span_desc(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x > y ? -1 : x < y;
+}
+
+typedef struct {
+    Summary *S;
+    uint32_t *nshort; /* per location, counted by the first pass */
+    JobQueue q;
+    int pass;
+} LocIdxCtx;
+
+/* pass 0: each location's long lanes and window; pass 1: its sorted short entries */
+static void locidx_worker(void *ctx, int wk, int nw)
+{
+    (void)wk;
+    (void)nw;
+    LocIdxCtx *c = ctx;
+    Summary *S = c->S;
+    LocIdx *X = &S->locidx;
+    VEC(LEnt) ent = {0};
+    VEC(int64_t) spans = {0};
+    size_t l;
+    while ((l = jobq_next(&c->q)) != (size_t)-1) {
+        uint32_t nl;
+        const uint32_t *ls = row_lanes(S, ROWS_LOC, (uint32_t)l, &nl);
+        ent.len = spans.len = 0;
+        for (uint32_t q = 0; q < nl; q++) {
+            const Lane *L = &S->lanes[ls[q]];
+            if (!L->n) continue;
+            LEnt e;
+            lane_span(S, L, &e.t0, &e.t1);
+            e.span = e.t1 == INT64_MAX ? INT64_MAX : e.t1 - e.t0;
+            e.lane = ls[q];
+            e.rank = q;
+            VEC_PUSH(ent, e);
+            VEC_PUSH(spans, e.span);
+        }
+        /* the window: the longest span but the LOC_LONG longest (which go apart) */
+        int64_t w = 0;
+        if (spans.len > LOC_LONG) {
+            qsort(spans.v, spans.len, sizeof(int64_t), cmp_span_desc);
+            w = spans.v[LOC_LONG];
+        }
+        if (w == INT64_MAX) w = INT64_MAX / 4;
+        if (c->pass == 0) {
+            X->w[l] = w;
+            uint32_t nlong = 0;
+            for (size_t k = 0; k < ent.len; k++) nlong += ent.v[k].span > w;
+            c->nshort[l] = (uint32_t)ent.len - nlong;
+            X->loff[l + 1] = nlong;
+            continue;
+        }
+        /* short entries sorted by start (usually in order already) */
+        size_t ns = 0, nlg = X->loff[l];
+        for (size_t k = 0; k < ent.len; k++) {
+            if (ent.v[k].span > w) X->llane[nlg++] = ent.v[k].lane;
+            else ent.v[ns++] = ent.v[k];
+        }
+        for (size_t k = 1; k < ns; k++)
+            if (cmp_lent_start(&ent.v[k - 1], &ent.v[k]) > 0) {
+                qsort(ent.v, ns, sizeof(LEnt), cmp_lent_start);
+                break;
+            }
+        size_t at = X->off[l];
+        for (size_t k = 0; k < ns; k++, at++) {
+            const Lane *L = &S->lanes[ent.v[k].lane];
+            X->t0[at] = ent.v[k].t0;
+            X->t1[at] = ent.v[k].t1;
+            X->lane[at] = ent.v[k].lane;
+            X->rank[at] = ent.v[k].rank;
+            /* (totals for now; prefix sums below) */
+            X->pre[0][at + 1] = lane_cum(S, L, CAT_BUSY, ent.v[k].t1, NULL);
+            X->pre[1][at + 1] = lane_cum(S, L, CAT_SYNC, ent.v[k].t1, NULL);
+        }
+    }
+    VEC_FREE(ent);
+    VEC_FREE(spans);
+}
+
+void locidx_build(Summary *S)
+{
+    LocIdx *X = &S->locidx;
+    if (X->built) return;
+    uint32_t nloc = S->s->nloc;
+    X->w = xcalloc((size_t)nloc + 1, sizeof(int64_t));
+    X->off = xcalloc((size_t)nloc + 2, sizeof(uint32_t));
+    X->loff = xcalloc((size_t)nloc + 2, sizeof(uint32_t));
+    LocIdxCtx c = {S, xcalloc((size_t)nloc + 1, sizeof(uint32_t)), {0}, 0};
+    int nw = S->nlanes > 20000 ? S->threads : 1;
+    jobq_init(&c.q, nloc);
+    par_run(nw, locidx_worker, &c);
+    for (uint32_t l = 0; l < nloc; l++) {
+        X->off[l + 1] = X->off[l] + c.nshort[l];
+        X->loff[l + 1] += X->loff[l];
+    }
+    size_t n = X->off[nloc];
+    X->t0 = xmalloc((n + 1) * sizeof(int64_t));
+    X->t1 = xmalloc((n + 1) * sizeof(int64_t));
+    X->lane = xmalloc((n + 1) * sizeof(uint32_t));
+    X->rank = xmalloc((n + 1) * sizeof(uint32_t));
+    for (int k = 0; k < 2; k++) {
+        X->pre[k] = xmalloc((n + 1) * sizeof(int64_t));
+        X->pre[k][0] = 0;
+    }
+    X->llane = xmalloc(((size_t)X->loff[nloc] + 1) * sizeof(uint32_t));
+    c.pass = 1;
+    jobq_init(&c.q, nloc);
+    par_run(nw, locidx_worker, &c);
+    for (int k = 0; k < 2; k++)
+        for (size_t i = 0; i < n; i++) X->pre[k][i + 1] += X->pre[k][i];
+    free(c.nshort);
+    X->built = true;
+}
+
+void locidx_free(LocIdx *X)
+{
+    free(X->off);
+    free(X->t0);
+    free(X->t1);
+    free(X->lane);
+    free(X->rank);
+    free(X->pre[0]);
+    free(X->pre[1]);
+    free(X->w);
+    free(X->loff);
+    free(X->llane);
+    memset(X, 0, sizeof *X);
+}
+
+size_t locidx_bytes(const LocIdx *X, uint32_t nloc)
+{
+    if (!X->built) return 0;
+    size_t n = X->off[nloc];
+    return (n + 1) * (8 + 8 + 4 + 4 + 16) + ((size_t)nloc + 2) * (4 + 4 + 8) + ((size_t)X->loff[nloc] + 1) * 4;
+}
+
+/* the first short entry of location l, in [k, end), with t0 >= x */
+static inline size_t locidx_lower(const LocIdx *X, size_t k, size_t end, int64_t x)
+{
+    /* gallop from k (queries increase) */
+    size_t step = 1, lo = k, hi = k;
+    while (hi < end && X->t0[hi] < x) {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+    }
+    if (hi > end) hi = end;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (X->t0[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void locidx_range(const Summary *S, uint32_t l, int64_t x, int64_t y, size_t *k0, size_t *k1)
+{
+    const LocIdx *X = &S->locidx;
+    size_t a = X->off[l], e = X->off[l + 1];
+    *k0 = locidx_lower(X, a, e, x);
+    *k1 = locidx_lower(X, *k0, e, y);
+}
+
+void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt, int64_t *acc)
+{
+    const LocIdx *X = &S->locidx;
+    size_t a = X->off[l], e = X->off[l + 1], klo = a, khi = a;
+    const int64_t *pre = X->pre[cat - 1], w = X->w[l];
+    for (size_t i = 0; i < nt; i++) {
+        int64_t ti = t[i], from = ti >= INT64_MIN + w ? ti - w : INT64_MIN;
+        klo = locidx_lower(X, klo, e, from);
+        if (khi < klo) khi = klo;
+        khi = locidx_lower(X, khi, e, ti);
+        int64_t v = pre[klo] - pre[a];
+        for (size_t k = klo; k < khi; k++)
+            v += X->t1[k] <= ti ? pre[k + 1] - pre[k] : lane_cum(S, &S->lanes[X->lane[k]], cat, ti, NULL);
+        acc[i] += v;
+    }
+    /* the long lanes */
+    lanes_cum(S, X->llane + X->loff[l], X->loff[l + 1] - X->loff[l], cat, t, nt, acc);
+}

@@ -1,0 +1,642 @@
+/*
+ * agg_points.c — sorted point series and step functions per row: message
+ * ends (bytes, events of pairs), location pairs, counters, expressions,
+ * instants with glyphs; the communication matrix.
+ *
+ * Owns: Summary.msg, pairs, counter, xsteps, xpts, xval, glyphs.
+ * Invariants: each series is built lazily on first use, per row kind; a
+ * row's points are sorted by (time, id) and cum is a global prefix sum of
+ * their weights; a filtered summary with a base derives its series from
+ * the base's in one pass (a subset of sorted points is sorted).
+ */
+#include "agg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filters/filter.h"
+
+void points_free(Points *p)
+{
+    free(p->off);
+    xfree_big(p->t, p->cap * sizeof(int64_t));
+    xfree_big(p->cum, p->cap * sizeof(double));
+    xfree_big(p->id, p->cap * sizeof(uint32_t));
+    xfree_big(p->ev, p->cap * sizeof(uint32_t));
+    memset(p, 0, sizeof *p);
+}
+
+void steps_free(Steps *p)
+{
+    free(p->off);
+    xfree_big(p->t, 0);
+    xfree_big(p->v, 0);
+    xfree_big(p->cum, 0);
+    xfree_big(p->dcum, 0);
+    xfree_big(p->defd, 0);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- pairs and message points ------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* locations of a message's ends (falling back on its events' locations) */
+static void msg_ends(const Store *s, const Message *M, uint32_t *src, uint32_t *dst)
+{
+    *src = M->src != NONE32 ? M->src : M->send_ev != NONE32 ? s->loc[M->send_ev] : NONE32;
+    *dst = M->dst;
+}
+
+static uint32_t pair_index(const Summary *S, uint32_t src, uint32_t dst)
+{
+    uint32_t lo = 0, hi = S->npairs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint64_t k = (uint64_t)S->pair_src[mid] << 32 | S->pair_dst[mid], want = (uint64_t)src << 32 | dst;
+        if (k < want) lo = mid + 1;
+        else if (k > want) hi = mid;
+        else return mid;
+    }
+    return NONE32;
+}
+
+void build_pairs(Summary *S)
+{
+    if (S->pairs_built) return;
+    const Store *s = S->s;
+    if (S->base && S->sel) {
+        /* base's pairs that have a message with a selected end */
+        build_pairs(S->base);
+        const Summary *B = S->base;
+        uint8_t *used = xcalloc((size_t)B->npairs + 1, 1);
+        for (uint32_t m = 0; m < s->nmsg; m++) {
+            uint32_t q = B->msg_pair[m];
+            if (q == NONE32 || used[q]) continue;
+            const Message *M = &s->msgs[m];
+            used[q] = (M->send_ev != NONE32 && selected(S, M->send_ev)) ||
+                      (M->recv_ev != NONE32 && selected(S, M->recv_ev));
+        }
+        uint32_t u = 0;
+        for (uint32_t q = 0; q < B->npairs; q++) u += used[q];
+        S->npairs = u;
+        S->pair_src = xmalloc(((size_t)u + 1) * sizeof(uint32_t));
+        S->pair_dst = xmalloc(((size_t)u + 1) * sizeof(uint32_t));
+        u = 0;
+        for (uint32_t q = 0; q < B->npairs; q++)
+            if (used[q]) {
+                S->pair_src[u] = B->pair_src[q];
+                S->pair_dst[u] = B->pair_dst[q];
+                u++;
+            }
+        free(used);
+        S->pairs_built = true;
+        return;
+    }
+    uint64_t *keys = xmalloc(((size_t)s->nmsg + 1) * sizeof(uint64_t));
+    size_t nk = 0;
+    for (uint32_t m = 0; m < s->nmsg; m++) {
+        const Message *M = &s->msgs[m];
+        uint32_t src, dst;
+        msg_ends(s, M, &src, &dst);
+        if (src == NONE32 || dst == NONE32) continue;
+        bool any = (M->send_ev != NONE32 && selected(S, M->send_ev)) || (M->recv_ev != NONE32 && selected(S, M->recv_ev));
+        if (any) keys[nk++] = (uint64_t)src << 32 | dst;
+    }
+    qsort(keys, nk, sizeof(uint64_t), cmp_u64);
+    size_t u = 0;
+    for (size_t i = 0; i < nk; i++)
+        if (!u || keys[i] != keys[u - 1]) keys[u++] = keys[i];
+    S->npairs = (uint32_t)u;
+    S->pair_src = xmalloc((u + 1) * sizeof(uint32_t));
+    S->pair_dst = xmalloc((u + 1) * sizeof(uint32_t));
+    for (size_t i = 0; i < u; i++) {
+        S->pair_src[i] = (uint32_t)(keys[i] >> 32);
+        S->pair_dst[i] = (uint32_t)keys[i];
+    }
+    free(keys);
+    S->pairs_built = true;
+    if (!S->sel) {
+        /* (for the summaries derived from this one) */
+        S->msg_pair = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(uint32_t));
+        for (uint32_t m = 0; m < s->nmsg; m++) {
+            const Message *M = &s->msgs[m];
+            uint32_t src, dst;
+            msg_ends(s, M, &src, &dst);
+            S->msg_pair[m] = src == NONE32 || dst == NONE32 ? NONE32 : pair_index(S, src, dst);
+        }
+    }
+}
+
+uint32_t summary_npairs(Summary *S)
+{
+    build_pairs(S);
+    return S->npairs;
+}
+
+void summary_pair(Summary *S, uint32_t p, uint32_t *src, uint32_t *dst)
+{
+    build_pairs(S);
+    *src = S->pair_src[p];
+    *dst = S->pair_dst[p];
+}
+
+static int cmp_rawpt(const void *a, const void *b)
+{
+    const RawPt *x = a, *y = b;
+    if (x->row != y->row) return x->row < y->row ? -1 : 1;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void points_alloc(Points *P, size_t n)
+{
+    P->cap = n + 1;
+    P->t = xmalloc_big(P->cap * sizeof(int64_t));
+    P->cum = xmalloc_big(P->cap * sizeof(double));
+    P->id = xmalloc_big(P->cap * sizeof(uint32_t));
+    P->ev = xmalloc_big(P->cap * sizeof(uint32_t));
+}
+
+/* sort raw points into a Points structure of nrows rows */
+void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
+{
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) P->off[raw[i].row + 1]++;
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    /* a stable counting sort by row; then each row by time, unless it is
+     * in order already (as the store's orders mostly leave it) */
+    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
+    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
+    RawPt *by = xmalloc_big((n + 1) * sizeof(RawPt));
+    for (size_t i = 0; i < n; i++) by[pos[raw[i].row]++] = raw[i];
+    free(pos);
+    for (uint32_t r = 0; r < nrows; r++) {
+        size_t a = P->off[r], b = P->off[r + 1];
+        for (size_t k = a; k + 1 < b; k++)
+            if (cmp_rawpt(&by[k], &by[k + 1]) > 0) {
+                qsort(by + a, b - a, sizeof(RawPt), cmp_rawpt);
+                break;
+            }
+    }
+    points_alloc(P, n);
+    double acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        P->t[i] = by[i].t;
+        P->cum[i] = acc;
+        P->id[i] = by[i].id;
+        P->ev[i] = by[i].ev;
+        acc += by[i].w;
+    }
+    P->cum[n] = acc;
+    xfree_big(by, (n + 1) * sizeof(RawPt));
+    P->built = true;
+}
+
+static uint32_t nrows_of(const Summary *S, RowKind rk)
+{
+    return rk == ROWS_LOC ? S->s->nloc : rk == ROWS_ACT ? S->s->nact : S->npairs;
+}
+
+/* P: the points of B (base's) whose event S selects, in B's order;
+ * rowmap renumbers base's rows */
+static void points_derive(Summary *S, Points *P, const Points *B, const uint32_t *rowmap, uint32_t nrows)
+{
+    size_t nb = B->off[B->nrows], n = 0;
+    for (size_t k = 0; k < nb; k++) n += selected(S, B->ev[k]);
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    points_alloc(P, n);
+    n = 0;
+    double acc = 0;
+    for (uint32_t r = 0; r < B->nrows; r++) {
+        uint32_t to = rowmap ? rowmap[r] : r;
+        for (size_t k = B->off[r]; k < B->off[r + 1]; k++) {
+            if (!selected(S, B->ev[k])) continue;
+            P->t[n] = B->t[k];
+            P->id[n] = B->id[k];
+            P->ev[n] = B->ev[k];
+            P->cum[n] = acc;
+            acc += B->cum[k + 1] - B->cum[k]; /* (exact: integer weights) */
+            n++;
+            P->off[to + 1]++;
+        }
+    }
+    P->cum[n] = acc;
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    P->built = true;
+}
+
+Points *msg_points(Summary *S, bool recv, RowKind rk)
+{
+    Points *P = &S->msg[recv][rk];
+    if (P->built) return P;
+    build_pairs(S);
+    const Store *s = S->s;
+    if (S->base && S->sel) {
+        const Points *B = msg_points(S->base, recv, rk);
+        uint32_t *map = NULL;
+        if (rk == ROWS_PAIR) {
+            /* base's pairs include S's */
+            map = xmalloc(((size_t)S->base->npairs + 1) * sizeof(uint32_t));
+            for (uint32_t q = 0; q < S->base->npairs; q++)
+                map[q] = pair_index(S, S->base->pair_src[q], S->base->pair_dst[q]);
+        }
+        points_derive(S, P, B, map, nrows_of(S, rk));
+        free(map);
+        return P;
+    }
+    RawPt *raw = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(RawPt));
+    size_t n = 0;
+    for (uint32_t m = 0; m < s->nmsg; m++) {
+        const Message *M = &s->msgs[m];
+        uint32_t ev = recv ? M->recv_ev : M->send_ev;
+        if (ev == NONE32 || !selected(S, ev)) continue;
+        uint32_t src, dst;
+        msg_ends(s, M, &src, &dst);
+        uint32_t row;
+        if (rk == ROWS_LOC) row = recv ? (dst != NONE32 ? dst : s->loc[ev]) : src;
+        else if (rk == ROWS_ACT) row = s->act[ev];
+        else row = (src == NONE32 || dst == NONE32) ? NONE32 : pair_index(S, src, dst);
+        if (row == NONE32) continue;
+        int64_t t = recv ? msg_t_recv(s, M) : s->ts[ev];
+        if (t == INT64_MIN) continue;
+        int64_t b = msg_bytes(s, M);
+        raw[n++] = (RawPt){row, ev, t, b > 0 ? (double)b : 0.0, m};
+    }
+    points_from_raw(P, raw, n, nrows_of(S, rk));
+    xfree_big(raw, ((size_t)s->nmsg + 1) * sizeof(RawPt));
+    return P;
+}
+
+/* index of the first point of row r at or after t */
+size_t pts_lower(const Points *P, uint32_t r, int64_t t)
+{
+    size_t lo = P->off[r], hi = P->off[r + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (P->t[mid] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* ---- counters and expressions: step functions ---------------------------------------- */
+
+typedef struct {
+    uint32_t row;
+    int64_t t;
+    double d;      /* counter: the new value of a series; expr: a change of the rate */
+    uint64_t series;
+    size_t ord;    /* input order: equal times keep it */
+} RawStep;
+
+static int cmp_rawstep(const void *a, const void *b)
+{
+    const RawStep *x = a, *y = b;
+    if (x->row != y->row) return x->row < y->row ? -1 : 1;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* the steps of row-sorted changes; counter: d is a series' new value (the
+ * row's value is the sum over its series); else d is a change of the rate.
+ * Defined from a row's first change until `until` (counters) or always. */
+static void steps_from_raw(Steps *P, RawStep *raw, size_t n, uint32_t nrows, bool counter, int64_t until)
+{
+    for (size_t i = 0; i < n; i++) raw[i].ord = i;
+    if (n) qsort(raw, n, sizeof(RawStep), cmp_rawstep);
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    size_t cap = n + (size_t)nrows + 1;
+    P->t = xmalloc_big(cap * sizeof(int64_t));
+    P->v = xmalloc_big(cap * sizeof(double));
+    P->cum = xmalloc_big(cap * sizeof(double));
+    P->dcum = xmalloc_big(cap * sizeof(double));
+    P->defd = xmalloc_big(cap);
+    size_t k = 0, i = 0;
+    VEC(uint64_t) skey = {0};
+    VEC(double) sval = {0};
+    for (uint32_t r = 0; r < nrows; r++) {
+        P->off[r] = (uint32_t)k;
+        skey.len = sval.len = 0;
+        double rate = 0, cum = 0, dcum = 0, scale = 0;
+        while (i < n && raw[i].row == r) {
+            int64_t t = raw[i].t;
+            for (; i < n && raw[i].row == r && raw[i].t == t; i++) {
+                if (counter) {
+                    size_t q = 0;
+                    while (q < skey.len && skey.v[q] != raw[i].series) q++;
+                    if (q == skey.len) {
+                        VEC_PUSH(skey, raw[i].series);
+                        VEC_PUSH(sval, 0.0);
+                    }
+                    sval.v[q] = raw[i].d;
+                } else {
+                    rate += raw[i].d;
+                    if (fabs(raw[i].d) > scale) scale = fabs(raw[i].d);
+                }
+            }
+            if (counter) {
+                rate = 0;
+                for (size_t q = 0; q < sval.len; q++) rate += sval.v[q];
+            } else if (fabs(rate) < 1e-9 * scale) {
+                rate = 0; /* what is left of rates that started and ended */
+            }
+            if (k > P->off[r]) {
+                int64_t dt = t - P->t[k - 1];
+                if (P->defd[k - 1]) {
+                    cum += P->v[k - 1] * (double)dt;
+                    dcum += (double)dt;
+                }
+            }
+            P->t[k] = t;
+            P->v[k] = rate;
+            P->cum[k] = cum;
+            P->dcum[k] = dcum;
+            P->defd[k] = 1;
+            k++;
+        }
+        if (counter && k > P->off[r] && until > P->t[k - 1]) {
+            /* a counter holds its value until the end of the trace */
+            int64_t dt = until - P->t[k - 1];
+            cum += P->v[k - 1] * (double)dt;
+            dcum += (double)dt;
+            P->t[k] = until;
+            P->v[k] = 0;
+            P->cum[k] = cum;
+            P->dcum[k] = dcum;
+            P->defd[k] = 0;
+            k++;
+        } else if (counter && k > P->off[r]) {
+            P->defd[k - 1] = 0;
+        }
+    }
+    P->off[nrows] = (uint32_t)k;
+    VEC_FREE(skey);
+    VEC_FREE(sval);
+    P->built = true;
+}
+
+/* cumulative value and defined time of row r at t */
+void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def)
+{
+    size_t lo = P->off[r], hi = P->off[r + 1];
+    if (lo == hi || P->t[lo] > t) {
+        *cum = 0;
+        *def = 0;
+        return;
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (P->t[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    double dt = (double)(t - P->t[lo]);
+    *cum = P->cum[lo] + (P->defd[lo] ? P->v[lo] * dt : 0);
+    *def = P->dcum[lo] + (P->defd[lo] ? dt : 0);
+}
+
+Steps *counter_steps(Summary *S, RowKind rk)
+{
+    Steps *P = &S->counter[rk];
+    if (P->built) return P;
+    const Store *s = S->s;
+    const Column *vc = store_canon_col(s, F_VALUE);
+    VEC(RawStep) raw = {0};
+    for (size_t e = 0; e < s->n; e++) {
+        if (s->kind[e] != K_COUNTER || !selected(S, e)) continue;
+        double v;
+        if (!col_get_num(vc, e, &v)) continue;
+        uint32_t row = rk == ROWS_LOC ? s->loc[e] : s->act[e];
+        RawStep r = {row, s->ts[e], v, (uint64_t)s->act[e] << 32 | s->name[e], 0};
+        VEC_PUSH(raw, r);
+    }
+    /* (a stable sort keeps samples of equal time in event order) */
+    steps_from_raw(P, raw.v, raw.len, nrows_of(S, rk), true, s->t_max);
+    VEC_FREE(raw);
+    return P;
+}
+
+bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, size_t errsz)
+{
+    if (m->m != M_EXPR) return true;
+    const Store *s = S->s;
+    if (!S->xval || !S->xtext || strcmp(S->xtext, m->expr ? m->expr : "") != 0) {
+        FilterError fe;
+        Filter *f = filter_compile_value(s, m->expr ? m->expr : "", &fe);
+        if (!f) {
+            snprintf(err, errsz, "expr:%d: %s", fe.col, fe.msg);
+            return false;
+        }
+        xfree_big(S->xval, 0);
+        S->xval = xmalloc_big((s->n + 1) * sizeof(double));
+        filter_values(f, S->xval);
+        filter_free(f);
+        free(S->xtext);
+        S->xtext = xstrdup(m->expr ? m->expr : "");
+        for (int r = 0; r < 2; r++) {
+            steps_free(&S->xsteps[r]);
+            points_free(&S->xpts[r]);
+        }
+    }
+    if (rk == ROWS_PAIR || S->xsteps[rk].built) return true;
+    VEC(RawStep) raw = {0};
+    VEC(RawPt) pts = {0};
+    for (size_t e = 0; e < s->n; e++) {
+        double v = S->xval[e];
+        if (v != v || !selected(S, e)) continue;
+        uint32_t row = rk == ROWS_LOC ? s->loc[e] : s->act[e];
+        if ((s->flags[e] & EVF_DUR) && s->dur[e] > 0) {
+            double rate = v / (double)s->dur[e];
+            RawStep a = {row, s->ts[e], rate, 0, 0}, b = {row, ev_end(s, e), -rate, 0, 0};
+            VEC_PUSH(raw, a);
+            VEC_PUSH(raw, b);
+        } else {
+            RawPt p = {row, (uint32_t)e, s->ts[e], v, (uint32_t)e};
+            VEC_PUSH(pts, p);
+        }
+    }
+    steps_from_raw(&S->xsteps[rk], raw.v, raw.len, nrows_of(S, rk), false, 0);
+    points_from_raw(&S->xpts[rk], pts.v, pts.len, nrows_of(S, rk));
+    VEC_FREE(raw);
+    VEC_FREE(pts);
+    return true;
+}
+
+/* ---- glyphs, arrivals, counts -------------------------------------------------------------- */
+
+/* importance of an instant's glyph (0: none) */
+static int glyph_prio(const Store *s, uint32_t e)
+{
+    switch (s->kind[e]) {
+    case K_END: return 6;
+    case K_SPAWN: return 5;
+    case K_MOVE: return 4;
+    case K_SYNC: return (s->flags[e] & EVF_DUR) && s->dur[e] > 0 ? 0 : 3;
+    case K_ATOMIC: return 2;
+    default: break;
+    }
+    if (s->kind[e] >= K_USER && !strcmp(kind_name(s, s->kind[e]), "clock")) return 1;
+    return 0;
+}
+
+static Points *glyph_points(Summary *S, RowKind rk)
+{
+    Points *P = &S->glyphs[rk];
+    if (P->built) return P;
+    const Store *s = S->s;
+    if (S->base && S->sel) {
+        points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
+        return P;
+    }
+    VEC(RawPt) raw = {0};
+    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
+    if (O->built) {
+        /* the same events as the other row kind's: its points, by row */
+        for (size_t k = 0; k < O->off[O->nrows]; k++) {
+            uint32_t e = O->ev[k];
+            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], e, O->t[k], 1, e};
+            VEC_PUSH(raw, p);
+        }
+    } else {
+        /* whether a kind can have a glyph, once per kind (the scan then
+         * reads the kind column only, and flags / dur for sync) */
+        size_t nk = (size_t)K_USER + s->nukind + 1;
+        uint8_t *maybe = xcalloc(nk + 1, 1);
+        for (size_t k = 0; k < nk; k++) {
+            maybe[k] = k == K_END || k == K_SPAWN || k == K_MOVE || k == K_SYNC || k == K_ATOMIC;
+            if (k >= K_USER && k < (size_t)K_USER + s->nukind && !strcmp(kind_name(s, (uint16_t)k), "clock")) maybe[k] = 1;
+        }
+        for (size_t e = 0; e < s->n; e++) {
+            uint16_t k = s->kind[e];
+            if ((k < nk && !maybe[k]) || !selected(S, e) || !glyph_prio(s, (uint32_t)e)) continue;
+            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], 1, (uint32_t)e};
+            VEC_PUSH(raw, p);
+        }
+        free(maybe);
+    }
+    points_from_raw(P, raw.v, raw.len, nrows_of(S, rk));
+    VEC_FREE(raw);
+    return P;
+}
+
+uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *count)
+{
+    *count = 0;
+    if (rk == ROWS_PAIR) return NONE32;
+    Points *P = glyph_points(S, rk);
+    size_t i = pts_lower(P, row, a), j = pts_lower(P, row, b);
+    *count = (uint32_t)(j - i);
+    uint32_t best = NONE32;
+    int bp = 0;
+    for (size_t k = i; k < j && k < i + 64; k++) {
+        int p = glyph_prio(S->s, P->id[k]);
+        if (p > bp) bp = p, best = P->id[k];
+    }
+    return best;
+}
+
+uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *first)
+{
+    Points *P = msg_points(S, true, rk);
+    size_t i = pts_lower(P, row, a), j = pts_lower(P, row, b);
+    if (first) *first = i < j ? P->id[i] : NONE32;
+    return (uint32_t)(j - i);
+}
+
+void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, double *bytes, double *count)
+{
+    const Store *s = S->s;
+    if (!rg) rg = 1;
+    if (!cg) cg = 1;
+    size_t nr = ((size_t)s->nloc + rg - 1) / rg, nc = ((size_t)s->nloc + cg - 1) / cg, nn = nr * nc;
+    if (bytes) memset(bytes, 0, nn * sizeof(double));
+    if (count) memset(count, 0, nn * sizeof(double));
+    Points *P = msg_points(S, false, ROWS_PAIR);
+    for (uint32_t p = 0; p < S->npairs; p++) {
+        if (P->off[p] == P->off[p + 1]) continue;
+        size_t i = pts_lower(P, p, a), j = pts_lower(P, p, b);
+        if (i == j) continue;
+        size_t cell = (size_t)(S->pair_src[p] / rg) * nc + S->pair_dst[p] / cg;
+        if (bytes) bytes[cell] += P->cum[j] - P->cum[i];
+        if (count) count[cell] += (double)(j - i);
+    }
+}
+
+/* the nonempty cells of g for row r of P: for each, the range [i, j) of its points */
+typedef struct {
+    const Points *P;
+    uint32_t r;
+    const TimeGrid *g;
+    size_t i, end;
+} CellWalk;
+
+static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
+{
+    if (w->i >= w->end) return false;
+    int c = grid_cell(w->g, w->P->t[w->i]);
+    if (c < 0) return false;
+    size_t k = pts_lower(w->P, w->r, w->g->b[c + 1]);
+    if (k > w->end) k = w->end;
+    *cell = c;
+    *i = w->i;
+    *j = k;
+    w->i = k;
+    return true;
+}
+
+static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGrid *g)
+{
+    w->P = P;
+    w->r = r;
+    w->g = g;
+    w->i = pts_lower(P, r, g->b[0]);
+    w->end = pts_lower(P, r, g->b[g->ncell]);
+}
+
+int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count)
+{
+    if (rk == ROWS_PAIR) return 0;
+    Points *P = glyph_points(S, rk);
+    CellWalk w;
+    cellwalk_init(&w, P, row, g);
+    int n = 0, c;
+    size_t i, j;
+    while (cellwalk_next(&w, &c, &i, &j)) {
+        uint32_t best = NONE32;
+        int bp = 0;
+        for (size_t k = i; k < j && k < i + 64; k++) {
+            int p = glyph_prio(S->s, P->id[k]);
+            if (p > bp) bp = p, best = P->id[k];
+        }
+        cell[n] = c;
+        ev[n] = best;
+        count[n] = (uint32_t)(j - i);
+        n++;
+    }
+    return n;
+}
+
+int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+{
+    Points *P = msg_points(S, true, rk);
+    CellWalk w;
+    cellwalk_init(&w, P, row, g);
+    int k = 0, c;
+    size_t i, j;
+    while (cellwalk_next(&w, &c, &i, &j)) {
+        cell[k] = c;
+        n[k] = (uint32_t)(j - i);
+        if (first) first[k] = P->id[i];
+        k++;
+    }
+    return k;
+}

@@ -1,0 +1,280 @@
+/*
+ * agg_rows.c — row sets (all rows of a kind, spawn-tree order, grouping to
+ * fit the screen, windows, labels) and the ranking of names by innermost
+ * time (colours and the legend).
+ *
+ * Owns: Summary.name_rank, top, top_ns (built lazily).
+ * Invariants: a row set's ids are a permutation of the base rows; groups
+ * are contiguous runs of ids; name ranks do not depend on the frame.
+ */
+#include "agg_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- rows ------------------------------------------------------------------------------ */
+
+void rowset_init(RowSet *rs, Summary *S, RowKind kind, bool tree)
+{
+    const Store *s = S->s;
+    memset(rs, 0, sizeof *rs);
+    rs->kind = kind;
+    rs->n = kind == ROWS_LOC ? s->nloc : kind == ROWS_ACT ? s->nact : summary_npairs(S);
+    rs->ids = xmalloc(((size_t)rs->n + 1) * sizeof(uint32_t));
+    rs->depth = xcalloc((size_t)rs->n + 1, sizeof(uint16_t));
+    rs->owned = true;
+    for (uint32_t i = 0; i < rs->n; i++) rs->ids[i] = i;
+    if (kind == ROWS_ACT && tree && s->nact) {
+        /* depth-first over the spawn tree; children in activity order */
+        uint32_t n = s->nact;
+        uint32_t *coff = xcalloc((size_t)n + 2, sizeof(uint32_t)), *kids = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+        for (uint32_t a = 0; a < n; a++)
+            if (s->acts[a].parent != NONE32 && s->acts[a].parent != a) coff[s->acts[a].parent + 1]++;
+        for (uint32_t a = 0; a < n; a++) coff[a + 1] += coff[a];
+        uint32_t *pos = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+        memcpy(pos, coff, (size_t)n * sizeof(uint32_t));
+        for (uint32_t a = 0; a < n; a++)
+            if (s->acts[a].parent != NONE32 && s->acts[a].parent != a) kids[pos[s->acts[a].parent]++] = a;
+        uint8_t *seen = xcalloc((size_t)n + 1, 1);
+        uint32_t *stk = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+        uint16_t *sd = xmalloc(((size_t)n + 1) * sizeof(uint16_t));
+        uint32_t k = 0;
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t root = 0; root < n; root++) {
+                /* roots first; then anything a cycle left unvisited */
+                bool is_root = s->acts[root].parent == NONE32 || s->acts[root].parent == root;
+                if (seen[root] || (pass == 0 && !is_root)) continue;
+                size_t sp = 0;
+                stk[sp] = root;
+                sd[sp++] = 0;
+                seen[root] = 1;
+                while (sp) {
+                    uint32_t a = stk[--sp];
+                    uint16_t d = sd[sp];
+                    rs->ids[k] = a;
+                    rs->depth[k++] = d;
+                    for (uint32_t c = coff[a + 1]; c > coff[a]; c--) { /* pushed in reverse: popped in order */
+                        uint32_t kid = kids[c - 1];
+                        if (seen[kid]) continue;
+                        seen[kid] = 1;
+                        stk[sp] = kid;
+                        sd[sp++] = d < 60000 ? (uint16_t)(d + 1) : d;
+                    }
+                }
+            }
+        free(coff);
+        free(kids);
+        free(pos);
+        free(seen);
+        free(stk);
+        free(sd);
+    }
+    rs->gsize = 1;
+    rs->ng = rs->n;
+}
+
+void rowset_fit(RowSet *rs, int lines)
+{
+    if (rs->owned) free(rs->gstart);
+    rs->gstart = NULL;
+    if (lines < 1) lines = 1;
+    rs->gsize = rs->n > (uint32_t)lines ? (rs->n + (uint32_t)lines - 1) / (uint32_t)lines : 1;
+    rs->ng = rs->gsize ? (rs->n + rs->gsize - 1) / rs->gsize : 0;
+}
+
+void rowset_free(RowSet *rs)
+{
+    if (rs->owned) {
+        free(rs->ids);
+        free(rs->depth);
+        free(rs->gstart);
+    }
+    memset(rs, 0, sizeof *rs);
+}
+
+void rowset_window(const RowSet *rs, uint32_t off, uint32_t count, RowSet *out)
+{
+    *out = *rs;
+    out->owned = false;
+    if (off > rs->ng) off = rs->ng;
+    if (count > rs->ng - off) count = rs->ng - off;
+    out->ng = count;
+    if (rs->gstart) {
+        out->gstart = rs->gstart + off;
+        return;
+    }
+    uint32_t first = off * rs->gsize;
+    out->ids = rs->ids + first;
+    out->depth = rs->depth + first;
+    out->n = rs->n - first;
+}
+
+void row_label(Summary *S, RowKind kind, uint32_t id, char *buf, size_t sz)
+{
+    const Store *s = S->s;
+    if (kind == ROWS_LOC) {
+        snprintf(buf, sz, "%s", loc_label(s, id));
+    } else if (kind == ROWS_ACT) {
+        /* act_label's text, with whether a label is shared by several
+         * activities looked up in a table built once (act_label scans
+         * every activity: a frame of 60 labels over 200,000 activities
+         * cost 24M comparisons) */
+        if (id >= s->nact) {
+            snprintf(buf, sz, "?");
+            return;
+        }
+        const Activity *A = &s->acts[id];
+        if (A->label == NONE32) {
+            snprintf(buf, sz, "@%s", loc_label(s, A->home));
+            return;
+        }
+        /* a label's slot: its dictionary id, or past the dictionary its
+         * prefix+number id's index */
+        const size_t nd = s->strs.count, nslot = nd + s->nxid;
+#define LABEL_SLOT(l) ((l) < nd ? (size_t)(l) : sid_is_xid(l) && (l) - SID_XID < s->nxid ? nd + ((l) - SID_XID) : nslot)
+        if (!S->label_shared) {
+            uint8_t *n = xcalloc(nslot + 1, 1);
+            for (uint32_t a = 0; a < s->nact; a++) {
+                uint32_t l = s->acts[a].label;
+                if (l != NONE32 && n[LABEL_SLOT(l)] < 2) n[LABEL_SLOT(l)]++;
+            }
+            S->label_shared = n;
+        }
+        size_t slot = LABEL_SLOT(A->label);
+#undef LABEL_SLOT
+        if (slot < nslot && S->label_shared[slot] >= 2)
+            snprintf(buf, sz, "%s@%s", store_str(s, A->label), loc_label(s, A->home));
+        else snprintf(buf, sz, "%s", store_str(s, A->label));
+    } else {
+        uint32_t a, b;
+        summary_pair(S, id, &a, &b);
+        snprintf(buf, sz, "%s->%s", loc_label(s, a), loc_label(s, b));
+    }
+}
+
+void rowset_label(const RowSet *rs, Summary *S, uint32_t g, char *buf, size_t sz)
+{
+    uint32_t m0 = rowset_first(rs, g), m1 = rowset_end(rs, g);
+    if (m1 - m0 <= 1) {
+        row_label(S, rs->kind, rs->ids[m0], buf, sz);
+        return;
+    }
+    char a[128], b[128];
+    row_label(S, rs->kind, rs->ids[m0], a, sizeof a);
+    row_label(S, rs->kind, rs->ids[m1 - 1], b, sizeof b);
+    snprintf(buf, sz, "%s..%s", a, b);
+}
+
+/* ---- names ------------------------------------------------------------------------------- */
+
+const char *event_name(const Store *s, uint32_t e)
+{
+    return s->name[e] != NONE32 ? store_str(s, s->name[e]) : kind_name(s, s->kind[e]);
+}
+
+#define TOP_NAMES 26
+
+#define NAMES_WORKERS 8
+
+typedef struct {
+    Summary *S;
+    size_t nkeys;
+    int64_t *ns[NAMES_WORKERS];  /* per worker: innermost time per key */
+    uint32_t *ev[NAMES_WORKERS]; /* per worker: the first event of each key */
+    JobQueue q;
+} NamesCtx;
+
+static void names_worker(void *ctx, int wk, int nw)
+{
+    (void)nw;
+    NamesCtx *c = ctx;
+    Summary *S = c->S;
+    const Store *s = S->s;
+    int64_t *ns = c->ns[wk] = xcalloc(c->nkeys, sizeof(int64_t));
+    uint32_t *ev = c->ev[wk] = xmalloc(c->nkeys * sizeof(uint32_t));
+    memset(ev, 0xff, c->nkeys * sizeof(uint32_t));
+    size_t li;
+    while ((li = jobq_next(&c->q)) != (size_t)-1) {
+        const Lane *L = &S->lanes[li];
+        for (size_t k = L->off; k + 1 < (size_t)L->off + L->n; k++) {
+            uint32_t e = S->seg_ev[k];
+            if (e == NONE32) continue;
+            size_t key = name_key(s, e);
+            if (e < ev[key]) ev[key] = e;
+            ns[key] += S->seg_t[k + 1] - S->seg_t[k];
+        }
+        /* (a lane ends with an idle segment) */
+    }
+}
+
+static void build_names(Summary *S)
+{
+    if (S->names_built) return;
+    const Store *s = S->s;
+    NamesCtx c;
+    memset(&c, 0, sizeof c);
+    c.S = S;
+    c.nkeys = name_nkeys(s);
+    int nw = S->threads < NAMES_WORKERS ? S->threads : NAMES_WORKERS;
+    if (S->nseg < 200000) nw = 1;
+    jobq_init(&c.q, S->nlanes);
+    par_run(nw, names_worker, &c);
+    /* merge into worker 0's tables; the top names by time, then by key */
+    int64_t *ns = c.ns[0];
+    uint32_t *ev = c.ev[0];
+    for (int w = 1; w < nw; w++) {
+        for (size_t k = 0; k < c.nkeys; k++) {
+            if (c.ev[w][k] == NONE32) continue;
+            if (c.ev[w][k] < ev[k]) ev[k] = c.ev[w][k];
+            ns[k] += c.ns[w][k];
+        }
+        free(c.ns[w]);
+        free(c.ev[w]);
+    }
+    size_t top[TOP_NAMES];
+    int ntop = 0;
+    for (size_t k = 0; k < c.nkeys; k++) {
+        if (ev[k] == NONE32) continue;
+        /* insertion into the sorted top list */
+        int at = ntop;
+        while (at > 0 && ns[top[at - 1]] < ns[k]) at--;
+        if (at >= TOP_NAMES) continue;
+        int last = ntop < TOP_NAMES ? ntop : TOP_NAMES - 1;
+        for (int i = last; i > at; i--) top[i] = top[i - 1];
+        top[at] = k;
+        if (ntop < TOP_NAMES) ntop++;
+    }
+    S->name_rank = xmalloc(c.nkeys + 1);
+    memset(S->name_rank, -1, c.nkeys + 1);
+    S->ntop = ntop;
+    S->top = xmalloc(((size_t)ntop + 1) * sizeof(uint32_t));
+    S->top_ns = xmalloc(((size_t)ntop + 1) * sizeof(int64_t));
+    for (int i = 0; i < ntop; i++) {
+        S->name_rank[top[i]] = (int8_t)i;
+        S->top[i] = ev[top[i]];
+        S->top_ns[i] = ns[top[i]];
+    }
+    free(ns);
+    free(ev);
+    S->names_built = true;
+}
+
+int summary_name_rank(Summary *S, uint32_t e)
+{
+    build_names(S);
+    return S->name_rank[name_key(S->s, e)];
+}
+
+int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max)
+{
+    build_names(S);
+    int k = S->ntop < max ? S->ntop : max;
+    for (int i = 0; i < k; i++) {
+        ev[i] = S->top[i];
+        if (ns) ns[i] = S->top_ns[i];
+    }
+    return k;
+}
+

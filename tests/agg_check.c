@@ -1,0 +1,514 @@
+/*
+ * agg_check.c — the aggregation checked against a direct computation.
+ *
+ *   agg_check --gen-tasks N FILE    write a task-runtime-like trace (N activities)
+ *   agg_check --gen-locs N M FILE   write a trace of N locations and M messages
+ *   agg_check FILE...               check every trace
+ *
+ * Owns: a brute-force reference for the frames of busy, sync, events and
+ * bytes (per location and per activity, grouped or not, every reducer,
+ * with and without finer bins), for the communication matrix (grouped
+ * sparse counts), and for the Gantt's instants and arrivals per cell; the
+ * reference is computed from the events alone (the innermost interval of
+ * an activity at time t is its open interval that started last), not from
+ * the summary.
+ * Invariants: no timing is measured or asserted; the run ends with
+ * "agg-check: P passed, F failed" (exit 1 when F > 0).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg/agg.h"
+#include "filters/filter.h"
+#include "load/load.h"
+#include "store/store.h"
+#include "base/util.h"
+
+#include "check.h"
+
+/* ---- generators (deterministic) ------------------------------------------------ */
+
+static uint64_t g_rng = 0x9E3779B97F4A7C15ULL;
+static uint32_t rnd(uint32_t n)
+{
+    g_rng ^= g_rng << 13;
+    g_rng ^= g_rng >> 7;
+    g_rng ^= g_rng << 17;
+    return (uint32_t)(g_rng % n);
+}
+
+static int gen_tasks(long nact, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return 2;
+    const int nloc = 16;
+    int64_t clock[16];
+    for (int l = 0; l < nloc; l++) clock[l] = 1000000 + rnd(1000);
+    fprintf(f, "ts,dur,loc,act,kind,name,peer,bytes,id,tag,group,file,line\n");
+    long mid = 0;
+    for (long a = 0; a < nact; a++) {
+        int loc = (int)(a % nloc);
+        int64_t t = clock[loc], cur = t + 50;
+        int ne = 5 + (int)rnd(30);
+        char body[1 << 16];
+        size_t bl = 0;
+        for (int k = 0; k < ne && bl < sizeof body - 512; k++) {
+            uint32_t r = rnd(100);
+            if (r < 10) {
+                bl += (size_t)snprintf(body + bl, sizeof body - bl, "%" PRId64 ",,%d,t%ld,mark,n%u,,,,,,f.c,%u\n", cur, loc, a,
+                                       rnd(50), rnd(100));
+                cur += 10;
+            } else if (r < 25) {
+                int dst = (int)rnd(nloc);
+                bl += (size_t)snprintf(body + bl, sizeof body - bl,
+                                       "%" PRId64 ",200,%d,t%ld,send,MPI_Send,%d,%u,m%ld,0,,f.c,1\n", cur, loc, a, dst,
+                                       64 + rnd(4096), mid);
+                /* its receive, in an activity of its own at the destination */
+                bl += (size_t)snprintf(body + bl, sizeof body - bl,
+                                       "%" PRId64 ",300,%d,r%ld,recv,MPI_Recv,%d,%u,m%ld,0,,f.c,2\n", cur + 500 + rnd(3000),
+                                       dst, a % 50, loc, 64u, mid);
+                mid++;
+                cur += 250;
+            } else if (r < 32) {
+                int d = 100 + (int)rnd(3000);
+                bl += (size_t)snprintf(body + bl, sizeof body - bl, "%" PRId64 ",%d,%d,t%ld,sync,wait,,,,,finish-%ld,f.c,3\n",
+                                       cur, d, loc, a, a / 8);
+                cur += d + 10;
+            } else {
+                /* a state, maybe with nested children (some overlapping their parent's end) */
+                int64_t d0 = cur, c = cur + 20;
+                int nk = (int)rnd(4);
+                char inner[2048];
+                size_t il = 0;
+                for (int j = 0; j < nk; j++) {
+                    int d = 100 + (int)rnd(2000);
+                    il += (size_t)snprintf(inner + il, sizeof inner - il, "%" PRId64 ",%d,%d,t%ld,state,n%u,,,,,,f.c,%d\n",
+                                           c, d, loc, a, rnd(50), j);
+                    c += d + 15;
+                }
+                c += 50 + rnd(500);
+                int64_t dur = c - d0 - (rnd(10) == 0 ? 30 : 0); /* (sometimes not properly nested) */
+                bl += (size_t)snprintf(body + bl, sizeof body - bl, "%" PRId64 ",%" PRId64 ",%d,t%ld,state,n%u,,,,,,f.c,9\n",
+                                       d0, dur, loc, a, rnd(50));
+                if (bl + il < sizeof body) {
+                    memcpy(body + bl, inner, il);
+                    bl += il;
+                }
+                cur = c + 10;
+            }
+        }
+        fprintf(f, "%" PRId64 ",%" PRId64 ",%d,t%ld,state,task,,,,,,f.c,7\n", t, cur + 50 - t, loc, a);
+        fwrite(body, 1, bl, f);
+        clock[loc] = cur + 50 + rnd(2000);
+    }
+    return fclose(f) ? 2 : 0;
+}
+
+static int gen_locs(long nloc, long nmsg, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return 2;
+    fprintf(f, "ts,dur,loc,act,kind,name,peer,bytes,id,tag,group\n");
+    for (long l = 0; l < nloc; l++) fprintf(f, "1000,%u,%ld,,state,main,,,,,\n", 5000000 + rnd(5000000), l);
+    for (long m = 0; m < nmsg; m++) {
+        long s = rnd((uint32_t)nloc), d = rnd((uint32_t)nloc - 1);
+        d += d >= s;
+        int64_t t = 2000 + rnd(9000000);
+        fprintf(f, "%" PRId64 ",100,%ld,,send,MPI_Send,%ld,%u,%ld,0,\n", t, s, d, 8 + rnd(1000), m);
+        fprintf(f, "%" PRId64 ",100,%ld,,recv,MPI_Recv,%ld,8,%ld,0,\n", t + 500, d, s, m);
+    }
+    return fclose(f) ? 2 : 0;
+}
+
+/* ---- the reference ---------------------------------------------------------------- */
+
+static bool is_sel(const uint64_t *sel, size_t e) { return !sel || ((sel[e >> 6] >> (e & 63)) & 1); }
+
+static bool cand(const Store *s, const uint64_t *sel, uint32_t e)
+{
+    return is_sel(sel, e) && (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
+}
+
+/* add the time of [x, y) to the finer bins bb[0..nb) of row `row`: acc[row * (nb - 1) + q] */
+static void add_overlap(int64_t *acc, uint32_t row, const int64_t *bb, int nb, int64_t x, int64_t y)
+{
+    if (y <= bb[0] || x >= bb[nb - 1]) return;
+    int lo = 0, hi = nb - 1; /* the last q with bb[q] <= x (or 0) */
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (bb[mid] <= x) lo = mid;
+        else hi = mid;
+    }
+    for (int q = lo; q < nb - 1 && bb[q] < y; q++) {
+        int64_t a = x > bb[q] ? x : bb[q], b = y < bb[q + 1] ? y : bb[q + 1];
+        if (b > a) acc[(size_t)row * (size_t)(nb - 1) + (size_t)q] += b - a;
+    }
+}
+
+/* per base row and finer bin: the time the innermost interval of some
+ * activity is a `kind` event (of that row) */
+static void ref_busy(const Store *s, const uint64_t *sel, RowKind rk, uint16_t kind, const int64_t *bb, int nb, int64_t *acc)
+{
+    VEC(uint32_t) ev = {0};
+    VEC(int64_t) pts = {0};
+    for (uint32_t a = 0; a < s->nact; a++) {
+        ev.len = pts.len = 0;
+        for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
+            uint32_t e = s->act_ev[p];
+            if (!cand(s, sel, e)) continue;
+            VEC_PUSH(ev, e);
+            VEC_PUSH(pts, s->ts[e]);
+            VEC_PUSH(pts, s->ts[e] + s->dur[e]);
+        }
+        if (!ev.len) continue;
+        /* the change points, sorted (insertion sort: small) */
+        for (size_t i = 1; i < pts.len; i++)
+            for (size_t j = i; j > 0 && pts.v[j - 1] > pts.v[j]; j--) {
+                int64_t x = pts.v[j];
+                pts.v[j] = pts.v[j - 1];
+                pts.v[j - 1] = x;
+            }
+        for (size_t i = 0; i + 1 < pts.len; i++) {
+            int64_t x = pts.v[i], y = pts.v[i + 1];
+            if (y <= x) continue;
+            /* the innermost: the open interval that started last (the later in act order on ties) */
+            uint32_t in = NONE32;
+            for (size_t k = 0; k < ev.len; k++) {
+                uint32_t e = ev.v[k];
+                if (s->ts[e] <= x && s->ts[e] + s->dur[e] > x) in = e;
+            }
+            if (in == NONE32 || s->kind[in] != kind) continue;
+            add_overlap(acc, rk == ROWS_LOC ? s->loc[in] : a, bb, nb, x, y);
+        }
+    }
+    VEC_FREE(ev);
+    VEC_FREE(pts);
+}
+
+static double round3(double v)
+{
+    if (v == 0 || v != v || isinf(v)) return v;
+    double q = pow(10, floor(log10(fabs(v))) - 2);
+    return rint(v / q) * q;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double ref_reduce(Reducer r, double *v, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] == v[i]) v[k++] = v[i];
+    if (!k) return NAN;
+    double acc = 0, m = v[0];
+    bool any = false;
+    switch (r) {
+    case RED_SUM:
+    case RED_MEAN:
+        for (size_t i = 0; i < k; i++) acc += v[i];
+        return r == RED_SUM ? acc : acc / (double)k;
+    case RED_MAX:
+        for (size_t i = 0; i < k; i++) m = v[i] > m ? v[i] : m;
+        return m;
+    case RED_MINNZ:
+        for (size_t i = 0; i < k; i++)
+            if (v[i] != 0 && (!any || v[i] < acc)) acc = v[i], any = true;
+        return any ? acc : 0;
+    default: {
+        for (size_t i = 0; i < k; i++) v[i] = round3(v[i]);
+        qsort(v, k, sizeof(double), cmp_d);
+        double best = v[0];
+        size_t bn = 0;
+        for (size_t i = 0; i < k;) {
+            size_t j = i;
+            while (j < k && v[j] == v[i]) j++;
+            if (j - i >= bn) bn = j - i, best = v[i];
+            i = j;
+        }
+        return best;
+    }
+    }
+}
+
+static bool same(double a, double b)
+{
+    if (a != a || b != b) return a != a && b != b;
+    return fabs(a - b) <= 1e-9 * (fabs(a) + fabs(b)) + 1e-300;
+}
+
+/* ---- the checks ---------------------------------------------------------------------- */
+
+static int g_pass, g_failed;
+
+static void report(const char *what, int bad)
+{
+    if (bad) {
+        printf("not ok - %s (%d cells differ)\n", what, bad);
+        g_failed++;
+    } else {
+        printf("ok - %s\n", what);
+        g_pass++;
+    }
+}
+
+static void check_frames(const char *name, const Store *s, const uint64_t *sel, Summary *S)
+{
+    static const int64_t divs[] = {1, 10, 1000, 1000000};
+    const int nc = 50;
+    int64_t span = s->t_max - s->t_min + 1;
+    for (int rki = 0; rki < 3; rki++) {
+        RowKind rk = rki == 0 ? ROWS_LOC : rki == 1 ? ROWS_ACT : ROWS_PAIR;
+        uint32_t nrows = rk == ROWS_LOC ? s->nloc : rk == ROWS_ACT ? s->nact : summary_npairs(S);
+        for (size_t z = 0; z < sizeof divs / sizeof divs[0]; z++) {
+            int64_t w = span / divs[z] > 0 ? span / divs[z] : 1;
+            int64_t t0 = s->t_min + (span - w) / 2;
+            TimeGrid g;
+            grid_init(&g, t0, t0 + w, nc);
+            for (int sbi = 0; sbi < 2; sbi++) {
+                int sb = sbi ? 4 : 1;
+                int nb = nc * sb + 1;
+                int64_t *bb = xmalloc((size_t)nb * sizeof(int64_t));
+                for (int i = 0; i < nc; i++)
+                    for (int j = 0; j < sb; j++) bb[i * sb + j] = g.b[i] + (int64_t)((__int128)(g.b[i + 1] - g.b[i]) * j / sb);
+                bb[nb - 1] = g.b[nc];
+                size_t nbin = (size_t)(nb - 1);
+                for (int mi = 0; mi < 4; mi++) {
+                    Metric met = mi == 0 ? M_BUSY : mi == 1 ? M_SYNC : mi == 2 ? M_EVENTS : M_BYTES;
+                    if (met == M_BYTES && rk == ROWS_ACT) continue;
+                    if ((met == M_BUSY || met == M_SYNC) && rk == ROWS_PAIR) continue;
+                    /* the per-row, per-finer-bin reference: time (busy, sync) or totals */
+                    double *per = xcalloc((size_t)nrows * nbin + 1, sizeof(double));
+                    if (met == M_BUSY || met == M_SYNC) {
+                        int64_t *acc = xcalloc((size_t)nrows * nbin + 1, sizeof(int64_t));
+                        ref_busy(s, sel, rk, met == M_BUSY ? K_STATE : K_SYNC, bb, nb, acc);
+                        for (size_t k = 0; k < (size_t)nrows * nbin; k++) {
+                            size_t q = k % nbin;
+                            per[k] = bb[q + 1] > bb[q] ? (double)acc[k] / (double)(bb[q + 1] - bb[q]) : NAN;
+                        }
+                        free(acc);
+                    } else if (rk == ROWS_PAIR) {
+                        /* messages by send time per (src, dst) pair: bytes, or how many */
+                        for (uint32_t m = 0; m < s->nmsg; m++) {
+                            const Message *M = &s->msgs[m];
+                            if (M->send_ev == NONE32 || !is_sel(sel, M->send_ev)) continue;
+                            uint32_t src = M->src != NONE32 ? M->src : s->loc[M->send_ev], dst = M->dst;
+                            int64_t t = s->ts[M->send_ev];
+                            if (src == NONE32 || dst == NONE32 || t < bb[0] || t >= bb[nb - 1]) continue;
+                            uint32_t lo = 0, hi = nrows;
+                            while (lo < hi) {
+                                uint32_t mid = lo + (hi - lo) / 2, a, b;
+                                summary_pair(S, mid, &a, &b);
+                                if (((uint64_t)a << 32 | b) < ((uint64_t)src << 32 | dst)) lo = mid + 1;
+                                else hi = mid;
+                            }
+                            int q = 0;
+                            while (bb[q + 1] <= t) q++;
+                            int64_t b = msg_bytes(s, M);
+                            per[(size_t)lo * nbin + (size_t)q] += met == M_EVENTS ? 1 : b > 0 ? (double)b : 0;
+                        }
+                    } else if (met == M_EVENTS) {
+                        for (size_t e = 0; e < s->n; e++) {
+                            if (!is_sel(sel, e) || s->ts[e] < bb[0] || s->ts[e] >= bb[nb - 1]) continue;
+                            int q = 0;
+                            while (bb[q + 1] <= s->ts[e]) q++;
+                            per[(size_t)(rk == ROWS_LOC ? s->loc[e] : s->act[e]) * nbin + (size_t)q] += 1;
+                        }
+                    } else {
+                        for (uint32_t m = 0; m < s->nmsg; m++) {
+                            const Message *M = &s->msgs[m];
+                            if (M->send_ev == NONE32 || !is_sel(sel, M->send_ev)) continue;
+                            uint32_t src = M->src != NONE32 ? M->src : s->loc[M->send_ev];
+                            int64_t t = s->ts[M->send_ev];
+                            if (src == NONE32 || t < bb[0] || t >= bb[nb - 1]) continue;
+                            int q = 0;
+                            while (bb[q + 1] <= t) q++;
+                            int64_t b = msg_bytes(s, M);
+                            per[(size_t)src * nbin + (size_t)q] += b > 0 ? (double)b : 0;
+                        }
+                    }
+                    if (met == M_EVENTS || met == M_BYTES)
+                        for (size_t k = 0; k < (size_t)nrows * nbin; k++) {
+                            size_t q = k % nbin;
+                            if (sb > 1) per[k] *= sb;
+                            if (bb[q + 1] <= bb[q]) per[k] = NAN;
+                        }
+                    for (int lines = 7; lines <= 100000; lines = lines == 7 ? 100000 : 1000000) {
+                        RowSet rs;
+                        rowset_init(&rs, S, rk, rk == ROWS_ACT);
+                        rowset_fit(&rs, lines);
+                        MetricSpec ms = {met, false, NULL};
+                        double *vals = xmalloc(((size_t)rs.ng * nc + 1) * sizeof(double));
+                        double *parts = xmalloc(((size_t)rs.gsize * (size_t)sb + 1) * sizeof(double));
+                        for (int r = 0; r < RED__N; r++) {
+                            if (sb > 1 && (r == RED_SUM || r == RED_MEAN)) continue;
+                            agg_frame(S, &ms, (Reducer)r, &rs, &g, sb, vals);
+                            int bad = 0;
+                            for (uint32_t gi = 0; gi < rs.ng; gi++)
+                                for (int i = 0; i < nc; i++) {
+                                    size_t np = 0;
+                                    for (uint32_t k = rowset_first(&rs, gi); k < rowset_end(&rs, gi); k++)
+                                        for (int j = 0; j < sb; j++) parts[np++] = per[(size_t)rs.ids[k] * nbin + (size_t)(i * sb + j)];
+                                    double want = ref_reduce((Reducer)r, parts, np), got = vals[(size_t)gi * nc + (size_t)i];
+                                    if (!same(want, got)) {
+                                        if (!bad)
+                                            printf("    %s rows=%d zoom=%" PRId64 " sb=%d %s %s group %u cell %d: %.17g, want %.17g\n", name,
+                                                   rk, divs[z], sb, METRIC_NAMES[met], REDUCER_NAMES[r], gi, i, got, want);
+                                        bad++;
+                                    }
+                                }
+                            char what[300];
+                            snprintf(what, sizeof what, "%s: %s by %s, zoom %" PRId64 "x, %s, %u rows per line%s", name, METRIC_NAMES[met],
+                                     rk == ROWS_LOC ? "location" : rk == ROWS_ACT ? "activity" : "location pair", divs[z], REDUCER_NAMES[r], rs.gsize,
+                                     sb > 1 ? ", 4 finer bins" : "");
+                            report(what, bad);
+                        }
+                        free(vals);
+                        free(parts);
+                        rowset_free(&rs);
+                    }
+                    free(per);
+                }
+                free(bb);
+            }
+            /* the Gantt's instants and arrivals per cell, against the per-cell queries */
+            if (rk != ROWS_PAIR) {
+                RowSet rs;
+                rowset_init(&rs, S, rk, false);
+                rowset_fit(&rs, 7);
+                int bad = 0;
+                uint32_t *ge = xmalloc(((size_t)nc + 1) * sizeof(uint32_t)), *gc = xmalloc(((size_t)nc + 1) * sizeof(uint32_t));
+                uint32_t *an = xmalloc(((size_t)nc + 1) * sizeof(uint32_t)), *af = xmalloc(((size_t)nc + 1) * sizeof(uint32_t));
+                int *cg = xmalloc(((size_t)nc + 1) * sizeof(int)), *ca = xmalloc(((size_t)nc + 1) * sizeof(int));
+                for (uint32_t k = 0; k < rs.n; k++) {
+                    uint32_t row = rs.ids[k];
+                    int ng = summary_glyph_cells(S, rk, row, &g, cg, ge, gc);
+                    int na = summary_arrival_cells(S, rk, row, &g, ca, an, af);
+                    int xg = 0, xa = 0;
+                    for (int i = 0; i < nc; i++) {
+                        uint32_t cnt, f;
+                        uint32_t e = summary_glyph_in(S, rk, row, g.b[i], g.b[i + 1], &cnt);
+                        uint32_t n = summary_arrivals(S, rk, row, g.b[i], g.b[i + 1], &f);
+                        if (xg < ng && cg[xg] == i) {
+                            if (e != ge[xg] || cnt != gc[xg]) bad++;
+                            xg++;
+                        } else if (cnt) bad++;
+                        if (xa < na && ca[xa] == i) {
+                            if (n != an[xa] || f != af[xa]) bad++;
+                            xa++;
+                        } else if (n) bad++;
+                    }
+                    if (xg != ng || xa != na) bad++;
+                }
+                free(cg);
+                free(ca);
+                free(ge);
+                free(gc);
+                free(an);
+                free(af);
+                char what[200];
+                snprintf(what, sizeof what, "%s: instants and arrivals per cell by %s, zoom %" PRId64 "x", name,
+                         rk == ROWS_LOC ? "location" : "activity", divs[z]);
+                report(what, bad);
+                rowset_free(&rs);
+            }
+            grid_free(&g);
+        }
+    }
+}
+
+static void check_matrix(const char *name, const Store *s, const uint64_t *sel, Summary *S)
+{
+    int64_t span = s->t_max - s->t_min + 1;
+    uint32_t n = s->nloc;
+    for (uint32_t gsz = 1; gsz <= 64; gsz *= 8) {
+        if (gsz > 1 && gsz >= n) break;
+        if ((size_t)((n + gsz - 1) / gsz) * ((n + gsz - 1) / gsz) > 4000000) continue;
+        uint32_t ng = (n + gsz - 1) / gsz;
+        for (int64_t div = 1; div <= 1000; div *= 10) {
+            int64_t w = span / div > 0 ? span / div : 1, a = s->t_min + (span - w) / 2, b = a + w;
+            double *by = xcalloc((size_t)ng * ng + 1, sizeof(double)), *ct = xcalloc((size_t)ng * ng + 1, sizeof(double));
+            double *wb = xcalloc((size_t)ng * ng + 1, sizeof(double)), *wc = xcalloc((size_t)ng * ng + 1, sizeof(double));
+            summary_matrix(S, a, b, gsz, gsz, by, ct);
+            for (uint32_t m = 0; m < s->nmsg; m++) {
+                const Message *M = &s->msgs[m];
+                if (M->send_ev == NONE32 || !is_sel(sel, M->send_ev)) continue;
+                uint32_t src = M->src != NONE32 ? M->src : s->loc[M->send_ev], dst = M->dst;
+                int64_t t = s->ts[M->send_ev];
+                if (src == NONE32 || dst == NONE32 || t < a || t >= b) continue;
+                size_t cell = (size_t)(src / gsz) * ng + dst / gsz;
+                int64_t x = msg_bytes(s, M);
+                wb[cell] += x > 0 ? (double)x : 0;
+                wc[cell] += 1;
+            }
+            int bad = 0;
+            for (size_t k = 0; k < (size_t)ng * ng; k++) bad += !same(by[k], wb[k]) || !same(ct[k], wc[k]);
+            char what[200];
+            snprintf(what, sizeof what, "%s: matrix, %u locations per row and column, zoom %" PRId64 "x", name, gsz, div);
+            report(what, bad);
+            free(by);
+            free(ct);
+            free(wb);
+            free(wc);
+        }
+    }
+}
+
+static int check_file(const char *path)
+{
+    LoadOpts o;
+    load_opts_default(&o);
+    o.report = NULL;
+    Store *s = NULL;
+    LoadReport rep;
+    char *p = (char *)path;
+    int r = load_traces(&o, &p, 1, &s, &rep);
+    load_report_free(&rep);
+    if (r) {
+        printf("not ok - %s: cannot load\n", path);
+        g_failed++;
+        return 1;
+    }
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    Summary *S = summary_build(s, NULL, 2);
+    check_frames(name, s, NULL, S);
+    check_matrix(name, s, NULL, S);
+    /* a filtered summary, derived from the unfiltered one */
+    static const char *const filt = "dur > 1us || kind == \"send\" || kind == \"recv\" || kind == \"mark\"";
+    FilterError fe;
+    Filter *f = filter_compile(s, filt, &fe);
+    if (f) {
+        uint64_t *sel = xcalloc((s->n + 63) / 64 + 1, 8);
+        filter_run(f, sel, NULL);
+        filter_free(f);
+        Summary *F = summary_build(s, sel, 2);
+        summary_set_base(F, S);
+        char nm[200];
+        snprintf(nm, sizeof nm, "%s | filtered", name);
+        check_frames(nm, s, sel, F);
+        check_matrix(nm, s, sel, F);
+        summary_free(F);
+        free(sel);
+    } else {
+        printf("not ok - %s: the filter does not compile\n", name);
+        g_failed++;
+    }
+    summary_free(S);
+    store_free(s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 4 && !strcmp(argv[1], "--gen-tasks")) return gen_tasks(atol(argv[2]), argv[3]);
+    if (argc == 5 && !strcmp(argv[1], "--gen-locs")) return gen_locs(atol(argv[2]), atol(argv[3]), argv[4]);
+    for (int i = 1; i < argc; i++) check_file(argv[i]);
+    printf("agg-check: %d passed, %d failed\n", g_pass, g_failed + g_fail_checks);
+    return g_failed || g_fail_checks ? 1 : 0;
+}
