@@ -1267,6 +1267,85 @@ static void t_event_list(void)
     close_app(&t);
 }
 
+/* ---- opening: the progress of a load ----------------------------------------- */
+
+static void t_load_progress(void)
+{
+    /* the percentage: truncated, 100 only when every byte is done */
+    CHECK_EQ_I(load_progress_percent(0, 1000), 0);
+    CHECK_EQ_I(load_progress_percent(375, 1000), 37);
+    CHECK_EQ_I(load_progress_percent(999, 1000), 99);
+    CHECK_EQ_I(load_progress_percent(999999999999ull, 1000000000000ull), 99);
+    CHECK_EQ_I(load_progress_percent(1000, 1000), 100);
+    CHECK_EQ_I(load_progress_percent(0, 0), 100); /* (an empty file) */
+    CHECK_EQ_I(load_progress_percent(500000000000000000ull, 1000000000000000000ull), 50); /* no overflow */
+    CHECK_EQ_I(load_progress_percent(UINT64_MAX - 1, UINT64_MAX), 99);
+    char b[128];
+    load_progress_text(260000000, 702000000, LOAD_PH_PARSE, 0.5, b, sizeof b);
+    CHECK_EQ_S(b, "37%  260 of 702 MB  520 MB/s");
+    load_progress_text(0, 702000000, LOAD_PH_PARSE, 0, b, sizeof b);
+    CHECK_EQ_S(b, "0%  0 of 702 MB  0 MB/s");
+    load_progress_text(702000000, 702000000, LOAD_PH_BUILD, 2, b, sizeof b);
+    CHECK_EQ_S(b, "100%  702 MB  indexing");
+    load_progress_text(8000, 16000, LOAD_PH_PARSE, 2, b, sizeof b);
+    CHECK_EQ_S(b, "50%  8 of 16 kB  4 kB/s");
+
+    /* the box, in the middle of the screen, and its bar */
+    T t;
+    memset(&t, 0, sizeof t);
+    t.c = canvas_new(80, 24, false, true);
+    draw_loading(t.c, "trace.csv", 500, 1000, LOAD_PH_PARSE, 1, false);
+    CHECK(screen_has(&t, "tnav: loading"));
+    CHECK(screen_has(&t, "trace.csv"));
+    CHECK(screen_has(&t, "50%  0 of 1 kB"));
+    CHECK(screen_has(&t, "Esc: cancel"));
+    char *bar = screen_line(&t, 11);
+    CHECK(strstr(bar, "█░") != NULL);
+    free(bar);
+    draw_loading(t.c, "trace.csv", 500, 1000, LOAD_PH_PARSE, 1, true);
+    CHECK(screen_has(&t, "cancelling..."));
+    canvas_free(t.c);
+    /* ASCII, and a terminal too small for the box: clipped, no harm */
+    t.c = canvas_new(12, 3, true, false);
+    draw_loading(t.c, "trace.csv", 1, 2, LOAD_PH_PARSE, 1, false);
+    char *s = screen(&t);
+    for (const char *q = s; *q; q++) CHECK((unsigned char)*q < 128);
+    free(s);
+    canvas_free(t.c);
+}
+
+/* the loader's counters reach the total; a cancelled load frees everything
+ * and says so */
+static void t_load_cancel(void)
+{
+    LoadOpts o;
+    load_opts_default(&o);
+    LoadProgress lp;
+    memset(&lp, 0, sizeof lp);
+    o.progress = &lp;
+    setenv("TNAV_CHUNK_BYTES", "700", 1);
+    char *paths[] = {"sample-logs/ring.csv", "sample-logs/x10.csv"};
+    Store *s;
+    LoadReport rep;
+    CHECK_EQ_I(load_traces(&o, paths, 2, &s, &rep), 0);
+    struct stat a, b;
+    stat(paths[0], &a);
+    stat(paths[1], &b);
+    CHECK(atomic_load(&lp.total) == (uint64_t)(a.st_size + b.st_size));
+    CHECK(atomic_load(&lp.done) == atomic_load(&lp.total));
+    CHECK_EQ_I(atomic_load(&lp.phase), LOAD_PH_DONE);
+    CHECK(s && s->n == 328 + 39);
+    store_free(s);
+    load_report_free(&rep);
+    /* cancelled before it starts: nothing loaded */
+    memset(&lp, 0, sizeof lp);
+    atomic_store(&lp.cancel, true);
+    CHECK_EQ_I(load_traces(&o, paths, 2, &s, &rep), LOAD_CANCELLED);
+    CHECK(s == NULL);
+    CHECK(atomic_load(&lp.done) < atomic_load(&lp.total));
+    unsetenv("TNAV_CHUNK_BYTES");
+}
+
 /* ---- runner ------------------------------------------------------------------ */
 
 static const Test TESTS[] = {
@@ -1288,6 +1367,8 @@ static const Test TESTS[] = {
     {"views share the viewport; resize; quit", t_shared_viewport_and_resize},
     {"event list: the visible range, sorted, Enter goes there", t_event_list},
     {"status line: N of M counts the events visible in the window", t_visible_count},
+    {"opening: the progress arithmetic and its box", t_load_progress},
+    {"opening: the loader's counters; a cancelled load", t_load_cancel},
 };
 
 int main(void)
