@@ -1314,6 +1314,35 @@ static void t_load_progress(void)
     canvas_free(t.c);
 }
 
+/* the interface's first frame leaves out the Gantt's instants and message
+ * arrivals; the next one has them, and is otherwise the same */
+static int msg_cells(const Canvas *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->w * c->h; i++) n += c->cells[i].fg == ROLE_MSG || c->cells[i].fg == ROLE_GLYPH;
+    return n;
+}
+
+static void t_first_frame_lite(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    t.A.first_lite = true;
+    frame(&t, AF_REAGG);
+    char *lite = screen_line(&t, 29);
+    int n0 = msg_cells(t.c);
+    t.A.first_lite = false;
+    frame(&t, AF_REAGG);
+    int n1 = msg_cells(t.c);
+    if (n1 < n0 + 10) printf("    (marks: %d in the first frame, %d in the next)\n", n0, n1);
+    CHECK(n1 >= n0 + 10);
+    char *full = screen_line(&t, 29);
+    CHECK_EQ_S(lite, full); /* (the same status line: window, counts) */
+    free(lite);
+    free(full);
+    close_app(&t);
+}
+
 /* the loader's counters reach the total; a cancelled load frees everything
  * and says so */
 static void t_load_cancel(void)
@@ -1368,6 +1397,7 @@ static const Test TESTS[] = {
     {"event list: the visible range, sorted, Enter goes there", t_event_list},
     {"status line: N of M counts the events visible in the window", t_visible_count},
     {"opening: the progress arithmetic and its box", t_load_progress},
+    {"opening: the first frame without instants and arrivals, the next with them", t_first_frame_lite},
     {"opening: the loader's counters; a cancelled load", t_load_cancel},
 };
 

@@ -127,6 +127,10 @@ typedef struct App {
     Canvas *vcache;
     bool vcache_ok;
     int64_t ev_t0, ev_t1; /* the window the event list was built for */
+    /* the first frame: the Gantt without its instants and message arrivals
+     * (building their series costs as much as the frame; the next frame,
+     * drawn right after it, has them) */
+    bool first_lite;
     /* memory prepared while idle for the first filter's summary */
     void *prewarm_thread;
 } App;

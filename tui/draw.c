@@ -95,6 +95,7 @@ static void view_ctx(App *A, ViewCtx *ctx, int w, int h)
     ctx->no_status = true;
     ctx->hl = A->Shl;
     ctx->filter_text = A->filter_text;
+    ctx->no_marks = A->first_lite;
 }
 
 static void run_rows_view(App *A, const char *name, RowModel *M, MetricSpec *m, Canvas *c, int w, int h, int label_w,

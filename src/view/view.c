@@ -510,7 +510,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
         /* instants */
         uint8_t *has_glyph = xcalloc(nv + 1, 1);
-        for (uint32_t r = 0; r < nr; r++)
+        for (uint32_t r = 0; r < nr && !ctx->no_marks; r++)
             for (int i = 0; i < g.ncell; i++) {
                 uint32_t best = NONE32, cnt;
                 for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
@@ -529,7 +529,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         for (uint32_t r = 0; r < nr; r++)
             for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) row_of[rs.ids[k]] = (int32_t)r;
         uint32_t *arr = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *first = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
-        for (int i = 0; i < g.ncell; i++) {
+        for (int i = 0; i < g.ncell && !ctx->no_marks; i++) {
             uint32_t total = 0, lone = NONE32;
             int lone_row = -1;
             for (uint32_t r = 0; r < nr; r++) {
