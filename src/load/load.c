@@ -72,7 +72,9 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
     ChunkProg *cp = tl_prog;
     if (cp) {
         if (atomic_load_explicit(&cp->p->cancel, memory_order_relaxed)) {
-            /* cancelled: the parser sees the end of its data */
+            /* cancelled: the file ends here for this reader (as when a file
+             * shrinks), so every parser loop sees its end and stops */
+            if (off < r->limit) r->limit = off;
             *avail = 0;
             return r->buf ? r->buf : "";
         }
