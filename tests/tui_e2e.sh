@@ -279,6 +279,8 @@ check "tnav stats on a terminal: a progress line on stderr while it loads" wait_
 check "... then the summary" wait_for errprog "tnav-exit=0" F
 s=$(screen errprog)
 if echo "$s" | grep -q "^1 file, " && echo "$s" | grep -q "^before-tnav$" && ! echo "$s" | grep -q "tnav: loading"; then ok "... which starts on a clean line, the progress line gone"; else bad "the terminal after tnav stats:"; echo "$s" | sed 's/^/    | /'; fi
+start errprog2 100 30 "TNAV_TEST_PROGRESS_MIN_BYTES=0 $SLOW $TNAV stats $R /nonexistent.csv"
+check "... and an error after it starts on a clean line too" wait_for errprog2 "^tnav: cannot open /nonexistent.csv"
 TNAV_TEST_PROGRESS_MIN_BYTES=0 TNAV_CHUNK_BYTES=512 TNAV_TEST_LOAD_DELAY_MS=20 "$TNAV" stats "$R" >"$TMP/st.out" 2>"$TMP/st.err"
 check "no progress when stderr is not a terminal" [ ! -s "$TMP/st.err" ]
 

@@ -309,7 +309,18 @@ static bool loader_start(Loader *L, CliArgs *a)
     if (L->rep) a->load.report = L->rep;
     a->load.progress = &L->lp;
     L->t0 = now_sec();
-    if (pthread_create(&L->th, NULL, loader_main, L) != 0) {
+    /* the loader and its parser threads (which inherit its mask) leave the
+     * signals to this thread, whose wait they then interrupt at once */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGWINCH);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int e = pthread_create(&L->th, NULL, loader_main, L);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e != 0) {
         a->load.progress = NULL;
         a->load.report = stderr;
         if (L->rep) fclose(L->rep);

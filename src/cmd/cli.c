@@ -370,7 +370,7 @@ static ErrProgress *errprog_start(CliArgs *a)
     }
     if (total < min) return NULL;
     ErrProgress *P = xcalloc(1, sizeof *P);
-    P->lp.parsed = errprog_end_line;
+    P->lp.before_report = errprog_end_line;
     P->lp.ctx = P;
     P->what = a->files[0];
     pthread_mutex_init(&P->m, NULL);

@@ -483,6 +483,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         FileInfo *inf = &rep->files[fi];
         inf->path = xstrdup(paths[fi]);
         if (open_file(paths[fi], &fj, o, nthreads, &err) != 0) {
+            if (pg && pg->before_report) pg->before_report(pg->ctx);
             fprintf(o->report ? o->report : stderr, "%s\n", err);
             free(err);
             free_batches(all.v, all.len);
@@ -554,7 +555,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     if (pg) {
         atomic_store(&pg->done, atomic_load(&pg->total) > done_files ? atomic_load(&pg->total) : done_files);
         atomic_store(&pg->phase, LOAD_PH_BUILD);
-        if (pg->parsed) pg->parsed(pg->ctx);
+        if (pg->before_report) pg->before_report(pg->ctx);
     }
     rep->t_parse = now_sec() - t0;
     if (rej.len) qsort(rej.v, rej.len, sizeof(Rejection), rej_cmp);

@@ -41,9 +41,10 @@ typedef struct {
                                 is freed and load_traces returns LOAD_CANCELLED
                                 (building the store, once begun, is finished
                                 first) */
-    /* NULL, or called on the loading thread when parsing ends, before the
-     * rejections are reported (a progress line on stderr ends there) */
-    void (*parsed)(void *ctx);
+    /* NULL, or called on the loading thread when parsing ends and before
+     * the loader prints anything to its report stream (rejections, a file
+     * that cannot be opened): a progress line on stderr ends there */
+    void (*before_report)(void *ctx);
     void *ctx;
 } LoadProgress;
 
