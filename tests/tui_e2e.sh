@@ -271,7 +271,12 @@ check "a slow load shows its progress" wait_for loadok "tnav: loading" F
 check "... and ends with the first frame" wait_for loadok "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │" F
 keys loadok q
 check "... which quits normally" wait_for loadok "tnav-exit=0" F
-T resize-window -t loadesc -x 100 -y 30 >/dev/null 2>&1
+start loadwinch 100 30 "$SLOW $TNAV $R"
+wait_for loadwinch "Esc: cancel" F >/dev/null
+T resize-window -t loadwinch -x 140 -y 40
+check "a resize while loading centres the box again" wait_for loadwinch "^ {38}┌─ tnav: loading"
+keys loadwinch Escape
+check "... and Esc still cancels" wait_for loadwinch "tnav-exit=130" F
 
 # ---- a headless command's progress on stderr ends its line -------------------------------------
 start errprog 100 30 "TNAV_TEST_PROGRESS_MIN_BYTES=0 $SLOW $TNAV stats $R | head -3"
