@@ -405,6 +405,9 @@ if command -v valgrind >/dev/null 2>&1; then
         "$TNAV" tui --bench-size 100x30 --bench-keys '+ + l l j i Enter > 2 3 4 5 6 7 8 /kind_==_"send" n N tloc_==_1 ? Esc 0 C q' \
         sample-logs/x10.csv >/dev/null 2>"$TMP/vg.err"
     [ $? -ne 99 ] && ok "valgrind clean: the interface driven by a key script" || { bad "valgrind: tnav tui --bench-keys"; head -30 "$TMP/vg.err"; }
+    valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+        "$TNAV" tui --bench-open sample-logs/ring.csv >/dev/null 2>"$TMP/vg.err"
+    [ $? -ne 99 ] && ok "valgrind clean: the interface's opening (loading thread, first frame)" || { bad "valgrind: tnav tui --bench-open"; head -30 "$TMP/vg.err"; }
     valgrind -q --error-exitcode=99 --leak-check=full build/rel/unit >/dev/null 2>"$TMP/vg.err"
     [ $? -ne 99 ] && ok "valgrind clean: unit tests" || { bad "valgrind: unit tests"; head -30 "$TMP/vg.err"; }
 else

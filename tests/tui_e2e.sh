@@ -236,6 +236,59 @@ check "--ascii: the status line uses ASCII separators" wait_for ascii "gantt: lo
 s=$(screen ascii)
 if echo "$s" | LC_ALL=C grep -q '[^ -~]'; then bad "--ascii: non-ASCII characters on the screen"; echo "$s" | LC_ALL=C grep '[^ -~]' | head -3 | sed 's/^/    | /'; else ok "--ascii: nothing but ASCII on the screen"; fi
 
+# ---- opening: the progress of the load, Esc cancels ----------------------------------------------
+# (TNAV_CHUNK_BYTES cuts the sample into ~30 chunks, TNAV_TEST_LOAD_DELAY_MS
+# makes each take a while: the load lasts seconds)
+SLOW="TNAV_CHUNK_BYTES=512 TNAV_TEST_LOAD_DELAY_MS=200"
+start loadesc 100 30 "$SLOW $TNAV $R"
+check "while it loads: a box with the file, a percentage and the rate" wait_for loadesc "[0-9]+%  [0-9]+ of 16 kB  [0-9]+ kB/s"
+check "... and how to cancel" wait_for loadesc "Esc: cancel" F
+keys loadesc Escape
+check "Esc cancels the load: exit status 130" wait_for loadesc "tnav-exit=130" F
+s=$(screen loadesc)
+if echo "$s" | grep -q "^tnav: load cancelled$" && echo "$s" | grep -q "before-tnav" && ! echo "$s" | grep -qE "│|Esc: cancel|tnav: loading"; then
+    ok "... with the message 'tnav: load cancelled', and the terminal restored"
+else
+    bad "the terminal after Esc during the load:"; echo "$s" | sed 's/^/    | /'
+fi
+start loadq 100 30 "$SLOW $TNAV $R"
+wait_for loadq "Esc: cancel" F >/dev/null
+keys loadq q
+check "q cancels the load too" wait_for loadq "tnav-exit=130" F
+start loadcc 100 30 "$SLOW $TNAV $R"
+wait_for loadcc "Esc: cancel" F >/dev/null
+keys loadcc C-c
+check "Ctrl-C cancels the load too" wait_for loadcc "tnav-exit=130" F
+start loadterm 100 30 "$SLOW $TNAV $R"
+wait_for loadterm "Esc: cancel" F >/dev/null
+tpid=$(pgrep -P "$(T list-panes -t loadterm -F '#{pane_pid}')" tnav | head -1)
+[ -n "$tpid" ] && kill -TERM "$tpid"
+check "SIGTERM while loading: cancelled, exit 130" wait_for loadterm "tnav-exit=130" F
+s=$(screen loadterm)
+echo "$s" | grep -qE "│|Esc: cancel" && { bad "SIGTERM while loading left the box drawn"; echo "$s" | sed 's/^/    | /'; } || ok "... and the terminal restored"
+start loadok 100 30 "TNAV_CHUNK_BYTES=512 TNAV_TEST_LOAD_DELAY_MS=60 $TNAV $R"
+check "a slow load shows its progress" wait_for loadok "tnav: loading" F
+check "... and ends with the first frame" wait_for loadok "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │" F
+keys loadok q
+check "... which quits normally" wait_for loadok "tnav-exit=0" F
+start loadwinch 100 30 "$SLOW $TNAV $R"
+wait_for loadwinch "Esc: cancel" F >/dev/null
+T resize-window -t loadwinch -x 140 -y 40
+check "a resize while loading centres the box again" wait_for loadwinch "^ {38}┌─ tnav: loading"
+keys loadwinch Escape
+check "... and Esc still cancels" wait_for loadwinch "tnav-exit=130" F
+
+# ---- a headless command's progress on stderr ends its line -------------------------------------
+start errprog 100 30 "TNAV_TEST_PROGRESS_MIN_BYTES=0 $SLOW $TNAV stats $R | head -3"
+check "tnav stats on a terminal: a progress line on stderr while it loads" wait_for errprog "tnav: loading $R: [0-9]+%"
+check "... then the summary" wait_for errprog "tnav-exit=0" F
+s=$(screen errprog)
+if echo "$s" | grep -q "^1 file, " && echo "$s" | grep -q "^before-tnav$" && ! echo "$s" | grep -q "tnav: loading"; then ok "... which starts on a clean line, the progress line gone"; else bad "the terminal after tnav stats:"; echo "$s" | sed 's/^/    | /'; fi
+start errprog2 100 30 "TNAV_TEST_PROGRESS_MIN_BYTES=0 $SLOW $TNAV stats $R /nonexistent.csv"
+check "... and an error after it starts on a clean line too" wait_for errprog2 "^tnav: cannot open /nonexistent.csv"
+TNAV_TEST_PROGRESS_MIN_BYTES=0 TNAV_CHUNK_BYTES=512 TNAV_TEST_LOAD_DELAY_MS=20 "$TNAV" stats "$R" >"$TMP/st.out" 2>"$TMP/st.err"
+check "no progress when stderr is not a terminal" [ ! -s "$TMP/st.err" ]
+
 # ---- not a terminal ----------------------------------------------------------------------------
 "$TNAV" tui "$R" </dev/null >"$TMP/notty.out" 2>"$TMP/notty.err"
 rc=$?

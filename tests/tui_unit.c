@@ -13,6 +13,7 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1267,6 +1268,168 @@ static void t_event_list(void)
     close_app(&t);
 }
 
+/* ---- opening: the progress of a load ----------------------------------------- */
+
+static void t_load_progress(void)
+{
+    /* the percentage: truncated, 100 only when every byte is done */
+    CHECK_EQ_I(load_progress_percent(0, 1000), 0);
+    CHECK_EQ_I(load_progress_percent(375, 1000), 37);
+    CHECK_EQ_I(load_progress_percent(999, 1000), 99);
+    CHECK_EQ_I(load_progress_percent(999999999999ull, 1000000000000ull), 99);
+    CHECK_EQ_I(load_progress_percent(1000, 1000), 100);
+    CHECK_EQ_I(load_progress_percent(0, 0), 100); /* (an empty file) */
+    CHECK_EQ_I(load_progress_percent(500000000000000000ull, 1000000000000000000ull), 50); /* no overflow */
+    CHECK_EQ_I(load_progress_percent(UINT64_MAX - 1, UINT64_MAX), 99);
+    char b[128];
+    load_progress_text(260000000, 702000000, LOAD_PH_PARSE, 0.5, b, sizeof b);
+    CHECK_EQ_S(b, "37%  260 of 702 MB  520 MB/s");
+    load_progress_text(0, 702000000, LOAD_PH_PARSE, 0, b, sizeof b);
+    CHECK_EQ_S(b, "0%  0 of 702 MB  0 MB/s");
+    load_progress_text(702000000, 702000000, LOAD_PH_BUILD, 2, b, sizeof b);
+    CHECK_EQ_S(b, "100%  702 MB  indexing");
+    load_progress_text(8000, 16000, LOAD_PH_PARSE, 2, b, sizeof b);
+    CHECK_EQ_S(b, "50%  8 of 16 kB  4 kB/s");
+
+    /* the box, in the middle of the screen, and its bar */
+    T t;
+    memset(&t, 0, sizeof t);
+    t.c = canvas_new(80, 24, false, true);
+    draw_loading(t.c, "trace.csv", 500, 1000, LOAD_PH_PARSE, 1, false);
+    CHECK(screen_has(&t, "tnav: loading"));
+    CHECK(screen_has(&t, "trace.csv"));
+    CHECK(screen_has(&t, "50%  0 of 1 kB"));
+    CHECK(screen_has(&t, "Esc: cancel"));
+    char *bar = screen_line(&t, 11);
+    CHECK(strstr(bar, "█░") != NULL);
+    free(bar);
+    draw_loading(t.c, "trace.csv", 500, 1000, LOAD_PH_PARSE, 1, true);
+    CHECK(screen_has(&t, "cancelling..."));
+    canvas_free(t.c);
+    /* ASCII, and a terminal too small for the box: clipped, no harm */
+    t.c = canvas_new(12, 3, true, false);
+    draw_loading(t.c, "trace.csv", 1, 2, LOAD_PH_PARSE, 1, false);
+    char *s = screen(&t);
+    for (const char *q = s; *q; q++) CHECK((unsigned char)*q < 128);
+    free(s);
+    canvas_free(t.c);
+}
+
+/* the interface's first frame leaves out the Gantt's instants and message
+ * arrivals; the next one has them, and is otherwise the same */
+static int msg_cells(const Canvas *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->w * c->h; i++) n += c->cells[i].fg == ROLE_MSG || c->cells[i].fg == ROLE_GLYPH;
+    return n;
+}
+
+static void t_first_frame_lite(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    t.A.first_lite = true;
+    frame(&t, AF_REAGG);
+    char *lite = screen_line(&t, 29);
+    int n0 = msg_cells(t.c);
+    t.A.first_lite = false;
+    frame(&t, AF_REAGG);
+    int n1 = msg_cells(t.c);
+    if (n1 < n0 + 10) printf("    (marks: %d in the first frame, %d in the next)\n", n0, n1);
+    CHECK(n1 >= n0 + 10);
+    char *full = screen_line(&t, 29);
+    CHECK_EQ_S(lite, full); /* (the same status line: window, counts) */
+    free(lite);
+    free(full);
+    close_app(&t);
+}
+
+/* cancel as soon as the parser threads are past a tenth of the bytes */
+static void *cancel_soon(void *arg)
+{
+    LoadProgress *lp = arg;
+    while ((atomic_load(&lp->total) == 0 || atomic_load(&lp->done) < atomic_load(&lp->total) / 10) &&
+           atomic_load(&lp->phase) < LOAD_PH_BUILD)
+        usleep(50);
+    atomic_store(&lp->cancel, true);
+    return NULL;
+}
+
+/* a cancel that arrives inside a chunk, in the quoted-record path (libcsv)
+ * and in the fast path: the parsers stop (no hang: alarm) and the load
+ * returns LOAD_CANCELLED with nothing left allocated */
+static void t_load_cancel_mid_chunk(void)
+{
+    char *path = xasprintf("%s/quoted.csv", g_tmpdir);
+    for (int quoted = 0; quoted < 3; quoted++) { /* plain CSV, quoted CSV, NDJSON */
+        FILE *f = fopen(path, "w");
+        if (quoted < 2) fprintf(f, "ts,dur,loc,act,kind,name\n");
+        for (int i = 0; i < 300000; i++)
+            fprintf(f,
+                    quoted == 2   ? "{\"ts\":%d,\"dur\":5,\"loc\":%d,\"act\":\"a\",\"kind\":\"state\",\"name\":\"n%d\"}\n"
+                    : quoted == 1 ? "%d,5,%d,a,state,\"name, %d\"\n"
+                                  : "%d,5,%d,a,state,name%d\n",
+                    i * 10, i % 7, i % 13);
+        fclose(f);
+        LoadOpts o;
+        load_opts_default(&o);
+        LoadProgress lp;
+        memset(&lp, 0, sizeof lp);
+        o.progress = &lp;
+        o.threads = 2;
+        pthread_t th;
+        pthread_create(&th, NULL, cancel_soon, &lp);
+        alarm(120);
+        Store *s = NULL;
+        LoadReport rep;
+        int r = load_traces(&o, &path, 1, &s, &rep);
+        alarm(0);
+        pthread_join(th, NULL);
+        if (r == 0) { /* (the machine was faster than the cancel: allowed, but say so) */
+            printf("    (the load of variant %d ended before the cancel)\n", quoted);
+            store_free(s);
+            load_report_free(&rep);
+        } else {
+            CHECK_EQ_I(r, LOAD_CANCELLED);
+            CHECK(s == NULL);
+        }
+    }
+    unlink(path);
+    free(path);
+}
+
+/* the loader's counters reach the total; a cancelled load frees everything
+ * and says so */
+static void t_load_cancel(void)
+{
+    LoadOpts o;
+    load_opts_default(&o);
+    LoadProgress lp;
+    memset(&lp, 0, sizeof lp);
+    o.progress = &lp;
+    setenv("TNAV_CHUNK_BYTES", "700", 1);
+    char *paths[] = {"sample-logs/ring.csv", "sample-logs/x10.csv"};
+    Store *s;
+    LoadReport rep;
+    CHECK_EQ_I(load_traces(&o, paths, 2, &s, &rep), 0);
+    struct stat a, b;
+    stat(paths[0], &a);
+    stat(paths[1], &b);
+    CHECK(atomic_load(&lp.total) == (uint64_t)(a.st_size + b.st_size));
+    CHECK(atomic_load(&lp.done) == atomic_load(&lp.total));
+    CHECK_EQ_I(atomic_load(&lp.phase), LOAD_PH_DONE);
+    CHECK(s && s->n == 328 + 39);
+    store_free(s);
+    load_report_free(&rep);
+    /* cancelled before it starts: nothing loaded */
+    memset(&lp, 0, sizeof lp);
+    atomic_store(&lp.cancel, true);
+    CHECK_EQ_I(load_traces(&o, paths, 2, &s, &rep), LOAD_CANCELLED);
+    CHECK(s == NULL);
+    CHECK(atomic_load(&lp.done) < atomic_load(&lp.total));
+    unsetenv("TNAV_CHUNK_BYTES");
+}
+
 /* ---- runner ------------------------------------------------------------------ */
 
 static const Test TESTS[] = {
@@ -1288,6 +1451,10 @@ static const Test TESTS[] = {
     {"views share the viewport; resize; quit", t_shared_viewport_and_resize},
     {"event list: the visible range, sorted, Enter goes there", t_event_list},
     {"status line: N of M counts the events visible in the window", t_visible_count},
+    {"opening: the progress arithmetic and its box", t_load_progress},
+    {"opening: the first frame without instants and arrivals, the next with them", t_first_frame_lite},
+    {"opening: the loader's counters; a cancelled load", t_load_cancel},
+    {"opening: a cancel inside a chunk stops the parsers (CSV plain and quoted, NDJSON)", t_load_cancel_mid_chunk},
 };
 
 int main(void)

@@ -352,8 +352,10 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->reducer = RED_SUM;
     A->participants_of = NONE32;
     A->filter_text = args && args->filter ? xstrdup(args->filter) : NULL;
+    double t0 = now_sec();
     A->S = summary_build(A->s, A->ss.sel, args ? args->load.threads : 0);
     if (!A->ss.sel) A->S_all = A->S;
+    double t1 = now_sec();
     rows_init(A, &A->rows[ROWS_LOC], ROWS_LOC);
     rows_init(A, &A->rows[ROWS_ACT], ROWS_ACT);
     prompt_init(&A->prompt);
@@ -361,6 +363,8 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     if (A->hist_path) prompt_history_load(&A->prompt, A->hist_path);
     A->evlist_dirty = true;
     app_fit(A);
+    if (getenv("TNAV_TIMING"))
+        fprintf(stderr, "tnav: timing: app_init: summary %.3f s, rows + history %.3f s\n", t1 - t0, now_sec() - t1);
 }
 
 typedef struct {

@@ -127,6 +127,10 @@ typedef struct App {
     Canvas *vcache;
     bool vcache_ok;
     int64_t ev_t0, ev_t1; /* the window the event list was built for */
+    /* the first frame: the Gantt without its instants and message arrivals
+     * (building their series costs as much as the frame; the next frame,
+     * drawn right after it, has them) */
+    bool first_lite;
     /* memory prepared while idle for the first filter's summary */
     void *prewarm_thread;
 } App;
@@ -150,6 +154,11 @@ int app_mouse(App *A, int x, int y, int what);
  * flags (from the keys since the last frame) hold AF_REAGG or AF_REFILTER,
  * or the size changed; otherwise the last drawing gets new overlays. */
 void app_draw(App *A, Canvas *c, int flags);
+/* While the trace loads (there is no App yet): a box in the middle with the
+ * file's name, a bar and load_progress_text (percent of bytes, MB/s), and
+ * "Esc: cancel" (or "cancelling..." once asked). */
+void draw_loading(Canvas *c, const char *what, uint64_t done, uint64_t total, int phase, double elapsed_s,
+                  bool cancelling);
 
 /* ---- operations (also used by the actions and the tests) ---- */
 void app_zoom(App *A, double factor);     /* < 1 zooms in, around the cursor */

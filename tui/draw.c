@@ -95,6 +95,7 @@ static void view_ctx(App *A, ViewCtx *ctx, int w, int h)
     ctx->no_status = true;
     ctx->hl = A->Shl;
     ctx->filter_text = A->filter_text;
+    ctx->no_marks = A->first_lite;
 }
 
 static void run_rows_view(App *A, const char *name, RowModel *M, MetricSpec *m, Canvas *c, int w, int h, int label_w,
@@ -384,6 +385,27 @@ static void draw_box(Canvas *c, int x, int y, int w, int h, const char *title)
     canvas_put(c, x, y + h - 1, 0x2514, ROLE_AXIS, 0, 0);
     canvas_put(c, x + w - 1, y + h - 1, 0x2518, ROLE_AXIS, 0, 0);
     canvas_text(c, x + 2, y, title, w - 4, ROLE_TITLE, ATTR_BOLD);
+}
+
+/* the progress of the load, before there is an App: a box in the middle of
+ * the screen (see app.h) */
+void draw_loading(Canvas *c, const char *what, uint64_t done, uint64_t total, int phase, double elapsed_s,
+                  bool cancelling)
+{
+    canvas_clear(c);
+    int w = c->w - 4 < 64 ? c->w - 4 : 64, h = 6;
+    if (w < 20) w = c->w;
+    int x = (c->w - w) / 2, y = (c->h - h) / 2;
+    if (y < 0) y = 0;
+    draw_box(c, x, y, w, h, " tnav: loading ");
+    canvas_text(c, x + 2, y + 1, what, w - 4, ROLE_LABEL, 0);
+    int bw = w - 4, full = (int)((double)bw * load_progress_percent(done, total) / 100.0);
+    for (int i = 0; i < bw; i++)
+        canvas_put(c, x + 2 + i, y + 2, i < full ? 0x2588 : 0x2591, i < full ? ROLE_TITLE : ROLE_DIM, 0, 0);
+    char t[160];
+    load_progress_text(done, total, phase, elapsed_s, t, sizeof t);
+    canvas_text(c, x + 2, y + 3, t, w - 4, ROLE_DEFAULT, ATTR_BOLD);
+    canvas_text(c, x + 2, y + 4, cancelling ? "cancelling..." : "Esc: cancel", w - 4, ROLE_DIM, 0);
 }
 
 /* the help: generated from the table of actions; in one or two columns,

@@ -5,20 +5,31 @@
  * `--bench-keys`: the same loop driven by a key script without a terminal,
  * timing each key from its arrival to a finished frame.
  *
- * Owns: the curses state (only this file includes curses).
+ * While the trace loads (on a thread of its own, see Loader), the screen
+ * shows its progress and Esc, q or Ctrl-C cancel it.
+ *
+ * Owns: the curses state (only this file includes curses), the loading
+ * thread.
  * Invariants: the terminal is restored on every way out (q, Ctrl-C,
- * SIGINT, SIGTERM, SIGHUP); keys that arrive together are all handled
- * before one redraw; a frame recomputes the views only when a key asked
- * for it (app_draw's flags).
+ * SIGINT, SIGTERM, SIGHUP, and a load cancelled or failed); keys that
+ * arrive together are all handled before one redraw; a frame recomputes the
+ * views only when a key asked for it (app_draw's flags); the interface's
+ * thread never does the loader's work while it loads (it waits in poll for
+ * a key, the loader's end or 150 ms, and redraws the progress).
  */
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "app.h"
@@ -151,12 +162,16 @@ static int handle_mouse(App *A)
 
 /* ---- the loop ----------------------------------------------------------------------------- */
 
-static int run_terminal(App *A)
+static bool g_screen; /* curses is set up */
+
+/* set up the terminal; *color: colours wanted, then whether there are */
+static bool screen_open(bool *color)
 {
     setlocale(LC_ALL, "");
     /* keys as soon as they come; Esc alone after 25 ms */
     set_escdelay(25);
-    if (!initscr()) return 2;
+    if (!initscr()) return false;
+    g_screen = true;
     raw();
     noecho();
     nonl();
@@ -164,20 +179,36 @@ static int run_terminal(App *A)
     curs_set(0);
     mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
     mouseinterval(0);
-    if (A->color && has_colors()) {
+    if (*color && has_colors()) {
         start_color();
         use_default_colors();
         g_cmode = COLORS >= 256 ? COL_256 : COL_8;
     } else {
         g_cmode = COL_NONE;
-        A->color = false;
+        *color = false;
     }
+    return true;
+}
+
+static void screen_close(void)
+{
+    if (!g_screen) return;
+    endwin();
+    g_screen = false;
+}
+
+/* the interface's loop on the terminal set up by screen_open; the caller
+ * closes it */
+static int run_terminal(App *A)
+{
     int h, w;
     getmaxyx(stdscr, h, w);
     app_resize(A, w, h);
     Canvas *c = canvas_new(w, h, A->ascii, A->color);
     int flags = AF_REAGG;
     int rc = 0;
+    bool first = true, first_prewarm_done = false;
+    A->first_lite = true;
     while (!g_quit) {
         if (flags) {
             if (c->w != A->w || c->h != A->h) {
@@ -189,6 +220,20 @@ static int run_terminal(App *A)
             blit(c);
             refresh();
             flags = 0;
+        }
+        if (first) {
+            /* after the first frame: what it did not reuse of the loader's
+             * memory goes back, the full frame is drawn at once (before any
+             * key), and the prewarm starts */
+            big_cache_trim();
+            A->first_lite = false;
+            flags = AF_REAGG;
+            first = false;
+            continue;
+        }
+        if (!A->prewarm_thread && !first_prewarm_done) {
+            app_prewarm(A);
+            first_prewarm_done = true;
         }
         /* wait for a key (waking up to see signals), then take every key
          * that is already there before drawing again */
@@ -219,8 +264,149 @@ static int run_terminal(App *A)
         }
     }
     canvas_free(c);
-    endwin();
     return rc;
+}
+
+/* ---- loading ----------------------------------------------------------------------------------- */
+
+/* The session loads on a thread of its own while the interface's thread
+ * shows the progress counters and reads the keys; the loader's messages
+ * (rejections, a filter error) are kept and printed when the terminal is
+ * restored. */
+typedef struct {
+    CliArgs *a;
+    Session ss;
+    int rc;
+    LoadProgress lp;
+    atomic_bool done;
+    int wake[2];          /* the loader writes a byte when it is done */
+    pthread_t th;
+    double t0, t_end;     /* started, done */
+    FILE *rep;            /* the loader's messages */
+    char *rep_buf;
+    size_t rep_len;
+} Loader;
+
+static void *loader_main(void *arg)
+{
+    Loader *L = arg;
+    L->rc = session_open("tui", L->a, &L->ss);
+    L->t_end = now_sec();
+    atomic_store(&L->done, true);
+    ssize_t k = write(L->wake[1], "x", 1);
+    (void)k;
+    return NULL;
+}
+
+static bool loader_start(Loader *L, CliArgs *a)
+{
+    memset(L, 0, sizeof *L);
+    L->a = a;
+    if (pipe(L->wake) != 0) return false;
+    fcntl(L->wake[0], F_SETFD, FD_CLOEXEC);
+    fcntl(L->wake[1], F_SETFD, FD_CLOEXEC);
+    L->rep = open_memstream(&L->rep_buf, &L->rep_len);
+    if (L->rep) a->load.report = L->rep;
+    a->load.progress = &L->lp;
+    L->t0 = now_sec();
+    /* the loader and its parser threads (which inherit its mask) leave the
+     * signals to this thread, whose wait they then interrupt at once */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigaddset(&block, SIGWINCH);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    int e = pthread_create(&L->th, NULL, loader_main, L);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (e != 0) {
+        a->load.progress = NULL;
+        a->load.report = stderr;
+        if (L->rep) fclose(L->rep);
+        free(L->rep_buf);
+        close(L->wake[0]);
+        close(L->wake[1]);
+        return false;
+    }
+    return true;
+}
+
+/* wait for the loader (up to ms milliseconds, -1: no limit), for a key on
+ * stdin (keys) or a signal; true when it is done */
+static bool loader_wait(Loader *L, int ms, bool keys)
+{
+    if (atomic_load(&L->done)) return true;
+    struct pollfd pf[2] = {{L->wake[0], POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+    poll(pf, keys ? 2 : 1, ms);
+    return atomic_load(&L->done);
+}
+
+/* join the loader; its status (LOAD_CANCELLED when it was cancelled, even
+ * if it had just finished) */
+static int loader_join(Loader *L)
+{
+    pthread_join(L->th, NULL);
+    close(L->wake[0]);
+    close(L->wake[1]);
+    L->a->load.progress = NULL;
+    L->a->load.report = stderr;
+    if (L->rep) fclose(L->rep);
+    L->rep = NULL;
+    if (L->rc == 0 && atomic_load(&L->lp.cancel)) {
+        session_close(&L->ss);
+        L->rc = LOAD_CANCELLED;
+    }
+    return L->rc;
+}
+
+/* print the loader's messages (after the terminal is restored) */
+static void loader_messages(Loader *L)
+{
+    if (L->rep_buf && L->rep_len) fwrite(L->rep_buf, 1, L->rep_len, stderr);
+    free(L->rep_buf);
+    L->rep_buf = NULL;
+    L->rep_len = 0;
+}
+
+/* The progress on the screen until the loader is done: curses is set up
+ * only when the load takes more than 100 ms (a small trace opens without
+ * it). Esc, q, Ctrl-C and the signals cancel. *color: as for screen_open. */
+static void show_loading(Loader *L, const char *what, bool ascii, bool *color)
+{
+    if (loader_wait(L, 100, false)) return;
+    if (g_quit) {
+        /* (a signal before the screen was set up: no screen at all) */
+        atomic_store(&L->lp.cancel, true);
+        while (!loader_wait(L, -1, false)) {}
+        return;
+    }
+    if (!screen_open(color)) return;
+    int h, w;
+    getmaxyx(stdscr, h, w);
+    Canvas *c = canvas_new(w, h, ascii, *color);
+    while (!atomic_load(&L->done)) {
+        if (g_quit) atomic_store(&L->lp.cancel, true);
+        draw_loading(c, what, atomic_load(&L->lp.done), atomic_load(&L->lp.total), atomic_load(&L->lp.phase),
+                     now_sec() - L->t0, atomic_load(&L->lp.cancel));
+        blit(c);
+        refresh();
+        if (loader_wait(L, 150, true)) break;
+        timeout(0);
+        wint_t ch;
+        int r;
+        while ((r = get_wch(&ch)) != ERR) {
+            if (r == KEY_CODE_YES && ch == KEY_RESIZE) {
+                getmaxyx(stdscr, h, w);
+                canvas_free(c);
+                c = canvas_new(w, h, ascii, *color);
+                erase();
+            } else if (r == OK && (ch == TK_ESC || ch == 'q' || ch == CTRL('c'))) {
+                atomic_store(&L->lp.cancel, true);
+            }
+        }
+    }
+    canvas_free(c);
 }
 
 /* ---- the key-script benchmark -------------------------------------------------------------- */
@@ -291,6 +477,32 @@ static int bench_keys(App *A, const char *script)
     return 0;
 }
 
+/* ---- opening benchmark ------------------------------------------------------------------------ */
+
+/* tnav tui --bench-open: the load (on its thread, as in the interface),
+ * then the first frame, timed from the start; one line of key=value pairs
+ * (see doc/PERFORMANCE.md) */
+static int bench_open(App *A, const Loader *L)
+{
+    Canvas *c = canvas_new(A->w, A->h, A->ascii, A->color);
+    A->first_lite = true;
+    app_draw(A, c, AF_REAGG);
+    double t_frame = now_sec();
+    A->first_lite = false;
+    app_draw(A, c, AF_REAGG); /* (the full frame, as the interface draws it next) */
+    double t_full = now_sec();
+    canvas_free(c);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double load_s = L->t_end - L->t0, frame_s = t_frame - L->t0;
+    size_t n = A->s->n ? A->s->n : 1;
+    printf("bench open events=%zu size=%dx%d load_s=%.3f first_frame_s=%.3f after_load_s=%.3f ratio=%.3f "
+           "full_frame_s=%.3f peak_rss_bytes=%ld peak_rss_per_event=%.1f\n",
+           A->s->n, A->w, A->h, load_s, frame_s, frame_s - load_s, load_s > 0 ? frame_s / load_s : 0, t_full - L->t0,
+           (long)ru.ru_maxrss * 1024, (double)ru.ru_maxrss * 1024.0 / (double)n);
+    return 0;
+}
+
 /* ---- the entry point -------------------------------------------------------------------------- */
 
 int tui_main(int argc, char **argv, int first)
@@ -298,12 +510,13 @@ int tui_main(int argc, char **argv, int first)
     CliArgs a;
     memset(&a, 0, sizeof a);
     static const char *const opts[] = {"--color", "--view", "--bench-keys", "--bench-size", NULL};
-    static const char *const flags[] = {"--ascii", NULL};
+    static const char *const flags[] = {"--ascii", "--bench-open", NULL};
     a.extra_opts = opts;
     a.extra_flags = flags;
     int r = cli_begin("tui", argc, argv, first, &a);
     if (r >= 0) return r;
     const char *cv = cli_extra(&a, "--color"), *bk = cli_extra(&a, "--bench-keys");
+    bool bo = cli_flag(&a, "--bench-open"), bench = bk || bo;
     bool color = true;
     if (cv && !strcmp(cv, "never")) color = false;
     else if (cv && strcmp(cv, "always") != 0 && strcmp(cv, "auto") != 0) {
@@ -313,7 +526,7 @@ int tui_main(int argc, char **argv, int first)
     const char *nc = getenv("NO_COLOR"); /* (set and not empty, as no-color.org says) */
     if (nc && *nc && !(cv && !strcmp(cv, "always"))) color = false;
     const char *term = getenv("TERM");
-    if (!bk && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !strcmp(term, "dumb"))) {
+    if (!bench && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !strcmp(term, "dumb"))) {
         cli_free(&a);
         fprintf(stderr, "tnav: the full-screen interface needs a terminal; use tnav stats, filter or render\n");
         return 2;
@@ -324,41 +537,72 @@ int tui_main(int argc, char **argv, int first)
         cli_free(&a);
         return cli_usage_error("tui", "--view must be 1..8, not '%s'", vs);
     }
-    bool note = !bk && isatty(STDERR_FILENO);
-    if (note) fprintf(stderr, "tnav: loading %s%s...", a.files[0], a.nfiles > 1 ? " and more" : "");
-    Session ss;
-    r = session_open("tui", &a, &ss);
-    if (note) fputs("\r\x1b[2K", stderr); /* (nothing of it stays on the terminal) */
-    if (r) {
-        cli_free(&a);
-        return r;
-    }
-    App A;
     int w = 100, h = 30;
-    if (bk) {
+    if (bk || bo) {
         const char *sz = cli_extra(&a, "--bench-size");
         if (sz && (sscanf(sz, "%dx%d", &w, &h) != 2 || w < 20 || h < 10 || w > 1000 || h > 1000)) {
-            session_close(&ss);
             cli_free(&a);
             return cli_usage_error("tui", "--bench-size must be WxH (20x10 to 1000x1000), not '%s'", sz);
         }
         if (!sz) w = 208, h = 66;
     }
-    app_init(&A, &ss, &a, w, h, cli_flag(&a, "--ascii"), color);
-    app_set_view(&A, (ViewId)(view - 1));
-    app_prewarm(&A);
-    if (bk) {
-        app_prewarm_wait(&A); /* (as a user's think time allows) */
-        r = bench_keys(&A, bk);
-    } else {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    if (!bench) {
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         sigaction(SIGHUP, &sa, NULL);
+    }
+    /* load on a thread of its own; the progress meanwhile. The memory the
+     * loader freed (already touched) is kept for the summary and the first
+     * frame, and what they leave is returned after it. */
+    a.load.keep_big_blocks = true;
+    Loader L;
+    if (!loader_start(&L, &a)) {
+        cli_free(&a);
+        fprintf(stderr, "tnav: cannot start the loading thread\n");
+        return 2;
+    }
+    char what[512];
+    snprintf(what, sizeof what, "%s%s", a.files[0], a.nfiles > 1 ? " and more" : "");
+    bool ascii = cli_flag(&a, "--ascii");
+    if (!bench) show_loading(&L, what, ascii, &color);
+    else
+        while (!loader_wait(&L, -1, false)) {}
+    r = loader_join(&L);
+    if (r) {
+        big_cache_trim();
+        screen_close();
+        loader_messages(&L);
+        if (r == LOAD_CANCELLED) fprintf(stderr, "tnav: load cancelled\n");
+        cli_free(&a);
+        return r;
+    }
+    Session ss = L.ss;
+    if (!bench && !g_screen && !screen_open(&color)) {
+        loader_messages(&L);
+        session_close(&ss);
+        cli_free(&a);
+        fprintf(stderr, "tnav: cannot set up the terminal\n");
+        return 2;
+    }
+    if (g_screen) getmaxyx(stdscr, h, w);
+    App A;
+    app_init(&A, &ss, &a, w, h, ascii, color);
+    app_set_view(&A, (ViewId)(view - 1));
+    if (bo) {
+        r = bench_open(&A, &L);
+    } else if (bk) {
+        big_cache_trim();
+        app_prewarm(&A);
+        app_prewarm_wait(&A); /* (as a user's think time allows) */
+        r = bench_keys(&A, bk);
+    } else {
         r = run_terminal(&A);
     }
+    screen_close();
+    loader_messages(&L);
     ss = A.ss; /* (the filter may have changed the selection) */
     app_free(&A);
     session_close(&ss);

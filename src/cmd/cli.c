@@ -4,9 +4,13 @@
 #include "cli.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "filters/filter.h"
 #include "analysis/stats.h"
@@ -22,7 +26,8 @@ void usage(FILE *f)
           "       tnav [tui] [OPTIONS] TRACE...\n"
           "                              the full-screen interface (the stats summary when not on a\n"
           "                              terminal); --color auto|always|never, --ascii, --view 1..8,\n"
-          "                              --bench-keys SCRIPT [--bench-size WxH]; keys: ? in it, tnav(1)\n"
+          "                              --bench-keys SCRIPT [--bench-size WxH], --bench-open;\n"
+          "                              while loading, Esc cancels (exit 130); keys: ? in it, tnav(1)\n"
           "\n"
           "commands:\n"
           "  stats [--json] [-f EXPR] TRACE...\n"
@@ -272,16 +277,142 @@ int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs *a)
     return -1;
 }
 
+/* ---- progress ------------------------------------------------------------ */
+
+int load_progress_percent(uint64_t done, uint64_t total)
+{
+    if (done >= total) return 100;
+    /* (done < total: done * 100 overflows only for totals beyond 1.8e17) */
+    uint64_t p = total > UINT64_MAX / 100 ? done / (total / 100) : done * 100 / total;
+    return p > 99 ? 99 : (int)p;
+}
+
+void load_progress_text(uint64_t done, uint64_t total, int phase, double elapsed_s, char *buf, size_t sz)
+{
+    /* (in kB below a megabyte, as the tests' small files are) */
+    double unit = total < 1000000 ? 1e3 : 1e6;
+    const char *u = total < 1000000 ? "kB" : "MB";
+    double mb = (double)done / unit, tot = (double)total / unit;
+    if (phase >= LOAD_PH_BUILD) {
+        snprintf(buf, sz, "100%%  %.0f %s  indexing", tot, u);
+        return;
+    }
+    double rate = elapsed_s > 0 ? mb / elapsed_s : 0;
+    snprintf(buf, sz, "%d%%  %.0f of %.0f %s  %.0f %s/s", load_progress_percent(done, total), mb, tot, u, rate, u);
+}
+
+/* a progress line on stderr while a headless command loads a big trace on
+ * a terminal (never when stderr is not one); it is cleared when parsing
+ * ends, before anything else is printed */
+typedef struct {
+    LoadProgress lp;
+    pthread_t th;
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    bool stop, shown;
+    const char *what;
+    struct timespec t0;
+} ErrProgress;
+
+static double ts_diff(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void errprog_end_line(void *ctx)
+{
+    ErrProgress *P = ctx;
+    pthread_mutex_lock(&P->m);
+    if (P->shown) fputs("\r\x1b[2K", stderr);
+    P->shown = false;
+    P->stop = true;
+    pthread_cond_signal(&P->cv);
+    pthread_mutex_unlock(&P->m);
+}
+
+static void *errprog_main(void *arg)
+{
+    ErrProgress *P = arg;
+    pthread_mutex_lock(&P->m);
+    while (!P->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += 250000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&P->cv, &P->m, &until);
+        if (P->stop) break;
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        char t[128];
+        load_progress_text(atomic_load(&P->lp.done), atomic_load(&P->lp.total), LOAD_PH_PARSE, ts_diff(&P->t0, &now), t,
+                           sizeof t);
+        fprintf(stderr, "\r\x1b[2Ktnav: loading %s: %s", P->what, t);
+        P->shown = true;
+    }
+    pthread_mutex_unlock(&P->m);
+    return NULL;
+}
+
+/* start one when stderr is a terminal and the files are big (> 50 MB;
+ * TNAV_TEST_PROGRESS_MIN_BYTES for the tests); NULL otherwise */
+static ErrProgress *errprog_start(CliArgs *a)
+{
+    if (a->load.progress || !isatty(STDERR_FILENO)) return NULL;
+    uint64_t min = 50000000, total = 0;
+    const char *m = getenv("TNAV_TEST_PROGRESS_MIN_BYTES");
+    if (m) min = strtoull(m, NULL, 10);
+    for (int i = 0; i < a->nfiles; i++) {
+        struct stat st;
+        if (stat(a->files[i], &st) == 0) total += (uint64_t)st.st_size;
+    }
+    if (total < min) return NULL;
+    ErrProgress *P = xcalloc(1, sizeof *P);
+    P->lp.before_report = errprog_end_line;
+    P->lp.ctx = P;
+    P->what = a->files[0];
+    pthread_mutex_init(&P->m, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&P->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    clock_gettime(CLOCK_MONOTONIC, &P->t0);
+    if (pthread_create(&P->th, NULL, errprog_main, P) != 0) {
+        pthread_cond_destroy(&P->cv);
+        pthread_mutex_destroy(&P->m);
+        free(P);
+        return NULL;
+    }
+    a->load.progress = &P->lp;
+    return P;
+}
+
+static void errprog_stop(CliArgs *a, ErrProgress *P)
+{
+    if (!P) return;
+    errprog_end_line(P); /* (a failed load never reached the end of parsing) */
+    pthread_join(P->th, NULL);
+    pthread_cond_destroy(&P->cv);
+    pthread_mutex_destroy(&P->m);
+    free(P);
+    a->load.progress = NULL;
+}
+
 int session_open(const char *cmd, CliArgs *a, Session *ss)
 {
     memset(ss, 0, sizeof *ss);
     FilterError fe;
     /* a syntax error is reported before a big trace is loaded */
     if (a->filter && !filter_syntax_ok(a->filter, &fe)) {
-        filter_print_error(stderr, a->filter, &fe);
+        filter_print_error(a->load.report ? a->load.report : stderr, a->filter, &fe);
         return 2;
     }
+    ErrProgress *ep = strcmp(cmd, "tui") != 0 ? errprog_start(a) : NULL;
     int r = load_traces(&a->load, a->files, a->nfiles, &ss->s, &ss->rep);
+    errprog_stop(a, ep);
     if (r) {
         load_report_free(&ss->rep);
         return r;
@@ -290,7 +421,7 @@ int session_open(const char *cmd, CliArgs *a, Session *ss)
     if (!a->filter) return 0;
     ss->f = filter_compile(ss->s, a->filter, &fe);
     if (!ss->f) {
-        filter_print_error(stderr, a->filter, &fe);
+        filter_print_error(a->load.report ? a->load.report : stderr, a->filter, &fe);
         session_close(ss);
         return 2;
     }

@@ -50,6 +50,13 @@ typedef struct {
  * with a caret under the culprit). */
 int session_open(const char *cmd, CliArgs *a, Session *ss);
 void session_close(Session *ss);
+
+/* A load's progress as one line, the same in the interface and on stderr:
+ * "37%  260 of 702 MB  480 MB/s" while parsing (percent of the bytes the
+ * parser threads are past, truncated, 100 only when all are; the rate since
+ * the start), "100%  702 MB  indexing" while the store is built. */
+int load_progress_percent(uint64_t done, uint64_t total);
+void load_progress_text(uint64_t done, uint64_t total, int phase, double elapsed_s, char *buf, size_t sz);
 /* The common start of a command: parse, --help, require files; -1 to go
  * on, else the exit status (a is then freed). */
 int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs *a);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "load_int.h"
@@ -30,6 +31,30 @@
 
 #define MIN_CHUNK (1u << 20)
 #define READ_BLOCK (4u << 20)
+
+/* ---- progress ---------------------------------------------------------- */
+
+/* The chunk a parser thread is parsing, for the progress counters: set by
+ * run_chunk around the parse, read by rd_window (so the parsers need not
+ * know about progress). NULL outside a chunk or without counters. */
+typedef struct {
+    LoadProgress *p;
+    uint64_t start, len; /* the chunk */
+    uint64_t counted;    /* of its bytes, added to p->done so far */
+} ChunkProg;
+static _Thread_local ChunkProg *tl_prog;
+
+/* a window asked for at off: the chunk's bytes before off are consumed */
+static inline void prog_at(ChunkProg *cp, uint64_t off)
+{
+    if (off <= cp->start) return;
+    uint64_t c = off - cp->start;
+    if (c > cp->len) c = cp->len;
+    if (c > cp->counted) {
+        atomic_fetch_add_explicit(&cp->p->done, c - cp->counted, memory_order_relaxed);
+        cp->counted = c;
+    }
+}
 
 /* ---- reader ------------------------------------------------------------ */
 
@@ -44,6 +69,17 @@ void rd_free(Reader *r) { free(r->buf); }
 
 const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
 {
+    ChunkProg *cp = tl_prog;
+    if (cp) {
+        if (atomic_load_explicit(&cp->p->cancel, memory_order_relaxed)) {
+            /* cancelled: the file ends here for this reader (as when a file
+             * shrinks), so every parser loop sees its end and stops */
+            if (off < r->limit) r->limit = off;
+            *avail = 0;
+            return r->buf ? r->buf : "";
+        }
+        prog_at(cp, off);
+    }
     if (off >= r->limit) {
         *avail = 0;
         return r->buf ? r->buf : "";
@@ -179,15 +215,30 @@ typedef struct {
     FileJob *fj;
     const LoadOpts *o;
     JobQueue q;
+    long delay_ms; /* TNAV_TEST_LOAD_DELAY_MS */
 } ChunkRun;
 
-static void run_chunk(FileJob *fj, const LoadOpts *o, int k)
+static bool cancelled(const LoadOpts *o)
+{
+    return o->progress && atomic_load_explicit(&o->progress->cancel, memory_order_relaxed);
+}
+
+/* count: add the chunk's bytes to the progress counters (not when a chunk
+ * is parsed again from its true seam: its bytes were counted) */
+static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
 {
     Batch *b = xmalloc(sizeof *b);
     batch_init(b, o->unit_exp, o->keep_all_rejects);
+    fj->batches[k] = b;
+    ChunkProg cp = {o->progress, fj->starts[k], fj->starts[k + 1] - fj->starts[k], 0};
+    if (cancelled(o)) return; /* (an empty batch) */
+    if (count && o->progress) tl_prog = &cp;
     if (fj->fmt == FMT_CSV) csv_parse_chunk(&fj->csv, b, fj->starts[k], fj->starts[k + 1]);
     else ndjson_parse_chunk(&fj->nd, b, fj->starts[k], fj->starts[k + 1]);
-    fj->batches[k] = b;
+    if (tl_prog) {
+        prog_at(&cp, fj->starts[k + 1]);
+        tl_prog = NULL;
+    }
 }
 
 static void chunk_worker(void *ctx, int w, int nw)
@@ -196,7 +247,22 @@ static void chunk_worker(void *ctx, int w, int nw)
     (void)nw;
     ChunkRun *cr = ctx;
     size_t k;
-    while ((k = jobq_next(&cr->q)) != (size_t)-1) run_chunk(cr->fj, cr->o, (int)k);
+    while ((k = jobq_next(&cr->q)) != (size_t)-1) {
+        if (cr->delay_ms > 0 && !cancelled(cr->o)) {
+            struct timespec ts = {cr->delay_ms / 1000, (cr->delay_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+        run_chunk(cr->fj, cr->o, (int)k, true);
+    }
+}
+
+static void free_batches(Batch **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i]) continue;
+        batch_free(v[i]);
+        free(v[i]);
+    }
 }
 
 /* what the first bytes say the file is */
@@ -396,18 +462,31 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     VEC(Batch *) all = {0};
     VEC(Rejection) rej = {0};
     uint64_t dropped_extras = 0;
+    LoadProgress *pg = o->progress;
+    long delay_ms = 0;
+    const char *dl = getenv("TNAV_TEST_LOAD_DELAY_MS");
+    if (dl) delay_ms = atol(dl);
+    if (pg) {
+        uint64_t total = 0;
+        for (int fi = 0; fi < npaths; fi++) {
+            struct stat st;
+            if (stat(paths[fi], &st) == 0 && S_ISREG(st.st_mode)) total += (uint64_t)st.st_size;
+        }
+        atomic_store(&pg->total, total);
+        atomic_store(&pg->done, 0);
+        atomic_store(&pg->phase, LOAD_PH_PARSE);
+    }
+    uint64_t done_files = 0; /* bytes of the files before this one */
     for (int fi = 0; fi < npaths; fi++) {
         FileJob fj;
         char *err = NULL;
         FileInfo *inf = &rep->files[fi];
         inf->path = xstrdup(paths[fi]);
         if (open_file(paths[fi], &fj, o, nthreads, &err) != 0) {
+            if (pg && pg->before_report) pg->before_report(pg->ctx);
             fprintf(o->report ? o->report : stderr, "%s\n", err);
             free(err);
-            for (size_t i = 0; i < all.len; i++) {
-                batch_free(all.v[i]);
-                free(all.v[i]);
-            }
+            free_batches(all.v, all.len);
             VEC_FREE(all);
             for (size_t i = 0; i < rej.len; i++) free(rej.v[i].reason);
             VEC_FREE(rej);
@@ -416,9 +495,16 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         inf->format = fj.fmt;
         if (fj.nchunks == 0) continue;
         inf->bytes = fj.starts[fj.nchunks];
-        ChunkRun cr = {&fj, o, {0}};
+        if (pg) atomic_store(&pg->done, done_files + fj.starts[0]); /* (the header) */
+        ChunkRun cr = {&fj, o, {0}, delay_ms};
         jobq_init(&cr.q, (size_t)fj.nchunks);
         par_run(nthreads < fj.nchunks ? nthreads : fj.nchunks, chunk_worker, &cr);
+        if (cancelled(o)) {
+            free_batches(fj.batches, (size_t)fj.nchunks);
+            close_file(&fj);
+            free(fj.batches);
+            break;
+        }
         /* verify the seams; re-parse a chunk that began inside a record */
         for (int k = 1; k < fj.nchunks; k++) {
             uint64_t stop = fj.batches[k - 1]->chunk_stop;
@@ -431,7 +517,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             /* start at the true seam; when it lies past this chunk's end the
              * chunk is empty and passes the seam on to the next one */
             fj.starts[k] = stop;
-            run_chunk(&fj, o, k);
+            run_chunk(&fj, o, k, false);
         }
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : 0);
@@ -454,6 +540,22 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         rep->rejected += inf->rejected;
         close_file(&fj);
         free(fj.batches);
+        done_files += inf->bytes;
+        if (pg) atomic_store(&pg->done, done_files);
+    }
+    if (cancelled(o)) {
+        free_batches(all.v, all.len);
+        VEC_FREE(all);
+        for (size_t i = 0; i < rej.len; i++) free(rej.v[i].reason);
+        VEC_FREE(rej);
+        load_report_free(rep);
+        big_cache_trim();
+        return LOAD_CANCELLED;
+    }
+    if (pg) {
+        atomic_store(&pg->done, atomic_load(&pg->total) > done_files ? atomic_load(&pg->total) : done_files);
+        atomic_store(&pg->phase, LOAD_PH_BUILD);
+        if (pg->before_report) pg->before_report(pg->ctx);
     }
     rep->t_parse = now_sec() - t0;
     if (rej.len) qsort(rej.v, rej.len, sizeof(Rejection), rej_cmp);
@@ -487,10 +589,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         }
     }
     if (o->strict && rep->rejected) {
-        for (size_t i = 0; i < all.len; i++) {
-            batch_free(all.v[i]);
-            free(all.v[i]);
-        }
+        free_batches(all.v, all.len);
         VEC_FREE(all);
         if (o->report) fprintf(o->report, "tnav: --strict: giving up because records were rejected\n");
         return 1;
@@ -500,12 +599,16 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     rep->t_build = now_sec() - t1;
     if (getenv("TNAV_TIMING"))
         fprintf(stderr, "tnav: timing: parse %.3f s (%d threads), build %.3f s\n", rep->t_parse, nthreads, rep->t_build);
-    for (size_t i = 0; i < all.len; i++) {
-        batch_free(all.v[i]);
-        free(all.v[i]);
-    }
+    free_batches(all.v, all.len);
     VEC_FREE(all);
-    big_cache_trim(); /* the blocks nobody reused go back to the system */
+    if (!o->keep_big_blocks) big_cache_trim(); /* the blocks nobody reused go back to the system */
+    if (cancelled(o)) {
+        store_free(s);
+        load_report_free(rep);
+        big_cache_trim();
+        return LOAD_CANCELLED;
+    }
+    if (pg) atomic_store(&pg->phase, LOAD_PH_DONE);
     *out = s;
     return 0;
 }

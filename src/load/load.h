@@ -15,6 +15,7 @@
 #ifndef TNAV_LOAD_H
 #define TNAV_LOAD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +26,31 @@ struct Store;
 
 enum { FMT_AUTO = 0, FMT_CSV = 1, FMT_NDJSON = 2 };
 enum { CSV_ENGINE_HYBRID = 0, CSV_ENGINE_LIBCSV = 1 };
+
+/* How far a load is, shared with another thread that shows it or cancels
+ * it (see LoadOpts.progress). The loader sets total when it starts, adds to
+ * done as its parser threads move past their bytes (per read window of 4 MiB
+ * or per chunk), and moves phase on; done == total when parsing ends. */
+enum { LOAD_PH_OPEN, LOAD_PH_PARSE, LOAD_PH_BUILD, LOAD_PH_DONE };
+typedef struct {
+    _Atomic uint64_t total;  /* bytes of all the files */
+    _Atomic uint64_t done;   /* bytes the parser threads are past */
+    atomic_int phase;        /* LOAD_PH_* */
+    atomic_bool cancel;      /* set by another thread: every parser thread
+                                stops at its next window or chunk, everything
+                                is freed and load_traces returns LOAD_CANCELLED
+                                (building the store, once begun, is finished
+                                first) */
+    /* NULL, or called on the loading thread when parsing ends and before
+     * the loader prints anything to its report stream (rejections, a file
+     * that cannot be opened): a progress line on stderr ends there */
+    void (*before_report)(void *ctx);
+    void *ctx;
+} LoadProgress;
+
+/* load_traces's status when LoadProgress.cancel was set (also tnav's exit
+ * status then, as for an interrupted command) */
+#define LOAD_CANCELLED 130
 
 typedef struct {
     int unit_exp;                /* --time-unit: 0 ns, 3 us, 6 ms, 9 s */
@@ -37,6 +63,10 @@ typedef struct {
     int max_report;              /* rejections printed to the report stream */
     FILE *report;                /* where rejections and warnings go (stderr) */
     bool quiet;                  /* no warnings */
+    LoadProgress *progress;      /* NULL, or counters to update (and a cancel flag) */
+    bool keep_big_blocks;        /* leave the big blocks freed during the load in the
+                                    recycler (xfree_big) for the caller's next big arrays;
+                                    the caller calls big_cache_trim() */
 } LoadOpts;
 
 typedef struct {
@@ -67,7 +97,9 @@ const char *load_opts_add_map(LoadOpts *o, const char *spec);
 
 /* Load files into a new store. Returns 0 on success, 1 when --strict and a
  * record was rejected, 2 when a file cannot be read or has no usable header
- * (the message is printed to o->report). */
+ * (the message is printed to o->report), LOAD_CANCELLED when
+ * o->progress->cancel was set (nothing printed, nothing left allocated).
+ * TNAV_TEST_LOAD_DELAY_MS=N (a test hook) sleeps N ms before each chunk. */
 int load_traces(const LoadOpts *o, char *const *paths, int npaths, struct Store **out, LoadReport *rep);
 void load_report_free(LoadReport *rep);
 

@@ -515,7 +515,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         int *cells = xmalloc((ncz + 1) * sizeof(int));
         uint32_t *cev = xmalloc((ncz + 1) * sizeof(uint32_t)), *ccnt = xmalloc((ncz + 1) * sizeof(uint32_t));
         uint32_t *bestc = xmalloc((ncz + 1) * sizeof(uint32_t));
-        for (uint32_t r = 0; r < nr; r++) {
+        for (uint32_t r = 0; r < nr && !ctx->no_marks; r++) {
             for (size_t i = 0; i < ncz; i++) bestc[i] = NONE32;
             for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
                 int nk = summary_glyph_cells(S, rs.kind, rs.ids[k], &g, cells, cev, ccnt);
@@ -541,7 +541,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* arrivals per row and cell: how many, and the first member's first */
         uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
         for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
-        for (uint32_t r = 0; r < nr; r++)
+        for (uint32_t r = 0; r < nr && !ctx->no_marks; r++)
             for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
                 int nk = summary_arrival_cells(S, rs.kind, rs.ids[k], &g, cells, ccnt, cev);
                 for (int q = 0; q < nk; q++) {
@@ -551,7 +551,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
                 }
             }
         uint32_t *arr = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *first = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
-        for (int i = 0; i < g.ncell; i++) {
+        for (int i = 0; i < g.ncell && !ctx->no_marks; i++) {
             uint32_t total = 0, lone = NONE32;
             int lone_row = -1;
             for (uint32_t r = 0; r < nr; r++) {

@@ -45,6 +45,8 @@ typedef struct {
     bool no_status;         /* it draws its own status line: the view gets that line too */
     int label_w;            /* the label column's width (0: from the labels) */
     Summary *hl;            /* highlight cells holding events of this selection (NULL: none) */
+    bool no_marks;          /* gantt: no instants and no message arrivals (the interface's first
+                               frame, drawn before the series they need are built) */
     /* set by a rows x time view's run: where its cells are */
     int out_x0, out_ncell, out_nlines;
     uint32_t out_ng;        /* display rows in all */
