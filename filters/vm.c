@@ -550,10 +550,19 @@ void vm_run(Blk *b, uint8_t *out)
                 memset(b->m[in->a], t->uniform, n);
                 break;
             }
-            if (in->op == OPC_LOOKUP && t->key == KEY_LOC && P->domain == KEY_NONE && n &&
-                s->loc[b->base] == s->loc[b->base + n - 1]) {
-                /* the block lies in one location (events are grouped by it) */
-                memset(b->m[in->a], t->bits[s->loc[b->base]], n);
+            if (in->op == OPC_LOOKUP && t->key == KEY_LOC && P->domain == KEY_NONE && n) {
+                /* events are grouped by location: one answer per run of a
+                 * location's events in the block (1,000 events a location
+                 * still makes 1 or 2 runs of a block of 1,024) */
+                uint8_t *m = b->m[in->a];
+                size_t i = 0;
+                while (i < n) {
+                    uint32_t l = s->loc[b->base + i];
+                    size_t end = (size_t)s->locs[l].first + s->locs[l].count - b->base;
+                    if (end > n) end = n;
+                    memset(m + i, t->bits[l], end - i);
+                    i = end;
+                }
                 break;
             }
             block_keys(b, t, key);
