@@ -38,6 +38,13 @@ echo "shapes:  $BENCH_SHAPES; sizes: $BENCH_SIZES; runs: $RUNS"
 
 field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
+# the figures the targets table at the end is made of: shape, metric, value
+TARGETS="$BENCH_DIR/targets.tsv"
+: >"$TARGETS"
+rec() { [ -n "$3" ] && printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$TARGETS"; }
+# the largest of a key=value line's fields whose names match a pattern
+maxfield() { echo "$1" | tr ' ' '\n' | awk -F= -v p="$2" '$1 ~ p && ($2 + 0 > m || m == "") {m = $2 + 0} END {print m}'; }
+
 # the generator's options for a shape
 gen_args() {
     case $1 in
@@ -102,6 +109,12 @@ for shape in $BENCH_SHAPES; do
                 "$(field "$best" parse_s)" "$(field "$best" build_s)" "$(field "$best" rss_per_event_beyond_dict)" \
                 "$(( $(field "$best" dict_bytes) / 1048576 ))" "$(field "$best" store_bytes_per_event)" \
                 "$(( $(field "$best" peak_bytes) / 1048576 ))"
+            big=$(echo $BENCH_SIZES | tr ' ' '\n' | sort -n | tail -1)
+            if [ "$n" = "$big" ]; then
+                rec "$shape" "load_${fmt}_s" "$(field "$best" total_s)"
+                # the store: every column, index and dictionary
+                rec "$shape" store_B_per_event "$(awk -v p="$(field "$best" store_bytes_per_event)" -v d="$(field "$best" dict_bytes)" -v e="$(field "$best" events)" 'BEGIN {printf "%.1f", p + d / e}')"
+            fi
             # the same file into DuckDB, with tnav's thread count
             if [ -n "$duck" ]; then
                 threads=$(field "$best" threads)
@@ -114,10 +127,11 @@ for shape in $BENCH_SHAPES; do
                     [ "$fmt" = ndjson ] && target=2
                     note=""
                     [ "$(field "$d" sample_size)" = all ] && note=" [duckdb's default sample missed a column: timed with sample_size = -1]"
+                    ratio=$(awk -v a="$ds" -v b="$(field "$best" total_s)" 'BEGIN {printf "%.2f", a / b}')
                     printf '%-5s %-7s %9s events vs duckdb (%s threads): tnav %s s, duckdb %s s (median %s s, %s rows, RSS %s MiB): tnav is %sx faster (target >= %sx)%s\n' \
                         "$shape" "$fmt" "$n" "${threads:-2}" "$(field "$best" total_s)" "$ds" "$(field "$d" median_s)" "$(field "$d" rows)" \
-                        "$(( $(field "$d" rss_bytes) / 1048576 ))" \
-                        "$(awk -v a="$ds" -v b="$(field "$best" total_s)" 'BEGIN {printf "%.2f", a / b}')" "$target" "$note"
+                        "$(( $(field "$d" rss_bytes) / 1048576 ))" "$ratio" "$target" "$note"
+                    [ "$n" = "$big" ] && rec "$shape" "vs_duckdb_$fmt" "$ratio"
                 fi
             fi
         done
@@ -182,12 +196,43 @@ for shape in $BENCH_SHAPES; do
             "$(field "$r" events)" "$(field "$r" best_ms)" "$(field "$r" median_ms)" "$(field "$r" first_ms)" "$(field "$r" selected)"
     done
 
-    # views: the summaries (after a filter change) and density frames of
-    # 200 x 60 cells at several zooms (best of RENDER_RUNS)
-    r=$("$TNAV" render --bench --runs "${RENDER_RUNS:-20}" -f 'dur > 10us' "$f") || exit 1
-    printf '%-5s render %s events: summaries %s ms (first build, fresh memory: %s ms); filter %s ms; frame 200x60: full %s ms, 1/10 %s ms, 1/1000 %s ms, 1/1e6 %s ms\n' \
-        "$shape" "$(field "$r" events)" "$(field "$r" summary_after_filter_ms)" "$(field "$r" summary_ms)" "$(field "$r" filter_ms)" \
-        "$(field "$r" frame_full_ms)" "$(field "$r" frame_z10_ms)" "$(field "$r" frame_z1000_ms)" "$(field "$r" frame_z1e6_ms)"
+    # views: the summaries (after a filter change), each view's first draw
+    # and frames of 200 x 60 cells of every view at four zooms (best of
+    # RENDER_RUNS), after a filter keeping few events and one keeping ~90%
+    for rf in 'dur > 10us' 'kind != "mark"'; do
+        r=$("$TNAV" render --bench --runs "${RENDER_RUNS:-20}" -f "$rf" "$f") || exit 1
+        printf '%-5s render -f %-16s %s events: summaries %s ms (first build: %s ms); filter %s ms; density 200x60: full %s ms, 1/10 %s ms, 1/1000 %s ms, 1/1e6 %s ms; slowest frame of any view %s ms; first draw: gantt by location %s ms, by activity %s ms; summary %s B/event\n' \
+            "$shape" "'$rf'" "$(field "$r" events)" "$(field "$r" summary_after_filter_ms)" "$(field "$r" summary_ms)" "$(field "$r" filter_ms)" \
+            "$(field "$r" frame_full_ms)" "$(field "$r" frame_z10_ms)" "$(field "$r" frame_z1000_ms)" "$(field "$r" frame_z1e6_ms)" \
+            "$(maxfield "$r" '_(full|z10|z1000|z1e6)_ms$')" "$(field "$r" first_gantt_loc_ms)" "$(field "$r" first_gantt_act_ms)" \
+            "$(field "$r" summary_B_per_event)"
+        rec "$shape" rebuild_ms "$(field "$r" summary_after_filter_ms)"
+        rec "$shape" frame_ms "$(maxfield "$r" '_(full|z10|z1000|z1e6)_ms$')"
+        rec "$shape" first_gantt_act_ms "$(field "$r" first_gantt_act_ms)"
+    done
+
+    # tnav stats: the whole process's peak resident memory
+    if [ -x /usr/bin/time ]; then
+        kb=$(/usr/bin/time -f '%M' "$TNAV" stats "$f" 2>&1 >/dev/null | tail -1)
+        ev=$(field "$r" events)
+        printf '%-5s stats %s events: peak RSS %s MiB = %s B/event\n' "$shape" "$ev" "$((kb / 1024))" \
+            "$(awk -v k="$kb" -v e="$ev" 'BEGIN {printf "%.1f", k * 1024 / e}')"
+        rec "$shape" stats_peak_B_per_event "$(awk -v k="$kb" -v e="$ev" 'BEGIN {printf "%.1f", k * 1024 / e}')"
+    fi
+
+    # the interface opening the trace: the load on its thread, then the
+    # first frame, against the headless load (best of RUNS)
+    best=""
+    i=0
+    while [ $i -lt "$RUNS" ]; do
+        o=$(XDG_STATE_HOME="$BENCH_DIR/state" "$TNAV" tui --bench-size 208x66 --bench-open "$f") || exit 1
+        if [ -z "$best" ] || awk -v a="$(field "$o" ratio)" -v b="$(field "$best" ratio)" 'BEGIN {exit !(a < b)}'; then best=$o; fi
+        i=$((i + 1))
+    done
+    printf '%-5s tui open %s events: load %s s, first frame at %s s (%sx the load), full frame at %s s, peak %s B/event\n' \
+        "$shape" "$(field "$best" events)" "$(field "$best" load_s)" "$(field "$best" first_frame_s)" "$(field "$best" ratio)" \
+        "$(field "$best" full_frame_s)" "$(field "$best" peak_rss_per_event)"
+    rec "$shape" open_ratio "$(field "$best" ratio)"
 
     # the interface: keypress-to-frame latency, driven by a key script (a
     # terminal of 208 x 66; each key is timed from app_key to a finished
@@ -198,7 +243,36 @@ for shape in $BENCH_SHAPES; do
         "$shape" "$(field "$r" events)" "$(field "$r" size)" "$(field "$r" zoom_pan_keys)" "$(field "$r" zoom_pan_mean_ms)" "$(field "$r" zoom_pan_max_ms)" \
         "$(field "$r" filter_keys)" "$(field "$r" filter_mean_ms)" "$(field "$r" filter_max_ms)" \
         "$(field "$r" other_keys)" "$(field "$r" other_mean_ms)" "$(field "$r" other_max_ms)"
+    printf '%-5s tui peak RSS after the keys: %s MiB = %s B/event\n' "$shape" "$(( $(field "$r" peak_rss_bytes) / 1048576 ))" "$(field "$r" peak_rss_per_event)"
+    rec "$shape" tui_peak_B_per_event "$(field "$r" peak_rss_per_event)"
+    rec "$shape" tui_zoom_pan_max_ms "$(field "$r" zoom_pan_max_ms)"
 done
+
+# every Step 5 target against each shape's figures (the largest size; the
+# worst of the runs' filters for frames and rebuilds)
+echo
+awk -F'\t' -v shapes="$BENCH_SHAPES" '
+    BEGIN {
+        n = split("vs_duckdb_csv >= 2.6 x|vs_duckdb_ndjson >= 2 x|store_B_per_event <= 48 B|stats_peak_B_per_event <= 64 B|tui_peak_B_per_event <= 80 B|frame_ms <= 10 ms|rebuild_ms <= 150 ms|first_gantt_act_ms <= 50 ms|open_ratio <= 1.15 x|tui_zoom_pan_max_ms <= 50 ms", T, "|")
+        ns = split(shapes, S, " ")
+    }
+    { k = $1 SUBSEP $2; if (!(k in v) || ($2 ~ /^vs_duckdb/ ? $3 < v[k] : $3 > v[k])) v[k] = $3 }
+    END {
+        printf "%-24s %-10s", "target", ""
+        for (j = 1; j <= ns; j++) printf " %-16s", S[j]
+        printf "\n"
+        for (i = 1; i <= n; i++) {
+            split(T[i], f, " ")
+            printf "%-24s %-2s %-4s %-2s", f[1], f[2], f[3], f[4]
+            for (j = 1; j <= ns; j++) {
+                k = S[j] SUBSEP f[1]
+                if (!(k in v)) { printf " %-16s", "-"; continue }
+                ok = f[2] == ">=" ? v[k] + 0 >= f[3] + 0 : v[k] + 0 <= f[3] + 0
+                printf " %-16s", v[k] (ok ? " met" : " MISSED")
+            }
+            printf "\n"
+        }
+    }' "$TARGETS"
 
 echo
 echo "targets (10M events, 2 cores): CSV <= 1.5 s, NDJSON <= 2.5 s, <= 48 B/event beyond the dictionaries"

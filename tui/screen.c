@@ -472,7 +472,11 @@ static int bench_keys(App *A, const char *script)
     printf("bench tui events=%zu size=%dx%d", A->s->n, A->w, A->h);
     for (int k = 0; k < 3; k++)
         if (n[k]) printf(" %s_keys=%d %s_mean_ms=%.1f %s_max_ms=%.1f", CLS[k], n[k], CLS[k], sum[k] / n[k], CLS[k], worst[k]);
-    printf("\n");
+    /* the whole process's peak: load, summaries, every view and filter the keys visited */
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf(" peak_rss_bytes=%ld peak_rss_per_event=%.1f\n", (long)ru.ru_maxrss * 1024,
+           (double)ru.ru_maxrss * 1024.0 / (double)(A->s->n ? A->s->n : 1));
     canvas_free(c);
     return 0;
 }
