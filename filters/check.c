@@ -130,7 +130,11 @@ static bool resolve_field(Filter *F, Node *n, const char *name, int start, int e
                     n->key = KEY_NONE;
                 }
                 break;
-            case FK_ACT: n->type = FT_DYN; n->key = KEY_ACT; break;
+            case FK_ACT:
+                n->type = FT_DYN;
+                n->key = KEY_ACT;
+                filter_act_labels(F);
+                break;
             case FK_KIND: n->type = FT_STR; n->key = KEY_KIND; break;
             case FK_NAME: n->type = FT_STR; n->key = KEY_SID; n->keycol = -1; break;
             }

@@ -138,6 +138,8 @@ struct Filter {
 /* strings of the unified id space */
 const char *fs_str(const Filter *F, uint32_t sid, size_t *len);
 uint32_t fs_intern(Filter *F, const char *s, size_t n);
+/* the activities' labels as values (act_t, act_v), built on first need */
+void filter_act_labels(Filter *F);
 /* the id of a string if the store or the filter has it, else NONE32 */
 uint32_t fs_find(const Filter *F, const char *s, size_t n);
 
