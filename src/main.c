@@ -36,6 +36,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv, 2);
     if (!strcmp(cmd, "filter")) return cmd_filter(argc, argv, 2);
     if (!strcmp(cmd, "render")) return cmd_render(argc, argv, 2);
+    if (!strcmp(cmd, "convert")) return cmd_convert(argc, argv, 2);
     if (!strcmp(cmd, "tui")) return tui_main(argc, argv, 2);
     /* tnav [OPTIONS] TRACE...: the full-screen interface on a terminal, the
      * summary otherwise (in a pipe, a script) */

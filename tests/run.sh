@@ -362,6 +362,71 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+section "tnav convert: canonical CSV / NDJSON and Chrome JSON, whole or not at all"
+nmsgs() { "$TNAV" stats --json "$1" | python3 -c 'import json, sys; print(sum(m["count"] for m in json.load(sys.stdin)["messages"]))'; }
+sample-logs/gen --shape mpi --events 20000 -o "$TMP/cv-mpi.csv"
+sample-logs/gen --shape tasks --events 20000 -o "$TMP/cv-tasks.csv"
+for cf in sample-logs/ring.csv sample-logs/x10.ndjson sample-logs/mw.csv "$TMP/cv-mpi.csv" "$TMP/cv-tasks.csv"; do
+    b=$(basename "$cf")
+    # canonical out and back: the same trace
+    for o in csv ndjson; do
+        "$TNAV" convert -q -o "$TMP/cv.$o" "$cf" 2>"$TMP/cv.err"
+        "$TNAV" stats --json "$cf" | strip_files >"$TMP/cv1.json"
+        "$TNAV" stats --json "$TMP/cv.$o" | strip_files >"$TMP/cv2.json"
+        cmp -s "$TMP/cv1.json" "$TMP/cv2.json" && ok "convert $b to $o loads back into the same trace" \
+            || { bad "convert $b to $o"; diff "$TMP/cv1.json" "$TMP/cv2.json" | head -5; cat "$TMP/cv.err"; }
+    done
+    # Chrome: the same events, fields as args, a flow per message
+    "$TNAV" convert -q -o "$TMP/cv.json" "$cf" && "$TNAV" convert -q -o "$TMP/cv.csv" "$cf"
+    python3 tests/chrome_check.py "$TMP/cv.json" "$TMP/cv.csv" "$(nmsgs "$cf")" >"$TMP/cc.out" 2>&1
+    tally "chrome-check ($b)" "$TMP/cc.out" $?
+done
+# a window and a filter: the events that meet [from, to), intervals whole
+cf=sample-logs/ring.csv
+"$TNAV" convert -q -o "$TMP/w.csv" --from 20ms --to 25ms -f 'kind != "send"' "$cf"
+"$TNAV" convert -q -o "$TMP/all.csv" "$cf"
+want=$(awk -F, 'NR > 1 && $5 != "send" { t0 = 1000000000 + 20000000; t1 = 1000000000 + 25000000; e = $1 + ($2 == "" ? 0 : $2); if ($2 != "" && $2 > 0 ? ($1 < t1 && e > t0) : ($1 >= t0 && $1 < t1)) n++ } END {print n + 0}' "$TMP/all.csv")
+got=$(($(wc -l <"$TMP/w.csv") - 1))
+[ "$got" = "$want" ] && [ "$got" -gt 0 ] && ok "convert --from/--to -f: the $got events that meet the window" || bad "convert window: $got events, expected $want"
+"$TNAV" convert -q -o "$TMP/w.json" --from 20ms --to 25ms -f 'kind != "send"' "$cf"
+python3 tests/chrome_check.py "$TMP/w.json" "$TMP/w.csv" >"$TMP/cc.out" 2>&1; tally "chrome-check (window)" "$TMP/cc.out" $?
+# epoch nanoseconds: written from the trace's start, the origin recorded
+printf 'ts,dur,loc,name,kind\n1700000000123456789,1500,0,a,state\n1700000000123460000,,1,b,mark\n' >"$TMP/epoch.csv"
+"$TNAV" convert -q -o "$TMP/epoch.json" "$TMP/epoch.csv" && "$TNAV" convert -q -o "$TMP/epoch2.csv" "$TMP/epoch.csv"
+grep -q '"tnav_origin_ns":"1700000000123456789"' "$TMP/epoch.json" && grep -q '"ts":3.211' "$TMP/epoch.json" \
+    && ok "epoch times: written from the start (3.211 us), the origin in otherData" || { bad "epoch times"; head -c 400 "$TMP/epoch.json"; }
+python3 tests/chrome_check.py "$TMP/epoch.json" "$TMP/epoch2.csv" >"$TMP/cc.out" 2>&1; tally "chrome-check (epoch)" "$TMP/cc.out" $?
+# names that need escaping
+printf 'ts,dur,loc,act,name\n0,10,"p ""1""",t\\1,"a,\tb ✓"\n5,,p2,,"x\ny"\n' >"$TMP/esc.csv"
+"$TNAV" convert -q -o "$TMP/esc.json" "$TMP/esc.csv" && "$TNAV" convert -q -o "$TMP/esc2.csv" "$TMP/esc.csv"
+python3 tests/chrome_check.py "$TMP/esc.json" "$TMP/esc2.csv" >"$TMP/cc.out" 2>&1; tally "chrome-check (quotes, tabs, newlines, UTF-8)" "$TMP/cc.out" $?
+# an empty selection is still one valid object
+"$TNAV" convert -q -o "$TMP/none.json" -f 'false' "$cf" && python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); sys.exit(len(d["traceEvents"]) != 0)' "$TMP/none.json" \
+    && ok "convert of no events: a valid empty trace" || bad "convert of no events"
+# the format from the extension, or -F; '-' is standard output
+"$TNAV" convert -q -o - -F ndjson "$cf" | head -1 | grep -q '^{"ts":' && ok "convert -o - -F ndjson writes standard output" || bad "convert -o -"
+expect_exit 2 "convert: an output whose format cannot be told is a usage error" "$TNAV" convert -o "$TMP/x.out" "$cf"
+grep -q 'give -F csv, ndjson or chrome' "$TMP/err" && ok "... which says to give -F" || bad "convert: unknown extension message"
+expect_exit 2 "convert without -o is a usage error" "$TNAV" convert "$cf"
+# never over an input, never half written
+cp "$cf" "$TMP/in.csv"
+expect_exit 2 "convert refuses to write over its input" "$TNAV" convert -o "$TMP/in.csv" "$TMP/in.csv"
+cmp -s "$cf" "$TMP/in.csv" && ok "... and the input is untouched" || bad "convert changed its input"
+if [ -w /dev/full ] && [ -c /dev/full ]; then
+    expect_exit 2 "convert to a full device exits 2" "$TNAV" convert -o /dev/full -F csv "$cf"
+    grep -q 'No space left' "$TMP/err" && ok "... and says why" || bad "convert /dev/full: no reason given"
+    [ -c /dev/full ] && ok "... and /dev/full is still a device (written in place, not replaced)" || bad "convert replaced /dev/full"
+fi
+echo "old" >"$TMP/keep.csv"
+(trap '' XFSZ; ulimit -f 8; "$TNAV" convert -q -o "$TMP/keep.csv" "$TMP/cv-mpi.csv") >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ $rc = 2 ] && [ "$(cat "$TMP/keep.csv")" = old ] && [ -z "$(ls "$TMP"/keep.csv.* 2>/dev/null)" ] \
+    && ok "a write that fails (file size limit) leaves the old output whole and no temp file" \
+    || { bad "failed write: exit $rc, output '$(head -c 20 "$TMP/keep.csv")'"; cat "$TMP/err"; ls "$TMP"/keep.csv.* 2>/dev/null; }
+ln -s keep-target.csv "$TMP/keep-link.csv"
+"$TNAV" convert -q -o "$TMP/keep-link.csv" "$cf"
+[ -L "$TMP/keep-link.csv" ] && [ -s "$TMP/keep-target.csv" ] && ok "convert through a symbolic link writes its target, keeps the link" || bad "convert through a symlink"
+
+# ---------------------------------------------------------------------------
 section "input files are never modified"
 cp sample-logs/ring.csv "$TMP/ro.csv"; chmod 0444 "$TMP/ro.csv"; before=$(cksum <"$TMP/ro.csv")
 "$TNAV" stats "$TMP/ro.csv" >/dev/null 2>&1 && [ "$(cksum <"$TMP/ro.csv")" = "$before" ] \

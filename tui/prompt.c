@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "base/out.h"
 #include "base/util.h"
 
 void prompt_init(Prompt *p)
@@ -205,34 +206,12 @@ bool prompt_history_load(Prompt *p, const char *path)
 bool prompt_history_save(const Prompt *p, const char *path, int keep)
 {
     /* a temp file beside the history, renamed over it: never half written */
-    size_t pl = strlen(path);
-    char *tmp = xmalloc(pl + 16);
-    snprintf(tmp, pl + 16, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        free(tmp);
-        return false;
-    }
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return false;
-    }
+    AtomicFile af;
+    if (!atomic_open(&af, path, true)) return false;
     int first = p->nhist > keep ? p->nhist - keep : 0;
     for (int i = first; i < p->nhist; i++)
-        if (!strchr(p->hist[i], '\n')) fprintf(f, "%s\n", p->hist[i]);
-    bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-    if (fclose(f) != 0) ok = false;
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-    }
-    free(tmp);
-    return ok;
+        if (!strchr(p->hist[i], '\n')) fprintf(af.f, "%s\n", p->hist[i]);
+    return atomic_commit(&af, true);
 }
 
 static bool mkdirs(char *path)

@@ -3,7 +3,11 @@
  */
 #include "out.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -72,4 +76,92 @@ char *format_bytes(char *buf, size_t sz, int64_t b)
         memmove(e + 1, sp, strlen(sp) + 1);
     }
     return buf;
+}
+
+bool atomic_open(AtomicFile *af, const char *path, bool private_file)
+{
+    memset(af, 0, sizeof *af);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        /* a device or a pipe (/dev/stdout, a FIFO): nothing to replace, so
+         * written in place (a rename would put a file where it was) */
+        af->f = fopen(path, "w");
+        return af->f != NULL;
+    }
+    /* through symbolic links: the file they name is replaced, not a link
+     * (also when that file does not exist yet) */
+    char *real = NULL;
+    for (int hop = 0; hop < 16 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode); hop++) {
+        char tgt[4096];
+        ssize_t n = readlink(path, tgt, sizeof tgt - 1);
+        if (n <= 0) break;
+        tgt[n] = 0;
+        char *next;
+        const char *slash = strrchr(path, '/');
+        if (tgt[0] == '/' || !slash) {
+            next = xstrdup(tgt);
+        } else {
+            size_t dl = (size_t)(slash - path) + 1;
+            next = xmalloc(dl + (size_t)n + 1);
+            memcpy(next, path, dl);
+            memcpy(next + dl, tgt, (size_t)n + 1);
+        }
+        free(real);
+        path = real = next;
+    }
+    /* the file's mode: the one it replaces, else 0666 less the umask */
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t um = umask(0);
+        umask(um);
+        mode = (mode_t)(private_file ? 0600 : 0666) & ~um;
+    }
+    size_t pl = strlen(path);
+    af->tmp = xmalloc(pl + 16);
+    snprintf(af->tmp, pl + 16, "%s.XXXXXX", path);
+    int fd = mkstemp(af->tmp);
+    if (fd < 0) goto fail;
+    (void)fchmod(fd, mode);
+    af->f = fdopen(fd, "w");
+    if (!af->f) {
+        int e = errno;
+        close(fd);
+        unlink(af->tmp);
+        errno = e;
+        goto fail;
+    }
+    af->path = xstrdup(path);
+    free(real);
+    return true;
+fail:
+    free(af->tmp);
+    af->tmp = NULL;
+    free(real);
+    return false;
+}
+
+bool atomic_commit(AtomicFile *af, bool ok)
+{
+    if (!af->f) return false;
+    if (!af->tmp) {
+        /* written in place */
+        ok = fflush(af->f) == 0 && ok;
+        if (fclose(af->f) != 0) ok = false;
+        memset(af, 0, sizeof *af);
+        return ok;
+    }
+    ok = ok && fflush(af->f) == 0 && fsync(fileno(af->f)) == 0;
+    if (fclose(af->f) != 0) ok = false;
+    if (ok) ok = rename(af->tmp, af->path) == 0;
+    if (!ok) {
+        int e = errno;
+        unlink(af->tmp);
+        errno = e;
+    }
+    free(af->tmp);
+    free(af->path);
+    memset(af, 0, sizeof *af);
+    return ok;
 }

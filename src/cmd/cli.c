@@ -20,6 +20,19 @@
 
 #include <malloc.h>
 
+bool cli_time_arg(const char *v, int64_t origin, int64_t *out)
+{
+    int64_t t;
+    if (parse_rfc3339(v, strlen(v), &t) == TP_OK) {
+        *out = t;
+        return true;
+    }
+    if (parse_time_arg(v, 0, &t) != TP_OK) return false;
+    if ((t > 0 && origin > INT64_MAX - t) || (t < 0 && origin < INT64_MIN - t)) return false;
+    *out = origin + t;
+    return true;
+}
+
 void usage(FILE *f)
 {
     fputs("usage: tnav COMMAND [OPTIONS] TRACE...\n"
@@ -45,6 +58,10 @@ void usage(FILE *f)
           "                              min-nonzero|mode, --from T, --to T, --width W, --height H,\n"
           "                              --format text|ansi|tsv, --color auto|always|never, --ascii,\n"
           "                              --row LABEL (line), --at T (bars), --scale X (doc/VIEWS.md)\n"
+          "  convert -o OUT [-F csv|ndjson|chrome] [-f EXPR] [--from T] [--to T] TRACE...\n"
+          "                              the events (EXPR selects, meeting the window) written to OUT\n"
+          "                              in canonical CSV / NDJSON or as Chrome Trace Event JSON\n"
+          "                              (Perfetto); OUT appears complete or not at all\n"
           "  check TRACE...              validate: list every rejected record as file:line: reason,\n"
           "                              print the counts, exit 1 if anything was rejected\n"
           "  help, --help                this text\n"

@@ -62,11 +62,16 @@ void load_progress_text(uint64_t done, uint64_t total, int phase, double elapsed
 int cli_begin(const char *cmd, int argc, char **argv, int first, CliArgs *a);
 int cli_usage_error(const char *cmd, const char *fmt, const char *arg);
 
+/* A time option: RFC 3339, or a duration (10ms, 1.5s) from origin;
+ * false when it is neither or overflows. */
+bool cli_time_arg(const char *v, int64_t origin, int64_t *out);
+
 void usage(FILE *f);
 
 int cmd_stats(int argc, char **argv, int first);
 int cmd_check(int argc, char **argv, int first);
 int cmd_filter(int argc, char **argv, int first);
 int cmd_render(int argc, char **argv, int first);
+int cmd_convert(int argc, char **argv, int first);
 
 #endif

@@ -20,27 +20,6 @@
 #include "store/store.h"
 #include "base/util.h"
 
-/* the selected events in time order */
-static uint32_t *selected_in_time_order(const Store *s, const uint64_t *sel, size_t nsel)
-{
-    uint32_t *v = xmalloc_big((nsel + 1) * sizeof(uint32_t));
-    size_t k = 0;
-    size_t nw = (s->n + 63) / 64;
-    for (size_t w = 0; w < nw; w++) {
-        uint64_t x = sel ? sel[w] : (w + 1 < nw || s->n % 64 == 0 ? ~0ULL : (1ULL << (s->n % 64)) - 1);
-        while (x) {
-            v[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
-            x &= x - 1;
-        }
-    }
-    if (!events_sorted(v, k, s->ts, s->dur)) {
-        uint32_t *tmp = xmalloc_big((k + 1) * sizeof(uint32_t));
-        sort_events(v, tmp, k, s->ts, s->dur);
-        xfree_big(tmp, (k + 1) * sizeof(uint32_t));
-    }
-    return v;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -180,10 +159,11 @@ int cmd_filter(int argc, char **argv, int first)
         }
         static char buf[1 << 16];
         setvbuf(stdout, buf, _IOFBF, sizeof buf);
-        uint32_t *v = selected_in_time_order(ss.s, ss.sel, ss.nsel);
+        size_t nv;
+        uint32_t *v = events_in_time_order(ss.s, ss.sel, &nv);
         emit_header(stdout, &em);
-        for (size_t i = 0; i < ss.nsel; i++) emit_event(stdout, &em, v[i]);
-        xfree_big(v, (ss.nsel + 1) * sizeof(uint32_t));
+        for (size_t i = 0; i < nv; i++) emit_event(stdout, &em, v[i]);
+        xfree_big(v, (nv + 1) * sizeof(uint32_t));
         emitter_free(&em);
     }
     session_close(&ss);

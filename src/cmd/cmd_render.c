@@ -29,19 +29,6 @@
 
 /* a time option: an offset from the start of the trace with an optional
  * unit (1.5s, 200us, 42 = ns), or an RFC 3339 date-time */
-static bool time_opt(const char *v, int64_t origin, int64_t *out)
-{
-    int64_t t;
-    if (parse_rfc3339(v, strlen(v), &t) == TP_OK) {
-        *out = t;
-        return true;
-    }
-    if (parse_time_arg(v, 0, &t) != TP_OK) return false;
-    if ((t > 0 && origin > INT64_MAX - t) || (t < 0 && origin < INT64_MIN - t)) return false;
-    *out = origin + t;
-    return true;
-}
-
 static bool parse_metric(const char *v, bool matrix, ViewCtx *ctx)
 {
     if (matrix) {
@@ -298,10 +285,10 @@ int cmd_render(int argc, char **argv, int first)
     int64_t origin = s->t_min;
     ctx.t0 = s->t_min;
     ctx.t1 = s->t_max + 1; /* (instants at the very end are in the window) */
-    if (from && !time_opt(from, origin, &ctx.t0)) r = cli_usage_error("render", "--from: not a time: '%s'", from);
-    else if (to && !time_opt(to, origin, &ctx.t1)) r = cli_usage_error("render", "--to: not a time: '%s'", to);
+    if (from && !cli_time_arg(from, origin, &ctx.t0)) r = cli_usage_error("render", "--from: not a time: '%s'", from);
+    else if (to && !cli_time_arg(to, origin, &ctx.t1)) r = cli_usage_error("render", "--to: not a time: '%s'", to);
     else if (ctx.t1 <= ctx.t0) r = cli_usage_error("render", "%s", "--to must be after --from");
-    else if (at && !time_opt(at, origin, &ctx.at)) r = cli_usage_error("render", "--at: not a time: '%s'", at);
+    else if (at && !cli_time_arg(at, origin, &ctx.at)) r = cli_usage_error("render", "--at: not a time: '%s'", at);
     if (r) {
         session_close(&ss);
         cli_free(&a);

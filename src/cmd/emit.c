@@ -11,7 +11,6 @@
 #include "base/out.h"
 #include "base/util.h"
 
-enum { EC_TS, EC_DUR, EC_END, EC_LOC, EC_ACT, EC_KIND, EC_NAME, EC_COL };
 
 char *fmt_double(char *buf, size_t sz, double d)
 {
@@ -148,7 +147,7 @@ static bool is_int_text(const char *t, size_t n)
 }
 
 /* write the value of one output field; false when the event has none */
-static bool put_value(FILE *f, const Emitter *em, const EmitCol *c, size_t e)
+bool emit_value(FILE *f, const Emitter *em, const EmitCol *c, size_t e)
 {
     const Store *s = em->s;
     EmitFormat fmt = em->fmt;
@@ -200,7 +199,7 @@ static bool put_value(FILE *f, const Emitter *em, const EmitCol *c, size_t e)
 }
 
 /* whether the event has a value for the field */
-static bool present(const Emitter *em, const EmitCol *c, size_t e)
+bool emit_present(const Emitter *em, const EmitCol *c, size_t e)
 {
     const Store *s = em->s;
     switch (c->what) {
@@ -229,7 +228,7 @@ void emit_event(FILE *f, const Emitter *em, size_t e)
     if (em->fmt == EMIT_CSV) {
         for (int i = 0; i < em->ncols; i++) {
             if (i) putc(',', f);
-            put_value(f, em, &em->cols[i], e);
+            emit_value(f, em, &em->cols[i], e);
         }
         putc('\n', f);
         return;
@@ -238,12 +237,33 @@ void emit_event(FILE *f, const Emitter *em, size_t e)
     bool first = true;
     for (int i = 0; i < em->ncols; i++) {
         const EmitCol *c = &em->cols[i];
-        if (!present(em, c, e)) continue;
+        if (!emit_present(em, c, e)) continue;
         if (!first) putc(',', f);
         first = false;
         json_cstr(f, c->name);
         putc(':', f);
-        put_value(f, em, c, e);
+        emit_value(f, em, c, e);
     }
     fputs("}\n", f);
+}
+
+uint32_t *events_in_time_order(const Store *s, const uint64_t *sel, size_t *n)
+{
+    size_t nw = (s->n + 63) / 64, nsel = sel ? bitmap_count(sel, nw) : s->n;
+    uint32_t *v = xmalloc_big((nsel + 1) * sizeof(uint32_t));
+    size_t k = 0;
+    for (size_t w = 0; w < nw; w++) {
+        uint64_t x = sel ? sel[w] : (w + 1 < nw || s->n % 64 == 0 ? ~0ULL : (1ULL << (s->n % 64)) - 1);
+        while (x) {
+            v[k++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+            x &= x - 1;
+        }
+    }
+    if (!events_sorted(v, k, s->ts, s->dur)) {
+        uint32_t *tmp = xmalloc_big((k + 1) * sizeof(uint32_t));
+        sort_events(v, tmp, k, s->ts, s->dur);
+        xfree_big(tmp, (k + 1) * sizeof(uint32_t));
+    }
+    *n = k;
+    return v;
 }

@@ -23,8 +23,11 @@
 
 typedef enum { EMIT_CSV, EMIT_NDJSON } EmitFormat;
 
+/* what an output field is: one of the fixed ones, or a column */
+enum { EC_TS, EC_DUR, EC_END, EC_LOC, EC_ACT, EC_KIND, EC_NAME, EC_COL };
+
 typedef struct {
-    int what; /* EC_* (emit.c), or a column */
+    int what; /* EC_* */
     int col;
     const char *name;
 } EmitCol;
@@ -45,6 +48,13 @@ void emitter_free(Emitter *em);
 void emit_header(FILE *f, const Emitter *em);
 /* One event. */
 void emit_event(FILE *f, const Emitter *em, size_t e);
+/* Whether event e has a value for field c; that value as text (CSV) or a
+ * JSON value (NDJSON): false, nothing written, when it has none. */
+bool emit_present(const Emitter *em, const EmitCol *c, size_t e);
+bool emit_value(FILE *f, const Emitter *em, const EmitCol *c, size_t e);
+/* The events selected in sel (NULL: all) in time order (ts, longer first,
+ * location order); *n their count. Free with xfree_big(v, (*n + 1) * 4). */
+uint32_t *events_in_time_order(const Store *s, const uint64_t *sel, size_t *n);
 /* The shortest decimal that reads back as d, with a '.' or exponent. */
 char *fmt_double(char *buf, size_t sz, double d);
 
