@@ -1,7 +1,11 @@
 /*
  * main.c — entry point: dispatches to a command.
- * Owns: nothing but the dispatch table.
+ * Owns: the dispatch table, and the last word on standard output.
+ * Invariant: whatever the command, an output that could not be written
+ * whole (a full disk, a closed pipe, an I/O error, at any write, flush or
+ * the close) ends with a message on standard error and exit status 2.
  */
+#include <errno.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +16,39 @@
 #include "tui/tui.h"
 #include "base/util.h"
 
+/* The command's status, or 2 after a message when its output was not all
+ * written. errno is the command's last failure when a write failed
+ * earlier (the stream's error flag is set, its buffer may be empty). */
+static int finish(int rc)
+{
+    int e = errno;
+    bool bad = ferror(stdout) != 0;
+    if (fflush(stdout) != 0) {
+        bad = true;
+        e = errno;
+    }
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (!bad) return rc;
+    if (e == ENOSPC || e == EPIPE || e == EIO || e == EFBIG || e == EDQUOT || e == EBADF)
+        fprintf(stderr, "tnav: cannot write the output: %s\n", strerror(e));
+    else
+        fprintf(stderr, "tnav: cannot write the output (write error)\n");
+    return 2;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+    errno = 0;
+    int rc = run(argc, argv);
+    return finish(rc);
+}
+
+static int run(int argc, char **argv)
 {
     /* Big arrays (columns, indexes) always get their own mappings, returned
      * to the system when freed: without a fixed threshold glibc raises it

@@ -427,6 +427,21 @@ ln -s keep-target.csv "$TMP/keep-link.csv"
 [ -L "$TMP/keep-link.csv" ] && [ -s "$TMP/keep-target.csv" ] && ok "convert through a symbolic link writes its target, keeps the link" || bad "convert through a symlink"
 
 # ---------------------------------------------------------------------------
+section "write errors: every command's output written whole, or exit 2 with a reason"
+if [ -w /dev/full ] && [ -c /dev/full ]; then
+    R=sample-logs/ring.csv
+    for c in "stats $R" "stats --json $R" "check $R" "--help" "--version" "help" "filter true $R" "filter --count true $R" \
+             "filter --disasm true" "render $R" "render --format tsv $R" "render --help" "stats --help" "convert -o - -F chrome $R" "$R"; do
+        # shellcheck disable=SC2086
+        "$TNAV" $c >/dev/full 2>"$TMP/err"; rc=$?
+        [ $rc = 2 ] && grep -q 'cannot write the output: No space left on device' "$TMP/err" && [ "$(wc -l <"$TMP/err")" = 1 ] \
+            && ok "tnav $c > /dev/full: exit 2, one line saying why" || { bad "tnav $c > /dev/full: exit $rc"; head -3 "$TMP/err"; }
+    done
+else
+    skip "no writable /dev/full: write errors not tested"
+fi
+
+# ---------------------------------------------------------------------------
 section "input files are never modified"
 cp sample-logs/ring.csv "$TMP/ro.csv"; chmod 0444 "$TMP/ro.csv"; before=$(cksum <"$TMP/ro.csv")
 "$TNAV" stats "$TMP/ro.csv" >/dev/null 2>&1 && [ "$(cksum <"$TMP/ro.csv")" = "$before" ] \

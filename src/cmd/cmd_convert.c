@@ -173,8 +173,7 @@ int cmd_convert(int argc, char **argv, int first)
     xfree_big(v, (nv + 1) * sizeof(uint32_t));
     bool ok = !ferror(f);
     if (f == stdout) {
-        ok = fflush(stdout) == 0 && ok;
-        if (!ok) fprintf(stderr, "tnav convert: writing standard output: %s\n", strerror(errno));
+        ok = fflush(stdout) == 0 && ok; /* (main says why) */
     } else {
         bool in_place = af.tmp == NULL; /* (a device or a pipe) */
         if (!atomic_commit(&af, ok)) {
