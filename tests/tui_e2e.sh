@@ -278,6 +278,14 @@ check "a resize while loading centres the box again" wait_for loadwinch "^ {38}�
 keys loadwinch Escape
 check "... and Esc still cancels" wait_for loadwinch "tnav-exit=130" F
 
+# ---- a terminal type this machine has no description of (TERM set on another machine) -----------
+start unkterm 100 30 "TERM=no-such-terminal-xyz $SLOW $TNAV $R"
+check "an unknown TERM: checked before the load, which shows its progress (drawn as xterm-256color)" wait_for unkterm "Esc: cancel" F
+check "... then the first frame" wait_for unkterm "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │" F
+keys unkterm q
+check "... a normal exit that says which description was used" wait_for unkterm "^tnav: TERM 'no-such-terminal-xyz' has no terminfo entry here: drawn as xterm-256color$"
+check "... exit 0" wait_for unkterm "tnav-exit=0" F
+
 # ---- a headless command's progress on stderr ends its line -------------------------------------
 start errprog 100 30 "TNAV_TEST_PROGRESS_MIN_BYTES=0 $SLOW $TNAV stats $R | head -3"
 check "tnav stats on a terminal: a progress line on stderr while it loads" wait_for errprog "tnav: loading $R: [0-9]+%"

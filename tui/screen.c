@@ -162,7 +162,57 @@ static int handle_mouse(App *A)
 
 /* ---- the loop ----------------------------------------------------------------------------- */
 
-static bool g_screen; /* curses is set up */
+static bool g_screen;      /* curses is set up */
+static SCREEN *g_scr;      /* ... on this screen */
+static const char *g_term; /* the terminal type it was set up for */
+static const char *g_term_asked; /* TERM, when it had no description here and g_term stands in */
+
+/* from <term.h>, which cannot be included beside keys.h's CTRL and the
+ * names its macros take (cur_term, lines, columns...) */
+struct term;
+extern int setupterm(const char *, int, int *);
+extern struct term *set_curterm(struct term *);
+extern int del_curterm(struct term *);
+
+/* whether this machine has a description of terminal type t */
+static bool term_known(const char *t, int *err)
+{
+    if (setupterm(t, STDOUT_FILENO, err) != 0) return false;
+    del_curterm(set_curterm(NULL));
+    return true;
+}
+
+/* The terminal's description, checked before anything is loaded (initscr
+ * would exit the process on an unknown TERM, after the load): TERM's, or
+ * when this machine has none for it (a new terminal's name over SSH), the
+ * first of xterm-256color, xterm and vt100 it has, said at exit; false
+ * after a message naming the problem. */
+static bool term_check(void)
+{
+    const char *t = getenv("TERM");
+    int err = 0;
+    if (term_known(t, &err)) {
+        g_term = t;
+        return true;
+    }
+    if (err < 0 || (t && strchr(t, '/'))) {
+        fprintf(stderr, "tnav: cannot read the terminfo database for TERM '%s'\n", t ? t : "");
+        return false;
+    }
+    static const char *const FALLBACK[] = {"xterm-256color", "xterm", "vt100"};
+    for (size_t i = 0; i < sizeof FALLBACK / sizeof FALLBACK[0]; i++)
+        if (term_known(FALLBACK[i], &err)) {
+            g_term = FALLBACK[i];
+            g_term_asked = t;
+            return true;
+        }
+    fprintf(stderr,
+            "tnav: the terminal type '%s' (TERM) has no terminfo description on this machine, nor have xterm-256color, "
+            "xterm or vt100: install ncurses-term or set TERM to a known type; tnav stats, filter and render need no "
+            "terminal\n",
+            t ? t : "");
+    return false;
+}
 
 /* set up the terminal; *color: colours wanted, then whether there are */
 static bool screen_open(bool *color)
@@ -170,7 +220,9 @@ static bool screen_open(bool *color)
     setlocale(LC_ALL, "");
     /* keys as soon as they come; Esc alone after 25 ms */
     set_escdelay(25);
-    if (!initscr()) return false;
+    g_scr = newterm(g_term, stdout, stdin);
+    if (!g_scr) return false;
+    set_term(g_scr);
     g_screen = true;
     raw();
     noecho();
@@ -195,6 +247,10 @@ static void screen_close(void)
     if (!g_screen) return;
     endwin();
     g_screen = false;
+    if (g_term_asked)
+        fprintf(stderr, "tnav: TERM '%s' has no terminfo entry here: drawn as %s\n", g_term_asked,
+                g_term);
+    g_term_asked = NULL;
 }
 
 /* the interface's loop on the terminal set up by screen_open; the caller
@@ -533,6 +589,10 @@ int tui_main(int argc, char **argv, int first)
     if (!bench && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !strcmp(term, "dumb"))) {
         cli_free(&a);
         fprintf(stderr, "tnav: the full-screen interface needs a terminal; use tnav stats, filter or render\n");
+        return 2;
+    }
+    if (!bench && !term_check()) {
+        cli_free(&a);
         return 2;
     }
     const char *vs = cli_extra(&a, "--view");
