@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tui/actions.h"
@@ -540,7 +541,7 @@ static void t_prompt_history(void)
         prompt_history_add(&p, b);
     }
     CHECK(path && prompt_history_save(&p, path, 10));
-    CHECK_EQ_I(count_files(dir), 1); /* no temp file left behind */
+    CHECK_EQ_I(count_files(dir), 2); /* the history and its lock: no temp file left behind */
     Prompt q;
     prompt_init(&q);
     CHECK(path && prompt_history_load(&q, path));
@@ -563,6 +564,64 @@ static void t_prompt_history(void)
     prompt_init(&r);
     prompt_history_load(&r, path);
     CHECK_EQ_I(r.nhist, 2);
+    prompt_free(&r);
+    /* two sessions: each one's new entries are added to what the other
+     * saved meanwhile, and each then walks the merged history */
+    Prompt s1, s2;
+    prompt_init(&s1);
+    prompt_init(&s2);
+    prompt_history_load(&s1, path);
+    prompt_history_load(&s2, path);
+    prompt_history_add(&s1, "a1 == 1");
+    CHECK(prompt_history_save(&s1, path, 500));
+    prompt_history_add(&s2, "b1 == 1");
+    CHECK(prompt_history_save(&s2, path, 500));
+    prompt_history_add(&s1, "a2 == 1");
+    CHECK(prompt_history_save(&s1, path, 500));
+    prompt_init(&r);
+    prompt_history_load(&r, path);
+    CHECK_EQ_I(r.nhist, 5);
+    if (r.nhist == 5) {
+        CHECK_EQ_S(r.hist[2], "a1 == 1");
+        CHECK_EQ_S(r.hist[3], "b1 == 1");
+        CHECK_EQ_S(r.hist[4], "a2 == 1");
+    }
+    CHECK_EQ_I(s1.nhist, 5);
+    CHECK_EQ_I(s2.nhist, 4); /* (it saw a1 when it saved) */
+    prompt_free(&r);
+    prompt_free(&s1);
+    prompt_free(&s2);
+    /* four processes saving 25 entries each at the same time: none lost */
+    enum { NPROC = 4, NENT = 25 };
+    pid_t kids[NPROC];
+    for (int k = 0; k < NPROC; k++) {
+        kids[k] = fork();
+        if (kids[k] == 0) {
+            Prompt c;
+            prompt_init(&c);
+            prompt_history_load(&c, path);
+            int bad_saves = 0;
+            for (int i = 0; i < NENT; i++) {
+                char b[48];
+                snprintf(b, sizeof b, "proc == %d && i == %d", k, i);
+                prompt_history_add(&c, b);
+                if (!prompt_history_save(&c, path, 500)) bad_saves++;
+            }
+            _exit(bad_saves ? 1 : 0);
+        }
+    }
+    int all_ok = 1;
+    for (int k = 0; k < NPROC; k++) {
+        int st2 = 0;
+        if (kids[k] < 0 || waitpid(kids[k], &st2, 0) != kids[k] || !WIFEXITED(st2) || WEXITSTATUS(st2) != 0) all_ok = 0;
+    }
+    CHECK(all_ok);
+    prompt_init(&r);
+    prompt_history_load(&r, path);
+    int seen = 0;
+    for (int i = 0; i < r.nhist; i++)
+        if (!strncmp(r.hist[i], "proc == ", 8)) seen++;
+    CHECK_EQ_I(seen, NPROC * NENT);
     prompt_free(&r);
     prompt_free(&q);
     prompt_free(&p);

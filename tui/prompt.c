@@ -4,9 +4,11 @@
 #include "prompt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -200,18 +202,53 @@ bool prompt_history_load(Prompt *p, const char *path)
     }
     free(line);
     fclose(f);
+    p->nsynced = p->nhist;
     return true;
 }
 
-bool prompt_history_save(const Prompt *p, const char *path, int keep)
+bool prompt_history_save(Prompt *p, const char *path, int keep)
 {
-    /* a temp file beside the history, renamed over it: never half written */
+    /* one session at a time (the lock is held only while merging and
+     * writing; it is released when the descriptor is closed) */
+    size_t pl = strlen(path);
+    char *lock = xmalloc(pl + 8);
+    snprintf(lock, pl + 8, "%s.lock", path);
+    int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    free(lock);
+    if (lfd >= 0) {
+        while (flock(lfd, LOCK_EX) != 0 && errno == EINTR) {}
+    }
+    /* what the file holds now, and this session's new entries after it */
+    Prompt disk;
+    memset(&disk, 0, sizeof disk);
+    if (!prompt_history_load(&disk, path) && errno != ENOENT) {
+        /* unreadable: this session's whole history, as before */
+        for (int i = 0; i < p->nsynced; i++) prompt_history_add(&disk, p->hist[i]);
+    }
+    int base = disk.nhist;
+    for (int i = p->nsynced; i < p->nhist; i++) prompt_history_add(&disk, p->hist[i]);
     AtomicFile af;
-    if (!atomic_open(&af, path, true)) return false;
-    int first = p->nhist > keep ? p->nhist - keep : 0;
-    for (int i = first; i < p->nhist; i++)
-        if (!strchr(p->hist[i], '\n')) fprintf(af.f, "%s\n", p->hist[i]);
-    return atomic_commit(&af, true);
+    bool ok = atomic_open(&af, path, true);
+    int first = disk.nhist > keep ? disk.nhist - keep : 0;
+    if (ok) {
+        for (int i = first; i < disk.nhist; i++)
+            if (!strchr(disk.hist[i], '\n')) fprintf(af.f, "%s\n", disk.hist[i]);
+        ok = atomic_commit(&af, true);
+    }
+    int e = errno;
+    if (lfd >= 0) close(lfd);
+    /* the prompt walks the merged history from now on */
+    for (int i = 0; i < p->nhist; i++) free(p->hist[i]);
+    free(p->hist);
+    p->hist = disk.hist;
+    p->nhist = disk.nhist;
+    p->caphist = disk.caphist;
+    p->hpos = p->nhist;
+    p->nsynced = ok ? p->nhist : base;
+    free(disk.buf);
+    free(disk.saved);
+    errno = e;
+    return ok;
 }
 
 static bool mkdirs(char *path)

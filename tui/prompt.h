@@ -22,6 +22,7 @@ typedef struct {
     char **hist;
     int nhist, caphist;
     int hpos;          /* nhist: the line being edited */
+    int nsynced;       /* hist[0 .. nsynced) are in the history file (loaded or saved) */
     char *saved;       /* the line being edited while walking the history */
 } Prompt;
 
@@ -36,11 +37,14 @@ typedef int (*CompleteFn)(void *ctx, const char *prefix, const char **out, int m
 bool prompt_key(Prompt *p, int key, CompleteFn complete, void *ctx);
 /* Add a line to the history (not twice in a row, not empty). */
 void prompt_history_add(Prompt *p, const char *line);
-/* The history file: load (one entry per line), save atomically (a temp file
- * renamed into place), keeping the last `keep` entries. Return false with
- * errno on failure. */
+/* The history file: load (one entry per line); save: under a lock on
+ * PATH.lock, the file read again, this prompt's entries added since it
+ * last loaded or saved appended to what other sessions saved meanwhile,
+ * the last `keep` entries written atomically (a temp file renamed into
+ * place), and the prompt's history becomes that merged list. Return false
+ * with errno on failure. */
 bool prompt_history_load(Prompt *p, const char *path);
-bool prompt_history_save(const Prompt *p, const char *path, int keep);
+bool prompt_history_save(Prompt *p, const char *path, int keep);
 /* $XDG_STATE_HOME/tnav/history, or ~/.local/state/tnav/history; the
  * directory is created. NULL when there is no home. */
 char *history_path(void);
