@@ -424,31 +424,55 @@ void filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
 
 /* ---- messages and listings ------------------------------------------------ */
 
+/* the byte offset n characters (code points) before / after i, within [lo, hi) */
+static int chars_back(const char *text, int i, int lo, int n)
+{
+    while (i > lo && n > 0) {
+        i--;
+        if (((unsigned char)text[i] & 0xC0) != 0x80) n--;
+    }
+    return i;
+}
+static int chars_fwd(const char *text, int i, int hi, int n)
+{
+    while (i < hi && n > 0) {
+        i++;
+        while (i < hi && ((unsigned char)text[i] & 0xC0) == 0x80) i++;
+        n--;
+    }
+    return i;
+}
+
 void filter_print_error(FILE *out, const char *text, const FilterError *e)
 {
     fprintf(out, "tnav: filter:%d:%d: %s\n", e->line, e->col, e->msg);
-    /* the line of the error, then a caret under the span */
+    /* the line of the error, then a caret under the span; of a long line
+     * only ~30 characters either side of the caret, "…" where cut */
     int ls = e->start;
     while (ls > 0 && text[ls - 1] != '\n') ls--;
     int le = e->start;
     while (text[le] && text[le] != '\n') le++;
+    enum { SIDE = 30 };
+    int ws = chars_back(text, e->start, ls, SIDE);
+    int we = chars_fwd(text, e->start, le, SIDE);
     /* the line, with bytes that would upset a terminal shown as '?' */
-    fputs("  ", out);
-    for (int i = ls; i < le;) {
+    fputs(ws > ls ? "  …" : "  ", out);
+    for (int i = ws; i < we;) {
         unsigned char c = (unsigned char)text[i];
-        size_t l = c < 0x80 ? 1 : utf8_seq_len((const unsigned char *)text + i, (size_t)(le - i));
+        size_t l = c < 0x80 ? 1 : utf8_seq_len((const unsigned char *)text + i, (size_t)(we - i));
         if (c < 0x80 && (c >= 0x20 || c == '\t') && c != 0x7F) putc(c, out);
         else if (c >= 0x80 && l) fwrite(text + i, 1, l, out);
         else putc('?', out);
         i += l ? (int)l : 1;
     }
-    fputs("\n  ", out);
-    for (int i = ls; i < e->start; i++) {
+    if (we < le) fputs("…", out);
+    fputs(ws > ls ? "\n   " : "\n  ", out);
+    for (int i = ws; i < e->start; i++) {
         if (((unsigned char)text[i] & 0xC0) == 0x80) continue;
         putc(text[i] == '\t' ? '\t' : ' ', out);
     }
     putc('^', out);
-    int end = e->end < le ? e->end : le;
+    int end = e->end < we ? e->end : we;
     bool first = true;
     for (int i = e->start; i < end; i++) {
         if (((unsigned char)text[i] & 0xC0) == 0x80) continue;

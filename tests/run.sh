@@ -96,6 +96,16 @@ expect_exit 2 "missing file: exit 2" "$TNAV" stats "$TMP/no-such-file.csv"
 grep -q "cannot open $TMP/no-such-file.csv" "$TMP/err" && ok "missing file is named with the reason" || bad "missing file message"
 expect_exit 2 "bad --time-unit: exit 2" "$TNAV" stats --time-unit fortnights sample-logs/ring.csv
 expect_exit 2 "bad --map: exit 2" "$TNAV" stats --map nosuch=col sample-logs/ring.csv
+# an error in a long filter quotes ~30 characters either side of the caret, not the whole text
+long=$(python3 -c 'print("name == \"" + "x" * 60000 + "\" && durr > 1 && name == \"" + "y" * 60000 + "\"")')
+expect_exit 2 "an error in a 120 KB filter: exit 2" "$TNAV" filter "$long" sample-logs/ring.csv
+n=$(wc -c <"$TMP/err")
+if [ "$n" -lt 400 ] && grep -q "unknown field 'durr'" "$TMP/err" && grep -q '^  …x*" && durr > 1 && name == "y*…$' "$TMP/err" \
+    && [ "$(sed -n 3p "$TMP/err" | LC_ALL=C awk '{print index($0, "^")}')" = "$(sed -n 2p "$TMP/err" | LC_ALL=C awk '{print index($0, "durr") - 2}')" ]; then
+    ok "... quotes $n bytes: the caret under 'durr' in a window of the line, cut with '…'"
+else
+    bad "long filter error: $n bytes"; head -c 600 "$TMP/err"
+fi
 
 # ---------------------------------------------------------------------------
 section "golden outputs of the samples"
