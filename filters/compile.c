@@ -318,6 +318,36 @@ static bool fusable(const Cg *g, const Node *lhs, const Node *rhs)
 
 /* M[a] = lhs op rhs; lreg >= 0: lhs is already in that register (the left
  * side of 'in', computed once for all its comparisons) */
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The list of an `in` as a set (an index into F->sets) when it has 8 or
+ * more literals, all integers or all strings; else -1 (a chain of ==). */
+static int in_set(Cg *g, const Node *list)
+{
+    enum { MIN_SET = 8 };
+    if (list->nkids < MIN_SET) return -1;
+    NodeKind k0 = list->kids[0]->k;
+    if (k0 != N_INT && k0 != N_STR) return -1;
+    for (int k = 1; k < list->nkids; k++)
+        if (list->kids[k]->k != k0) return -1;
+    Filter *F = g->F;
+    int64_t *v = xmalloc((size_t)list->nkids * sizeof(int64_t));
+    for (int k = 0; k < list->nkids; k++) v[k] = k0 == N_INT ? list->kids[k]->ival : (int64_t)list->kids[k]->sid;
+    qsort(v, (size_t)list->nkids, sizeof(int64_t), cmp_i64);
+    uint32_t n = 0;
+    for (int k = 0; k < list->nkids; k++)
+        if (n == 0 || v[k] != v[n - 1]) v[n++] = v[k];
+    F->sets = xrealloc(F->sets, ((size_t)F->nsets + 1) * sizeof(int64_t *));
+    F->setn = xrealloc(F->setn, ((size_t)F->nsets + 1) * sizeof(uint32_t));
+    F->sets[F->nsets] = v;
+    F->setn[F->nsets] = n;
+    return F->nsets++;
+}
+
 static int cg_cmp(Cg *g, Node *n, int op, Node *lhs, Node *rhs, int lreg)
 {
     int m = new_m(g);
@@ -507,6 +537,19 @@ static int cg_bool(Cg *g, Node *n)
                 int ge = cg_cmp(g, n, T_GE, l, r->kids[0], lreg);
                 int le = cg_cmp(g, n, T_LE, l, r->kids[1], lreg);
                 return cg_logic(g, OPC_AND, ge, le, n);
+            }
+            int set = in_set(g, r);
+            if (set >= 0) {
+                /* a long list of integers or of strings: one lookup in its
+                 * sorted values per row, not a comparison per element */
+                int m = new_m(g);
+                Instr i = ins(OPC_INSET, n);
+                i.a = m;
+                i.b = lreg >= 0 ? lreg : cg_val(g, l);
+                i.c = set;
+                i.ta = r->kids[0]->k == N_INT ? FT_INT : FT_STR;
+                emit(g, i);
+                return m;
             }
             int acc = -1;
             for (int k = 0; k < r->nkids; k++) {

@@ -153,6 +153,7 @@ static void put_instr(FILE *out, const Filter *F, const Program *P, int pc)
             r++;
             break;
         case 'S': fprintf(o, "s%d", x); r++; break;
+        case 'L': fprintf(o, "list%d (%u %s)", x, F->setn[x], in->ta == FT_INT ? "integers" : "strings"); r++; break;
         case 'C': fprintf(o, "col \"%s\"", col_label(F, x)); r++; break;
         case 'J': fprintf(o, "->%d", in->target); r++; break;
         case 'K':

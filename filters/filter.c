@@ -246,6 +246,9 @@ void filter_free(Filter *F)
     free(F->scopes);
     for (int i = 0; i < F->nrx; i++) rx_free(F->rx[i]);
     free(F->rx);
+    for (int i = 0; i < F->nsets; i++) free(F->sets[i]);
+    free(F->sets);
+    free(F->setn);
     strtab_free(&F->local);
     free(F->loc_t);
     free(F->loc_v);

@@ -127,6 +127,11 @@ struct Filter {
     int nscopes;
     Regex **rx;
     int nrx;
+    /* lists of `in` (8 or more literals of one type, FT_INT or FT_STR):
+     * sorted, distinct values (integers, or string ids) */
+    int64_t **sets;
+    uint32_t *setn;
+    int nsets;
     StrTab local;     /* the filter's own strings */
     uint32_t dictn;   /* store strings */
     uint32_t *kind_sid; /* kind code -> string id */

@@ -722,6 +722,33 @@ void vm_run(Blk *b, uint8_t *out)
                 *m = in->k ? !r : r;
             }
             break;
+        case OPC_INSET: {
+            const int64_t *sv = F->sets[in->c];
+            const size_t sn = F->setn[in->c];
+            const uint8_t *vt = b->vt[in->b];
+            const int64_t *vi = b->vi[in->b];
+            uint8_t *m = b->m[in->a];
+            for (size_t i = 0; i < n; i++) {
+                if (vt[i] == in->ta) {
+                    /* the same type: exact equality, by binary search */
+                    size_t lo = 0, hi = sn;
+                    while (lo < hi) {
+                        size_t mid = (lo + hi) / 2;
+                        if (sv[mid] < vi[i]) lo = mid + 1;
+                        else hi = mid;
+                    }
+                    m[i] = lo < sn && sv[lo] == vi[i];
+                } else if (vt[i] == FT_FLT && in->ta == FT_INT) {
+                    /* a float against integers: as == compares them */
+                    bool any = false;
+                    for (size_t k = 0; k < sn && !any; k++) any = cmp_vals(F, T_EQ, FT_FLT, vi[i], FT_INT, sv[k]);
+                    m[i] = any;
+                } else {
+                    m[i] = 0; /* absent, or a string against numbers (or a number against strings) */
+                }
+            }
+            break;
+        }
         case OPC_RET:
             if (in->a >= 0) {
                 const uint8_t *x = b->m[in->a];

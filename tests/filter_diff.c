@@ -672,7 +672,7 @@ enum { UC_ANY, UC_TIME, UC_SIZE };
 typedef struct Node Node;
 struct Node {
     int k, op;
-    Node *kid[16];
+    Node *kid[72];
     int nkid;
     int64_t iv;
     double fv;
@@ -696,7 +696,7 @@ static Node *nnew(int k)
 
 static void nadd(Node *x, Node *kid)
 {
-    if (x->nkid >= 16) {
+    if (x->nkid >= 72) {
         fprintf(stderr, "filter_diff: too many kids\n");
         exit(3);
     }
@@ -1270,6 +1270,16 @@ static Node *gen_bool(Gen *g, int d)
         Node *x = nnew(X_INLIST);
         nadd(x, a);
         int ne = chance(r, 0.1) ? 5 + rn(r, 11) : rn(r, 5);
+        if (a->k == X_FIELD && chance(r, 0.25)) {
+            /* a long list of values from the data (compiled to a sorted
+             * set when its literals are all integers or all strings) */
+            ne = 8 + rn(r, 60);
+            for (int i = 0; i < ne; i++) {
+                Node *v = lit_from_data(g, a->fd);
+                nadd(x, v ? v : gen_other(g, d - 1, cls, a, true));
+            }
+            return x;
+        }
         for (int i = 0; i < ne; i++) nadd(x, gen_other(g, d - 1, cls, a, true));
         return x;
     }

@@ -211,6 +211,19 @@ for filt in 'kind == "state" && dur > 1ms' 'act_any(kind == "move") | loc != 0' 
     [ -n "$a" ] && [ "$a" = "$b" ] && ok "filter output and stats -f agree on '$filt' ($a events)" || bad "filter vs stats -f on '$filt': $a != $b"
 done
 
+# a long in-list is a set: ten times the values cost about the same per
+# event (a binary search), where a chain of comparisons cost ten times more
+# (compared within this run)
+sample-logs/gen --shape tasks --events 300000 -o "$TMP/inlist.csv"
+inlist() { awk -v n="$1" 'BEGIN { s = "line in ["; for (i = 0; i < 2 * n; i += 2) s = s (i ? "," : "") i; print s "]" }'; }
+a=$("$TNAV" filter --bench --runs 5 "$(inlist 12000)" "$TMP/inlist.csv")
+b=$("$TNAV" filter --bench --runs 5 "$(inlist 1200)" "$TMP/inlist.csv")
+ta=$(echo "$a" | tr ' ' '\n' | sed -n 's/^best_ms=//p'); tb=$(echo "$b" | tr ' ' '\n' | sed -n 's/^best_ms=//p')
+sa=$(echo "$a" | tr ' ' '\n' | sed -n 's/^selected=//p')
+want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "line") c = i } NR > 1 && $c != "" && $c % 2 == 0 && $c < 24000 { n++ } END { print n + 0 }' "$TMP/inlist.csv")
+[ "$sa" = "$want" ] && ok "line in [12,000 integers]: the $sa events with an even line below 24,000" || bad "line in [12,000 integers]: $sa selected, expected $want"
+awk -v a="$ta" -v b="$tb" 'BEGIN { exit !(a < 3 * b + 1) }' && ok "... in $ta ms, against $tb ms for 1,200 (a set, not a chain)" || bad "line in [12,000 integers]: $ta ms against $tb ms for 1,200"
+
 # ---------------------------------------------------------------------------
 section "equivalences: formats, CSV engines, threads and chunks"
 for s in ring x10 mw; do
