@@ -96,6 +96,10 @@ expect_exit 2 "missing file: exit 2" "$TNAV" stats "$TMP/no-such-file.csv"
 grep -q "cannot open $TMP/no-such-file.csv" "$TMP/err" && ok "missing file is named with the reason" || bad "missing file message"
 expect_exit 2 "bad --time-unit: exit 2" "$TNAV" stats --time-unit fortnights sample-logs/ring.csv
 expect_exit 2 "bad --map: exit 2" "$TNAV" stats --map nosuch=col sample-logs/ring.csv
+for v in inf nan 1e308 -1 0; do
+    expect_exit 2 "render --scale $v: rejected (a finite number above 0)" "$TNAV" render --scale "$v" sample-logs/ring.csv
+done
+"$TNAV" render --scale 9e18 sample-logs/ring.csv | grep -q '█ ≤9E' && ok "render --scale 9e18: a legend of finite bounds" || bad "render --scale 9e18 legend"
 # an error in a long filter quotes ~30 characters either side of the caret, not the whole text
 long=$(python3 -c 'print("name == \"" + "x" * 60000 + "\" && durr > 1 && name == \"" + "y" * 60000 + "\"")')
 expect_exit 2 "an error in a 120 KB filter: exit 2" "$TNAV" filter "$long" sample-logs/ring.csv

@@ -255,7 +255,9 @@ int cmd_render(int argc, char **argv, int first)
     if ((v = cli_extra(&a, "--scale"))) {
         char *end;
         ctx.scale = strtod(v, &end);
-        if (*end || !(ctx.scale > 0)) BAD("--scale must be a positive number, not '%s'", v);
+        /* (a value of the view: a time, a byte or event count, at most an int64) */
+        if (*end || end == v || !(ctx.scale > 0) || !(ctx.scale <= 9.2e18))
+            BAD("--scale must be a finite number above 0 and at most 9.2e18, not '%s'", v);
     }
     ctx.row_sel = cli_extra(&a, "--row");
     const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to"), *at = cli_extra(&a, "--at");
