@@ -401,6 +401,7 @@ static void compute_scope(Filter *F, Scope *sc, const uint64_t *in)
 
 void filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
 {
+    oom_phase("running the filter");
     const Store *s = F->s;
     size_t n = s->n, nw = (n + 63) / 64;
     /* all events to start with */

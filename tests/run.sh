@@ -469,6 +469,64 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+section "out of memory: exit 3 with what was being done, nothing half-written left behind"
+# (the release build only: --max-memory caps the address space, which
+# ASan's shadow memory needs far more of)
+sample-logs/gen --shape tasks --events 300000 -o "$TMP/oom.csv"
+"$TNAV" stats --max-memory 16MiB "$TMP/oom.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ $rc = 3 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" = 1 ] \
+    && grep -q '^tnav: out of memory while [a-z ]* (--max-memory 16 MiB)$' "$TMP/err" \
+    && ok "stats --max-memory 16MiB: exit 3, one line naming the phase ($(cat "$TMP/err"))" \
+    || { bad "stats --max-memory 16MiB: exit $rc"; head -3 "$TMP/err"; }
+"$TNAV" stats "$TMP/oom.csv" >"$TMP/oom.want" 2>/dev/null
+"$TNAV" stats --max-memory 64GiB "$TMP/oom.csv" >"$TMP/out" 2>/dev/null && cmp -s "$TMP/out" "$TMP/oom.want" \
+    && ok "stats --max-memory 64GiB: the same output as without" || bad "stats --max-memory 64GiB"
+for v in 10M 2x -1G inf 1e30G ""; do
+    "$TNAV" stats --max-memory "$v" "$TMP/oom.csv" >/dev/null 2>"$TMP/err"; rc=$?
+    [ $rc = 2 ] && grep -q 'max-memory must be a size' "$TMP/err" && ok "--max-memory '$v': a usage error" || bad "--max-memory '$v': exit $rc"
+done
+"$TNAV" convert -o "$TMP/oom-out.csv" --max-memory 16MiB "$TMP/oom.csv" 2>/dev/null; rc=$?
+[ $rc = 3 ] && [ ! -e "$TMP/oom-out.csv" ] && [ -z "$(ls "$TMP" | grep 'oom-out')" ] \
+    && ok "convert out of memory: exit 3, no output file, no temp file" || bad "convert out of memory: exit $rc, $(ls "$TMP" | grep oom-out)"
+# interrupted while writing: the temp file is removed, the old output kept
+sample-logs/gen --shape tasks --events 1500000 -o "$TMP/oom-big.csv"
+echo old >"$TMP/int-out.json"
+"$TNAV" convert -F chrome -o "$TMP/int-out.json" "$TMP/oom-big.csv" 2>/dev/null & cpid=$!
+seen=0; i=0
+while [ $i -lt 3000 ] && kill -0 $cpid 2>/dev/null; do
+    if ls "$TMP" | grep -q '^int-out\.json\..'; then seen=1; kill -TERM $cpid; break; fi
+    i=$((i + 1)); sleep 0.01
+done
+wait $cpid; rc=$?
+if [ $seen = 1 ]; then
+    [ $rc = 143 ] && [ "$(cat "$TMP/int-out.json")" = old ] && [ -z "$(ls "$TMP" | grep '^int-out\.json\..')" ] \
+        && ok "convert killed (SIGTERM) while writing: exit 143, temp file removed, the old output intact" \
+        || bad "convert killed while writing: exit $rc, left: $(ls "$TMP" | grep int-out)"
+else
+    skip "convert finished before its temp file was seen: the interrupt was not tested"
+fi
+rm -f "$TMP/oom-big.csv"
+if command -v tmux >/dev/null 2>&1; then
+    # out of memory with the screen up, while loading (the progress shown)
+    # and while drawing (injected where the phase begins: TNAV_FAULT_OOM)
+    for ph in "--max-memory 24MiB" "TNAV_FAULT_OOM=drawing" "TNAV_FAULT_OOM=summaries"; do
+        S=tnav-oom-$$
+        case $ph in --*) env=""; opt=$ph ;; *) env=$ph; opt="" ;; esac
+        tmux -L "$S" new-session -d -x 100 -y 30 "sh" 2>/dev/null
+        tmux -L "$S" send-keys "TERM=xterm LC_ALL=C.UTF-8 TZ=UTC $env $TNAV $opt $TMP/oom.csv; echo rc=\$?" Enter
+        i=0; while [ $i -lt 200 ] && ! tmux -L "$S" capture-pane -p | grep -q '^rc='; do i=$((i + 1)); sleep 0.05; done
+        tmux -L "$S" capture-pane -p >"$TMP/oom-pane"
+        alt=$(tmux -L "$S" display -p '#{alternate_on}')
+        tmux -L "$S" kill-server 2>/dev/null
+        grep -q '^tnav: out of memory while' "$TMP/oom-pane" && grep -q '^rc=3$' "$TMP/oom-pane" && [ "$alt" = 0 ] \
+            && ok "the interface out of memory ($ph): the terminal given back, '$(grep '^tnav: out' "$TMP/oom-pane")', exit 3" \
+            || { bad "the interface out of memory ($ph; alternate screen: $alt)"; cat "$TMP/oom-pane"; }
+    done
+fi
+"$TNAV" render --max-memory 64GiB "$TMP/oom.csv" >/dev/null 2>&1 && TNAV_FAULT_OOM=filter "$TNAV" stats -f 'dur > 1us' "$TMP/oom.csv" 2>"$TMP/err" >/dev/null; rc=$?
+[ $rc = 3 ] && grep -qx 'tnav: out of memory while running the filter' "$TMP/err" && ok "out of memory in the filter: exit 3 and so it says" || bad "injected filter OOM: exit $rc $(cat "$TMP/err")"
+
+# ---------------------------------------------------------------------------
 section "input files are never modified"
 cp sample-logs/ring.csv "$TMP/ro.csv"; chmod 0444 "$TMP/ro.csv"; before=$(cksum <"$TMP/ro.csv")
 "$TNAV" stats "$TMP/ro.csv" >/dev/null 2>&1 && [ "$(cksum <"$TMP/ro.csv")" = "$before" ] \

@@ -163,6 +163,12 @@ static int handle_mouse(App *A)
 /* ---- the loop ----------------------------------------------------------------------------- */
 
 static bool g_screen;      /* curses is set up */
+
+/* out of memory with the screen up: the terminal is given back first */
+static void screen_fatal(void)
+{
+    if (g_screen) endwin();
+}
 static SCREEN *g_scr;      /* ... on this screen */
 static const char *g_term; /* the terminal type it was set up for */
 static const char *g_term_asked; /* TERM, when it had no description here and g_term stands in */
@@ -224,6 +230,9 @@ static bool screen_open(bool *color)
     if (!g_scr) return false;
     set_term(g_scr);
     g_screen = true;
+    static bool hooked;
+    if (!hooked) fatal_hook_add(screen_fatal);
+    hooked = true;
     raw();
     noecho();
     nonl();
@@ -272,6 +281,7 @@ static int run_terminal(App *A)
                 c = canvas_new(A->w, A->h, A->ascii, A->color);
                 erase();
             }
+            oom_phase("drawing the interface");
             app_draw(A, c, flags);
             blit(c);
             refresh();

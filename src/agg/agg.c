@@ -93,6 +93,7 @@ static void build_rank(Summary *S)
 
 Summary *summary_build(const Store *s, const uint64_t *sel, int threads)
 {
+    oom_phase("building the summaries of rows");
     Summary *S = xcalloc(1, sizeof *S);
     S->s = s;
     S->sel = sel;

@@ -34,8 +34,8 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         L->events++;
         uint16_t k = s->kind[e];
         st->kinds[k]++;
-        if (k == K_STATE) L->busy_ns += s->dur[e];
-        else if (k == K_SYNC) L->sync_ns += s->dur[e];
+        if (k == K_STATE) L->busy_ns = sat_add64(L->busy_ns, s->dur[e]);
+        else if (k == K_SYNC) L->sync_ns = sat_add64(L->sync_ns, s->dur[e]);
         if (s->ts[e] < st->t_min) st->t_min = s->ts[e];
         if (ev_end(s, e) > st->t_max) st->t_max = ev_end(s, e);
     }
@@ -52,11 +52,11 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         int64_t by = msg_bytes(s, M);
         if (by < 0) by = 0;
         if (snd && M->src != NONE32) {
-            st->loc[M->src].sent_bytes += by;
+            st->loc[M->src].sent_bytes = sat_add64(st->loc[M->src].sent_bytes, by);
             st->loc[M->src].sent_msgs++;
         }
         if (rcv && M->dst != NONE32) {
-            st->loc[M->dst].recv_bytes += by;
+            st->loc[M->dst].recv_bytes = sat_add64(st->loc[M->dst].recv_bytes, by);
             st->loc[M->dst].recv_msgs++;
         }
         /* the pair summary counts messages from their sending event (a send
@@ -76,7 +76,7 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
             PairStats *p = &pairs.v[x - 1];
             if (p->src == M->src && p->dst == M->dst) {
                 p->count++;
-                p->bytes += by;
+                p->bytes = sat_add64(p->bytes, by);
                 break;
             }
             i = (i + 1) & (cap - 1);

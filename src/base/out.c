@@ -4,6 +4,8 @@
 #include "out.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,6 +80,65 @@ char *format_bytes(char *buf, size_t sz, int64_t b)
     return buf;
 }
 
+/* Temp files being written, so that a fatal end (out of memory, or
+ * SIGINT/SIGTERM/SIGHUP while a file is half written) leaves no
+ * `out.csv.Ab12Cd` behind. Slots are fixed buffers: removing them needs no
+ * allocation (unlink is async-signal-safe). */
+#define PENDING_MAX 8
+static char g_pending[PENDING_MAX][4096];
+static atomic_int g_pending_used[PENDING_MAX]; /* 0 free, 1 being filled, 2 a name */
+
+static void pending_unlink_all(void)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (atomic_load(&g_pending_used[i]) == 2) unlink(g_pending[i]);
+}
+
+static void pending_on_signal(int sig)
+{
+    pending_unlink_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int pending_add(const char *tmp)
+{
+    static atomic_bool hooked;
+    if (!atomic_exchange(&hooked, true)) {
+        fatal_hook_add(pending_unlink_all);
+        /* only where nobody else handles these signals (the interface does) */
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
+            struct sigaction old;
+            if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler == SIG_DFL) {
+                struct sigaction sa;
+                memset(&sa, 0, sizeof sa);
+                sa.sa_handler = pending_on_signal;
+                sigemptyset(&sa.sa_mask);
+                sigaction(sigs[k], &sa, NULL);
+            }
+        }
+    }
+    if (strlen(tmp) >= sizeof g_pending[0]) return -1;
+    for (int i = 0; i < PENDING_MAX; i++) {
+        int f = 0;
+        if (!atomic_compare_exchange_strong(&g_pending_used[i], &f, 1)) continue;
+        memcpy(g_pending[i], tmp, strlen(tmp) + 1);
+        atomic_store(&g_pending_used[i], 2);
+        return i;
+    }
+    return -1;
+}
+
+static void pending_remove(const char *tmp)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (atomic_load(&g_pending_used[i]) == 2 && !strcmp(g_pending[i], tmp)) {
+            atomic_store(&g_pending_used[i], 0);
+            return;
+        }
+}
+
 bool atomic_open(AtomicFile *af, const char *path, bool private_file)
 {
     memset(af, 0, sizeof *af);
@@ -133,6 +194,7 @@ bool atomic_open(AtomicFile *af, const char *path, bool private_file)
         goto fail;
     }
     af->path = xstrdup(path);
+    pending_add(af->tmp);
     free(real);
     return true;
 fail:
@@ -160,6 +222,7 @@ bool atomic_commit(AtomicFile *af, bool ok)
         unlink(af->tmp);
         errno = e;
     }
+    pending_remove(af->tmp);
     free(af->tmp);
     free(af->path);
     memset(af, 0, sizeof *af);

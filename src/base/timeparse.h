@@ -18,6 +18,12 @@
 
 enum { TP_OK = 0, TP_NOTNUM = 1, TP_RANGE = 2, TP_NEGATIVE = 3 };
 
+/* Every time of the store lies strictly within ±TIME_LIMIT ns (±2^62 ns:
+ * the years 1824 to 2116), so a difference of two times, a span, or a time
+ * plus a duration of the store never overflows an int64; the loaders
+ * reject records outside it. */
+#define TIME_LIMIT ((int64_t)1 << 62)
+
 /* unit exponent: 0 = ns, 3 = us, 6 = ms, 9 = s */
 int unit_exp_from_name(const char *name);        /* -1 if unknown */
 const char *unit_name_from_exp(int e);

@@ -5,6 +5,9 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,10 +15,90 @@
 #include <time.h>
 #include <unistd.h>
 
+static _Atomic(const char *) g_phase;
+static void (*g_hooks[8])(void);
+static _Atomic int g_nhooks;
+static _Atomic int g_dying;
+static uint64_t g_max_memory;
+
+/* TNAV_FAULT_OOM=WORDS (fault injection, for tests): the process runs
+ * out of memory on entering the first phase whose name contains WORDS */
+void oom_phase(const char *what)
+{
+    atomic_store(&g_phase, what);
+    static const char *inject;
+    static atomic_int inject_read;
+    if (!atomic_load(&inject_read)) {
+        inject = getenv("TNAV_FAULT_OOM");
+        atomic_store(&inject_read, 1);
+    }
+    if (inject && *inject && what && strstr(what, inject)) die_oom();
+}
+
+void fatal_hook_add(void (*fn)(void))
+{
+    int i = atomic_fetch_add(&g_nhooks, 1);
+    if (i < 8) g_hooks[i] = fn;
+    else atomic_fetch_sub(&g_nhooks, 1);
+}
+
 NORETURN void die_oom(void)
 {
-    fputs("tnav: out of memory\n", stderr);
-    exit(3);
+    /* one thread says it and cleans up; any other one failing meanwhile waits */
+    if (atomic_fetch_add(&g_dying, 1) != 0)
+        for (;;) pause();
+    int n = atomic_load(&g_nhooks);
+    for (int i = (n < 8 ? n : 8) - 1; i >= 0; i--)
+        if (g_hooks[i]) g_hooks[i]();
+    const char *what = atomic_load(&g_phase);
+    char msg[300];
+    int len;
+    if (g_max_memory)
+        len = snprintf(msg, sizeof msg, "tnav: out of memory while %s (--max-memory %.0f MiB)\n",
+                       what ? what : "starting", (double)g_max_memory / 1048576.0);
+    else
+        len = snprintf(msg, sizeof msg, "tnav: out of memory while %s\n", what ? what : "starting");
+    if (len > 0) {
+        ssize_t w = write(STDERR_FILENO, msg, (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+        (void)w;
+    }
+    _exit(3);
+}
+
+bool set_max_memory(uint64_t bytes)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0) return false;
+    rlim_t v = bytes > (uint64_t)RLIM_INFINITY ? RLIM_INFINITY : (rlim_t)bytes;
+    if (rl.rlim_max != RLIM_INFINITY && v > rl.rlim_max) v = rl.rlim_max;
+    rl.rlim_cur = v;
+    if (setrlimit(RLIMIT_AS, &rl) != 0) return false;
+    g_max_memory = bytes;
+    return true;
+}
+
+bool parse_size_arg(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v >= 0) || v > 1e18) return false;
+    double mul = 1;
+    static const struct {
+        const char *u;
+        double m;
+    } U[] = {{"", 1},          {"B", 1},          {"K", 1024.0},   {"KiB", 1024.0},     {"KB", 1e3},
+             {"M", 1048576.0}, {"MiB", 1048576.0}, {"MB", 1e6},    {"G", 1073741824.0}, {"GiB", 1073741824.0},
+             {"GB", 1e9},      {"T", 1099511627776.0}, {"TiB", 1099511627776.0}, {"TB", 1e12}};
+    bool found = false;
+    for (size_t i = 0; i < sizeof U / sizeof U[0] && !found; i++)
+        if (!strcmp(end, U[i].u)) {
+            mul = U[i].m;
+            found = true;
+        }
+    if (!found || v * mul > 9.2e18) return false;
+    *out = (uint64_t)(v * mul);
+    return true;
 }
 
 void *xmalloc(size_t n)

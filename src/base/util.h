@@ -51,7 +51,33 @@ void xfree_big(void *p, size_t n);
 void big_cache_trim(void);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Out of memory: "tnav: out of memory while PHASE" on stderr, the fatal
+ * hooks run (newest first: the terminal restored, temp files removed),
+ * then exit status 3 at once (no half-built state is used). Any thread. */
 NORETURN void die_oom(void);
+/* What the process is doing, for that message ("loading the trace"); a
+ * string that lives for the process. Thread-safe. With TNAV_FAULT_OOM set
+ * to part of a phase's name, entering that phase runs out of memory (a
+ * fault injected for tests). */
+void oom_phase(const char *what);
+/* A function die_oom runs before exiting (at most 8; async-signal-safe
+ * work or close to it: it may run on any thread). */
+void fatal_hook_add(void (*fn)(void));
+/* Cap the process's address space at `bytes` (--max-memory): past it,
+ * allocations fail and die_oom says so. false with errno on failure. */
+bool set_max_memory(uint64_t bytes);
+/* "512M", "2GiB", "1.5G", "1000000" (bytes): K M G T are powers of 1024,
+ * KB MB GB TB of 1000. false when it is not a size. */
+bool parse_size_arg(const char *s, uint64_t *out);
+
+/* a + b, held at INT64_MAX / INT64_MIN instead of wrapping (sums that are
+ * shown: busy time, bytes, waits) */
+static inline int64_t sat_add64(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
 
 /* Growable vector of T: struct { T *v; size_t len, cap; } */
 #define VEC(T) struct { T *v; size_t len, cap; }

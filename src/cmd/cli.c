@@ -3,6 +3,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -22,14 +23,25 @@
 
 bool cli_time_arg(const char *v, int64_t origin, int64_t *out)
 {
+    /* a time past the store's range (±2^62 ns) is the range's end: a
+     * window reaching beyond every event is harmless */
     int64_t t;
-    if (parse_rfc3339(v, strlen(v), &t) == TP_OK) {
-        *out = t;
-        return true;
+    int e = parse_rfc3339(v, strlen(v), &t);
+    if (e != TP_OK) {
+        e = parse_time_arg(v, 0, &t);
+        if (e == TP_RANGE) {
+            /* the sign of a number too large for an int64 */
+            const char *p = v;
+            while (*p == ' ') p++;
+            t = *p == '-' ? INT64_MIN : INT64_MAX;
+        } else if (e != TP_OK) {
+            return false;
+        }
+        if (t > 0 && origin > INT64_MAX - t) t = INT64_MAX;
+        else if (t < 0 && origin < INT64_MIN - t) t = INT64_MIN;
+        else t = origin + t;
     }
-    if (parse_time_arg(v, 0, &t) != TP_OK) return false;
-    if ((t > 0 && origin > INT64_MAX - t) || (t < 0 && origin < INT64_MIN - t)) return false;
-    *out = origin + t;
+    *out = t > TIME_LIMIT ? TIME_LIMIT : t <= -TIME_LIMIT ? -TIME_LIMIT + 1 : t;
     return true;
 }
 
@@ -73,6 +85,8 @@ void usage(FILE *f)
           "                              e.g. --map ts='Timestamp (ns)' --map loc=Process\n"
           "  --strict                    any rejected record is fatal (exit 1)\n"
           "  --input-format csv|ndjson   skip format detection (also --format, except for render)\n"
+          "  --max-memory SIZE           give up (exit 3, 'out of memory while ...') rather than\n"
+          "                              use more than SIZE of address space: 512M, 2GiB\n"
           "  --threads N                 parser threads (default: all cores; env TNAV_THREADS)\n"
           "  --csv-engine hybrid|libcsv  hybrid (default): libcsv for records with quotes, a\n"
           "                              byte scanner for the rest; libcsv: libcsv for every record\n"
@@ -84,7 +98,7 @@ void usage(FILE *f)
           "are merged. Canonical fields: ts dur end loc act kind name peer bytes id tag group\n"
           "parent file line value; see tnav(1) and doc/FORMAT.md.\n"
           "Exit status: 0 ok, 1 records rejected (check, --strict), 2 usage, filter error or\n"
-          "unreadable input.\n",
+          "unreadable input, 3 out of memory.\n",
           f);
 }
 
@@ -117,6 +131,10 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
 int cli_parse(const char *cmd, int argc, char **argv, int first, CliArgs *a)
 {
     int r = cli_parse_inner(cmd, argc, argv, first, a);
+    if (!r && a->max_memory && !set_max_memory(a->max_memory)) {
+        fprintf(stderr, "tnav %s: --max-memory: %s\n", cmd, strerror(errno));
+        r = 2;
+    }
     if (r) {
         free(a->files);
         a->files = NULL;
@@ -195,6 +213,12 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             else if (!strcmp(val, "ndjson")) a->load.format = FMT_NDJSON;
             else if (!strcmp(name, "--format")) return uerr(cmd, "--format must be csv or ndjson, not '%s'", val);
             else return uerr(cmd, "--input-format must be csv or ndjson, not '%s'", val);
+        } else if (!strcmp(name, "--max-memory")) {
+            NEEDVAL();
+            uint64_t b;
+            if (!parse_size_arg(val, &b) || b < ((uint64_t)16 << 20))
+                return uerr(cmd, "--max-memory must be a size of at least 16MiB (512M, 2GiB, 1.5G), not '%s'", val);
+            a->max_memory = b;
         } else if (!strcmp(name, "--csv-engine")) {
             NEEDVAL();
             if (!strcmp(val, "hybrid")) a->load.csv_engine = CSV_ENGINE_HYBRID;
@@ -428,6 +452,7 @@ int session_open(const char *cmd, CliArgs *a, Session *ss)
         return 2;
     }
     ErrProgress *ep = strcmp(cmd, "tui") != 0 ? errprog_start(a) : NULL;
+    oom_phase("loading the trace");
     int r = load_traces(&a->load, a->files, a->nfiles, &ss->s, &ss->rep);
     errprog_stop(a, ep);
     if (r) {
@@ -442,6 +467,7 @@ int session_open(const char *cmd, CliArgs *a, Session *ss)
         session_close(ss);
         return 2;
     }
+    oom_phase("running the filter");
     size_t nw = (ss->s->n + 63) / 64;
     ss->sel = xcalloc(nw + 1, 8);
     ss->stage_counts = xcalloc((size_t)filter_nstages(ss->f) + 1, sizeof(uint64_t));
@@ -481,6 +507,7 @@ int cmd_stats(int argc, char **argv, int first)
         return r;
     }
     Stats st;
+    oom_phase("computing the statistics");
     stats_compute(ss.s, ss.sel, &st);
     if (ss.f) {
         st.filter_text = a.filter;

@@ -368,6 +368,10 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             excerpt(ex, sizeof ex, v);
             return WHY(e == TP_RANGE ? "ts out of range: %s" : "ts is not a number or date-time: %s", ex);
         }
+        if (ts <= -TIME_LIMIT || ts >= TIME_LIMIT) {
+            excerpt(ex, sizeof ex, v);
+            return WHY("ts out of range (times are kept within ±2^62 ns of 0, i.e. years 1824 to 2116): %s", ex);
+        }
     }
     if (h_dur) {
         const Val *v = &v_dur;
@@ -380,7 +384,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             excerpt(ex, sizeof ex, v);
             return WHY("negative dur: %s", ex);
         }
-        if (ts > INT64_MAX - dur) return WHY("ts + dur out of range");
+        if (dur >= TIME_LIMIT - ts) return WHY("ts + dur out of range (past 2^62 ns, the year 2116)");
     }
     if (h_end) {
         const Val *v = &v_end;
@@ -390,12 +394,15 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             excerpt(ex, sizeof ex, v);
             return WHY(e == TP_RANGE ? "end out of range: %s" : "end is not a number or date-time: %s", ex);
         }
+        if (end >= TIME_LIMIT) {
+            excerpt(ex, sizeof ex, v);
+            return WHY("end out of range (past 2^62 ns, the year 2116): %s", ex);
+        }
         if (end < ts) return WHY("end before ts");
         if (dur >= 0) {
             if (ts + dur != end) return WHY("dur and end disagree (ts + dur != end)");
         } else {
-            if (ts < 0 && end > INT64_MAX + ts) return WHY("end - ts out of range");
-            dur = end - ts;
+            dur = end - ts; /* < 2^63: both within ±2^62 */
         }
     }
     /* --- location and activity --- */

@@ -446,7 +446,7 @@ void group_summarize(const Store *s, const SyncGroup *G, const uint64_t *sel, ui
             r.last_ev = e;
         }
         if (ev_end(s, e) > r.end) r.end = ev_end(s, e);
-        if (s->kind[e] == K_SYNC) r.wait_ns += s->dur[e];
+        if (s->kind[e] == K_SYNC) r.wait_ns = sat_add64(r.wait_ns, s->dur[e]);
         if (mark_act[s->act[e]] != stamp) {
             mark_act[s->act[e]] = stamp;
             r.nparts++;

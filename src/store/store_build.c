@@ -454,6 +454,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
 {
     double t0 = now_sec();
     phase(NULL);
+    oom_phase("building the store");
     Store *s = store_empty();
     Build Bd;
     Build *B = &Bd;

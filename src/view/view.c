@@ -119,12 +119,17 @@ void axis_time_label(char *buf, size_t sz, int64_t t, int64_t step)
 static void draw_axis(Canvas *c, const TimeGrid *g, int x0, int y, int64_t origin)
 {
     canvas_hline(c, x0, x0 + g->ncell, y, G_HLINE, ROLE_AXIS, 0, 0);
-    int64_t step = axis_step(g->t1 - g->t0, g->ncell);
+    int64_t span;
+    if (g->t1 <= g->t0 || __builtin_sub_overflow(g->t1, g->t0, &span)) return;
+    int64_t step = axis_step(span, g->ncell);
+    if (step <= 0) return;
     /* the first tick at or after t0, on a multiple of step from the origin */
-    int64_t rel = g->t0 - origin;
-    int64_t k0 = rel >= 0 ? (rel + step - 1) / step : -((-rel) / step);
+    int64_t rel;
+    if (__builtin_sub_overflow(g->t0, origin, &rel)) return;
+    int64_t k0 = rel >= 0 ? rel / step + (rel % step != 0) : -((-rel) / step);
     int next_free = x0;
-    for (int64_t k = k0;; k++) {
+    /* (never more ticks than cells: a bound if the step were off) */
+    for (int64_t k = k0; k - k0 <= (int64_t)g->ncell + 1; k++) {
         __int128 tt = (__int128)origin + (__int128)k * step;
         if (tt >= g->t1 || tt > INT64_MAX) break;
         int col = grid_cell(g, (int64_t)tt);
