@@ -38,7 +38,7 @@ AOBJ_MAIN= $(SRC_MAIN:%.c=build/asan/%.o)
 
 ASAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test-deps run test bench install asan fuzz clean check-syntax
+.PHONY: all deps test-deps run test bench install asan fuzz fuzz-build clean check-syntax
 
 all: tnav sample-logs/gen
 
@@ -125,9 +125,17 @@ build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Itests/fuzz -o $@ $< $(SRC_LIB) $(LIBS)
 
-fuzz: $(FUZZ_TARGETS)
+fuzz-build: $(FUZZ_TARGETS)
 
-test: deps test-deps all asan build/rel/unit build/rel/tui_unit build/rel/agg_check build/asan/agg_check build/rel/casetool build/rel/filter_diff build/asan/filter_diff fuzz
+# the long campaign: every fuzz target for FUZZ_SECONDS each, then fault
+# injection at every allocation and write (make test runs a bounded smoke
+# of both)
+FUZZ_SECONDS ?= 300
+fuzz: deps test-deps all asan fuzz-build
+	sh tests/fuzz/smoke.sh $(FUZZ_SECONDS)
+	python3 tests/fault_inject.py ./tnav --full --asan build/asan/tnav
+
+test: deps test-deps all asan build/rel/unit build/rel/tui_unit build/rel/agg_check build/asan/agg_check build/rel/casetool build/rel/filter_diff build/asan/filter_diff fuzz-build
 	@TNAV=./tnav TNAV_ASAN=build/asan/tnav sh tests/run.sh
 
 build/rel/bench_libcsv: tests/bench_libcsv.c

@@ -590,6 +590,14 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+section "fault injection: the Nth allocation fails, the output fails after N bytes (tests/fault_inject.py)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 tests/fault_inject.py "$TNAV" --asan "$TNAV_ASAN" >"$TMP/fault.out" 2>&1; tally "fault injection" "$TMP/fault.out" $?
+else
+    bad "python3 is not installed (make test installs it as root)"
+fi
+
+# ---------------------------------------------------------------------------
 section "install and the manual page"
 make -s install PREFIX="$TMP/prefix" >/dev/null 2>&1
 [ -x "$TMP/prefix/bin/tnav" ] && [ -f "$TMP/prefix/share/man/man1/tnav.1" ] && ok "make install PREFIX=... installs binary and man page" || bad "make install"

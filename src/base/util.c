@@ -101,23 +101,45 @@ bool parse_size_arg(const char *s, uint64_t *out)
     return true;
 }
 
+/* TNAV_FAULT_ALLOC=N (fault injection, for tests): the Nth checked
+ * allocation of the process (any thread) fails. Read once; costs one
+ * well-predicted branch per allocation when unset. */
+static atomic_int g_fault_state; /* 0 unread, 1 off, 2 on */
+static _Atomic uint64_t g_fault_left;
+
+static bool alloc_fault(void)
+{
+    int st = atomic_load_explicit(&g_fault_state, memory_order_relaxed);
+    if (LIKELY(st == 1)) return false;
+    if (st == 0) {
+        const char *v = getenv("TNAV_FAULT_ALLOC");
+        char *end;
+        unsigned long long n = v && *v ? strtoull(v, &end, 10) : 0;
+        if (n && !*end) atomic_store(&g_fault_left, (uint64_t)n);
+        int want = 0;
+        atomic_compare_exchange_strong(&g_fault_state, &want, n && !*end ? 2 : 1);
+        if (atomic_load(&g_fault_state) == 1) return false;
+    }
+    return atomic_fetch_sub(&g_fault_left, 1) == 1;
+}
+
 void *xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = UNLIKELY(alloc_fault()) ? NULL : malloc(n ? n : 1);
     if (!p) die_oom();
     return p;
 }
 
 void *xcalloc(size_t n, size_t sz)
 {
-    void *p = calloc(n ? n : 1, sz ? sz : 1);
+    void *p = UNLIKELY(alloc_fault()) ? NULL : calloc(n ? n : 1, sz ? sz : 1);
     if (!p) die_oom();
     return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
-    void *q = realloc(p, n ? n : 1);
+    void *q = UNLIKELY(alloc_fault()) ? NULL : realloc(p, n ? n : 1);
     if (!q) die_oom();
     return q;
 }
@@ -211,7 +233,7 @@ static void *big_alloc(size_t n, bool keep)
         pthread_mutex_unlock(&big_lock);
     }
     void *p = NULL;
-    if (posix_memalign(&p, HUGE, n) != 0 || !p) die_oom();
+    if (alloc_fault() || posix_memalign(&p, HUGE, n) != 0 || !p) die_oom();
 #ifdef MADV_HUGEPAGE
     madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
 #endif
