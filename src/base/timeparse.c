@@ -305,6 +305,61 @@ int parse_int64(const char *s, size_t n, int64_t *out)
     return TP_OK;
 }
 
+int parse_int_exact(const char *s, size_t n, int64_t *out)
+{
+    int r = parse_int64(s, n, out);
+    if (r != TP_NOTNUM) return r;
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+    /* the significant digits, with the position of the decimal point */
+    size_t d0 = i;
+    while (i < n && isdig(s[i])) i++;
+    size_t ni = i - d0, f0 = i, nf = 0;
+    if (i < n && s[i] == '.') {
+        f0 = ++i;
+        while (i < n && isdig(s[i])) i++;
+        nf = i - f0;
+    }
+    if (ni + nf == 0) return TP_NOTNUM;
+    int64_t ex = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        bool eneg = false;
+        if (i < n && (s[i] == '-' || s[i] == '+')) eneg = s[i++] == '-';
+        if (i >= n || !isdig(s[i])) return TP_NOTNUM;
+        while (i < n && isdig(s[i])) {
+            if (ex < 100000) ex = ex * 10 + (s[i] - '0');
+            i++;
+        }
+        if (eneg) ex = -ex;
+    }
+    if (i != n) return TP_NOTNUM;
+    /* digit k (0-based over integer then fraction digits) has weight
+     * 10^(ni - 1 - k + ex): a digit of negative weight must be 0 */
+    uint64_t v = 0;
+    for (size_t k = 0; k < ni + nf; k++) {
+        char c = k < ni ? s[d0 + k] : s[f0 + (k - ni)];
+        int64_t w = (int64_t)ni - 1 - (int64_t)k + ex;
+        unsigned d = (unsigned)(c - '0');
+        if (w < 0) {
+            if (d) return TP_NOTNUM;
+            continue;
+        }
+        if (v > (UINT64_MAX - d) / 10) return TP_RANGE;
+        v = v * 10 + d;
+    }
+    /* trailing zeros the exponent adds past the last digit */
+    for (int64_t z = ex - (int64_t)nf; z > 0; z--) {
+        if (v == 0) break;
+        if (v > UINT64_MAX / 10) return TP_RANGE;
+        v *= 10;
+    }
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX) return TP_RANGE;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return TP_OK;
+}
+
 int parse_double(const char *s, size_t n, double *out)
 {
     /* JSON number grammar, plus a leading '+' and a bare leading '.' digit

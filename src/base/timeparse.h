@@ -43,6 +43,12 @@ int parse_time_arg(const char *s, int default_unit_exp, int64_t *out);
 
 /* Strict integer (optional sign, digits only). */
 int parse_int64(const char *s, size_t n, int64_t *out);
+/* The number syntax of every integer field (bytes, line; doc/FORMAT.md): a
+ * decimal number (sign, digits, fraction, exponent: the grammar of
+ * parse_double) whose value is a whole number, read exactly: `4096`,
+ * `+4096`, `4096.0`, `4.096e3`, `1e18`. TP_NOTNUM for anything else (`4k`,
+ * `0x10`, `1_000`, `1.5`), TP_RANGE outside the int64 range. */
+int parse_int_exact(const char *s, size_t n, int64_t *out);
 /* JSON-style number (also "inf"/"nan" are rejected). */
 int parse_double(const char *s, size_t n, double *out);
 /* true when s is an integer in canonical form or can be made one

@@ -19,11 +19,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "load_int.h"
+
+#include <ctype.h>
+
+#include <ctype.h>
 #include "base/par.h"
 #include "store/store.h"
 #include "base/timeparse.h"
@@ -189,6 +194,59 @@ int resolve_column(const LoadOpts *o, const char *name, size_t n, int *prio)
     int f = field_for_column(name, n, prio);
     if (f >= 0 && o->map[f]) return -1; /* --map names another column for this field */
     return f;
+}
+
+/* case-insensitive Levenshtein distance, capped at cap + 1 */
+static int edit_distance(const char *a, const char *b, int cap)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return cap + 1;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0], best = (int)i;
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int sub = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+            int v = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+            row[j] = sub < v ? sub : v;
+            diag = up;
+            if (row[j] < best) best = row[j];
+        }
+        if (best > cap) return cap + 1;
+    }
+    return row[lb];
+}
+
+char *columns_hint(char *const *names, int n, const char *const *wants, const char *what)
+{
+    char buf[600];
+    size_t len = 0;
+    int shown = 0;
+    len += (size_t)snprintf(buf, sizeof buf, "its %s are ", what);
+    for (int i = 0; i < n && len < 400; i++, shown++)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s'%s'", i ? ", " : "", names[i]);
+    if (!n) len += (size_t)snprintf(buf + len, sizeof buf - len, "none");
+    if (shown < n) len += (size_t)snprintf(buf + len, sizeof buf - len, " (and %d more)", n - shown);
+    /* the nearest name, if it is near: within a third of the length */
+    int best = 1 << 20, bi = -1;
+    for (int w = 0; wants[w]; w++) {
+        int cap = (int)strlen(wants[w]) / 3 + 1;
+        for (int i = 0; i < n; i++) {
+            int d = edit_distance(wants[w], names[i], cap);
+            /* one name the start of the other: "Time" for "time_ns" */
+            size_t lw = strlen(wants[w]), ln = strlen(names[i]);
+            if (d > 1 && lw >= 2 && ln >= 2 && !strncasecmp(wants[w], names[i], lw < ln ? lw : ln)) d = 1;
+            if (d <= cap && d < best) {
+                best = d;
+                bi = i;
+            }
+        }
+    }
+    if (bi >= 0 && len < sizeof buf)
+        snprintf(buf + len, sizeof buf - len, "; did you mean '%s'?", names[bi]);
+    return xstrdup(buf);
 }
 
 const char *format_name(int fmt)

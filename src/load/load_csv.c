@@ -349,6 +349,26 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
             cf->canon_col[cf->ncanon] = best[f];
             cf->ncanon++;
         }
+    /* a --map that names no column is that mistake, not a missing field */
+    for (int f = 0; f < F__N; f++)
+        if (o->map[f] && best[f] < 0) {
+            char *hint = columns_hint(cf->colnames, cf->ncols, (const char *const[]){o->map[f], NULL}, "columns");
+            char *m = xasprintf("%s: --map %s=%s: the CSV header has no column '%s'; %s", cf->path, FIELD_NAMES[f],
+                                o->map[f], o->map[f], hint);
+            free(hint);
+            return m;
+        }
+    if (best[F_TS] < 0 || best[F_LOC] < 0) {
+        static const char *const TS_NAMES[] = {"ts", "start", "time", "timestamp", NULL};
+        static const char *const LOC_NAMES[] = {"loc", "rank", "pe", "proc", "place", "cell", "pid", NULL};
+        bool ts = best[F_TS] < 0;
+        char *hint = columns_hint(cf->colnames, cf->ncols, ts ? TS_NAMES : LOC_NAMES, "columns");
+        char *m = xasprintf("%s: the CSV header has no '%s' column (nor %s); name one with --map %s=COLUMN: %s",
+                            cf->path, ts ? "ts" : "loc", ts ? "start, time, timestamp" : "rank, pe, proc, place, cell, pid",
+                            ts ? "ts" : "loc", hint);
+        free(hint);
+        return m;
+    }
     cf->extra_col = xcalloc((size_t)cf->ncols + 1, sizeof(int));
     for (int i = 0; i < cf->ncols; i++)
         if (cf->target[i] < 0) cf->extra_col[cf->nextra++] = i;
@@ -374,14 +394,6 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
             cf->colnames[i] = nn;
         }
     }
-    if (best[F_TS] < 0)
-        return xasprintf("%s: the CSV header has no 'ts' column (nor start, time, timestamp); "
-                         "name one with --map ts=COLUMN",
-                         cf->path);
-    if (best[F_LOC] < 0)
-        return xasprintf("%s: the CSV header has no 'loc' column (nor rank, pe, proc, place, cell, pid); "
-                         "name one with --map loc=COLUMN",
-                         cf->path);
     return NULL;
 }
 

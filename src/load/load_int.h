@@ -46,6 +46,11 @@ void batch_presize(Batch *b, Reader *rd, uint64_t start, uint64_t end);
 
 /* How a column or key maps onto the model. */
 int resolve_column(const LoadOpts *o, const char *name, size_t n, int *prio);
+/* For a message about a missing column or key: "its columns are 'a', 'b'
+ * (and N more); did you mean 'Ts'?" (the name nearest to one of `wants`, a
+ * NULL-terminated list, by case-insensitive edit distance, when one is
+ * within about a third of its length). A new string. */
+char *columns_hint(char *const *names, int n, const char *const *wants, const char *what);
 
 typedef struct {
     const char *path;

@@ -467,26 +467,20 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     double value = 0;
     if (h_bytes) {
         const Val *v = &v_bytes;
-        double dv;
-        int e = TP_NOTNUM;
-        if (is_text(v)) {
-            e = parse_int64(v->p, v->n, &bytes);
-            if (e == TP_NOTNUM && parse_double(v->p, v->n, &dv) == TP_OK && dv == (double)(int64_t)dv &&
-                dv < 9.2e18 && dv > -9.2e18) {
-                bytes = (int64_t)dv;
-                e = TP_OK;
-            }
-        }
+        int e = is_text(v) ? parse_int_exact(v->p, v->n, &bytes) : TP_NOTNUM;
         if (e || bytes < 0) {
             excerpt(ex, sizeof ex, v);
-            return e ? WHY("bytes is not an integer: %s", ex) : WHY("negative bytes: %s", ex);
+            return e == TP_RANGE ? WHY("bytes out of range: %s", ex)
+                   : e          ? WHY("bytes is not an integer: %s", ex)
+                                : WHY("negative bytes: %s", ex);
         }
     }
     if (h_line) {
         const Val *v = &v_line;
-        if (!is_text(v) || parse_int64(v->p, v->n, &line) != TP_OK) {
+        int e = is_text(v) ? parse_int_exact(v->p, v->n, &line) : TP_NOTNUM;
+        if (e) {
             excerpt(ex, sizeof ex, v);
-            return WHY("line is not an integer: %s", ex);
+            return e == TP_RANGE ? WHY("line out of range: %s", ex) : WHY("line is not an integer: %s", ex);
         }
     }
     if (h_value) {
