@@ -15,6 +15,7 @@
 #include "load.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,9 +100,12 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
     if (off >= r->base && off < have_end) keep = (size_t)(have_end - off);
     size_t want = min > READ_BLOCK ? min : READ_BLOCK;
     if (want < min + 1) want = min + 1;
-    if (r->limit - off < want && r->limit - off >= min) want = (size_t)(r->limit - off) + 1; /* a small file */
+    /* never more than what is left of the file (a small file, or a
+     * min past its end: a window holds at most the rest) */
+    if (r->limit - off < want) want = (size_t)(r->limit - off) + 1;
     if (r->cap < want) {
-        size_t nc = r->cap ? r->cap : READ_BLOCK;
+        /* (a small file gets a window of its size, not READ_BLOCK) */
+        size_t nc = r->cap ? r->cap : want < READ_BLOCK ? want : READ_BLOCK;
         while (nc < want) nc *= 2;
         char *nb = xmalloc(nc + RD_SLACK);
         if (keep) memcpy(nb, r->buf + (off - r->base), keep);
@@ -219,16 +223,35 @@ static int edit_distance(const char *a, const char *b, int cap)
     return row[lb];
 }
 
+/* append to a fixed buffer, cutting at its end */
+typedef struct {
+    char buf[700];
+    size_t len;
+} Hint;
+
+PRINTF_LIKE(2, 3) static void hint_add(Hint *h, const char *fmt, ...)
+{
+    if (h->len >= sizeof h->buf - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(h->buf + h->len, sizeof h->buf - h->len, fmt, ap);
+    va_end(ap);
+    if (k > 0) h->len += (size_t)k < sizeof h->buf - h->len ? (size_t)k : sizeof h->buf - h->len - 1;
+}
+
 char *columns_hint(char *const *names, int n, const char *const *wants, const char *what)
 {
-    char buf[600];
-    size_t len = 0;
+    Hint hb = {{0}, 0}, *b = &hb;
+    hint_add(b, "its %s are ", what);
     int shown = 0;
-    len += (size_t)snprintf(buf, sizeof buf, "its %s are ", what);
-    for (int i = 0; i < n && len < 400; i++, shown++)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s'%s'", i ? ", " : "", names[i]);
-    if (!n) len += (size_t)snprintf(buf + len, sizeof buf - len, "none");
-    if (shown < n) len += (size_t)snprintf(buf + len, sizeof buf - len, " (and %d more)", n - shown);
+    for (int i = 0; i < n && b->len < 400; i++, shown++) {
+        /* a long name is cut: the list stays readable */
+        int l = (int)strlen(names[i]), k = l > 40 ? 40 : l;
+        while (k > 0 && k < l && ((unsigned char)names[i][k] & 0xC0) == 0x80) k--; /* a whole character */
+        hint_add(b, "%s'%.*s%s'", i ? ", " : "", k, names[i], k < l ? "…" : "");
+    }
+    if (!n) hint_add(b, "none");
+    if (shown < n) hint_add(b, " (and %d more)", n - shown);
     /* the nearest name, if it is near: within a third of the length */
     int best = 1 << 20, bi = -1;
     for (int w = 0; wants[w]; w++) {
@@ -244,9 +267,8 @@ char *columns_hint(char *const *names, int n, const char *const *wants, const ch
             }
         }
     }
-    if (bi >= 0 && len < sizeof buf)
-        snprintf(buf + len, sizeof buf - len, "; did you mean '%s'?", names[bi]);
-    return xstrdup(buf);
+    if (bi >= 0) hint_add(b, "; did you mean '%.*s'?", 80, names[bi]);
+    return xstrdup(b->buf);
 }
 
 const char *format_name(int fmt)

@@ -63,19 +63,22 @@ static uint32_t *merge_strs(Store *s, const StrTab *t)
 
 /* ---- 1b. prefix+number ids ------------------------------------------------ */
 
-/* LSD radix sort of 64-bit keys, 16 bits a pass; a pass where every key
- * has the same digit is skipped. */
+/* LSD radix sort of 64-bit keys, 16 bits a pass (8 for a few thousand
+ * keys, where 65,536 counters would cost more than the keys); a pass where
+ * every key has the same digit is skipped. */
 static void sort_u64(uint64_t *v, size_t m)
 {
     if (m < 2) return;
+    int bits = m < 4096 ? 8 : 16;
+    size_t nb = (size_t)1 << bits, mask = nb - 1;
     uint64_t *tmp = xmalloc_big(m * sizeof *tmp), *src = v, *dst = tmp;
-    size_t *cnt = xmalloc(65537 * sizeof(size_t));
-    for (int sh = 0; sh < 64; sh += 16) {
-        memset(cnt, 0, 65537 * sizeof(size_t));
-        for (size_t i = 0; i < m; i++) cnt[((src[i] >> sh) & 0xFFFF) + 1]++;
-        if (cnt[((src[0] >> sh) & 0xFFFF) + 1] == m) continue;
-        for (size_t k = 0; k < 65536; k++) cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < m; i++) dst[cnt[(src[i] >> sh) & 0xFFFF]++] = src[i];
+    size_t *cnt = xmalloc((nb + 1) * sizeof(size_t));
+    for (int sh = 0; sh < 64; sh += bits) {
+        memset(cnt, 0, (nb + 1) * sizeof(size_t));
+        for (size_t i = 0; i < m; i++) cnt[((src[i] >> sh) & mask) + 1]++;
+        if (cnt[((src[0] >> sh) & mask) + 1] == m) continue;
+        for (size_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < m; i++) dst[cnt[(src[i] >> sh) & mask]++] = src[i];
         uint64_t *t = src;
         src = dst;
         dst = t;
@@ -471,6 +474,9 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     }
     B->n = n;
     s->n = n;
+    /* a small trace is built on this thread: starting threads would cost
+     * more than the work (the result does not depend on the count) */
+    if (n < 50000) B->threads = 1;
 
     /* 1. dictionaries */
     strtab_init(&B->xnames);
@@ -648,7 +654,12 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     /* 7. activities, 8. messages, 9. sync groups */
     /* messages need no activities: they are matched while the activities
      * and then the sync groups are built */
-    par_run(2, tail_worker, B);
+    if (B->threads > 1) {
+        par_run(2, tail_worker, B);
+    } else {
+        tail_worker(B, 0, 2);
+        tail_worker(B, 1, 2);
+    }
     phase("activities, messages, groups");
 
     if (n) {

@@ -34,23 +34,26 @@ static uint32_t ckey_hash(uint64_t a, uint64_t b, uint64_t c)
     return (uint32_t)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ hash_u64(b ^ (c * 0xc2b2ae3d27d4eb4fULL))) >> 32);
 }
 
-/* stable LSD radix sort by h (two 16-bit passes) */
+/* stable LSD radix sort by h (two 16-bit passes; four 8-bit ones for a
+ * few thousand keys, where 65,536 counters would cost more than the keys) */
 static void sort_ckeys(CKey *v, size_t m)
 {
     if (m < 2) return;
+    int bits = m < 4096 ? 8 : 16;
+    size_t nb = (size_t)1 << bits, mask = nb - 1;
     CKey *tmp = xmalloc_big(m * sizeof *tmp);
-    size_t *cnt = xmalloc(65537 * sizeof(size_t));
+    size_t *cnt = xmalloc((nb + 1) * sizeof(size_t));
     CKey *src = v, *dst = tmp;
-    for (int pass = 0; pass < 2; pass++) {
-        int sh = pass * 16;
-        memset(cnt, 0, 65537 * sizeof(size_t));
-        for (size_t i = 0; i < m; i++) cnt[((src[i].h >> sh) & 0xFFFF) + 1]++;
-        for (size_t k = 0; k < 65536; k++) cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < m; i++) dst[cnt[(src[i].h >> sh) & 0xFFFF]++] = src[i];
+    for (int sh = 0; sh < 32; sh += bits) {
+        memset(cnt, 0, (nb + 1) * sizeof(size_t));
+        for (size_t i = 0; i < m; i++) cnt[((src[i].h >> sh) & mask) + 1]++;
+        for (size_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < m; i++) dst[cnt[(src[i].h >> sh) & mask]++] = src[i];
         CKey *t = src;
         src = dst;
         dst = t;
     }
+    /* (an even number of passes: the result is back in v) */
     xfree_big(tmp, m * sizeof *tmp);
     free(cnt);
 }
