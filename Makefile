@@ -13,8 +13,8 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-BUILD_DEBS = gcc libc6-dev make pkg-config libncurses-dev libcsv-dev libpcre2-dev
-TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base
+BUILD_DEBS = gcc libc6-dev make pkg-config libncurses-dev libcsv-dev libpcre2-dev zlib1g-dev libzstd-dev
+TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base gzip zstd python3
 
 WARN    = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CSTD    = -std=c11 -D_GNU_SOURCE
@@ -22,7 +22,7 @@ OPT     ?= -O2 -g
 NCURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc -I. $(CFLAGS)
-LIBS    = -lcsv -lpcre2-8 -lm -pthread
+LIBS    = -lcsv -lpcre2-8 -lz -lzstd -lm -pthread
 
 # the library: everything but main and the terminal (tui/screen.c is the
 # only file that includes curses; the rest of tui/ is tested without it)

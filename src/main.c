@@ -75,9 +75,14 @@ static int run(int argc, char **argv)
     if (!strcmp(cmd, "convert")) return cmd_convert(argc, argv, 2);
     if (!strcmp(cmd, "tui")) return tui_main(argc, argv, 2);
     /* tnav [OPTIONS] TRACE...: the full-screen interface on a terminal, the
-     * summary otherwise (in a pipe, a script) */
+     * summary otherwise (in a pipe, a script). A trace piped in (tnav - <
+     * trace, zcat trace | tnav -) with the screen a terminal opens the
+     * interface too, the keys coming from the controlling terminal. */
     const char *term = getenv("TERM");
-    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term && strcmp(term, "dumb") != 0)
+    bool keys = isatty(STDIN_FILENO);
+    for (int i = 1; i < argc && !keys; i++)
+        if (!strcmp(argv[i], "-")) keys = access("/dev/tty", R_OK | W_OK) == 0;
+    if (keys && isatty(STDOUT_FILENO) && term && *term && strcmp(term, "dumb") != 0)
         return tui_main(argc, argv, 1);
     return cmd_stats(argc, argv, 1);
 }

@@ -252,6 +252,69 @@ cmp -s "$TMP/q1.json" "$TMP/q2.json" && ok "quoted trace: hybrid = libcsv, 1 thr
 cmp -s "$TMP/q1.json" "$TMP/q3.json" && ok "quoted trace: 4 threads, 4 KiB chunks, seams inside records" || bad "quoted trace: chunked load differs"
 
 # ---------------------------------------------------------------------------
+section "standard input, pipes and compressed files (gzip, zstd)"
+# the same trace by every road gives the same answer as the plain file
+"$TNAV" stats --json "$TMP/gen.csv" | strip_files >"$TMP/plain.json"
+gzip -c "$TMP/gen.csv" >"$TMP/gen.csv.gz"
+zstd -q -c "$TMP/gen.csv" >"$TMP/gen.zst"
+cp "$TMP/gen.csv.gz" "$TMP/gen-gz-named.csv" # (content, never the name)
+same_as_plain() { # description, then the output file
+    cmp -s "$TMP/plain.json" "$2" && ok "$1" || bad "$1: $(head -c 160 "$2")"
+}
+"$TNAV" stats --json - <"$TMP/gen.csv" | strip_files >"$TMP/s1.json"
+same_as_plain "standard input (-, a file redirected)" "$TMP/s1.json"
+cat "$TMP/gen.csv" | "$TNAV" stats --json - | strip_files >"$TMP/s2.json"
+same_as_plain "standard input (-, a pipe)" "$TMP/s2.json"
+"$TNAV" stats --json "$TMP/gen.csv.gz" | strip_files >"$TMP/s3.json"
+same_as_plain "a gzip file" "$TMP/s3.json"
+"$TNAV" stats --json "$TMP/gen.zst" | strip_files >"$TMP/s4.json"
+same_as_plain "a zstd file" "$TMP/s4.json"
+"$TNAV" stats --json "$TMP/gen-gz-named.csv" | strip_files >"$TMP/s5.json"
+same_as_plain "gzip data named .csv (detected by content)" "$TMP/s5.json"
+zstd -q -c "$TMP/gen.csv" | TNAV_CHUNK_BYTES=4096 "$TNAV" stats --json --threads 3 - | strip_files >"$TMP/s6.json"
+same_as_plain "zstd through a pipe, 3 threads, small chunks" "$TMP/s6.json"
+# concatenated members and frames (gzip -d and zstd -d read them all)
+head -n 1 "$TMP/gen.csv" >"$TMP/h.csv"; tail -n +2 "$TMP/gen.csv" >"$TMP/t.csv"
+{ gzip -c "$TMP/h.csv"; gzip -c "$TMP/t.csv"; } >"$TMP/cat.gz"
+"$TNAV" stats --json "$TMP/cat.gz" | strip_files >"$TMP/s7.json"
+same_as_plain "gzip: two concatenated members" "$TMP/s7.json"
+{ zstd -q -c "$TMP/h.csv"; zstd -q -c "$TMP/t.csv"; } >"$TMP/cat.zst"
+"$TNAV" stats --json "$TMP/cat.zst" | strip_files >"$TMP/s8.json"
+same_as_plain "zstd: two concatenated frames" "$TMP/s8.json"
+gzip -c sample-logs/ring.ndjson | "$TNAV" stats --json - | strip_files >"$TMP/s9.json"
+"$TNAV" stats --json sample-logs/ring.ndjson | strip_files >"$TMP/s10.json"
+cmp -s "$TMP/s9.json" "$TMP/s10.json" && ok "NDJSON, gzip, through a pipe" || bad "NDJSON through gzip differs"
+# rejections are reported against the decompressed lines, named by the input
+printf 'ts,loc\n1,0\nx,1\n3,2\n' | gzip -c >"$TMP/rej.gz"
+"$TNAV" stats "$TMP/rej.gz" >/dev/null 2>"$TMP/err"
+grep -q "rej.gz:3: ts is not a number" "$TMP/err" && ok "a rejection in a gzip file names file:line of the decompressed text" || bad "gzip rejection: $(cat "$TMP/err")"
+printf 'ts,loc\n1,0\nx,1\n' | "$TNAV" stats - >/dev/null 2>"$TMP/err"
+grep -q "^standard input:3: ts is not a number" "$TMP/err" && ok "a rejection on standard input says 'standard input:3'" || bad "stdin rejection: $(cat "$TMP/err")"
+# damaged compressed data: exit 2 with the reason, never a shorter trace
+head -c 3000 "$TMP/gen.csv.gz" >"$TMP/cut.gz"
+expect_exit 2 "a truncated gzip file: exit 2" "$TNAV" stats "$TMP/cut.gz"
+grep -q "cut.gz: the gzip data is truncated" "$TMP/err" && ok "... saying it is truncated" || bad "truncated gzip: $(cat "$TMP/err")"
+head -c 3000 "$TMP/gen.zst" | "$TNAV" stats - >/dev/null 2>"$TMP/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "standard input: the zstd data is truncated" "$TMP/err" && ok "truncated zstd on a pipe: exit 2, said" || bad "truncated zstd: exit $rc, $(cat "$TMP/err")"
+{ cat "$TMP/gen.csv.gz"; echo trailing; } >"$TMP/trail.gz"
+expect_exit 2 "bytes after the gzip data: exit 2" "$TNAV" stats "$TMP/trail.gz"
+grep -q "are not gzip data" "$TMP/err" && ok "... saying so" || bad "trailing gzip: $(cat "$TMP/err")"
+python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[len(d)//2]^=0xff; open(sys.argv[2],"wb").write(d)' "$TMP/gen.zst" "$TMP/bad.zst"
+expect_exit 2 "corrupt zstd data: exit 2" "$TNAV" stats "$TMP/bad.zst"
+grep -q "bad.zst: corrupt zstd data near byte" "$TMP/err" && ok "... with the offset and zstd's reason" || bad "corrupt zstd: $(cat "$TMP/err")"
+# the temp copy goes to TMPDIR; a TMPDIR that cannot take it is a clear error
+mkdir -p "$TMP/spool"
+TMPDIR="$TMP/spool" "$TNAV" stats --json "$TMP/gen.zst" | strip_files >"$TMP/s11.json"
+same_as_plain "TMPDIR holds the temp copy" "$TMP/s11.json"
+[ -z "$(ls -A "$TMP/spool")" ] && ok "... and nothing is left in TMPDIR" || bad "left in TMPDIR: $(ls "$TMP/spool")"
+TMPDIR="$TMP/none" "$TNAV" stats "$TMP/gen.zst" >/dev/null 2>"$TMP/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "cannot create a temp file in $TMP/none" "$TMP/err" && ok "no usable TMPDIR: exit 2, named" || bad "bad TMPDIR: exit $rc, $(cat "$TMP/err")"
+"$TNAV" convert -o "$TMP/conv.ndjson" "$TMP/gen.csv.gz" && "$TNAV" stats --json "$TMP/conv.ndjson" | strip_files >"$TMP/s12.json"
+same_as_plain "convert reads a gzip file" "$TMP/s12.json"
+"$TNAV" filter -f 'kind == "send"' - <"$TMP/gen.csv" >"$TMP/f1.csv" && "$TNAV" filter -f 'kind == "send"' "$TMP/gen.csv" >"$TMP/f2.csv"
+cmp -s "$TMP/f1.csv" "$TMP/f2.csv" && ok "filter reads standard input" || bad "filter from stdin differs"
+
+# ---------------------------------------------------------------------------
 section "many extra fields: cost in proportion to the values present"
 # 100,000 NDJSON records, each with 5 of 20,000 distinct extra keys (key
 # k((5i+j) mod 20000), an integer int(i/4000), a string for j = 1)

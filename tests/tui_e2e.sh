@@ -297,6 +297,14 @@ check "... and an error after it starts on a clean line too" wait_for errprog2 "
 TNAV_TEST_PROGRESS_MIN_BYTES=0 TNAV_CHUNK_BYTES=512 TNAV_TEST_LOAD_DELAY_MS=20 "$TNAV" stats "$R" >"$TMP/st.out" 2>"$TMP/st.err"
 check "no progress when stderr is not a terminal" [ ! -s "$TMP/st.err" ]
 
+# ---- a trace piped in: the keys come from the terminal ----------------------------------------
+start piped 100 30 "gzip -c $R | $TNAV -"
+check "a gzip trace piped into tnav -: the interface opens on it" wait_for piped "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │" F
+keys piped 2
+check "... and answers keys typed on the terminal" wait_for piped "gantt: activities │ 0 ns – 60.62 ms │ 328 of 328 events │" F
+keys piped q
+check "... q: exit 0" wait_for piped "tnav-exit=0" F
+
 # ---- not a terminal ----------------------------------------------------------------------------
 "$TNAV" tui "$R" </dev/null >"$TMP/notty.out" 2>"$TMP/notty.err"
 rc=$?

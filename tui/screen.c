@@ -172,6 +172,7 @@ static void screen_fatal(void)
 static SCREEN *g_scr;      /* ... on this screen */
 static const char *g_term; /* the terminal type it was set up for */
 static const char *g_term_asked; /* TERM, when it had no description here and g_term stands in */
+static FILE *g_keys; /* /dev/tty when standard input is not the terminal (the trace comes on it) */
 
 /* from <term.h>, which cannot be included beside keys.h's CTRL and the
  * names its macros take (cur_term, lines, columns...) */
@@ -226,7 +227,7 @@ static bool screen_open(bool *color)
     setlocale(LC_ALL, "");
     /* keys as soon as they come; Esc alone after 25 ms */
     set_escdelay(25);
-    g_scr = newterm(g_term, stdout, stdin);
+    g_scr = newterm(g_term, stdout, g_keys ? g_keys : stdin);
     if (!g_scr) return false;
     set_term(g_scr);
     g_screen = true;
@@ -403,7 +404,7 @@ static bool loader_start(Loader *L, CliArgs *a)
 static bool loader_wait(Loader *L, int ms, bool keys)
 {
     if (atomic_load(&L->done)) return true;
-    struct pollfd pf[2] = {{L->wake[0], POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+    struct pollfd pf[2] = {{L->wake[0], POLLIN, 0}, {g_keys ? fileno(g_keys) : STDIN_FILENO, POLLIN, 0}};
     poll(pf, keys ? 2 : 1, ms);
     return atomic_load(&L->done);
 }
@@ -596,7 +597,13 @@ int tui_main(int argc, char **argv, int first)
     const char *nc = getenv("NO_COLOR"); /* (set and not empty, as no-color.org says) */
     if (nc && *nc && !(cv && !strcmp(cv, "always"))) color = false;
     const char *term = getenv("TERM");
-    if (!bench && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !term || !strcmp(term, "dumb"))) {
+    /* the trace may come on standard input (tnav - < trace, a pipe): the
+     * keys then come from the controlling terminal */
+    if (!bench && !isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        int tfd = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+        if (tfd >= 0 && !(g_keys = fdopen(tfd, "r"))) close(tfd);
+    }
+    if (!bench && ((!isatty(STDIN_FILENO) && !g_keys) || !isatty(STDOUT_FILENO) || !term || !strcmp(term, "dumb"))) {
         cli_free(&a);
         fprintf(stderr, "tnav: the full-screen interface needs a terminal; use tnav stats, filter or render\n");
         return 2;

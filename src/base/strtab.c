@@ -40,8 +40,9 @@ static char *arena_alloc(StrTab *t, size_t n)
             t->capblocks = t->capblocks ? t->capblocks * 2 : 8;
             t->blocks = xrealloc(t->blocks, t->capblocks * sizeof(StrBlock));
         }
-        size_t cap = (size_t)64 << 10;
-        if (t->nblocks > 4) cap = (size_t)1 << 20;
+        /* 4, 8, 16, 32, 64 KiB, then 1 MiB blocks: a small dictionary (one
+         * of a small chunk's) costs little to create and zero */
+        size_t cap = t->nblocks > 4 ? (size_t)1 << 20 : (size_t)4096 << t->nblocks;
         if (cap < n) cap = n;
         b = &t->blocks[t->nblocks++];
         /* zeroed, with slack after the end: PCRE2's JIT may read a few

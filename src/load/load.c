@@ -64,10 +64,11 @@ static inline void prog_at(ChunkProg *cp, uint64_t off)
 
 /* ---- reader ------------------------------------------------------------ */
 
-void rd_init(Reader *r, int fd, uint64_t limit)
+void rd_init(Reader *r, int fd, const char *mem, uint64_t limit)
 {
     memset(r, 0, sizeof *r);
     r->fd = fd;
+    r->mem = mem;
     r->limit = limit;
 }
 
@@ -85,6 +86,12 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
             return r->buf ? r->buf : "";
         }
         prog_at(cp, off);
+    }
+    if (r->mem) {
+        /* in memory: the window is the rest of the input, zeros after it */
+        if (off > r->limit) off = r->limit;
+        *avail = (size_t)(r->limit - off);
+        return r->mem + off;
     }
     if (off >= r->limit) {
         *avail = 0;
@@ -284,6 +291,7 @@ const char *format_name(int fmt)
 
 typedef struct {
     int fmt;
+    uint64_t size; /* bytes of the input (of its decompressed copy) */
     CsvFile csv;
     NdFile nd;
     uint64_t *starts; /* nchunks + 1 */
@@ -352,10 +360,20 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
     *why_not = NULL;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) *bom = 3;
     size_t i = (size_t)*bom;
-    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
-        *why_not = xstrdup("gzip-compressed input is not supported; decompress it first (zcat FILE > FILE.unzipped)");
-        return -1;
-    }
+    /* (gzip and zstd are decompressed before this: spool.c) */
+    static const struct { const char *magic; size_t n; const char *name, *tool; } COMP[] = {
+        {"\x1f\x8b", 2, "gzip", "gzip -dc"}, /* (in memory: LoadOpts.mem) */
+        {"\xfd" "7zXZ", 6, "xz", "xz -dc"},
+        {"BZh", 3, "bzip2", "bzip2 -dc"},
+        {"\x04\x22\x4d\x18", 4, "lz4", "lz4 -dc"},
+    };
+    for (size_t k = 0; k < sizeof COMP / sizeof COMP[0]; k++)
+        if (n >= COMP[k].n && !memcmp(p, COMP[k].magic, COMP[k].n) && (k != 2 || (n >= 4 && p[3] >= '1' && p[3] <= '9'))) {
+            *why_not = xasprintf("%s-compressed input is not read directly (gzip and zstd are); pipe it in: %s FILE | "
+                                 "tnav -",
+                                 COMP[k].name, COMP[k].tool);
+            return -1;
+        }
     if (n >= 2 && ((p[0] == 0xFF && p[1] == 0xFE) || (p[0] == 0xFE && p[1] == 0xFF))) {
         *why_not = xstrdup("UTF-16 input is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)");
         return -1;
@@ -388,36 +406,102 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
     return FMT_CSV;
 }
 
-static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, char **err)
+/* n bytes at off of the input (fd, or mem of size bytes) */
+static ssize_t in_pread(int fd, const char *mem, uint64_t size, void *buf, size_t n, uint64_t off)
 {
-    memset(fj, 0, sizeof *fj);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        *err = xasprintf("tnav: cannot open %s: %s", path, strerror(errno));
+    if (!mem) return pread(fd, buf, n, (off_t)off);
+    if (off >= size) return 0;
+    if (n > size - off) n = (size_t)(size - off);
+    memcpy(buf, mem + off, n);
+    return (ssize_t)n;
+}
+
+/* Open one input for reading at offsets: a regular file as it is; standard
+ * input ("-"), a pipe or a device, and gzip/zstd data, through a temp copy
+ * (spool.c). Returns fd (or -1 for o->mem) and sets *size; on an error
+ * returns -2 with *err, or -3 when the load was cancelled meanwhile. */
+static int open_input(const char *path, const LoadOpts *o, uint64_t done_base, uint64_t *size, char **err)
+{
+    if (o->mem) {
+        *size = o->mem_len;
         return -1;
+    }
+    bool std_in = !strcmp(path, "-");
+    int fd = std_in ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC);
+    const char *name = std_in ? "standard input" : path;
+    if (fd < 0) {
+        *err = xasprintf("tnav: cannot open %s: %s", name, strerror(errno));
+        return -2;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        *err = xasprintf("tnav: cannot stat %s: %s", path, strerror(errno));
+        *err = xasprintf("tnav: cannot stat %s: %s", name, strerror(errno));
         close(fd);
-        return -1;
+        return -2;
     }
     if (S_ISDIR(st.st_mode)) {
-        *err = xasprintf("tnav: %s is a directory, not a trace file", path);
+        *err = xasprintf("tnav: %s is a directory, not a trace file", name);
         close(fd);
-        return -1;
+        return -2;
     }
-    uint64_t size = (uint64_t)st.st_size;
-    if (!S_ISREG(st.st_mode)) {
-        *err = xasprintf("tnav: %s is not a regular file (pipes and devices are not supported; save it to a file first)", path);
-        close(fd);
-        return -1;
+    unsigned char head[4096];
+    size_t nhead = 0;
+    int comp;
+    if (S_ISREG(st.st_mode)) {
+        ssize_t k = pread(fd, head, 4, 0);
+        comp = spool_magic(head, k > 0 ? (size_t)k : 0);
+        if (comp == SPOOL_NONE) {
+            *size = (uint64_t)st.st_size;
+            return fd;
+        }
+    } else {
+        if (isatty(fd)) {
+            *err = xasprintf("tnav: %s is a terminal, not a trace: pipe a trace into tnav (tnav stats - < trace.csv) or "
+                             "name a file",
+                             name);
+            close(fd);
+            return -2;
+        }
+        /* the first bytes say whether the stream is compressed */
+        while (nhead < 4) {
+            ssize_t k = read(fd, head + nhead, sizeof head - nhead);
+            if (k < 0 && errno == EINTR) continue;
+            if (k < 0) {
+                *err = xasprintf("tnav: cannot read %s: %s", name, strerror(errno));
+                close(fd);
+                return -2;
+            }
+            if (k == 0) break;
+            nhead += (size_t)k;
+        }
+        comp = spool_magic(head, nhead);
     }
+    char *why = NULL;
+    int tmp = spool_copy(fd, name, head, nhead, comp, o->progress, done_base, size, &why);
+    close(fd);
+    if (tmp == -2) return -3;
+    if (tmp < 0) {
+        *err = xasprintf("tnav: %s", why);
+        free(why);
+        return -2;
+    }
+    return tmp;
+}
+
+static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, uint64_t done_base, char **err)
+{
+    memset(fj, 0, sizeof *fj);
+    uint64_t size;
+    int fd = open_input(path, o, done_base, &size, err);
+    if (fd < -1) return fd == -3 ? LOAD_CANCELLED : -1;
+    const char *mem = o->mem;
+    if (!mem && !strcmp(path, "-")) path = "standard input";
+    fj->size = size;
     unsigned char head[65536];
-    ssize_t got = pread(fd, head, sizeof head, 0);
+    ssize_t got = in_pread(fd, mem, size, head, sizeof head, 0);
     if (got < 0) {
         *err = xasprintf("tnav: cannot read %s: %s", path, strerror(errno));
-        close(fd);
+        if (fd >= 0) close(fd);
         return -1;
     }
     uint64_t bom;
@@ -427,12 +511,12 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
         /* only blanks so far: look further for the first other byte */
         off_t at = (off_t)got;
         for (;;) {
-            ssize_t k = pread(fd, head, sizeof head, at);
+            ssize_t k = in_pread(fd, mem, size, head, sizeof head, (uint64_t)at);
             if (k <= 0) break;
             size_t i = 0;
             while (i < (size_t)k && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
             if (i < (size_t)k) {
-                k = pread(fd, head, sizeof head, at + (off_t)i);
+                k = in_pread(fd, mem, size, head, sizeof head, (uint64_t)at + i);
                 uint64_t bom2;
                 fmt = k > 0 ? sniff(head, (size_t)k, &bom2, &why) : 0;
                 break;
@@ -443,7 +527,7 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
     if (fmt < 0) {
         *err = xasprintf("tnav: %s: %s", path, why);
         free(why);
-        close(fd);
+        if (fd >= 0) close(fd);
         return -1;
     }
     if (o->format && fmt != 0) fmt = o->format;
@@ -452,6 +536,7 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
     if (fmt == FMT_CSV) {
         fj->csv.path = path;
         fj->csv.fd = fd;
+        fj->csv.mem = mem;
         fj->csv.size = size;
         fj->csv.engine = o->csv_engine;
         char *e = csv_read_header(&fj->csv, o, bom);
@@ -459,7 +544,7 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
             *err = xasprintf("tnav: %s", e);
             free(e);
             csv_file_free(&fj->csv);
-            close(fd);
+            if (fd >= 0) close(fd);
             return -1;
         }
         data_start = fj->csv.data_start;
@@ -471,12 +556,13 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
     } else if (fmt == FMT_NDJSON) {
         fj->nd.path = path;
         fj->nd.fd = fd;
+        fj->nd.mem = mem;
         fj->nd.size = size;
         fj->nd.opts = o;
     }
     (void)header_lines;
     if (fmt == 0) {
-        close(fd);
+        if (fd >= 0) close(fd);
         fj->nchunks = 0;
         return 0;
     }
@@ -496,7 +582,7 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
     fj->starts[0] = data_start;
     int k = 1;
     Reader rd;
-    rd_init(&rd, fd, size);
+    rd_init(&rd, fd, mem, size);
     for (int i = 1; i < nch; i++) {
         uint64_t nominal = data_start + len / (uint64_t)nch * (uint64_t)i;
         if (nominal <= fj->starts[k - 1]) continue;
@@ -516,10 +602,10 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
 static void close_file(FileJob *fj)
 {
     if (fj->fmt == FMT_CSV) {
-        close(fj->csv.fd);
+        if (fj->csv.fd >= 0) close(fj->csv.fd);
         csv_file_free(&fj->csv);
     } else if (fj->fmt == FMT_NDJSON) {
-        close(fj->nd.fd);
+        if (fj->nd.fd >= 0) close(fj->nd.fd);
     }
     free(fj->starts);
 }
@@ -561,8 +647,10 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         FileJob fj;
         char *err = NULL;
         FileInfo *inf = &rep->files[fi];
-        inf->path = xstrdup(paths[fi]);
-        if (open_file(paths[fi], &fj, o, nthreads, &err) != 0) {
+        inf->path = xstrdup(!o->mem && !strcmp(paths[fi], "-") ? "standard input" : paths[fi]);
+        int of = open_file(paths[fi], &fj, o, nthreads, done_files, &err);
+        if (of == LOAD_CANCELLED) break;
+        if (of != 0) {
             if (pg && pg->before_report) pg->before_report(pg->ctx);
             fprintf(o->report ? o->report : stderr, "%s\n", err);
             free(err);
@@ -573,6 +661,13 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             return 2;
         }
         inf->format = fj.fmt;
+        if (pg && !o->mem) {
+            /* a copied input (standard input, a pipe, a compressed file)
+             * counts with its size as read, not as found before */
+            struct stat st;
+            uint64_t was = stat(paths[fi], &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+            if (was != fj.size) atomic_store(&pg->total, atomic_load(&pg->total) - was + fj.size);
+        }
         if (fj.nchunks == 0) continue;
         inf->bytes = fj.starts[fj.nchunks];
         if (pg) atomic_store(&pg->done, done_files + fj.starts[0]); /* (the header) */

@@ -1,8 +1,9 @@
 /*
  * load.h — loading trace files into a store.
  *
- * Owns: file access (files are only ever opened read-only), format detection
- * from content, splitting a file into chunks at record boundaries, the pool
+ * Owns: file access (files are only ever opened read-only; standard input
+ * "-", pipes and gzip/zstd files are first copied, decompressed, into an
+ * anonymous temp file: spool.c), format detection from content, splitting a file into chunks at record boundaries, the pool
  * of parser threads, and the rejection report.
  * Invariants: the result does not depend on the number of threads (chunks
  * are merged in file order and a chunk whose speculative start turns out to
@@ -26,6 +27,9 @@ struct Store;
 
 enum { FMT_AUTO = 0, FMT_CSV = 1, FMT_NDJSON = 2 };
 enum { CSV_ENGINE_HYBRID = 0, CSV_ENGINE_LIBCSV = 1 };
+/* zero bytes an in-memory input (LoadOpts.mem) must have after its end:
+ * the byte scanners read (and mask) up to this far past the data */
+#define LOAD_MEM_SLACK 64
 
 /* How far a load is, shared with another thread that shows it or cancels
  * it (see LoadOpts.progress). The loader sets total when it starts, adds to
@@ -64,6 +68,11 @@ typedef struct {
     FILE *report;                /* where rejections and warnings go (stderr) */
     bool quiet;                  /* no warnings */
     LoadProgress *progress;      /* NULL, or counters to update (and a cancel flag) */
+    const char *mem;             /* not NULL: the one input (paths[0] names it in
+                                    messages) is these mem_len bytes, which are
+                                    followed by LOAD_MEM_SLACK zero bytes, not a
+                                    file (the fuzz targets parse from memory) */
+    size_t mem_len;
     bool keep_big_blocks;        /* leave the big blocks freed during the load in the
                                     recycler (xfree_big) for the caller's next big arrays;
                                     the caller calls big_cache_trim() */

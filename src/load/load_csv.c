@@ -149,6 +149,39 @@ static bool parser_between_records(const struct csv_parser *p) { return p->pstat
 /* 2 (FIELD_BEGUN) with quoted set: inside a quoted field, no closing quote yet */
 static bool parser_in_quoted_field(const struct csv_parser *p) { return p->pstate == 2 && p->quoted; }
 
+/* The offset just past the terminator that ends the line at off: an LF, a
+ * CRLF or a lone CR (*has_lf: it includes an LF); the limit when there is
+ * none. */
+static uint64_t find_eol(Reader *rd, uint64_t off, bool *has_lf)
+{
+    *has_lf = false;
+    size_t scanned = 0, want = 1;
+    for (;;) {
+        size_t avail;
+        const char *w = rd_window(rd, off, want, &avail);
+        if (avail <= scanned) return rd->limit;
+        for (size_t i = scanned; i < avail; i++) {
+            if (w[i] == '\n') {
+                *has_lf = true;
+                return off + i + 1;
+            }
+            if (w[i] == '\r') {
+                if (i + 1 >= avail && off + avail < rd->limit) {
+                    w = rd_window(rd, off, avail + 1, &avail);
+                }
+                if (i + 1 < avail && w[i + 1] == '\n') {
+                    *has_lf = true;
+                    return off + i + 2;
+                }
+                return off + i + 1;
+            }
+        }
+        scanned = avail;
+        if (off + avail >= rd->limit) return rd->limit;
+        want = avail * 2;
+    }
+}
+
 /* Feed the record(s) starting at rs, line by line, until libcsv is between
  * records at the end of a line. Returns the offset after the last line fed;
  * updates *line. */
@@ -194,8 +227,11 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
         }
     }
     for (;;) {
-        uint64_t lf = rd_find_lf(rd, off);
-        uint64_t end = lf < rd->limit ? lf + 1 : rd->limit;
+        /* feed up to the next terminator (LF, CRLF or a lone CR), so that
+         * libcsv ends at most one record per feed and a blank record after
+         * a lone CR is counted above, as the byte scanner counts it */
+        bool has_lf;
+        uint64_t end = find_eol(rd, off, &has_lf);
         sl->cur_line = *line;
         sl->on_last_line = false; /* records libcsv ends here are terminated */
         uint64_t o = off;
@@ -209,7 +245,7 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
             o += avail;
         }
         off = end;
-        if (lf < rd->limit) (*line)++;
+        if (has_lf) (*line)++;
         if (parser_between_records(p)) return off;
         if (off >= rd->limit) break;
     }
@@ -254,7 +290,7 @@ static unsigned char sniff_delim(const char *s, size_t n)
 char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
 {
     Reader rd;
-    rd_init(&rd, cf->fd, cf->size);
+    rd_init(&rd, cf->fd, cf->mem, cf->size);
     size_t avail;
     const char *w;
     /* the delimiter is sniffed from the first line that is not blank */
@@ -518,7 +554,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
 void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
 {
     Reader rd;
-    rd_init(&rd, cf->fd, cf->size);
+    rd_init(&rd, cf->fd, cf->mem, cf->size);
     const unsigned char delim = cf->delim;
     const int ncols = cf->ncols;
     const size_t maxf = (size_t)ncols + 1;

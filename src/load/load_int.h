@@ -19,6 +19,7 @@
 
 typedef struct {
     int fd;
+    const char *mem; /* not NULL: the input is this buffer (LoadOpts.mem), not fd */
     uint64_t limit; /* bytes readable: the file size when it was opened */
     char *buf;
     size_t cap;
@@ -28,9 +29,11 @@ typedef struct {
 } Reader;
 
 /* bytes readable past the end of a window (zeroed), for 16-byte scanners */
-#define RD_SLACK 64
+#define RD_SLACK LOAD_MEM_SLACK
 
-void rd_init(Reader *r, int fd, uint64_t limit);
+/* Read fd, or mem when it is not NULL (then windows point into mem, which
+ * is followed by LOAD_MEM_SLACK zero bytes, and nothing is copied). */
+void rd_init(Reader *r, int fd, const char *mem, uint64_t limit);
 void rd_free(Reader *r);
 /* Make [off, off+min) available (or as much as exists before the limit);
  * returns a pointer to offset off and sets *avail to the bytes available
@@ -55,6 +58,7 @@ char *columns_hint(char *const *names, int n, const char *const *wants, const ch
 typedef struct {
     const char *path;
     int fd;
+    const char *mem; /* LoadOpts.mem, or NULL: read fd */
     uint64_t size;
     uint64_t data_start; /* first byte after the BOM and header */
     uint64_t header_lines;
@@ -78,10 +82,26 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end);
 typedef struct {
     const char *path;
     int fd;
+    const char *mem; /* LoadOpts.mem, or NULL: read fd */
     uint64_t size;
     const LoadOpts *opts;
 } NdFile;
 
 void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end);
+
+/* ---- spool.c: standard input, pipes and compressed files --------------- */
+
+enum { SPOOL_NONE, SPOOL_GZIP, SPOOL_ZSTD };
+/* What the first bytes of an input say it is: SPOOL_GZIP (1f 8b),
+ * SPOOL_ZSTD (28 b5 2f fd) or SPOOL_NONE. */
+int spool_magic(const unsigned char *p, size_t n);
+const char *spool_name(int comp);
+/* Copy the input — head[0..nhead) (bytes already read from it), then in_fd
+ * read to its end — into a new anonymous temp file, decompressing it when
+ * comp says so. Updates pg->done to done_base + input bytes read (pg may be
+ * NULL). Returns the temp file's descriptor and sets *size; -1 with *err (a
+ * new message naming path and the reason); -2 when pg->cancel was set. */
+int spool_copy(int in_fd, const char *path, const unsigned char *head, size_t nhead, int comp, LoadProgress *pg,
+               uint64_t done_base, uint64_t *size, char **err);
 
 #endif

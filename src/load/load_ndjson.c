@@ -592,7 +592,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
 void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end)
 {
     Reader rd;
-    rd_init(&rd, nf->fd, nf->size);
+    rd_init(&rd, nf->fd, nf->mem, nf->size);
     Nd nd;
     memset(&nd, 0, sizeof nd);
     nd.b = b;

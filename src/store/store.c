@@ -407,9 +407,11 @@ const char *store_check(const Store *s)
         if (s->ev_msg[i].ev <= s->ev_msg[i - 1].ev) BAD("ev_msg not sorted");
     for (uint32_t i = 1; i < s->nxid; i++)
         if (s->xids[i] <= s->xids[i - 1]) BAD("prefix+number ids not sorted and distinct");
-    for (uint32_t i = 0; i < s->nxid; i++)
-        if (strtab_find(&s->strs, store_str(s, SID_XID + i), strlen(store_str(s, SID_XID + i))) != NONE32)
-            BAD("prefix+number id %s is also in the dictionary", store_str(s, SID_XID + i));
+    for (uint32_t i = 0; i < s->nxid; i++) {
+        size_t len; /* (by length: an id may hold a NUL) */
+        const char *x = store_strn(s, SID_XID + i, &len);
+        if (strtab_find(&s->strs, x, len) != NONE32) BAD("prefix+number id %s is also in the dictionary", x);
+    }
     for (uint32_t i = 1; i < s->nev_group; i++)
         if (s->ev_group[i].ev <= s->ev_group[i - 1].ev) BAD("ev_group not sorted");
     for (uint32_t g = 0; g < s->ngroups; g++) {

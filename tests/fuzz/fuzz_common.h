@@ -1,9 +1,11 @@
 /*
  * fuzz_common.h — the harness shared by the libFuzzer targets fuzz_csv.c and
- * fuzz_ndjson.c: the temp file the loader reads, loading with chosen
- * options, a digest of everything in a store, and the comparison of two
- * loads (abort() on any difference). Included once by each target, after it
- * defines FUZZ_FORMAT and FUZZ_NAME.
+ * fuzz_ndjson.c: the input in memory (LoadOpts.mem: the loader parses it
+ * where it is, with no file in between) and, for the loads that check the
+ * file reader too, a temp file; loading with chosen options, a digest of
+ * everything in a store, and the comparison of two loads (abort() on any
+ * difference). Included once by each target, after it defines FUZZ_FORMAT
+ * and FUZZ_NAME.
  * Invariants: nothing is printed for an input unless two loads disagree;
  * the temp file is unlinked as soon as it is open.
  */
@@ -18,6 +20,9 @@
 static char g_tmpname[64]; /* the mkstemp file while it has a name */
 static char g_path[64];    /* what the loader opens */
 static int g_fd = -1;
+static char *g_mem;        /* the input, then LOAD_MEM_SLACK zero bytes */
+static size_t g_mem_len, g_mem_cap;
+static bool g_written;     /* the temp file holds the input */
 static FILE *g_devnull;
 
 static void remove_tmp(void)
@@ -52,6 +57,21 @@ static void harness_init(void)
     unsetenv("TNAV_CHUNK_BYTES");
 }
 
+/* the input, in memory (the file is written only when a load asks) */
+static void set_input(const uint8_t *d, size_t n)
+{
+    if (g_mem_cap < n + LOAD_MEM_SLACK) {
+        free(g_mem);
+        g_mem_cap = n + LOAD_MEM_SLACK;
+        g_mem = malloc(g_mem_cap);
+        if (!g_mem) abort();
+    }
+    if (n) memcpy(g_mem, d, n);
+    memset(g_mem + n, 0, LOAD_MEM_SLACK);
+    g_mem_len = n;
+    g_written = false;
+}
+
 static void write_input(const uint8_t *d, size_t n)
 {
     if (ftruncate(g_fd, 0) != 0) abort();
@@ -67,6 +87,7 @@ static void write_input(const uint8_t *d, size_t n)
 typedef struct {
     int format, engine, threads, chunk, unit_exp;
     bool keep_all, strict;
+    bool file; /* through the temp file and the file reader, not from memory */
 } Run;
 
 /* At most this many chunks per load: every chunk's reader allocates a 4 MiB
@@ -306,6 +327,13 @@ static void load_digest(const Run *r, Digest *d)
     o.strict = r->strict;
     o.report = g_devnull;
     char *paths[1] = {g_path};
+    if (r->file) {
+        if (!g_written) write_input((const uint8_t *)g_mem, g_mem_len);
+        g_written = true;
+    } else {
+        o.mem = g_mem;
+        o.mem_len = g_mem_len;
+    }
     Store *s = NULL;
     LoadReport rep;
     int rc = load_traces(&o, paths, 1, &s, &rep);

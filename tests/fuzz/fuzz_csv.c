@@ -1,12 +1,13 @@
 /*
  * fuzz_csv.c — libFuzzer target for the CSV loader.
  *
- * Owns: only this harness (nothing in src/). Each input is written to one
- * temp file (mkstemp under /tmp, created once per process, rewritten per
- * input, unlinked at once and opened by the loader as /proc/self/fd/N so
- * that a crash leaves no file behind; the loader reads files by path) and
- * loaded with load_traces() with the format forced to CSV, 2 threads and a
- * /dev/null report stream, then again with --csv-engine libcsv.
+ * Owns: only this harness (nothing in src/). Each input is loaded with
+ * load_traces() from memory (LoadOpts.mem: no file, no system call per
+ * input) with the format forced to CSV, 2 threads and a /dev/null report
+ * stream, then again with --csv-engine libcsv; with small chunks, also
+ * sequentially through a temp file (mkstemp under /tmp, unlinked at once
+ * and opened as /proc/self/fd/N, so that a crash leaves no file behind),
+ * so that the file reader's windows are checked against memory.
  * Options taken from the first input byte b0 (which is also file content):
  *   bit 0      small chunks: TNAV_CHUNK_BYTES = 7 + (b0 >> 1) % 50, so that
  *              chunk seams (and the re-parse of a chunk that began inside a
@@ -53,9 +54,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     harness_init();
-    write_input(data, size);
+    set_input(data, size);
     unsigned b0 = size ? data[0] : 0;
-    Run r = {FUZZ_FORMAT, CSV_ENGINE_HYBRID, 2, 0, 0, false, false};
+    Run r = {FUZZ_FORMAT, CSV_ENGINE_HYBRID, 2, 0, 0, false, false, false};
     r.chunk = (b0 & 1) ? chunk_bytes(7 + (int)((b0 >> 1) % 50), size) : 0;
     r.keep_all = (b0 >> 1) & 1;
     r.unit_exp = 3 * (int)((b0 >> 2) & 3);
@@ -72,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         Run rs = r;
         rs.threads = 1;
         rs.chunk = 0;
+        rs.file = true;
         load_digest(&rs, &seq);
         compare(&seq, &fast, "sequential vs chunked");
     }

@@ -1,15 +1,18 @@
 /*
  * fuzz_ndjson.c — libFuzzer target for the NDJSON loader.
  *
- * Owns: only this harness (nothing in src/). Each input is written to one
- * temp file (mkstemp under /tmp, created once per process, rewritten per
- * input, unlinked at once and opened by the loader as /proc/self/fd/N so
- * that a crash leaves no file behind; the loader reads files by path) and
- * loaded with load_traces() with the format forced to NDJSON and a
- * /dev/null report stream, twice:
+ * Owns: only this harness (nothing in src/). Each input is loaded with
+ * load_traces() from memory (LoadOpts.mem: no file, no system call per
+ * input), with the format forced to NDJSON and a /dev/null report stream,
+ * twice:
  *   A  1 thread, no chunking: the sequential reference;
- *   B  2 threads and small chunks (TNAV_CHUNK_BYTES), so that chunk seams
- *      are exercised on small inputs.
+ *   B  small chunks (TNAV_CHUNK_BYTES), so that chunk seams are exercised
+ *      on small inputs, parsed by 2 threads when bit 5 of b0 is set (else
+ *      by 1: chunks are parsed into separate batches either way); when bit
+ *      4 of b0 is set, B reads the input through a temp file (mkstemp under
+ *      /tmp, unlinked at once and opened as /proc/self/fd/N, so that a crash
+ *      leaves no file behind), so that the file reader's windows are
+ *      checked against memory.
  * Options taken from the first input byte b0 (which is also file content):
  *   bit 0      B's chunk size: set: 7 + (b0 >> 1) % 50 bytes (many seams);
  *              clear: 64 + 4 * (b0 >> 1) bytes (a few seams); raised so
@@ -52,14 +55,15 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     harness_init();
-    write_input(data, size);
+    set_input(data, size);
     unsigned b0 = size ? data[0] : 0;
-    Run a = {FUZZ_FORMAT, CSV_ENGINE_HYBRID, 1, 0, 0, false, false};
+    Run a = {FUZZ_FORMAT, CSV_ENGINE_HYBRID, 1, 0, 0, false, false, false};
     a.keep_all = (b0 >> 1) & 1;
     a.unit_exp = 3 * (int)((b0 >> 2) & 3);
     a.strict = b0 >= 0xC0;
     Run b = a;
-    b.threads = 2;
+    b.threads = 1 + ((b0 >> 5) & 1); /* (a thread per load costs more than a small input) */
+    b.file = (b0 >> 4) & 1;
     b.chunk = chunk_bytes((b0 & 1) ? 7 + (int)((b0 >> 1) % 50) : 64 + 4 * (int)(b0 >> 1), size);
 
     Digest seq, par;

@@ -11,11 +11,13 @@
 #     that every saved reproducer is checked on every run; if one fails, the
 #     target is reported FAILED and not fuzzed;
 #  2. fuzzes for SECONDS (-max_total_time) with -timeout=5 -rss_limit_mb=2048,
-#     the target's dictionary (tests/fuzz/dict/) and a fresh temp copy of a
-#     seed corpus (loaders: sample-logs/*.csv or *.ndjson plus
+#     -max_len 4096 (loaders) or 16384 (filter), the target's dictionary
+#     (tests/fuzz/dict/) and a fresh temp copy of a seed corpus (loaders: the
+#     first 40 lines of sample-logs/*.csv or *.ndjson plus
 #     tests/fuzz/regress/*; filter: the filters of tests/golden/disasm and
-#     tests/cases/filter*.cases plus tests/fuzz/regress/filter-*), crash
-#     artifacts going to the temp directory.
+#     tests/cases/filter*.cases, tests/fuzz/regress/filter-*, and generated
+#     long strings, long regexes, deep nesting, long arithmetic and IN
+#     lists), crash artifacts going to the temp directory.
 # The targets run side by side (the loaders first, then the filter). Prints one line per target:
 #   fuzz_csv: ok (N runs)
 #   fuzz_csv: FAILED (artifact PATH, log PATH)
@@ -81,12 +83,39 @@ run_target() {
         for f in "$regress"/filter-*; do
             [ -f "$f" ] && cp "$f" "$corpus/"
         done
+        # long strings, long regexes, deep nesting, long lists (what short
+        # seeds never grow into within a smoke run)
+        awk -v d="$corpus" 'BEGIN {
+            s = ""; for (i = 0; i < 1500; i++) s = s "ab\\\"c";
+            printf "name == \"%s\"", s > (d "/long-string")
+            r = ""; for (i = 0; i < 300; i++) r = r (i ? "|" : "") "w" i "[a-z]+";
+            printf "name =~ /^(%s)$/i", r > (d "/long-regex")
+            printf "file =~ /(a+)+b|(\\d{1,3}\\.){3}\\d+|[^\\s\\/]{2,}$/" > (d "/regex-classes")
+            n = ""; for (i = 0; i < 120; i++) n = n "(";
+            n = n "dur > 10us"; for (i = 0; i < 120; i++) n = n ")";
+            printf "%s", n > (d "/deep-parens")
+            n = ""; for (i = 0; i < 100; i++) n = n "!(";
+            n = n "loc == 1"; for (i = 0; i < 100; i++) n = n ")";
+            printf "%s", n > (d "/deep-not")
+            n = "ts"; for (i = 0; i < 200; i++) n = n " + " i "ns * (bytes - " i ")";
+            printf "%s > 0", n > (d "/long-arith")
+            l = ""; for (i = 0; i < 400; i++) l = l (i ? "," : "") "\"n" i "\"";
+            printf "name in [%s] && kind != \"state\"", l > (d "/long-in-list")
+        }'
+
     else
-        for f in sample-logs/*."$ext" "$regress"/*; do
+        # the samples' first 40 lines (small seeds keep the runs fast:
+        # thousands of inputs a second rather than hundreds)
+        for f in sample-logs/*."$ext"; do
+            [ -f "$f" ] && head -n 40 "$f" >"$corpus/$(basename "$f")"
+        done
+        for f in "$regress"/*; do
             [ -f "$f" ] && cp "$f" "$corpus/"
         done
     fi
-    "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
+    maxlen=4096 # (small inputs: fast runs; filters: room for the long seeds)
+    [ "$ext" = filter ] && maxlen=16384
+    "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 -max_len=$maxlen \
         -dict="tests/fuzz/dict/$ext.dict" -artifact_prefix="$art/" \
         -print_final_stats=1 "$corpus" >"$log" 2>&1
     rc=$?
@@ -103,7 +132,8 @@ run_target() {
         return
     fi
     runs=$(sed -n 's/^Done \([0-9][0-9]*\) runs.*/\1/p' "$log" | tail -n 1)
-    echo "$name: ok (${runs:-?} runs)" >"$res"
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9][0-9]*\).*/\1/p' "$log" | tail -n 1)
+    echo "$name: ok (${runs:-?} runs, ${rate:-?}/s)" >"$res"
 }
 
 run_target fuzz_csv csv &
