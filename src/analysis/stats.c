@@ -240,8 +240,8 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         json_cstr(f, fi->path);
         fprintf(f,
                 ",\"format\":\"%s\",\"bytes\":%" PRIu64 ",\"events\":%" PRIu64 ",\"rejected\":%" PRIu64
-                ",\"blank\":%" PRIu64 ",\"incomplete_tail\":%s}",
-                format_name(fi->format), fi->bytes, fi->events, fi->rejected, fi->blank,
+                ",\"blank\":%" PRIu64 ",\"comments\":%" PRIu64 ",\"incomplete_tail\":%s}",
+                format_name(fi->format), fi->bytes, fi->events, fi->rejected, fi->blank, fi->comments,
                 fi->incomplete_tail ? "true" : "false");
     }
     fputs("]}\n", f);
@@ -258,6 +258,7 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
             const FileInfo *fi = &rep->files[i];
             fprintf(f, "  %-40s %-6s %10" PRIu64 " events", fi->path, format_name(fi->format), fi->events);
             if (fi->rejected) fprintf(f, ", %" PRIu64 " rejected", fi->rejected);
+            if (fi->comments) fprintf(f, ", %" PRIu64 " comment line%s", fi->comments, fi->comments == 1 ? "" : "s");
             if (fi->incomplete_tail) fputs(", incomplete last line left out", f);
             putc('\n', f);
         }

@@ -83,6 +83,7 @@ void usage(FILE *f)
           "  --time-unit ns|us|ms|s      unit of numeric ts/dur/end (default ns)\n"
           "  --map CANONICAL=COLUMN      take a canonical field from COLUMN (repeatable),\n"
           "                              e.g. --map ts='Timestamp (ns)' --map loc=Process\n"
+          "  --columns A,B,C             CSV files have no header row: these name their columns\n"
           "  --strict                    any rejected record is fatal (exit 1)\n"
           "  --input-format csv|ndjson   skip format detection (also --format, except for render)\n"
           "  --max-memory SIZE           give up (exit 3, 'out of memory while ...') rather than\n"
@@ -97,7 +98,8 @@ void usage(FILE *f)
           "Traces are CSV (with a header row) or NDJSON, one event per record; several files\n"
           "are merged. Canonical fields: ts dur end loc act kind name peer bytes id tag group\n"
           "parent file line value; see tnav(1) and doc/FORMAT.md.\n"
-          "Exit status: 0 ok, 1 records rejected (check, --strict), 2 usage, filter error or\n"
+          "Exit status: 0 ok, 1 records rejected (check, --strict) or nothing loaded, 2 usage,\n"
+          "filter error or "
           "unreadable input, 3 out of memory.\n",
           f);
 }
@@ -200,6 +202,10 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             NEEDVAL();
             const char *err = load_opts_add_map(&a->load, val);
             if (err) return uerr(cmd, "%s", err);
+        } else if (!strcmp(name, "--columns")) {
+            NEEDVAL();
+            if (!*val) return uerr(cmd, "%s", "--columns needs the names of the columns: --columns ts,loc,name");
+            a->load.columns = val;
         } else if (!strcmp(name, "--threads")) {
             NEEDVAL();
             int t = atoi(val);
@@ -547,13 +553,16 @@ int cmd_check(int argc, char **argv, int first)
     }
     for (size_t i = 0; i < rep.nrej_kept; i++)
         printf("%s:%" PRIu64 ": %s\n", rep.files[rep.rej[i].file].path, rep.rej[i].line, rep.rej[i].reason);
-    uint64_t events = 0, blank = 0;
+    uint64_t events = 0, blank = 0, comments = 0;
     for (int i = 0; i < rep.nfiles; i++) {
         events += rep.files[i].events;
         blank += rep.files[i].blank;
+        comments += rep.files[i].comments;
     }
-    printf("%" PRIu64 " events loaded, %" PRIu64 " rejected, %" PRIu64 " blank records skipped\n", events, rep.rejected,
+    printf("%" PRIu64 " events loaded, %" PRIu64 " rejected, %" PRIu64 " blank records skipped", events, rep.rejected,
            blank);
+    if (comments) printf(", %" PRIu64 " comment line%s skipped", comments, comments == 1 ? "" : "s");
+    printf("\n");
     const char *err = store_check(s);
     if (err) printf("internal error: store invariant broken: %s\n", err);
     if (s->unmatched_send || s->unmatched_recv)

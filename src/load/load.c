@@ -610,6 +610,41 @@ static void close_file(FileJob *fj)
     free(fj->starts);
 }
 
+/* add a batch's problems to the load's (batches come in file order, so the
+ * first three of each problem stay the first three) */
+#define PROBLEMS_MAX 64
+typedef VEC(ProblemSummary) ProblemVec;
+static void merge_problems(ProblemVec *v, Batch *b, int fi, uint64_t lines_before)
+{
+    for (int i = 0; i < b->nprobs; i++) {
+        Problem *P = &b->probs[i];
+        ProblemSummary *S = NULL;
+        for (size_t k = 0; k < v->len && !S; k++)
+            if (!strcmp(v->v[k].problem, P->key)) S = &v->v[k];
+        if (!S && v->len >= PROBLEMS_MAX) S = &v->v[v->len - 1]; /* (counted with the last) */
+        if (!S) {
+            ProblemSummary z = {xstrdup(P->key), 0, 0, {{0}}};
+            VEC_PUSH(*v, z);
+            S = &v->v[v->len - 1];
+        }
+        S->count += P->count;
+        for (int j = 0; j < P->nfirst && S->nfirst < 3; j++) {
+            Rejection r = {fi, lines_before + P->first[j].line, P->first[j].reason};
+            P->first[j].reason = NULL;
+            S->first[S->nfirst++] = r;
+        }
+    }
+}
+
+static void free_problems(ProblemSummary *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(p[i].problem);
+        for (int j = 0; j < p[i].nfirst; j++) free(p[i].first[j].reason);
+    }
+    free(p);
+}
+
 static int rej_cmp(const void *a, const void *b)
 {
     const Rejection *x = a, *y = b;
@@ -627,6 +662,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     rep->nfiles = npaths;
     VEC(Batch *) all = {0};
     VEC(Rejection) rej = {0};
+    ProblemVec probs = {0};
     uint64_t dropped_extras = 0;
     LoadProgress *pg = o->progress;
     long delay_ms = 0;
@@ -658,6 +694,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             VEC_FREE(all);
             for (size_t i = 0; i < rej.len; i++) free(rej.v[i].reason);
             VEC_FREE(rej);
+            free_problems(probs.v, probs.len);
             return 2;
         }
         inf->format = fj.fmt;
@@ -702,6 +739,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             inf->events += b->n;
             inf->rejected += b->nrej;
             inf->blank += b->nblank;
+            inf->comments += b->ncomment;
             if (b->tail_incomplete) inf->incomplete_tail = true;
             dropped_extras += b->dropped_extras;
             for (size_t i = 0; i < b->rej.len; i++) {
@@ -709,15 +747,19 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                 VEC_PUSH(rej, r);
                 b->rej.v[i].reason = NULL;
             }
+            merge_problems(&probs, b, fi, lines_before);
             lines_before += b->nlf;
             VEC_PUSH(all, b);
         }
         rep->rejected += inf->rejected;
+        if (fj.fmt == FMT_CSV) inf->comments += fj.csv.comments;
         close_file(&fj);
         free(fj.batches);
         done_files += inf->bytes;
         if (pg) atomic_store(&pg->done, done_files);
     }
+    rep->problems = probs.v;
+    rep->nproblems = (int)probs.len;
     if (cancelled(o)) {
         free_batches(all.v, all.len);
         VEC_FREE(all);
@@ -741,16 +783,21 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     rep->rej = rej.v;
     rep->nrej_kept = rej.len;
     if (o->report) {
-        size_t show = rej.len < (size_t)o->max_report ? rej.len : (size_t)o->max_report;
-        for (size_t i = 0; i < show; i++)
-            fprintf(o->report, "%s:%llu: %s\n", rep->files[rej.v[i].file].path, (unsigned long long)rej.v[i].line,
-                    rej.v[i].reason);
-        if (rep->rejected > show)
-            fprintf(o->report, "tnav: %llu records rejected in all (%zu shown)\n", (unsigned long long)rep->rejected,
-                    show);
-        else if (rep->rejected)
-            fprintf(o->report, "tnav: %llu record%s rejected\n", (unsigned long long)rep->rejected,
-                    rep->rejected == 1 ? "" : "s");
+        /* per problem: its first three records, then how many more */
+        size_t budget = (size_t)o->max_report;
+        for (int k = 0; k < rep->nproblems; k++) {
+            const ProblemSummary *S = &rep->problems[k];
+            for (int j = 0; j < S->nfirst && budget; j++, budget--)
+                fprintf(o->report, "%s:%llu: %s\n", rep->files[S->first[j].file].path,
+                        (unsigned long long)S->first[j].line, S->first[j].reason);
+            if (S->count > (uint64_t)S->nfirst)
+                fprintf(o->report, "tnav: %s: %llu more record%s (%llu in all)\n", S->problem,
+                        (unsigned long long)(S->count - (uint64_t)S->nfirst), S->count - (uint64_t)S->nfirst == 1 ? "" : "s",
+                        (unsigned long long)S->count);
+        }
+        if (rep->rejected)
+            fprintf(o->report, "tnav: %llu record%s rejected%s\n", (unsigned long long)rep->rejected,
+                    rep->rejected == 1 ? "" : "s", rep->nproblems > 1 ? " in all" : "");
         if (!o->quiet) {
             for (int fi = 0; fi < npaths; fi++)
                 if (rep->files[fi].incomplete_tail)
@@ -762,6 +809,17 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                 fprintf(o->report, "tnav: warning: %llu values of extra fields beyond the limit of %u distinct extra fields were not loaded\n",
                         (unsigned long long)dropped_extras, (unsigned)MAX_EXTRA_FIELDS);
         }
+    }
+    uint64_t loaded = 0;
+    for (int fi = 0; fi < npaths; fi++) loaded += rep->files[fi].events;
+    if (!loaded && rep->rejected && !o->keep_all_rejects) {
+        /* (tnav check lists them all and exits 1 itself) */
+        FILE *rf = o->report ? o->report : stderr;
+        if (rep->rejected == 1) fprintf(rf, "tnav: nothing loaded: its only record was rejected\n");
+        else fprintf(rf, "tnav: nothing loaded: all %llu records were rejected\n", (unsigned long long)rep->rejected);
+        free_batches(all.v, all.len);
+        VEC_FREE(all);
+        return 1;
     }
     if (o->strict && rep->rejected) {
         free_batches(all.v, all.len);
@@ -790,6 +848,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
 
 void load_report_free(LoadReport *rep)
 {
+    free_problems(rep->problems, (size_t)rep->nproblems);
     for (int i = 0; i < rep->nfiles; i++) free(rep->files[i].path);
     free(rep->files);
     for (size_t i = 0; i < rep->nrej_kept; i++) free(rep->rej[i].reason);

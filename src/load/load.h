@@ -68,6 +68,8 @@ typedef struct {
     FILE *report;                /* where rejections and warnings go (stderr) */
     bool quiet;                  /* no warnings */
     LoadProgress *progress;      /* NULL, or counters to update (and a cancel flag) */
+    const char *columns;         /* --columns a,b,c: CSV files have no header row;
+                                    these are the names of their columns */
     const char *mem;             /* not NULL: the one input (paths[0] names it in
                                     messages) is these mem_len bytes, which are
                                     followed by LOAD_MEM_SLACK zero bytes, not a
@@ -82,6 +84,7 @@ typedef struct {
     char *path;
     int format;
     uint64_t bytes, events, rejected, blank;
+    uint64_t comments; /* CSV lines skipped because they begin with '#' */
     bool incomplete_tail;
 } FileInfo;
 
@@ -91,9 +94,21 @@ typedef struct {
     char *reason;
 } Rejection;
 
+/* one problem (a rejection's reason without its particulars, as
+ * "ts is not a number or date-time"), its count and its first three
+ * rejections in file and line order */
+typedef struct {
+    char *problem;
+    uint64_t count;
+    int nfirst;
+    Rejection first[3];
+} ProblemSummary;
+
 typedef struct {
     FileInfo *files;
     int nfiles;
+    ProblemSummary *problems; /* in order of first occurrence */
+    int nproblems;
     Rejection *rej;   /* the kept rejections, in file and line order */
     size_t nrej_kept;
     uint64_t rejected; /* total */

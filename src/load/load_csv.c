@@ -182,6 +182,16 @@ static uint64_t find_eol(Reader *rd, uint64_t off, bool *has_lf)
     }
 }
 
+/* A comment line — '#' as its first byte — at off: the offset just past
+ * its terminator (*lf: an LF ended it), or 0 when the line is no comment. */
+static uint64_t comment_end(Reader *rd, uint64_t off, bool *lf)
+{
+    size_t avail;
+    const char *w = rd_window(rd, off, 1, &avail);
+    if (!avail || w[0] != '#') return 0;
+    return find_eol(rd, off, lf);
+}
+
 /* Feed the record(s) starting at rs, line by line, until libcsv is between
  * records at the end of a line. Returns the offset after the last line fed;
  * updates *line. */
@@ -192,6 +202,15 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     sl->rec_line = *line;
     sl->nf = 0;
     sl->flen = 0;
+    {
+        bool lf;
+        uint64_t ce = comment_end(rd, off, &lf);
+        if (ce) {
+            sl->b->ncomment++;
+            if (lf) (*line)++;
+            return ce;
+        }
+    }
     {
         /* A record of only spaces and tabs (not the delimiter) is blank:
          * libcsv skips it silently; count it and step over its terminator
@@ -287,6 +306,8 @@ static unsigned char sniff_delim(const char *s, size_t n)
     return ',';
 }
 
+static char *resolve_header(CsvFile *cf, const LoadOpts *o, const char *what);
+
 char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
 {
     Reader rd;
@@ -305,12 +326,54 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
     }
     w = rd_window(&rd, first, 1 << 16, &avail);
     cf->delim = sniff_delim(w, avail);
+    /* blank lines and '#' comment lines before the header (or, with
+     * --columns, before the first record) are skipped; comments counted */
+    uint64_t off = bom, line = 1;
+    for (;;) {
+        bool lf;
+        uint64_t ce = comment_end(&rd, off, &lf);
+        if (!ce) {
+            w = rd_window(&rd, off, 1, &avail);
+            size_t i = 0;
+            while (i < avail && (w[i] == ' ' || w[i] == '\t')) i++;
+            if (i < avail && (w[i] == '\n' || w[i] == '\r')) ce = find_eol(&rd, off, &lf);
+            else break;
+        } else {
+            cf->comments++;
+        }
+        off = ce;
+        if (lf) line++;
+    }
+    if (cf->comments) {
+        w = rd_window(&rd, off, 1 << 16, &avail);
+        cf->delim = sniff_delim(w, avail);
+    }
+    if (o->columns) {
+        /* no header row: the names come from --columns */
+        rd_free(&rd);
+        cf->data_start = off;
+        cf->header_lines = line - 1;
+        const char *c = o->columns;
+        int n = 1;
+        for (const char *q = c; *q; q++) n += *q == ',';
+        cf->colnames = xcalloc((size_t)n + 1, sizeof(char *));
+        cf->target = xcalloc((size_t)n + 1, sizeof(int));
+        cf->ncols = n;
+        for (int i = 0; i < n; i++) {
+            const char *e = strchr(c, ',');
+            size_t len = e ? (size_t)(e - c) : strlen(c);
+            while (len && (*c == ' ' || *c == '\t')) c++, len--;
+            while (len && (c[len - 1] == ' ' || c[len - 1] == '\t')) len--;
+            cf->colnames[i] = xstrndup(c, len);
+            c = e ? e + 1 : c + len;
+        }
+        return resolve_header(cf, o, "--columns");
+    }
     struct csv_parser p;
     setup_parser(&p, cf->delim);
     Slow sl;
     memset(&sl, 0, sizeof sl);
     sl.header_mode = true;
-    uint64_t off = bom, line = 1;
     /* feed libcsv one terminator-ended piece at a time, so that it stops
      * right after the header (blank lines before it are skipped by libcsv) */
     int last_term = 0;
@@ -366,6 +429,13 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
     slow_free(&sl);
     if (err) return err;
     if (cf->ncols == 0) return NULL; /* empty file: empty trace */
+    return resolve_header(cf, o, "the CSV header");
+}
+
+/* The columns' names are known (the header's, or --columns'): map them onto
+ * the model. `what` names their source in messages. NULL or an error. */
+static char *resolve_header(CsvFile *cf, const LoadOpts *o, const char *what)
+{
     /* resolve columns: the strongest claim on each canonical field wins */
     int best[F__N], bestprio[F__N];
     for (int f = 0; f < F__N; f++) best[f] = -1, bestprio[f] = 1 << 30;
@@ -389,8 +459,8 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
     for (int f = 0; f < F__N; f++)
         if (o->map[f] && best[f] < 0) {
             char *hint = columns_hint(cf->colnames, cf->ncols, (const char *const[]){o->map[f], NULL}, "columns");
-            char *m = xasprintf("%s: --map %s=%s: the CSV header has no column '%s'; %s", cf->path, FIELD_NAMES[f],
-                                o->map[f], o->map[f], hint);
+            char *m = xasprintf("%s: --map %s=%s: %s has no column '%s'; %s", cf->path, FIELD_NAMES[f], o->map[f],
+                                what, o->map[f], hint);
             free(hint);
             return m;
         }
@@ -399,8 +469,8 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
         static const char *const LOC_NAMES[] = {"loc", "rank", "pe", "proc", "place", "cell", "pid", NULL};
         bool ts = best[F_TS] < 0;
         char *hint = columns_hint(cf->colnames, cf->ncols, ts ? TS_NAMES : LOC_NAMES, "columns");
-        char *m = xasprintf("%s: the CSV header has no '%s' column (nor %s); name one with --map %s=COLUMN: %s",
-                            cf->path, ts ? "ts" : "loc", ts ? "start, time, timestamp" : "rank, pe, proc, place, cell, pid",
+        char *m = xasprintf("%s: %s has no '%s' column (nor %s); name one with --map %s=COLUMN: %s", cf->path, what,
+                            ts ? "ts" : "loc", ts ? "start, time, timestamp" : "rank, pe, proc, place, cell, pid",
                             ts ? "ts" : "loc", hint);
         free(hint);
         return m;
@@ -608,6 +678,14 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
             }
             if (force_slow) {
                 pos = slow_records(&rd, &p, &sl, rs_off, &line);
+                break;
+            }
+            if (*rs == '#') {
+                /* a comment line: skipped, counted (window moves: re-enter) */
+                bool lf;
+                pos = comment_end(&rd, rs_off, &lf);
+                b->ncomment++;
+                if (lf) line++;
                 break;
             }
             size_t nf;

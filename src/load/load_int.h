@@ -62,6 +62,7 @@ typedef struct {
     uint64_t size;
     uint64_t data_start; /* first byte after the BOM and header */
     uint64_t header_lines;
+    uint64_t comments; /* '#' lines before the header (or the first record) */
     unsigned char delim;
     int ncols;
     char **colnames;

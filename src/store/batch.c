@@ -48,6 +48,11 @@ void batch_free(Batch *b)
     VEC_FREE(b->ukinds);
     for (size_t i = 0; i < b->rej.len; i++) free(b->rej.v[i].reason);
     VEC_FREE(b->rej);
+    for (int i = 0; i < b->nprobs; i++) {
+        free(b->probs[i].key);
+        for (int j = 0; j < b->probs[i].nfirst; j++) free(b->probs[i].first[j].reason);
+    }
+    free(b->probs);
     memset(b, 0, sizeof *b);
 }
 
@@ -63,17 +68,74 @@ void batch_free_fields(Batch *b)
     b->nfb = 0;
 }
 
+/* (the key is cut at ": ", " (", " at " or a printf directive) */
+size_t problem_len(const char *r)
+{
+    size_t i = 0;
+    for (; r[i]; i++)
+        if ((r[i] == ':' && r[i + 1] == ' ') || (r[i] == ' ' && r[i + 1] == '(') || r[i] == '%' ||
+            (r[i] == ' ' && r[i + 1] == 'a' && r[i + 2] == 't' && r[i + 3] == ' '))
+            break;
+    while (i && r[i - 1] == ' ') i--;
+    return i;
+}
+
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...)
 {
     b->nrej++;
-    if (!b->keep_all_rejects && b->rej.len >= b->max_rejects_kept) return;
+    /* the problem, from the format (or the message of a "%s") without
+     * formatting anything: most rejections are only counted */
+    const char *key = fmt;
+    if (!strcmp(fmt, "%s")) {
+        va_list aq;
+        va_start(aq, fmt);
+        key = va_arg(aq, const char *);
+        va_end(aq);
+    }
+    /* its particulars out: up to ": " or " (", each number as N ("bad
+     * JSON at column N") */
+    size_t klen = problem_len(key);
+    char kb[96];
+    size_t kn = 0;
+    for (size_t i = 0; i < klen && kn < sizeof kb - 1; i++) {
+        if (key[i] >= '0' && key[i] <= '9') {
+            while (i + 1 < klen && key[i + 1] >= '0' && key[i + 1] <= '9') i++;
+            kb[kn++] = 'N';
+        } else {
+            kb[kn++] = key[i];
+        }
+    }
+    kb[kn] = 0;
+    if (!b->probs) b->probs = xcalloc(BATCH_PROBLEMS, sizeof(Problem));
+    Problem *P = NULL;
+    for (int i = 0; i < b->nprobs && !P; i++)
+        if (!strcmp(b->probs[i].key, kb)) P = &b->probs[i];
+    if (!P) {
+        if (b->nprobs < BATCH_PROBLEMS) {
+            P = &b->probs[b->nprobs++];
+            P->key = b->nprobs == BATCH_PROBLEMS ? xstrdup("other problems") : xstrdup(kb);
+        } else {
+            P = &b->probs[BATCH_PROBLEMS - 1];
+        }
+    }
+    P->count++;
+    bool first = P->nfirst < PROBLEM_FIRST;
+    bool keep = b->keep_all_rejects || b->rej.len < b->max_rejects_kept;
+    if (!first && !keep) return;
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    BatchReject r = {line, xstrdup(buf)};
-    VEC_PUSH(b->rej, r);
+    if (first) {
+        P->first[P->nfirst].line = line;
+        P->first[P->nfirst].reason = xstrdup(buf);
+        P->nfirst++;
+    }
+    if (keep) {
+        BatchReject r = {line, xstrdup(buf)};
+        VEC_PUSH(b->rej, r);
+    }
 }
 
 void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t)

@@ -98,6 +98,23 @@ typedef struct {
     char *reason;
 } BatchReject;
 
+/* Rejections grouped by problem: the reason without its particulars (up to
+ * its first ": " or " ("): "ts is not a number or date-time", "wrong field
+ * count", "missing ts". Every rejection is counted under its problem; the
+ * first PROBLEM_FIRST of each keep their line and whole reason. Past
+ * BATCH_PROBLEMS distinct problems, the rest count under the last one,
+ * "other problems". */
+#define BATCH_PROBLEMS 32
+#define PROBLEM_FIRST 3
+typedef struct {
+    char *key;
+    uint64_t count;
+    int nfirst;
+    BatchReject first[PROBLEM_FIRST];
+} Problem;
+/* the length of the problem part of a reason */
+size_t problem_len(const char *reason);
+
 /* Kinds of a value as the parsers hand it over. */
 enum {
     V_TEXT,  /* CSV field: untyped text */
@@ -169,7 +186,10 @@ typedef struct Batch {
 
     VEC(BatchReject) rej;
     uint64_t nrej;
+    Problem *probs; /* BATCH_PROBLEMS, allocated at the first rejection */
+    int nprobs;
     uint64_t nblank; /* records skipped because blank */
+    uint64_t ncomment; /* CSV lines skipped because they begin with '#' */
     uint64_t dropped_extras; /* extra values past the extra-field limit */
 
     /* caches for the hot path: raw "loc\x1Fact" bytes -> pair, so that a
