@@ -92,19 +92,11 @@ void batch_reject(Batch *b, uint64_t line, const char *fmt, ...)
         key = va_arg(aq, const char *);
         va_end(aq);
     }
-    /* its particulars out: up to ": " or " (", each number as N ("bad
-     * JSON at column N") */
+    /* its particulars out: up to ": ", " (" or " at " */
     size_t klen = problem_len(key);
     char kb[96];
-    size_t kn = 0;
-    for (size_t i = 0; i < klen && kn < sizeof kb - 1; i++) {
-        if (key[i] >= '0' && key[i] <= '9') {
-            while (i + 1 < klen && key[i + 1] >= '0' && key[i + 1] <= '9') i++;
-            kb[kn++] = 'N';
-        } else {
-            kb[kn++] = key[i];
-        }
-    }
+    size_t kn = klen < sizeof kb - 1 ? klen : sizeof kb - 1;
+    memcpy(kb, key, kn);
     kb[kn] = 0;
     if (!b->probs) b->probs = xcalloc(BATCH_PROBLEMS, sizeof(Problem));
     Problem *P = NULL;

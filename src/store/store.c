@@ -63,7 +63,11 @@ int store_loc_cmp(const Store *s, const uint32_t *a, const uint32_t *b)
     if (x->is_int) return x->ival < y->ival ? -1 : x->ival > y->ival;
     const char *p = strtab_str(&s->strs, x->label), *q = strtab_str(&s->strs, y->label);
     int c = natural_cmp(p, q);
-    return c ? c : strcmp(p, q);
+    if (c) return c;
+    /* then bytewise, by length: a label may hold a NUL ("a0" < "a0\0") */
+    size_t lp = strtab_len(&s->strs, x->label), lq = strtab_len(&s->strs, y->label);
+    c = memcmp(p, q, lp < lq ? lp : lq);
+    return c ? c : lp < lq ? -1 : lp > lq;
 }
 
 /* ------------------------------------------------------------------ */
