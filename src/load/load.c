@@ -652,6 +652,30 @@ static int rej_cmp(const void *a, const void *b)
     return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* Timestamps read as ns (the default) that look like epoch seconds,
+ * milliseconds or microseconds: the start falls in 2000..2100 in that unit
+ * and the whole trace spans less than 10 ms, 10 s or 10000 s "of ns" —
+ * about 115 days in that unit. (A relative trace that starts near 0 never
+ * matches.) A warning naming the --time-unit to use. */
+static void unit_warning(const LoadOpts *o, const Store *s)
+{
+    if (o->unit_exp != 0 || s->n == 0) return;
+    static const struct { int64_t lo, hi, span; const char *what, *unit; } U[] = {
+        {946684800LL, 4102444800LL, 10000000LL, "epoch seconds", "s"},
+        {946684800000LL, 4102444800000LL, 10000000000LL, "epoch milliseconds", "ms"},
+        {946684800000000LL, 4102444800000000LL, 10000000000000LL, "epoch microseconds", "us"},
+    };
+    int64_t span = s->t_max - s->t_min;
+    for (size_t i = 0; i < sizeof U / sizeof U[0]; i++)
+        if (s->t_min >= U[i].lo && s->t_min < U[i].hi && span >= 0 && span < U[i].span) {
+            fprintf(o->report,
+                    "tnav: warning: the timestamps look like %s read as nanoseconds (the first is %lld; the whole "
+                    "trace would span %lld ns): if so, load with --time-unit %s\n",
+                    U[i].what, (long long)s->t_min, (long long)span, U[i].unit);
+            return;
+        }
+}
+
 int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, LoadReport *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -841,6 +865,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         big_cache_trim();
         return LOAD_CANCELLED;
     }
+    if (o->report && !o->quiet) unit_warning(o, s);
     if (pg) atomic_store(&pg->phase, LOAD_PH_DONE);
     *out = s;
     return 0;
