@@ -197,8 +197,11 @@ for b in build/rel/filter_diff build/asan/filter_diff; do
         bad "$b is not built"
     fi
 done
-# tnav filter writes events that load back into the same trace
-for f in sample-logs/ring.csv sample-logs/x10.ndjson sample-logs/mw.csv; do
+# tnav filter writes events that load back into the same trace (also odd
+# values: a NUL, quotes, commas, newlines, a leading '#')
+printf '%s\n' '{"ts":1,"loc":0,"name":"a\u0000b","x":"q\"uote, comma"}' '{"ts":2,"loc":"#1","name":"line\nbreak","x":"#x"}' \
+    '{"ts":3,"loc":1,"act":"\r","name":"\u00e9 \t"}' >"$TMP/odd.ndjson"
+for f in sample-logs/ring.csv sample-logs/x10.ndjson sample-logs/mw.csv "$TMP/odd.ndjson"; do
     for o in csv ndjson; do
         "$TNAV" filter -o $o true "$f" >"$TMP/rt.$o" 2>"$TMP/rt.err"
         "$TNAV" stats --json "$f" | strip_files >"$TMP/rt1.json"

@@ -398,11 +398,16 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
         }
         return FMT_NDJSON;
     }
-    for (size_t k = i; k < n; k++)
-        if (p[k] == 0) {
-            *why_not = xstrdup("binary file (it contains NUL bytes); expected CSV or NDJSON text");
-            return -1;
-        }
+    /* binary: a NUL in the first line, or NULs over a tenth of the bytes
+     * (a NUL inside a value, which tnav filter -o csv may write, is data) */
+    const unsigned char *nl1 = memchr(p + i, '\n', n - i);
+    size_t l1 = nl1 ? (size_t)(nl1 - p) : n, nul = 0;
+    bool nul_first = memchr(p + i, 0, l1 - i) != NULL;
+    for (size_t k = i; k < n; k++) nul += p[k] == 0;
+    if (nul_first || nul * 10 > n - i) {
+        *why_not = xstrdup("binary file (it contains NUL bytes); expected CSV or NDJSON text");
+        return -1;
+    }
     return FMT_CSV;
 }
 

@@ -150,11 +150,11 @@ static bool parser_between_records(const struct csv_parser *p) { return p->pstat
 static bool parser_in_quoted_field(const struct csv_parser *p) { return p->pstate == 2 && p->quoted; }
 
 /* The offset just past the terminator that ends the line at off: an LF, a
- * CRLF or a lone CR (*has_lf: it includes an LF); the limit when there is
- * none. */
-static uint64_t find_eol(Reader *rd, uint64_t off, bool *has_lf)
+ * CRLF or a lone CR; *term says which ('\n' for LF and CRLF, '\r' for a
+ * lone CR, 0 at the end of the file without one: then the limit). */
+static uint64_t find_eol(Reader *rd, uint64_t off, int *term)
 {
-    *has_lf = false;
+    *term = 0;
     size_t scanned = 0, want = 1;
     for (;;) {
         size_t avail;
@@ -162,7 +162,7 @@ static uint64_t find_eol(Reader *rd, uint64_t off, bool *has_lf)
         if (avail <= scanned) return rd->limit;
         for (size_t i = scanned; i < avail; i++) {
             if (w[i] == '\n') {
-                *has_lf = true;
+                *term = '\n';
                 return off + i + 1;
             }
             if (w[i] == '\r') {
@@ -170,9 +170,10 @@ static uint64_t find_eol(Reader *rd, uint64_t off, bool *has_lf)
                     w = rd_window(rd, off, avail + 1, &avail);
                 }
                 if (i + 1 < avail && w[i + 1] == '\n') {
-                    *has_lf = true;
+                    *term = '\n';
                     return off + i + 2;
                 }
+                *term = '\r';
                 return off + i + 1;
             }
         }
@@ -182,9 +183,13 @@ static uint64_t find_eol(Reader *rd, uint64_t off, bool *has_lf)
     }
 }
 
+/* whether a terminator starts a new line: an LF always, a lone CR in a file
+ * whose lines end with CRs (CsvFile.cr_lines) */
+static inline bool new_line(const CsvFile *cf, int term) { return term == '\n' || (term == '\r' && cf->cr_lines); }
+
 /* A comment line — '#' as its first byte — at off: the offset just past
- * its terminator (*lf: an LF ended it), or 0 when the line is no comment. */
-static uint64_t comment_end(Reader *rd, uint64_t off, bool *lf)
+ * its terminator (*lf: one ended it), or 0 when the line is no comment. */
+static uint64_t comment_end(Reader *rd, uint64_t off, int *lf)
 {
     size_t avail;
     const char *w = rd_window(rd, off, 1, &avail);
@@ -203,11 +208,11 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     sl->nf = 0;
     sl->flen = 0;
     {
-        bool lf;
+        int lf;
         uint64_t ce = comment_end(rd, off, &lf);
         if (ce) {
             sl->b->ncomment++;
-            if (lf) (*line)++;
+            if (new_line(sl->cf, lf)) (*line)++;
             return ce;
         }
     }
@@ -242,6 +247,7 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
                 (*line)++;
                 return t + 2;
             }
+            if (sl->cf->cr_lines) (*line)++;
             return t + 1; /* a lone CR */
         }
     }
@@ -249,8 +255,8 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
         /* feed up to the next terminator (LF, CRLF or a lone CR), so that
          * libcsv ends at most one record per feed and a blank record after
          * a lone CR is counted above, as the byte scanner counts it */
-        bool has_lf;
-        uint64_t end = find_eol(rd, off, &has_lf);
+        int term;
+        uint64_t end = find_eol(rd, off, &term);
         sl->cur_line = *line;
         sl->on_last_line = false; /* records libcsv ends here are terminated */
         uint64_t o = off;
@@ -264,7 +270,7 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
             o += avail;
         }
         off = end;
-        if (has_lf) (*line)++;
+        if (new_line(sl->cf, term)) (*line)++;
         if (parser_between_records(p)) return off;
         if (off >= rd->limit) break;
     }
@@ -277,15 +283,16 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     /* end of file inside a quoted field */
     csv_free(p);
     setup_parser(p, sl->cf->delim);
-    uint64_t first_lf = rd_find_lf(rd, rs);
-    if (first_lf >= rd->limit) {
+    int term;
+    uint64_t eol = find_eol(rd, rs, &term);
+    if (!term) {
         /* the record began on the last, unterminated line: a file being written */
         sl->b->tail_incomplete = true;
         return rd->limit;
     }
     batch_reject(sl->b, start_line, "unterminated quoted field (no closing quote before end of file)");
     *line = start_line + 1;
-    return first_lf + 1;
+    return eol; /* (parsing resumes on the next line, whatever ends it) */
 }
 
 /* ---- header ------------------------------------------------------------ */
@@ -328,9 +335,15 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
     cf->delim = sniff_delim(w, avail);
     /* blank lines and '#' comment lines before the header (or, with
      * --columns, before the first record) are skipped; comments counted */
+    /* a file with CRs and no LF in its first window ends its lines with CRs
+     * (then a lone CR counts as a line; elsewhere it only ends a record) */
+    {
+        const char *h = rd_window(&rd, bom, 1 << 16, &avail);
+        cf->cr_lines = avail && !memchr(h, '\n', avail) && memchr(h, '\r', avail);
+    }
     uint64_t off = bom, line = 1;
     for (;;) {
-        bool lf;
+        int lf;
         uint64_t ce = comment_end(&rd, off, &lf);
         if (!ce) {
             w = rd_window(&rd, off, 1, &avail);
@@ -342,7 +355,7 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
             cf->comments++;
         }
         off = ce;
-        if (lf) line++;
+        if (new_line(cf, lf)) line++;
     }
     if (cf->comments) {
         w = rd_window(&rd, off, 1 << 16, &avail);
@@ -383,24 +396,17 @@ char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
         if (avail == 0) break;
         size_t t = 0;
         while (t < avail && w[t] != '\n' && w[t] != '\r') t++;
-        if (t == avail && off + avail < rd.limit) {
-            want = avail * 2; /* a long header line: widen the window */
+        if ((t == avail || (w[t] == '\r' && t + 1 == avail)) && off + avail < rd.limit) {
+            want = avail * 2 + 2; /* a long header line (or a CR|LF cut): widen the window */
             continue;
         }
-        size_t piece = t < avail ? t + 1 : avail;
+        /* one terminator — LF, CRLF or a lone CR — is one line */
+        size_t piece = t < avail ? t + 1 + (w[t] == '\r' && t + 1 < avail && w[t + 1] == '\n') : avail;
         csv_parse(&p, w, piece, slow_cb1, slow_cb2, &sl);
-        last_term = t < avail ? w[t] : 0;
-        if (last_term == '\n') line++;
+        last_term = t >= avail ? 0 : w[t] == '\r' && t + 1 < avail && w[t + 1] == '\n' ? '\n' : w[t];
+        if (new_line(cf, last_term)) line++;
         off += piece;
         want = 1;
-    }
-    if (sl.header_done && last_term == '\r') {
-        /* a CRLF: its LF belongs to the header line */
-        w = rd_window(&rd, off, 1, &avail);
-        if (avail && w[0] == '\n') {
-            off++;
-            line++;
-        }
     }
     if (!sl.header_done && parser_in_quoted_field(&p)) {
         csv_free(&p);
@@ -682,10 +688,10 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
             }
             if (*rs == '#') {
                 /* a comment line: skipped, counted (window moves: re-enter) */
-                bool lf;
+                int lf;
                 pos = comment_end(&rd, rs_off, &lf);
                 b->ncomment++;
-                if (lf) line++;
+                if (new_line(cf, lf)) line++;
                 break;
             }
             size_t nf;
@@ -730,7 +736,8 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
                 line++;
                 rs = term + 2;
             } else {
-                rs = term + 1; /* a lone CR ends a record */
+                if (cf->cr_lines) line++;
+                rs = term + 1; /* a lone CR ends a record (a line in a CR file) */
             }
         }
     }

@@ -64,6 +64,7 @@ typedef struct {
     uint64_t header_lines;
     uint64_t comments; /* '#' lines before the header (or the first record) */
     unsigned char delim;
+    bool cr_lines; /* its lines end with lone CRs (no LF in the first 64 KiB) */
     int ncols;
     char **colnames;
     int *target; /* per column: canonical field, or -1 = extra */
