@@ -6,6 +6,8 @@
 #include "filter.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,12 +118,87 @@ void filter_act_labels(Filter *F)
 
 /* A filter parsed from text, before checking: NULL (err filled) on a
  * syntax error. */
+/* ---- a run's limits: the time budget, cancel, failed regexes ---------- */
+
+static double g_budget = FILTER_DEFAULT_BUDGET;
+void filter_set_default_budget(double seconds) { g_budget = seconds > 0 ? seconds : 0; }
+double filter_default_budget(void) { return g_budget; }
+void filter_set_cancel(Filter *F, const atomic_bool *cancel) { F->cancel = cancel; }
+void filter_set_budget(Filter *F, double seconds) { F->budget = seconds > 0 ? seconds : 0; }
+const char *filter_run_error(const Filter *F) { return F->errmsg; }
+
+static double mono_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool filter_poll(Filter *F)
+{
+    if (F->status) return true;
+    if (F->cancel && atomic_load_explicit(F->cancel, memory_order_relaxed)) {
+        F->status = FILTER_CANCELLED;
+        snprintf(F->errmsg, sizeof F->errmsg, "filter cancelled");
+    } else if (F->deadline > 0 && mono_sec() >= F->deadline) {
+        F->status = FILTER_TIMEOUT;
+        char b[32];
+        snprintf(b, sizeof b, "%g", F->budget);
+        snprintf(F->errmsg, sizeof F->errmsg, "filter stopped after %s s (--filter-timeout)", b);
+    }
+    return F->status != 0;
+}
+
+void filter_fail_regex(Filter *F, int rx, int code, const char *str, size_t n)
+{
+    if (F->status) return;
+    F->status = FILTER_FAILED;
+    size_t pl;
+    int fl;
+    const char *pat = rx_pattern(F->rx[rx], &pl, &fl);
+    char why[160];
+    rx_error(code, why, sizeof why);
+    /* the subject: its first 40 bytes (whole characters), then "…" */
+    size_t k = n < 40 ? n : 40;
+    while (k < n && k > 0 && ((unsigned char)str[k] & 0xC0) == 0x80) k--;
+    snprintf(F->errmsg, sizeof F->errmsg, "regex /%.*s/ failed on '%.*s%s': %s", (int)(pl < 80 ? pl : 80), pat,
+             (int)k, str, k < n ? "…" : "", why);
+}
+
+/* before a run: no stop yet, the deadline set */
+static void run_begin(Filter *F)
+{
+    F->status = FILTER_OK;
+    F->errmsg[0] = 0;
+    F->deadline = F->budget > 0 ? mono_sec() + F->budget : 0;
+}
+
+/* after a run that stopped: tables and scopes it left half-built are
+ * dropped (the next run builds them again) */
+static void run_abandon(Filter *F)
+{
+    for (int i = 0; i < F->ntables; i++) {
+        Table *t = F->tables[i];
+        free(t->bits);
+        free(t->vals);
+        free(t->vt);
+        free(t->done);
+        t->bits = NULL;
+        t->vals = NULL;
+        t->vt = NULL;
+        t->done = NULL;
+        t->built = false;
+    }
+    F->epoch++;
+}
+
 static Filter *filter_parse(const Store *s, const char *text, FilterError *err, Ast *ast, SrcError *se)
 {
     memset(err, 0, sizeof *err);
     memset(se, 0, sizeof *se);
     Filter *F = xcalloc(1, sizeof *F);
     F->s = s;
+    F->budget = g_budget;
     F->text = xstrdup(text);
     F->dictn = s->strs.count;
     strtab_init(&F->local);
@@ -179,16 +256,17 @@ Filter *filter_compile_value(const Store *s, const char *text, FilterError *err)
     return filter_done(F, F->value != NULL, text, err, &ast, &se);
 }
 
-void filter_values(Filter *F, double *out)
+int filter_values(Filter *F, double *out)
 {
     const Store *s = F->s;
+    run_begin(F);
     Blk b;
     blk_init(&b, F, F->value);
     uint8_t live[BLK], res[BLK];
     memset(live, 1, sizeof live);
     F->epoch++;
     int r = F->value->ret_v;
-    for (size_t base = 0; base < s->n; base += BLK) {
+    for (size_t base = 0; base < s->n && !filter_poll(F); base += BLK) {
         b.base = base;
         b.n = s->n - base < BLK ? s->n - base : BLK;
         b.live = live;
@@ -202,6 +280,8 @@ void filter_values(Filter *F, double *out)
         }
     }
     blk_free(&b);
+    if (F->status) run_abandon(F);
+    return F->status;
 }
 
 bool filter_syntax_ok(const char *text, FilterError *err)
@@ -310,7 +390,7 @@ static void run_events(Filter *F, const Program *P, const uint64_t *in, uint64_t
     Blk b;
     blk_init(&b, F, P);
     uint8_t live[BLK], res[BLK];
-    for (size_t base = 0; base < n; base += BLK) {
+    for (size_t base = 0; base < n && !filter_poll(F); base += BLK) {
         size_t m = n - base < BLK ? n - base : BLK;
         bool any = false;
         for (size_t w = base >> 6; w < (base + m + 63) >> 6; w++)
@@ -399,9 +479,10 @@ static void compute_scope(Filter *F, Scope *sc, const uint64_t *in)
     xfree_big(ev, (nw + 1) * 8);
 }
 
-void filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
+int filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
 {
     oom_phase("running the filter");
+    run_begin(F);
     const Store *s = F->s;
     size_t n = s->n, nw = (n + 63) / 64;
     /* all events to start with */
@@ -409,7 +490,7 @@ void filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
     memset(cur, 0xFF, nw * 8);
     if (n % 64) cur[nw - 1] = (1ULL << (n % 64)) - 1;
     uint64_t *next = sel;
-    for (int i = 0; i < F->nstages; i++) {
+    for (int i = 0; i < F->nstages && !F->status; i++) {
         Stage *st = &F->stages[i];
         /* scopes see the events that survived the stages before; they are
          * computed inner first, and a table is built when a block first
@@ -424,6 +505,12 @@ void filter_run(Filter *F, uint64_t *sel, uint64_t *stage_counts)
     }
     memcpy(sel, cur, nw * 8);
     xfree_big(cur, (nw + 1) * 8);
+    if (F->status) {
+        /* (nothing of a stopped run is an answer) */
+        memset(sel, 0, nw * 8);
+        run_abandon(F);
+    }
+    return F->status;
 }
 
 /* ---- messages and listings ------------------------------------------------ */

@@ -12,6 +12,7 @@
 #ifndef TNAV_FINT_H
 #define TNAV_FINT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -138,7 +139,22 @@ struct Filter {
     uint32_t nkinds;
     uint64_t *stage_counts;
     uint64_t epoch; /* counts stage runs: scope results change with each */
+    /* the run under way: FILTER_OK until a regex fails, the time budget
+     * runs out or *cancel is set; then every loop stops at its next check
+     * (filter_poll) and the run's result is thrown away */
+    int status;
+    char errmsg[320];
+    double budget;        /* seconds per run, 0 = none */
+    double deadline;      /* of the run under way (monotonic seconds), 0 = none */
+    const atomic_bool *cancel;
 };
+
+/* Whether the run must stop: already stopped, or (checked here) cancelled
+ * or past its deadline. Cheap: called per block and every few regex
+ * matches. */
+bool filter_poll(Filter *F);
+/* a regex failed on the string s: the run fails with the first such message */
+void filter_fail_regex(Filter *F, int rx, int code, const char *s, size_t n);
 
 /* strings of the unified id space */
 const char *fs_str(const Filter *F, uint32_t sid, size_t *len);

@@ -13,6 +13,8 @@
 struct Regex {
     pcre2_code *code;
     pcre2_match_data *md;
+    pcre2_match_context *mc;
+    pcre2_jit_stack *js;
     bool jit;
     char *pattern;
     size_t plen;
@@ -43,17 +45,35 @@ Regex *rx_compile(const char *pattern, size_t n, int flags, char *err, size_t er
     rx->flags = flags;
     rx->jit = pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
     rx->md = pcre2_match_data_create_from_pattern(re, NULL);
-    if (!rx->md) die_oom();
+    rx->mc = pcre2_match_context_create(NULL);
+    if (!rx->md || !rx->mc) die_oom();
+    pcre2_set_match_limit(rx->mc, RX_MATCH_LIMIT);
+    pcre2_set_depth_limit(rx->mc, RX_DEPTH_LIMIT);
+    if (rx->jit) {
+        /* (PCRE2's default JIT stack is 32 KiB on the machine stack) */
+        rx->js = pcre2_jit_stack_create(32 << 10, RX_JIT_STACK, NULL);
+        if (!rx->js) die_oom();
+        pcre2_jit_stack_assign(rx->mc, NULL, rx->js);
+    }
     return rx;
 }
 
-bool rx_match(Regex *rx, const char *s, size_t n)
+int rx_match(Regex *rx, const char *s, size_t n)
 {
     int r;
     /* subjects are valid UTF-8 (checked by the loaders) */
-    if (rx->jit) r = pcre2_jit_match(rx->code, (PCRE2_SPTR)s, n, 0, 0, rx->md, NULL);
-    else r = pcre2_match(rx->code, (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK, rx->md, NULL);
-    return r >= 0;
+    if (rx->jit) r = pcre2_jit_match(rx->code, (PCRE2_SPTR)s, n, 0, 0, rx->md, rx->mc);
+    else r = pcre2_match(rx->code, (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK, rx->md, rx->mc);
+    if (r >= 0) return 1;
+    if (r == PCRE2_ERROR_NOMATCH) return 0;
+    return r < 0 ? r : -1;
+}
+
+void rx_error(int code, char *buf, size_t sz)
+{
+    PCRE2_UCHAR msg[256];
+    if (pcre2_get_error_message(code, msg, sizeof msg) < 0) snprintf(buf, sz, "PCRE2 error %d", code);
+    else snprintf(buf, sz, "%s", (const char *)msg);
 }
 
 bool rx_jit(const Regex *rx) { return rx->jit; }
@@ -69,6 +89,8 @@ void rx_free(Regex *rx)
 {
     if (!rx) return;
     pcre2_match_data_free(rx->md);
+    pcre2_match_context_free(rx->mc);
+    pcre2_jit_stack_free(rx->js);
     pcre2_code_free(rx->code);
     free(rx->pattern);
     free(rx);

@@ -441,11 +441,18 @@ static inline const char *str_arg(Blk *b, const Instr *in, size_t i, size_t *len
     return fs_str(b->F, (uint32_t)b->vi[in->b][i], len);
 }
 
-static bool regex_test(Filter *F, int rx, uint32_t sid)
+/* 1 match, 0 no match; a failed match stops the run (filter_fail_regex)
+ * and counts as no match meanwhile */
+static int regex_test(Filter *F, int rx, uint32_t sid)
 {
     size_t len;
     const char *s = fs_str(F, sid, &len);
-    return rx_match(F->rx[rx], s, len);
+    int r = rx_match(F->rx[rx], s, len);
+    if (r < 0) {
+        filter_fail_regex(F, rx, r, s, len);
+        return 0;
+    }
+    return r;
 }
 
 /* ---- the interpreter ------------------------------------------------------ */
@@ -711,17 +718,23 @@ void vm_run(Blk *b, uint8_t *out)
                 else *m = lb == 0 || memmem(x, la, y, lb) != NULL;
             }
             break;
-        case OPC_MATCH:
-            for (size_t i = 0; i < n; i++) {
+        case OPC_MATCH: {
+            size_t i = 0;
+            for (; i < n; i++) {
                 uint8_t *m = &b->m[in->a][i];
                 if (b->vt[in->b][i] != FT_STR) {
                     *m = 0;
                     continue;
                 }
-                bool r = regex_test(F, in->c, (uint32_t)b->vi[in->b][i]);
+                /* (a match may take milliseconds: the budget and a cancel
+                 * are checked every 8, and a stopped run matches no more) */
+                if (((i & 7) == 7 && filter_poll(F)) || F->status) break;
+                int r = regex_test(F, in->c, (uint32_t)b->vi[in->b][i]);
                 *m = in->k ? !r : r;
             }
+            if (i < n) memset(&b->m[in->a][i], 0, n - i);
             break;
+        }
         case OPC_INSET: {
             const int64_t *sv = F->sets[in->c];
             const size_t sn = F->setn[in->c];
@@ -803,7 +816,7 @@ void table_build(Filter *F, Table *t)
     blk_init(&b, F, t->prog);
     uint8_t live[BLK], out[BLK];
     memset(live, 1, sizeof live);
-    for (size_t base = 0; base < size; base += BLK) {
+    for (size_t base = 0; base < size && !filter_poll(F); base += BLK) {
         b.base = base;
         b.n = size - base < BLK ? size - base : BLK;
         b.live = live;

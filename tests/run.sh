@@ -232,6 +232,20 @@ want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "line") c = i } NR
 awk -v a="$ta" -v b="$tb" 'BEGIN { exit !(a < 3 * b + 1) }' && ok "... in $ta ms, against $tb ms for 1,200 (a set, not a chain)" || bad "line in [12,000 integers]: $ta ms against $tb ms for 1,200"
 
 # ---------------------------------------------------------------------------
+section "filters: a time budget per run (--filter-timeout)"
+# 3000 distinct names on which /(a+)+\d$/ backtracks ~2^18 steps each (under
+# PCRE2's match limit: no error, just slow: seconds in all)
+awk 'BEGIN { print "ts,loc,name"; for (i = 0; i < 3000; i++) printf "%d,%d,aaaaaaaaaaaaaaaaaa!%d\n", i, i % 4, i }' >"$TMP/slow.csv"
+for cmd in "filter --count" "stats" "render --view density" "convert -F ndjson -o $TMP/slow.out"; do
+    "$TNAV" $cmd --filter-timeout 0.05 -f 'name =~ /(a+)+\d$/' "$TMP/slow.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && grep -qx "tnav: filter stopped after 0.05 s (--filter-timeout)" "$TMP/err" && [ ! -s "$TMP/out" ] \
+        && ok "$cmd: a run past --filter-timeout stops: exit 2, said, no output" || bad "$cmd budget: exit $rc, $(head -c 200 "$TMP/err")"
+done
+[ ! -e "$TMP/slow.out" ] && ok "... convert leaves no output file" || bad "convert wrote $TMP/slow.out"
+"$TNAV" filter --count --filter-timeout 0.05 -f 'name =~ /^a{18}!1\d*$/' "$TMP/slow.csv" >"$TMP/out" 2>"$TMP/err"
+[ "$(cat "$TMP/out")" = 1111 ] && [ ! -s "$TMP/err" ] && ok "a quick filter under the same budget: its answer" || bad "quick filter: $(cat "$TMP/out" "$TMP/err")"
+
+# ---------------------------------------------------------------------------
 section "equivalences: formats, CSV engines, threads and chunks"
 for s in ring x10 mw; do
     "$TNAV" stats --json sample-logs/$s.csv | strip_files >"$TMP/a.json"

@@ -297,6 +297,37 @@ check "... and an error after it starts on a clean line too" wait_for errprog2 "
 TNAV_TEST_PROGRESS_MIN_BYTES=0 TNAV_CHUNK_BYTES=512 TNAV_TEST_LOAD_DELAY_MS=20 "$TNAV" stats "$R" >"$TMP/st.out" 2>"$TMP/st.err"
 check "no progress when stderr is not a terminal" [ ! -s "$TMP/st.err" ]
 
+# ---- a slow filter: the screen answers, Esc cancels it, the selection stays -------------------
+awk 'BEGIN { print "ts,loc,name"; for (i = 0; i < 20000; i++) printf "%d,%d,aaaaaaaaaaaaaaaaaa!%d\n", i * 1000, i % 4, i }' >"$TMP/slow.csv"
+start slowf 120 30 "$TNAV --filter-timeout 600 $TMP/slow.csv"
+check "a trace of 20000 distinct names opens" wait_for slowf "20000 of 20000 events │" F
+keys slowf /
+type_text slowf 'loc == 1'
+keys slowf Enter
+check "a quick filter: applied" wait_for slowf "5000 of 20000 events │" F
+keys slowf /
+keys slowf C-u
+type_text slowf 'name =~ /(a+)+\d$/'
+check "as one types a slow filter, it is not counted (no wait)" wait_for slowf "not counted as you type" F
+keys slowf Enter
+check "Enter: the filter runs and the screen says so, with its time" wait_for slowf "filtering… [0-9.]+ s  \(Esc cancels"
+keys slowf Escape
+check "Esc cancels it: said on the status line" wait_for slowf "filter cancelled: previous selection kept" F
+check "... and the previous selection is still the one shown" wait_for slowf "5000 of 20000 events │" F
+keys slowf 2
+check "... and the interface answers keys" wait_for slowf "gantt: activities │" F
+keys slowf q
+check "... q: exit 0" wait_for slowf "tnav-exit=0" F
+start slowt 180 30 "$TNAV --filter-timeout 0.3 $TMP/slow.csv"
+check "(the same trace, a 0.3 s budget)" wait_for slowt "20000 of 20000 events │" F
+keys slowt /
+type_text slowt 'name =~ /(a+)+\d$/'
+keys slowt Enter
+check "a filter past its budget stops by itself: said, the selection kept" wait_for slowt "filter stopped after 0.3 s \(--filter-timeout\): previous selection kept"
+check "... every event still shown" wait_for slowt "20000 of 20000 events │" F
+keys slowt q
+check "... q: exit 0" wait_for slowt "tnav-exit=0" F
+
 # ---- a trace piped in: the keys come from the terminal ----------------------------------------
 start piped 100 30 "gzip -c $R | $TNAV -"
 check "a gzip trace piped into tnav -: the interface opens on it" wait_for piped "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │" F

@@ -8,9 +8,11 @@
 #include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd/emit.h"
 #include "base/out.h"
@@ -295,14 +297,61 @@ RowModel *app_rows(App *A)
 
 /* ---- the session ------------------------------------------------------------------------- */
 
+/* a filter run on a thread of its own, so that the screen answers Esc */
+typedef struct {
+    Filter *f;
+    uint64_t *sel;
+    int rc;
+} FilterJob;
+
+static void *filter_job(void *p)
+{
+    FilterJob *j = p;
+    j->rc = filter_run(j->f, j->sel, NULL);
+    return NULL;
+}
+
+static int run_cancellable(App *A, Filter *f, uint64_t *sel)
+{
+    if (!A->filter_wait) return filter_run(f, sel, NULL);
+    atomic_bool cancel = false;
+    filter_set_cancel(f, &cancel);
+    FilterJob j = {f, sel, 0};
+    pthread_t th;
+    if (pthread_create(&th, NULL, filter_job, &j) != 0) {
+        filter_set_cancel(f, NULL);
+        return filter_run(f, sel, NULL);
+    }
+    /* a quick filter ends without a word; a slow one shows its time and
+     * takes Esc */
+    double t0 = now_sec();
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 150 * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    if (pthread_timedjoin_np(th, NULL, &until) != 0) {
+        while (pthread_tryjoin_np(th, NULL) != 0)
+            if (A->filter_wait(A->filter_wait_ctx, now_sec() - t0)) atomic_store(&cancel, true);
+    }
+    filter_set_cancel(f, NULL);
+    return j.rc;
+}
+
 uint64_t *app_run_filter(App *A, Filter *f, uint64_t *count)
 {
     size_t nw = (A->s->n + 63) / 64;
     uint64_t *sel = xcalloc(nw + 1, 8);
-    filter_run(f, sel, NULL);
+    if (run_cancellable(A, f, sel) != FILTER_OK) {
+        /* (the caller keeps what it had; the status line says why) */
+        snprintf(A->msg, sizeof A->msg, "%s: previous selection kept", filter_run_error(f));
+        free(sel);
+        return NULL;
+    }
     if (count) *count = bitmap_count(sel, nw);
     return sel;
 }
+
+static void hl_drop(App *A);
 
 /* the highlight: what its filter selected (hl_sel) among what the filter
  * shows; rerun: run its filter again first (the selection changed) */
@@ -313,6 +362,14 @@ static void hl_rebuild(App *A, bool rerun)
     if (rerun) {
         free(A->hl_sel);
         A->hl_sel = app_run_filter(A, A->hl_filter, NULL);
+        if (!A->hl_sel) {
+            /* (its run failed: no highlight rather than a wrong one) */
+            char m[sizeof A->msg];
+            snprintf(m, sizeof m, "%s", A->msg);
+            hl_drop(A);
+            snprintf(A->msg, sizeof A->msg, "highlight dropped: %.200s", m);
+            return;
+        }
     }
     if (A->ss.sel)
         for (size_t w = 0; w < nw; w++) A->hl_sel[w] &= A->ss.sel[w];
@@ -468,6 +525,12 @@ bool app_apply_filter(App *A, const char *text, bool highlight)
     uint64_t nsel;
     uint64_t *sel = app_run_filter(A, f, &nsel);
     double t1 = now_sec();
+    if (!sel) {
+        /* failed or out of time: the previous selection stays (A->msg says so) */
+        filter_free(f);
+        prompt_history_add(&A->prompt, text);
+        return true;
+    }
     if (highlight) {
         hl_drop(A);
         A->hl_filter = f;

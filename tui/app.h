@@ -133,6 +133,12 @@ typedef struct App {
     bool first_lite;
     /* memory prepared while idle for the first filter's summary */
     void *prewarm_thread;
+    /* set by the screen: while a filter runs on a thread of its own, called
+     * about every 50 ms with the seconds it has taken; draws that and
+     * returns true when the user cancels (Esc). NULL: filters run on the
+     * calling thread (headless, the tests). */
+    bool (*filter_wait)(void *ctx, double elapsed);
+    void *filter_wait_ctx;
 } App;
 
 /* Open a session on the traces of args (loaded by the caller's Session).

@@ -516,6 +516,9 @@ static void draw_prompt(App *A, Canvas *c, const Areas *r)
         snprintf(msg, sizeof msg, "%" PRIu64 " of %zu events match; Enter applies, Esc cancels, Tab completes", A->plive_count,
                  A->s->n);
         canvas_text(c, 0, y + 2, msg, c->w, ROLE_DIM, 0);
+    } else if (A->msg[0] && A->prompt.len) {
+        /* (the live count's note: too slow to count as one types, a regex that failed) */
+        canvas_text(c, 0, y + 2, A->msg, c->w, ROLE_WARN, 0);
     } else {
         canvas_text(c, 0, y + 2, "type a filter (Up/Down: history, Tab: completion); an empty one clears it", c->w, ROLE_DIM,
                     0);

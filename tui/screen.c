@@ -265,8 +265,39 @@ static void screen_close(void)
 
 /* the interface's loop on the terminal set up by screen_open; the caller
  * closes it */
+/* While a filter runs (App.filter_wait): its time on the last line, Esc or
+ * Ctrl-C cancels it, a resize is redrawn after it; other keys are dropped
+ * (they would act on a selection about to change). */
+static bool g_resized;
+static bool filter_wait(void *ctx, double elapsed)
+{
+    App *A = ctx;
+    char line[160];
+    snprintf(line, sizeof line, " filtering… %.1f s  (Esc cancels; the previous selection stays)", elapsed);
+    int h, w;
+    getmaxyx(stdscr, h, w);
+    (void)w;
+    move(h - 1, 0);
+    clrtoeol();
+    attron(A_REVERSE);
+    addstr(line);
+    attroff(A_REVERSE);
+    refresh();
+    timeout(50);
+    wint_t ch;
+    int r = get_wch(&ch);
+    if (g_quit) return true;
+    if (r == ERR) return false;
+    int key = r == KEY_CODE_YES && ch == KEY_MOUSE ? -2 : translate(r, ch);
+    if (key == TK_RESIZE) g_resized = true;
+    (void)A;
+    return key == TK_ESC || key == CTRL('c');
+}
+
 static int run_terminal(App *A)
 {
+    A->filter_wait = filter_wait;
+    A->filter_wait_ctx = A;
     int h, w;
     getmaxyx(stdscr, h, w);
     app_resize(A, w, h);
@@ -321,6 +352,13 @@ static int run_terminal(App *A)
                 f = app_key(A, key);
             }
             flags |= f;
+            if (g_resized) {
+                /* (the terminal changed size while a filter ran) */
+                g_resized = false;
+                getmaxyx(stdscr, h, w);
+                app_resize(A, w, h);
+                flags |= AF_REAGG;
+            }
             if (flags & AF_QUIT) {
                 g_quit = 1;
                 break;

@@ -438,7 +438,15 @@ bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, siz
         }
         xfree_big(S->xval, 0);
         S->xval = xmalloc_big((s->n + 1) * sizeof(double));
-        filter_values(f, S->xval);
+        if (filter_values(f, S->xval) != FILTER_OK) {
+            snprintf(err, errsz, "expr: %s", filter_run_error(f));
+            filter_free(f);
+            xfree_big(S->xval, 0);
+            S->xval = NULL;
+            free(S->xtext);
+            S->xtext = NULL;
+            return false;
+        }
         filter_free(f);
         free(S->xtext);
         S->xtext = xstrdup(m->expr ? m->expr : "");

@@ -92,6 +92,8 @@ void usage(FILE *f)
           "  --csv-engine hybrid|libcsv  hybrid (default): libcsv for records with quotes, a\n"
           "                              byte scanner for the rest; libcsv: libcsv for every record\n"
           "  -q, --quiet                 no warnings\n"
+          "  --filter-timeout SECONDS    a filter run that takes longer stops: exit 2 (default 5;\n"
+          "                              0 = no limit); in the interface, the previous selection stays\n"
           "  -f, --filter EXPR           compute over the events EXPR selects (see tnav(1), doc/FILTER.md):\n"
           "                              name =~ /^MPI_/ && dur > 10us, act_any(kind == \"move\"), E1 | E2\n"
           "\n"
@@ -202,6 +204,13 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             NEEDVAL();
             const char *err = load_opts_add_map(&a->load, val);
             if (err) return uerr(cmd, "%s", err);
+        } else if (!strcmp(name, "--filter-timeout")) {
+            NEEDVAL();
+            char *e;
+            double t = strtod(val, &e);
+            if (e == val || *e || !(t >= 0) || t > 1e6)
+                return uerr(cmd, "--filter-timeout must be a number of seconds (0 = no limit), not '%s'", val);
+            filter_set_default_budget(t);
         } else if (!strcmp(name, "--columns")) {
             NEEDVAL();
             if (!*val) return uerr(cmd, "%s", "--columns needs the names of the columns: --columns ts,loc,name");
@@ -477,7 +486,12 @@ int session_open(const char *cmd, CliArgs *a, Session *ss)
     size_t nw = (ss->s->n + 63) / 64;
     ss->sel = xcalloc(nw + 1, 8);
     ss->stage_counts = xcalloc((size_t)filter_nstages(ss->f) + 1, sizeof(uint64_t));
-    filter_run(ss->f, ss->sel, ss->stage_counts);
+    if (filter_run(ss->f, ss->sel, ss->stage_counts) != FILTER_OK) {
+        /* (a regex that failed, the time budget: no partial answer) */
+        fprintf(a->load.report ? a->load.report : stderr, "tnav: %s\n", filter_run_error(ss->f));
+        session_close(ss);
+        return 2;
+    }
     ss->nsel = bitmap_count(ss->sel, nw);
     (void)cmd;
     return 0;

@@ -43,7 +43,13 @@ static int bench_filter(Session *ss, const char *text, int runs)
     uint64_t count = 0;
     for (int i = 0; i < runs; i++) {
         double a = now_sec();
-        filter_run(f, sel, NULL);
+        if (filter_run(f, sel, NULL) != FILTER_OK) {
+            fprintf(stderr, "tnav: %s\n", filter_run_error(f));
+            free(ms);
+            free(sel);
+            filter_free(f);
+            return 2;
+        }
         ms[i] = (now_sec() - a) * 1e3;
     }
     count += bitmap_count(sel, nw);

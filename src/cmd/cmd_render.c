@@ -88,7 +88,12 @@ static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int 
         }
         sel = xcalloc((ss->s->n + 63) / 64 + 1, 8);
         double a = now_sec();
-        filter_run(f, sel, NULL);
+        if (filter_run(f, sel, NULL) != FILTER_OK) {
+            fprintf(stderr, "tnav: %s\n", filter_run_error(f));
+            free(sel);
+            filter_free(f);
+            return 2;
+        }
         fms = (now_sec() - a) * 1e3;
         filter_free(f);
     }
