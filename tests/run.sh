@@ -332,6 +332,19 @@ same_as_plain "convert reads a gzip file" "$TMP/s12.json"
 cmp -s "$TMP/f1.csv" "$TMP/f2.csv" && ok "filter reads standard input" || bad "filter from stdin differs"
 
 # ---------------------------------------------------------------------------
+section "a directory of trace files opens as one trace"
+mkdir -p "$TMP/ranks/sub" "$TMP/empty"
+{ head -n 1 "$TMP/gen.csv"; tail -n +2 "$TMP/gen.csv" | awk 'NR % 2'; } >"$TMP/ranks/rank0.csv"
+{ head -n 1 "$TMP/gen.csv"; tail -n +2 "$TMP/gen.csv" | awk '!(NR % 2)'; } | gzip -c >"$TMP/ranks/rank1.csv.gz"
+echo "not a trace" >"$TMP/ranks/README.md"; echo "x" >"$TMP/ranks/.hidden.csv"; cp "$TMP/gen.csv" "$TMP/ranks/sub/"
+"$TNAV" stats --json "$TMP/ranks/" | strip_files >"$TMP/dir.json"
+same_as_plain "DIR/: its trace files (a .csv, a .csv.gz) as one trace; README, hidden files, subdirectories left out" "$TMP/dir.json"
+"$TNAV" stats --json "$TMP/ranks" >"$TMP/dir2.json"
+grep -q '"files":\[{"path":"'"$TMP"'/ranks/rank0.csv".*{"path":"'"$TMP"'/ranks/rank1.csv.gz"' "$TMP/dir2.json" && ok "... in name order, named by their paths" || bad "dir files: $(grep -o '"files".*' "$TMP/dir2.json" | head -c 300)"
+expect_exit 2 "a directory without trace files: exit 2" "$TNAV" stats "$TMP/empty"
+grep -q "holds no trace files" "$TMP/err" && ok "... saying so" || bad "empty dir: $(cat "$TMP/err")"
+
+# ---------------------------------------------------------------------------
 section "many extra fields: cost in proportion to the values present"
 # 100,000 NDJSON records, each with 5 of 20,000 distinct extra keys (key
 # k((5i+j) mod 20000), an integer int(i/4000), a string for j = 1)

@@ -564,8 +564,10 @@ void locidx_build(Summary *S)
     c.pass = 1;
     jobq_init(&c.q, nloc);
     par_run(nw, locidx_worker, &c);
+    /* (in unsigned arithmetic: a sum past int64 wraps, defined, and the
+     * difference of two prefixes is still exact when it fits) */
     for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < n; i++) X->pre[k][i + 1] += X->pre[k][i];
+        for (size_t i = 0; i < n; i++) X->pre[k][i + 1] = (int64_t)((uint64_t)X->pre[k][i + 1] + (uint64_t)X->pre[k][i]);
     free(c.nshort);
     X->built = true;
 }
@@ -629,10 +631,11 @@ void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt,
         klo = locidx_lower(X, klo, e, from);
         if (khi < klo) khi = klo;
         khi = locidx_lower(X, khi, e, ti);
-        int64_t v = pre[klo] - pre[a];
+        int64_t v = (int64_t)((uint64_t)pre[klo] - (uint64_t)pre[a]);
         for (size_t k = klo; k < khi; k++)
-            v += X->t1[k] <= ti ? pre[k + 1] - pre[k] : lane_cum(S, &S->lanes[X->lane[k]], cat, ti, NULL);
-        acc[i] += v;
+            v = sat_add64(v, X->t1[k] <= ti ? (int64_t)((uint64_t)pre[k + 1] - (uint64_t)pre[k])
+                                           : lane_cum(S, &S->lanes[X->lane[k]], cat, ti, NULL));
+        acc[i] = sat_add64(acc[i], v);
     }
     /* the long lanes */
     lanes_cum(S, X->llane + X->loff[l], X->loff[l + 1] - X->loff[l], cat, t, nt, acc);

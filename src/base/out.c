@@ -54,14 +54,19 @@ void json_str(FILE *f, const char *s, size_t n)
 
 char *format_bytes(char *buf, size_t sz, int64_t b)
 {
-    static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     if (b < 1024) {
         snprintf(buf, sz, "%lld B", (long long)b);
         return buf;
     }
+    if (b == INT64_MAX) {
+        /* (sums stop there rather than wrap: the true value is at least this) */
+        snprintf(buf, sz, ">=8 EiB");
+        return buf;
+    }
     double v = (double)b;
     int k = 0;
-    while (v >= 1024 && k < 5) {
+    while (v >= 1024 && k < 6) {
         v /= 1024;
         k++;
     }

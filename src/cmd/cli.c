@@ -4,6 +4,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <strings.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -132,18 +134,86 @@ static int uerr(const char *cmd, const char *fmt, const char *arg)
 
 static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, CliArgs *a);
 
+/* a name that says trace: .csv .tsv .ndjson .jsonl .json .log .txt, and
+ * those with .gz or .zst after them */
+static bool trace_name(const char *n)
+{
+    size_t l = strlen(n);
+    static const char *const Z[] = {".gz", ".zst"};
+    for (int z = 0; z < 2; z++) {
+        size_t zl = strlen(Z[z]);
+        if (l > zl && !strcmp(n + l - zl, Z[z])) l -= zl;
+    }
+    static const char *const X[] = {".csv", ".tsv", ".ndjson", ".jsonl", ".json", ".log", ".txt"};
+    for (size_t i = 0; i < sizeof X / sizeof X[0]; i++) {
+        size_t xl = strlen(X[i]);
+        if (l > xl && !strncasecmp(n + l - xl, X[i], xl)) return true;
+    }
+    return false;
+}
+
+static int str_pcmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* A directory among the traces stands for the trace files in it (by name:
+ * trace_name; sorted; hidden files and subdirectories left out): a per-rank
+ * file set opens as one trace. 0, or 2 after a message. */
+static int expand_dirs(const char *cmd, CliArgs *a)
+{
+    VEC(char *) out = {0};
+    for (int i = 0; i < a->nfiles; i++) {
+        const char *p = a->files[i];
+        struct stat st;
+        if (strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            DIR *d = opendir(p);
+            if (!d) {
+                fprintf(stderr, "tnav %s: cannot read the directory %s: %s\n", cmd, p, strerror(errno));
+                for (size_t k = 0; k < out.len; k++) free(out.v[k]);
+                VEC_FREE(out);
+                return 2;
+            }
+            size_t before = out.len;
+            struct dirent *de;
+            while ((de = readdir(d))) {
+                if (de->d_name[0] == '.' || !trace_name(de->d_name)) continue;
+                size_t pl = strlen(p);
+                char *f = xasprintf("%s%s%s", p, pl && p[pl - 1] == '/' ? "" : "/", de->d_name);
+                struct stat fs;
+                if (stat(f, &fs) == 0 && S_ISREG(fs.st_mode)) VEC_PUSH(out, f);
+                else free(f);
+            }
+            closedir(d);
+            if (out.len == before) {
+                fprintf(stderr,
+                        "tnav %s: the directory %s holds no trace files (*.csv, *.tsv, *.ndjson, *.jsonl, *.json, *.log, "
+                        "*.txt, also .gz or .zst)\n",
+                        cmd, p);
+                for (size_t k = 0; k < out.len; k++) free(out.v[k]);
+                VEC_FREE(out);
+                return 2;
+            }
+            qsort(out.v + before, out.len - before, sizeof(char *), str_pcmp);
+        } else {
+            VEC_PUSH(out, xstrdup(p));
+        }
+    }
+    a->owned = out.v;
+    a->nowned = (int)out.len;
+    free(a->files);
+    a->files = xcalloc(out.len + 1, sizeof(char *));
+    for (size_t k = 0; k < out.len; k++) a->files[k] = out.v[k];
+    a->nfiles = (int)out.len;
+    return 0;
+}
+
 int cli_parse(const char *cmd, int argc, char **argv, int first, CliArgs *a)
 {
     int r = cli_parse_inner(cmd, argc, argv, first, a);
+    if (!r) r = expand_dirs(cmd, a);
     if (!r && a->max_memory && !set_max_memory(a->max_memory)) {
         fprintf(stderr, "tnav %s: --max-memory: %s\n", cmd, strerror(errno));
         r = 2;
     }
-    if (r) {
-        free(a->files);
-        a->files = NULL;
-        a->nfiles = 0;
-    }
+    if (r) cli_free(a);
     return r;
 }
 
@@ -252,7 +322,15 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
     return 0;
 }
 
-void cli_free(CliArgs *a) { free(a->files); }
+void cli_free(CliArgs *a)
+{
+    free(a->files);
+    for (int i = 0; i < a->nowned; i++) free(a->owned[i]);
+    free(a->owned);
+    a->files = NULL;
+    a->owned = NULL;
+    a->nfiles = a->nowned = 0;
+}
 
 const char *cli_extra(const CliArgs *a, const char *name)
 {

@@ -22,6 +22,8 @@ typedef struct {
     const char *filter; /* -f / --filter EXPR, or NULL */
     char **files;
     int nfiles;
+    char **owned; /* paths cli_parse made (a directory's files), freed by cli_free */
+    int nowned;
     uint64_t max_memory; /* --max-memory in bytes (0: no cap); applied by cli_parse */
     /* options a command accepts beyond the common ones, as name=value */
     const char *const *extra_opts; /* NULL-terminated list of accepted "--name" with an argument */

@@ -555,7 +555,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         L->label = i;
         const char *t = strtab_str(&s->strs, i);
         int64_t iv;
-        L->is_int = parse_int64(t, strlen(t), &iv) == TP_OK;
+        /* (by length: "0\0" is a string label, not the integer 0) */
+        L->is_int = parse_int64(t, strtab_len(&s->strs, i), &iv) == TP_OK;
         L->ival = L->is_int ? iv : 0;
     }
     free(isloc);

@@ -64,7 +64,9 @@ static void fmt_value(char *buf, size_t sz, Metric m, double v)
     if (v != v) {
         snprintf(buf, sz, "-");
     } else if (m == M_BYTES) {
-        format_bytes(buf, sz, (int64_t)llround(v));
+        /* (sums of cells are doubles: past int64, in EiB directly) */
+        if (fabs(v) >= 9.2e18) snprintf(buf, sz, "%.0f EiB", v / 1152921504606846976.0);
+        else format_bytes(buf, sz, (int64_t)llround(v));
     } else {
         fmt_num(buf, sz, v);
     }
