@@ -118,7 +118,7 @@ build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbu
 # libFuzzer targets (clang); each links the core built with the fuzzer's
 # instrumentation
 FUZZ_CC    ?= clang
-FUZZ_FLAGS = $(CSTD) -O1 -g -Isrc -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
+FUZZ_FLAGS = $(CSTD) -O2 -g -Isrc -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
 FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_filter
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)

@@ -3,9 +3,10 @@
  *
  * Owns: only this harness (nothing in src/). Each input is loaded with
  * load_traces() from memory (LoadOpts.mem: no file, no system call per
- * input) with the format forced to CSV, 2 threads and a /dev/null report
- * stream, then again with --csv-engine libcsv; with small chunks, also
- * sequentially through a temp file (mkstemp under /tmp, unlinked at once
+ * input) with the format forced to CSV, 1 thread (2 when bit 5 of b0 is
+ * set) and a /dev/null report stream; for inputs of odd length again with
+ * --csv-engine libcsv; with small chunks, also sequentially through a temp
+ * file (mkstemp under /tmp, unlinked at once
  * and opened as /proc/self/fd/N, so that a crash leaves no file behind),
  * so that the file reader's windows are checked against memory.
  * Options taken from the first input byte b0 (which is also file content):
@@ -57,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set_input(data, size);
     unsigned b0 = size ? data[0] : 0;
     Run r = {FUZZ_FORMAT, CSV_ENGINE_HYBRID, 2, 0, 0, false, false, false};
+    r.threads = 1 + ((b0 >> 5) & 1); /* (a thread per load costs more than a small input) */
     r.chunk = (b0 & 1) ? chunk_bytes(7 + (int)((b0 >> 1) % 50), size) : 0;
     r.keep_all = (b0 >> 1) & 1;
     r.unit_exp = 3 * (int)((b0 >> 2) & 3);
@@ -64,10 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     Digest fast, slow;
     load_digest(&r, &fast);
-    Run rl = r;
-    rl.engine = CSV_ENGINE_LIBCSV;
-    load_digest(&rl, &slow);
-    compare(&fast, &slow, "hybrid vs libcsv");
+    if (size & 1) {
+        /* (for inputs of odd length: a second load halves the runs a second) */
+        Run rl = r;
+        rl.engine = CSV_ENGINE_LIBCSV;
+        load_digest(&rl, &slow);
+        compare(&fast, &slow, "hybrid vs libcsv");
+    }
     if (r.chunk) {
         Digest seq;
         Run rs = r;
