@@ -175,6 +175,7 @@ int cmd_filter(int argc, char **argv, int first)
     session_close(&ss);
     if (fflush(stdout) != 0) r = 2;
 out:
-    free(all);
+    a.files = all; /* (the whole list, and the paths cli_parse made) */
+    cli_free(&a);
     return r;
 }

@@ -195,6 +195,14 @@ const char *load_opts_add_map(LoadOpts *o, const char *spec)
     return NULL;
 }
 
+uint32_t map_also(const LoadOpts *o, const char *name, size_t n, int first)
+{
+    uint32_t m = 0;
+    for (int f = 0; f < F__N; f++)
+        if (f != first && o->map[f] && strlen(o->map[f]) == n && !memcmp(o->map[f], name, n)) m |= 1u << f;
+    return m;
+}
+
 int resolve_column(const LoadOpts *o, const char *name, size_t n, int *prio)
 {
     for (int f = 0; f < F__N; f++)

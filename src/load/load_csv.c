@@ -461,6 +461,17 @@ static char *resolve_header(CsvFile *cf, const LoadOpts *o, const char *what)
             cf->canon_col[cf->ncanon] = best[f];
             cf->ncanon++;
         }
+    /* a column --map names for several fields feeds each of them */
+    for (int f = 0; f < F__N; f++)
+        if (o->map[f] && best[f] < 0)
+            for (int i = 0; i < cf->ncols; i++)
+                if (!strcmp(cf->colnames[i], o->map[f])) {
+                    best[f] = i;
+                    cf->canon_field[cf->ncanon] = f;
+                    cf->canon_col[cf->ncanon] = i;
+                    cf->ncanon++;
+                    break;
+                }
     /* a --map that names no column is that mistake, not a missing field */
     for (int f = 0; f < F__N; f++)
         if (o->map[f] && best[f] < 0) {

@@ -49,6 +49,9 @@ void batch_presize(Batch *b, Reader *rd, uint64_t start, uint64_t end);
 
 /* How a column or key maps onto the model. */
 int resolve_column(const LoadOpts *o, const char *name, size_t n, int *prio);
+/* The other canonical fields --map takes from the same column or key as
+ * `first` (--map ts=time --map end=time): a mask of fields. */
+uint32_t map_also(const LoadOpts *o, const char *name, size_t n, int first);
 /* For a message about a missing column or key: "its columns are 'a', 'b'
  * (and N more); did you mean 'Ts'?" (the name nearest to one of `wants`, a
  * NULL-terminated list, by case-insensitive edit distance, when one is

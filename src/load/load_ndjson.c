@@ -21,6 +21,7 @@
 
 typedef struct {
     int field; /* canonical field or -1 */
+    uint32_t also; /* further canonical fields --map takes from this key */
     int prio;
     uint32_t xid;
     bool has_xid;
@@ -313,6 +314,7 @@ static KeyInfo *key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
     if (k->field == -2) {
         int prio = 0;
         k->field = resolve_column(nd->o, name, n, &prio);
+        k->also = k->field >= 0 ? map_also(nd->o, name, n, k->field) : 0;
         k->prio = prio;
         k->has_xid = false;
         k->seen = 0;
@@ -379,6 +381,13 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
         }
     } else {
         rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
+    }
+    for (uint32_t m = k->also; m; m &= m - 1) {
+        /* (--map names this key for other fields too) */
+        int f2 = __builtin_ctz(m);
+        rec_set(r, f2, vp, vn, vt);
+        nd->prio[f2] = -1;
+        nd->holder[f2] = kid;
     }
     return true;
 }
