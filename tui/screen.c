@@ -165,8 +165,31 @@ static int handle_mouse(App *A)
 static bool g_screen;      /* curses is set up */
 
 /* out of memory with the screen up: the terminal is given back first */
+/* The terminal is written by the interface's thread only, under this lock
+ * (recursive: a fatal error while drawing takes it again). A fatal error on
+ * another thread (the loader's, a filter's, out of memory) takes it and
+ * never gives it back, so that nothing is drawn after the terminal is
+ * restored and before the process ends. */
+static pthread_mutex_t g_term_lock;
+static pthread_once_t g_term_once = PTHREAD_ONCE_INIT;
+static void term_lock_init(void)
+{
+    pthread_mutexattr_t at;
+    pthread_mutexattr_init(&at);
+    pthread_mutexattr_settype(&at, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&g_term_lock, &at);
+    pthread_mutexattr_destroy(&at);
+}
+static void term_lock(void)
+{
+    pthread_once(&g_term_once, term_lock_init);
+    pthread_mutex_lock(&g_term_lock);
+}
+static void term_unlock(void) { pthread_mutex_unlock(&g_term_lock); }
+
 static void screen_fatal(void)
 {
+    term_lock(); /* (kept until the process ends) */
     if (g_screen) endwin();
 }
 static SCREEN *g_scr;      /* ... on this screen */
@@ -275,6 +298,7 @@ static bool filter_wait(void *ctx, double elapsed)
     char line[160];
     snprintf(line, sizeof line, " filtering… %.1f s  (Esc cancels; the previous selection stays)", elapsed);
     int h, w;
+    term_lock();
     getmaxyx(stdscr, h, w);
     (void)w;
     move(h - 1, 0);
@@ -286,6 +310,7 @@ static bool filter_wait(void *ctx, double elapsed)
     timeout(50);
     wint_t ch;
     int r = get_wch(&ch);
+    term_unlock();
     if (g_quit) return true;
     if (r == ERR) return false;
     int key = r == KEY_CODE_YES && ch == KEY_MOUSE ? -2 : translate(r, ch);
@@ -315,8 +340,10 @@ static int run_terminal(App *A)
             }
             oom_phase("drawing the interface");
             app_draw(A, c, flags);
+            term_lock();
             blit(c);
             refresh();
+            term_unlock();
             flags = 0;
         }
         if (first) {
@@ -337,7 +364,9 @@ static int run_terminal(App *A)
          * that is already there before drawing again */
         timeout(200);
         wint_t ch;
+        term_lock();
         int r = get_wch(&ch);
+        term_unlock();
         if (r == ERR) continue;
         for (;;) {
             int key = r == KEY_CODE_YES && ch == KEY_MOUSE ? -2 : translate(r, ch);
@@ -364,7 +393,9 @@ static int run_terminal(App *A)
                 break;
             }
             timeout(0);
+            term_lock();
             r = get_wch(&ch);
+            term_unlock();
             if (r == ERR) break;
         }
     }
@@ -486,7 +517,10 @@ static void show_loading(Loader *L, const char *what, bool ascii, bool *color)
         while (!loader_wait(L, -1, false)) {}
         return;
     }
-    if (!screen_open(color)) return;
+    term_lock();
+    bool opened = screen_open(color);
+    term_unlock();
+    if (!opened) return;
     int h, w;
     getmaxyx(stdscr, h, w);
     Canvas *c = canvas_new(w, h, ascii, *color);
@@ -494,9 +528,12 @@ static void show_loading(Loader *L, const char *what, bool ascii, bool *color)
         if (g_quit) atomic_store(&L->lp.cancel, true);
         draw_loading(c, what, atomic_load(&L->lp.done), atomic_load(&L->lp.total), atomic_load(&L->lp.phase),
                      now_sec() - L->t0, atomic_load(&L->lp.cancel));
+        term_lock();
         blit(c);
         refresh();
+        term_unlock();
         if (loader_wait(L, 150, true)) break;
+        term_lock();
         timeout(0);
         wint_t ch;
         int r;
@@ -510,6 +547,7 @@ static void show_loading(Loader *L, const char *what, bool ascii, bool *color)
                 atomic_store(&L->lp.cancel, true);
             }
         }
+        term_unlock();
     }
     canvas_free(c);
 }
