@@ -180,7 +180,8 @@ static void ref_busy(const Store *s, const uint64_t *sel, RowKind rk, uint16_t k
                 uint32_t e = ev.v[k];
                 if (s->ts[e] <= x && s->ts[e] + s->dur[e] > x) in = e;
             }
-            if (in == NONE32 || s->kind[in] != kind) continue;
+            /* (busy: state and every user kind's intervals) */
+            if (in == NONE32 || !(s->kind[in] == kind || (kind == K_STATE && s->kind[in] >= K_USER))) continue;
             add_overlap(acc, rk == ROWS_LOC ? s->loc[in] : a, bb, nb, x, y);
         }
     }

@@ -222,10 +222,12 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n;
         for (size_t g = g0; g < g1; g++) {
             uint32_t ev = E[g];
-            uint8_t cat = ev == NONE32                ? CAT_IDLE
-                          : s->kind[ev] == K_STATE ? CAT_BUSY
-                          : s->kind[ev] == K_SYNC  ? CAT_SYNC
-                                                   : CAT_OTHER;
+            /* (an interval of a user kind — compile, task, GC — is work:
+             * busy, as state is) */
+            uint8_t cat = ev == NONE32                                      ? CAT_IDLE
+                          : s->kind[ev] == K_STATE || s->kind[ev] >= K_USER ? CAT_BUSY
+                          : s->kind[ev] == K_SYNC                         ? CAT_SYNC
+                                                                          : CAT_OTHER;
             S->seg_cat[g] = cat;
             if (!(g & ((1u << CP_SHIFT) - 1))) {
                 S->cp[0][g >> CP_SHIFT] = acc[0];

@@ -492,7 +492,8 @@ static int glyph_prio(const Store *s, uint32_t e)
     case K_ATOMIC: return 2;
     default: break;
     }
-    if (s->kind[e] >= K_USER && !strcmp(kind_name(s, s->kind[e]), "clock")) return 1;
+    /* marks and user kinds: their instants, least important */
+    if ((s->kind[e] == K_MARK || s->kind[e] >= K_USER) && !(s->flags[e] & EVF_DUR)) return 1;
     return 0;
 }
 
@@ -520,8 +521,7 @@ static Points *glyph_points(Summary *S, RowKind rk)
         size_t nk = (size_t)K_USER + s->nukind + 1;
         uint8_t *maybe = xcalloc(nk + 1, 1);
         for (size_t k = 0; k < nk; k++) {
-            maybe[k] = k == K_END || k == K_SPAWN || k == K_MOVE || k == K_SYNC || k == K_ATOMIC;
-            if (k >= K_USER && k < (size_t)K_USER + s->nukind && !strcmp(kind_name(s, (uint16_t)k), "clock")) maybe[k] = 1;
+            maybe[k] = k == K_END || k == K_SPAWN || k == K_MOVE || k == K_SYNC || k == K_ATOMIC || k == K_MARK || k >= K_USER;
         }
         for (size_t e = 0; e < s->n; e++) {
             uint16_t k = s->kind[e];

@@ -53,6 +53,7 @@ uint32_t glyph_ascii(uint32_t ch)
     case 0x2584: case 0x2585: case 0x2586: case 0x2587: return '=';
     case 0x25B8: case 0x25B6: return '>';                           /* ▸ ▶ spawn */
     case 0x25CF: return 'o';                                        /* ● end */
+    case 0x2022: return '*';                                        /* • mark */
     case 0x25BC: return 'v';                                        /* ▼ */
     case 0x25B2: return '^';                                        /* ▲ */
     case 0x21C7: return '{';                                        /* ⇇ */

@@ -470,8 +470,15 @@ static uint32_t instant_glyph(const Store *s, uint32_t e)
     }
     case K_SYNC: return 'F';
     case K_ATOMIC: return 'A';
+    case K_MARK: return 0x2022; /* • */
     default: break;
     }
+    if (s->kind[e] >= K_USER && strcmp(kind_name(s, s->kind[e]), "clock") != 0) {
+        /* a user kind: its first letter (pass, fail, note), else • */
+        unsigned char k0 = (unsigned char)kind_name(s, s->kind[e])[0];
+        return (k0 >= 'a' && k0 <= 'z') || (k0 >= 'A' && k0 <= 'Z') || (k0 >= '0' && k0 <= '9') ? k0 : 0x2022;
+    }
+    /* X10 clock operations, by name */
     const char *nm = s->name[e] != NONE32 ? store_str(s, s->name[e]) : "";
     if (strstr(nm, "drop")) return 0x2190;   /* ← */
     if (strstr(nm, "resume")) return 0x21C9; /* ⇉ */
