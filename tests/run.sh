@@ -345,6 +345,31 @@ expect_exit 2 "a directory without trace files: exit 2" "$TNAV" stats "$TMP/empt
 grep -q "holds no trace files" "$TMP/err" && ok "... saying so" || bad "empty dir: $(cat "$TMP/err")"
 
 # ---------------------------------------------------------------------------
+section "a file that changes while it is read"
+# a slow load (small chunks, a delay before each): the file is changed once
+# tnav has it open (polled in /proc, never a blind sleep)
+changed_load() { # description, expected exit, how to change the file, command...
+    d=$1 want=$2 how=$3; shift 3
+    cp "$TMP/gen.csv" "$TMP/ch.csv"
+    TNAV_CHUNK_BYTES=20000 TNAV_TEST_LOAD_DELAY_MS=30 "$@" "$TMP/ch.csv" >"$TMP/ch.out" 2>"$TMP/ch.err" &
+    pid=$!
+    i=0; while [ $i -lt 1000 ] && ! ls -l /proc/$pid/fd 2>/dev/null | grep -q "ch.csv"; do i=$((i + 1)); sleep 0.01; done
+    case $how in
+        shrink) truncate -s 300000 "$TMP/ch.csv" ;;
+        rewrite) python3 -c 'import sys; f = open(sys.argv[1], "r+b"); f.seek(100); f.write(b"9"); f.close()' "$TMP/ch.csv" ;;
+        append) tail -n 5 "$TMP/gen.csv" >>"$TMP/ch.csv" ;;
+    esac
+    wait $pid; rc=$?
+    if [ $rc -eq "$want" ]; then ok "$d (exit $rc)"; else bad "$d: exit $rc, $(head -c 300 "$TMP/ch.err")"; fi
+}
+changed_load "a file cut short while stats reads it: an error, not a smaller trace" 1 shrink "$TNAV" stats --threads 1
+grep -q "ch.csv changed while it was read (it got shorter)" "$TMP/ch.err" && ok "... saying it got shorter" || bad "shrink message: $(cat "$TMP/ch.err")"
+changed_load "a file rewritten in place while check reads it: check exits 1" 1 rewrite "$TNAV" check --threads 1
+grep -q "it was rewritten in place" "$TMP/ch.err" && ok "... saying so" || bad "rewrite message: $(cat "$TMP/ch.err")"
+changed_load "a file appended to while it is read (a log being written): read up to its size at open, no error" 0 append "$TNAV" stats --json --threads 1
+grep -q '"events":20000,' "$TMP/ch.out" && ok "... its 20000 events at open" || bad "append: $(head -c 200 "$TMP/ch.out")"
+
+# ---------------------------------------------------------------------------
 section "many extra fields: cost in proportion to the values present"
 # 100,000 NDJSON records, each with 5 of 20,000 distinct extra keys (key
 # k((5i+j) mod 20000), an integer int(i/4000), a string for j = 1)

@@ -74,6 +74,13 @@ void rd_init(Reader *r, int fd, const char *mem, uint64_t limit)
 
 void rd_free(Reader *r) { free(r->buf); }
 
+void rd_finish(Reader *r, Batch *b)
+{
+    if (r->io_error && !b->read_errno) b->read_errno = r->err ? r->err : EIO;
+    if (r->shrank) b->file_shrank = true;
+    rd_free(r);
+}
+
 const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
 {
     ChunkProg *cp = tl_prog;
@@ -131,11 +138,14 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
         if (got < 0) {
             if (errno == EINTR) continue;
             r->io_error = true;
+            r->err = errno;
             break;
         }
         if (got == 0) {
-            /* the file shrank: read no further */
+            /* the file shrank: read no further (and say so: the load is
+             * not the file) */
             r->limit = r->base + r->len;
+            r->shrank = true;
             break;
         }
         r->len += (size_t)got;
@@ -300,6 +310,8 @@ const char *format_name(int fmt)
 typedef struct {
     int fmt;
     uint64_t size; /* bytes of the input (of its decompressed copy) */
+    bool watch;    /* a regular file read in place: checked for changes after */
+    struct timespec mtime; /* its modification time when it was opened */
     CsvFile csv;
     NdFile nd;
     uint64_t *starts; /* nchunks + 1 */
@@ -433,7 +445,8 @@ static ssize_t in_pread(int fd, const char *mem, uint64_t size, void *buf, size_
  * input ("-"), a pipe or a device, and gzip/zstd data, through a temp copy
  * (spool.c). Returns fd (or -1 for o->mem) and sets *size; on an error
  * returns -2 with *err, or -3 when the load was cancelled meanwhile. */
-static int open_input(const char *path, const LoadOpts *o, uint64_t done_base, uint64_t *size, char **err)
+static int open_input(const char *path, const LoadOpts *o, uint64_t done_base, uint64_t *size, char **err,
+                      struct timespec *mtime)
 {
     if (o->mem) {
         *size = o->mem_len;
@@ -465,6 +478,7 @@ static int open_input(const char *path, const LoadOpts *o, uint64_t done_base, u
         comp = spool_magic(head, k > 0 ? (size_t)k : 0);
         if (comp == SPOOL_NONE) {
             *size = (uint64_t)st.st_size;
+            if (mtime) *mtime = st.st_mtim;
             return fd;
         }
     } else {
@@ -505,8 +519,11 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
 {
     memset(fj, 0, sizeof *fj);
     uint64_t size;
-    int fd = open_input(path, o, done_base, &size, err);
+    struct timespec mt = {-1, -1};
+    int fd = open_input(path, o, done_base, &size, err, &mt);
     if (fd < -1) return fd == -3 ? LOAD_CANCELLED : -1;
+    fj->watch = mt.tv_sec != -1;
+    fj->mtime = mt;
     const char *mem = o->mem;
     if (!mem && !strcmp(path, "-")) path = "standard input";
     fj->size = size;
@@ -790,6 +807,41 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         }
         rep->rejected += inf->rejected;
         if (fj.fmt == FMT_CSV) inf->comments += fj.csv.comments;
+        /* a read that failed, a file that changed while it was read: the
+         * load is not the file, and says so */
+        int rerr = 0;
+        bool shrank = false;
+        for (size_t i = all.len - (size_t)fj.nchunks; i < all.len; i++) {
+            if (all.v[i]->read_errno && !rerr) rerr = all.v[i]->read_errno;
+            shrank |= all.v[i]->file_shrank;
+        }
+        struct stat st2;
+        int wfd = fj.fmt == FMT_CSV ? fj.csv.fd : fj.nd.fd;
+        bool changed = shrank;
+        if (!changed && fj.watch && wfd >= 0 && fstat(wfd, &st2) == 0)
+            changed = (uint64_t)st2.st_size < fj.size ||
+                      ((uint64_t)st2.st_size == fj.size &&
+                       (st2.st_mtim.tv_sec != fj.mtime.tv_sec || st2.st_mtim.tv_nsec != fj.mtime.tv_nsec));
+        if (rerr || changed) {
+            if (pg && pg->before_report) pg->before_report(pg->ctx);
+            FILE *rf = o->report ? o->report : stderr;
+            if (rerr)
+                fprintf(rf, "tnav: %s: a read failed while loading it: %s; the load is incomplete\n", inf->path,
+                        strerror(rerr));
+            else
+                fprintf(rf,
+                        "tnav: %s changed while it was read (%s); what was loaded is not the file: load it again "
+                        "when it is complete\n",
+                        inf->path, shrank || (fj.watch && (uint64_t)st2.st_size < fj.size) ? "it got shorter" : "it was rewritten in place");
+            close_file(&fj);
+            free(fj.batches);
+            free_batches(all.v, all.len);
+            VEC_FREE(all);
+            for (size_t i = 0; i < rej.len; i++) free(rej.v[i].reason);
+            VEC_FREE(rej);
+            free_problems(probs.v, probs.len);
+            return rerr ? 2 : 1;
+        }
         close_file(&fj);
         free(fj.batches);
         done_files += inf->bytes;

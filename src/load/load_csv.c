@@ -761,5 +761,5 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     free(xid);
     VEC_FREE(rec.x);
     VEC_FREE(srec.x);
-    rd_free(&rd);
+    rd_finish(&rd, b);
 }

@@ -26,6 +26,8 @@ typedef struct {
     uint64_t base; /* file offset of buf[0] */
     size_t len;    /* valid bytes in buf */
     bool io_error;
+    int err;      /* the errno of a read error */
+    bool shrank;  /* the file ended before the size it had when it was opened */
 } Reader;
 
 /* bytes readable past the end of a window (zeroed), for 16-byte scanners */
@@ -35,6 +37,9 @@ typedef struct {
  * is followed by LOAD_MEM_SLACK zero bytes, and nothing is copied). */
 void rd_init(Reader *r, int fd, const char *mem, uint64_t limit);
 void rd_free(Reader *r);
+/* a chunk parser's end: what went wrong reading (a read error, a file that
+ * shrank) into the batch, then rd_free */
+void rd_finish(Reader *r, Batch *b);
 /* Make [off, off+min) available (or as much as exists before the limit);
  * returns a pointer to offset off and sets *avail to the bytes available
  * from there (>= min unless the limit is reached). */

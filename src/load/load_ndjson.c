@@ -649,5 +649,5 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
     free(nd.sbuf);
     free(nd.kbuf);
     VEC_FREE(nd.rec.x);
-    rd_free(&rd);
+    rd_finish(&rd, b);
 }

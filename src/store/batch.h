@@ -208,6 +208,8 @@ typedef struct Batch {
     /* chunk bookkeeping, filled by the loader */
     uint64_t chunk_start, chunk_stop, nlf;
     bool tail_incomplete;
+    int read_errno;   /* a read of the chunk failed (errno), else 0 */
+    bool file_shrank; /* the file ended before its size at open */
     int file_index;
 } Batch;
 
