@@ -398,7 +398,8 @@ int parse_double(const char *s, size_t n, double *out)
 
 bool canonical_int_label(const char *s, size_t n, char *buf, size_t *outlen, int64_t *val)
 {
-    if (n == 0 || n > 20) return false;
+    /* (any length: "000…04" with 30 zeros is location 4 too) */
+    if (n == 0 || n > 4096) return false;
     int64_t v;
     if (parse_int64(s, n, &v) != TP_OK) return false;
     *outlen = fmt_i64(buf, v);

@@ -555,8 +555,11 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         L->label = i;
         const char *t = strtab_str(&s->strs, i);
         int64_t iv;
-        /* (by length: "0\0" is a string label, not the integer 0) */
-        L->is_int = parse_int64(t, strtab_len(&s->strs, i), &iv) == TP_OK;
+        /* an integer label is one in canonical decimal (the batches write
+         * them so); by length: "0\0" is a string label, not the integer 0 */
+        size_t tl = strtab_len(&s->strs, i);
+        char cb[24];
+        L->is_int = parse_int64(t, tl, &iv) == TP_OK && fmt_i64(cb, iv) == tl && !memcmp(cb, t, tl);
         L->ival = L->is_int ? iv : 0;
     }
     free(isloc);
