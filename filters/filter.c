@@ -1,6 +1,8 @@
 /*
  * filter.c — compiling and running filters: the pipeline (parse, check,
- * compile), the filter's own strings, scopes, stages, and error messages.
+ * compile), the filter's own strings, scopes, stages, a run's limits (its
+ * time budget, a cancel flag, a regex that failed: the run stops and its
+ * half-built tables are dropped), and error messages.
  * See filter.h for the contract and fint.h for the internals.
  */
 #include "filter.h"
@@ -116,8 +118,6 @@ void filter_act_labels(Filter *F)
     }
 }
 
-/* A filter parsed from text, before checking: NULL (err filled) on a
- * syntax error. */
 /* ---- a run's limits: the time budget, cancel, failed regexes ---------- */
 
 static double g_budget = FILTER_DEFAULT_BUDGET;
@@ -192,6 +192,8 @@ static void run_abandon(Filter *F)
     F->epoch++;
 }
 
+/* A filter parsed from text, before checking: NULL (err filled) on a
+ * syntax error. */
 static Filter *filter_parse(const Store *s, const char *text, FilterError *err, Ast *ast, SrcError *se)
 {
     memset(err, 0, sizeof *err);

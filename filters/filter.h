@@ -4,7 +4,9 @@
  *
  * Owns: compiled filters (programs, tables, scopes, regexes).
  * Invariants: a filter is compiled once per text and store and may be run
- * many times; nothing is evaluated when compilation fails; a run's
+ * many times, from one thread at a time; nothing is evaluated when
+ * compilation fails; a run stops at its time budget, a cancel or a regex
+ * that fails, and then returns no selection; a run's
  * selection is a bitmap of the store's events (bit e = event e) and
  * contains only events that passed every stage; the result of a run does
  * not depend on how the events are split into blocks. See doc/FILTER.md.

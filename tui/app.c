@@ -1,6 +1,9 @@
 /*
  * app.c — the interactive session's state and operations; see app.h.
- * Nothing here touches the terminal.
+ * Nothing here touches the terminal. A new filter runs on a thread of its
+ * own (run_cancellable) while the screen's App.filter_wait hook shows its
+ * time and reads Esc; the session's state is only changed on this thread,
+ * after the run, and only when it succeeded.
  */
 #include "app.h"
 
