@@ -502,9 +502,25 @@ if [ -d "$SHARED" ]; then
         [ $rc -eq 2 ] && grep -q "not supported yet" "$TMP/x.err" && ok "$(basename "$p"): refused with a clear message" || bad "$(basename "$p"): exit $rc $(head -2 "$TMP/x.err")"
         break
     done
+    n=0; nbad=0
+    for p in "$SHARED"/chrome_json/*.json; do
+        [ -f "$p" ] || continue
+        n=$((n + 1))
+        "$TNAV" stats "$p" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
+        if [ $rc -ne 2 ] || ! grep -q "Chrome Trace Event" "$TMP/x.err"; then nbad=$((nbad + 1)); echo "  $(basename "$p"): exit $rc $(head -1 "$TMP/x.err")"; fi
+    done
+    [ $n -gt 0 ] && [ $nbad -eq 0 ] && ok "chrome_json: all $n files detected as Chrome JSON from content (refused, never misread as NDJSON)" || bad "chrome_json: $nbad of $n misdetected"
 else
     skip "real traces: $SHARED not found"
 fi
+# the object form of Chrome JSON with "traceEvents" after other top-level keys, on later lines
+printf '{"displayTimeUnit": "ns",\n "metadata": {"traceEvents": 1},\n "traceEvents": [\n{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a"}\n]}\n' >"$TMP/late.json"
+"$TNAV" stats "$TMP/late.json" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
+[ $rc -eq 2 ] && grep -q "Chrome Trace Event" "$TMP/x.err" && ok "chrome detection: traceEvents after other keys, on a later line" || bad "chrome detection late key: exit $rc $(head -2 "$TMP/x.err")"
+# NDJSON whose records hold a nested "traceEvents" key stays NDJSON
+printf '{"ts":1,"loc":0,"name":"a","x":{"traceEvents":[]}}\n{"ts":2,"loc":0,"name":"b"}\n' >"$TMP/nd.ndjson"
+"$TNAV" stats "$TMP/nd.ndjson" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
+[ $rc -eq 0 ] && ok "chrome detection: a nested traceEvents key in NDJSON is still NDJSON" || bad "chrome detection nested key: exit $rc $(head -2 "$TMP/x.err")"
 
 # ---------------------------------------------------------------------------
 section "tnav convert: canonical CSV / NDJSON and Chrome JSON, whole or not at all"

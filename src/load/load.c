@@ -373,6 +373,36 @@ static void free_batches(Batch **v, size_t n)
     }
 }
 
+/* whether the JSON object at p (p[0] == '{') has a top-level key
+ * "traceEvents" within the n bytes seen: the object form of the Chrome
+ * Trace Event format, whose other keys (displayTimeUnit, metadata,
+ * stackFrames, ...) may come before it, on one line or on many. Looks
+ * only at keys of the outermost object (depth 1), never inside strings,
+ * and stops where that object ends (a later NDJSON line is not it). */
+static int top_level_trace_events(const unsigned char *p, size_t n)
+{
+    int depth = 0;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char c = p[k];
+        if (c == '"') {
+            size_t s0 = k + 1;
+            for (k = s0; k < n && p[k] != '"'; k++)
+                if (p[k] == '\\') k++;
+            if (k >= n) return 0;
+            if (depth == 1 && k - s0 == 11 && !memcmp(p + s0, "traceEvents", 11)) {
+                size_t j = k + 1;
+                while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r' || p[j] == '\n')) j++;
+                if (j < n && p[j] == ':') return 1;
+            }
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (--depth <= 0) return 0;
+        }
+    }
+    return 0;
+}
+
 /* what the first bytes say the file is */
 static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not)
 {
@@ -410,9 +440,7 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
     }
     if (p[i] == '{') {
         /* one object per line, unless this is one big JSON document */
-        const unsigned char *nl = memchr(p + i, '\n', n - i);
-        size_t lim = nl ? (size_t)(nl - p) : n;
-        if (memmem(p + i, lim - i, "\"traceEvents\"", 13) && (!nl || lim - i < 64)) {
+        if (top_level_trace_events(p + i, n - i)) {
             *why_not = xstrdup("Chrome Trace Event JSON is not supported yet; NDJSON needs one object per line");
             return -1;
         }
