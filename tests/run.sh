@@ -647,13 +647,16 @@ if command -v tmux >/dev/null 2>&1; then
         S=tnav-oom-$$
         case $ph in --*) env=""; opt=$ph ;; *) env=$ph; opt="" ;; esac
         tmux -L "$S" new-session -d -x 100 -y 30 "sh" 2>/dev/null
+        # keys typed before the shell's prompt is drawn are echoed ahead of
+        # it, and the prompt then lands in front of tnav's message: wait
+        i=0; while [ $i -lt 200 ] && [ -z "$(tmux -L "$S" capture-pane -p | tr -d ' \n')" ]; do i=$((i + 1)); sleep 0.05; done
         tmux -L "$S" send-keys "TERM=xterm LC_ALL=C.UTF-8 TZ=UTC $env $TNAV $opt $TMP/oom.csv; echo rc=\$?" Enter
         i=0; while [ $i -lt 200 ] && ! tmux -L "$S" capture-pane -p | grep -q '^rc='; do i=$((i + 1)); sleep 0.05; done
         tmux -L "$S" capture-pane -p >"$TMP/oom-pane"
         alt=$(tmux -L "$S" display -p '#{alternate_on}')
         tmux -L "$S" kill-server 2>/dev/null
-        grep -q '^tnav: out of memory while' "$TMP/oom-pane" && grep -q '^rc=3$' "$TMP/oom-pane" && [ "$alt" = 0 ] \
-            && ok "the interface out of memory ($ph): the terminal given back, '$(grep '^tnav: out' "$TMP/oom-pane")', exit 3" \
+        grep -q 'tnav: out of memory while' "$TMP/oom-pane" && grep -q '^rc=3$' "$TMP/oom-pane" && [ "$alt" = 0 ] \
+            && ok "the interface out of memory ($ph): the terminal given back, '$(grep -o 'tnav: out.*' "$TMP/oom-pane")', exit 3" \
             || { bad "the interface out of memory ($ph; alternate screen: $alt)"; cat "$TMP/oom-pane"; }
     done
 fi
