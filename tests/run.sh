@@ -470,12 +470,15 @@ section "real traces written by real tools ($SHARED)"
 if [ -d "$SHARED" ]; then
     p="$SHARED/csv/pipit_ping-pong-csv.csv"
     "$TNAV" stats --json --map ts='Timestamp (ns)' --map loc=Process --map kind='Event Type' "$p" >"$TMP/pp.json" 2>"$TMP/pp.err"
-    [ -n "$JQ" ] && [ "$($JQ "$TMP/pp.json" '.events')" = 120 ] && [ "$($JQ "$TMP/pp.json" '.locations')" = 2 ] \
-        && ok "pipit ping-pong CSV: 120 events at 2 locations (fractional ns, quoted commas, dict repr)" || bad "pipit ping-pong: $(head -c 200 "$TMP/pp.json") $(head -3 "$TMP/pp.err")"
+    [ -n "$JQ" ] && [ "$($JQ "$TMP/pp.json" '.events')" = 78 ] && [ "$($JQ "$TMP/pp.json" '.locations')" = 2 ] \
+        && [ "$($JQ "$TMP/pp.json" '.kinds.state')" = 42 ] && [ "$($JQ "$TMP/pp.json" '.kinds.Instant')" = 36 ] \
+        && [ "$($JQ "$TMP/pp.json" '.rejected')" = 0 ] && [ "$($JQ "$TMP/pp.json" '.per_loc[0].busy_ns')" -gt 0 ] && [ ! -s "$TMP/pp.err" ] \
+        && ok "pipit ping-pong CSV: 120 rows = 42 Enter/Leave intervals + 36 instants at 2 locations, busy > 0 (fractional ns, quoted commas, dict repr)" || bad "pipit ping-pong: $(head -c 200 "$TMP/pp.json") $(head -3 "$TMP/pp.err")"
     p="$SHARED/csv/pipit_foo-bar.csv"
     "$TNAV" stats --json --time-unit s --map ts='Timestamp (s)' --map loc=Process --map kind='Event Type' "$p" >"$TMP/fb.json" 2>"$TMP/fb.err"
-    [ -n "$JQ" ] && [ "$($JQ "$TMP/fb.json" '.events')" = 20 ] && [ "$($JQ "$TMP/fb.json" '.t_max')" -ge 1000000000 ] \
-        && ok "pipit foo-bar CSV: 20 events, spaces after commas, seconds" || bad "pipit foo-bar: $(head -c 200 "$TMP/fb.json") $(head -3 "$TMP/fb.err")"
+    [ -n "$JQ" ] && [ "$($JQ "$TMP/fb.json" '.events')" = 10 ] && [ "$($JQ "$TMP/fb.json" '.t_max')" -ge 1000000000 ] \
+        && [ "$($JQ "$TMP/fb.json" '.max_depth')" = 2 ] && [ "$($JQ "$TMP/fb.json" '.rejected')" = 0 ] \
+        && ok "pipit foo-bar CSV: 20 Enter/Leave rows (grouped by process, not by time) = 10 nested intervals, spaces after commas, seconds" || bad "pipit foo-bar: $(head -c 200 "$TMP/fb.json") $(head -3 "$TMP/fb.err")"
     p="$SHARED/csv/pipit_nbody-nvtx_nsys_trace.csv"
     "$TNAV" stats --json --map ts='Start (ns)' --map end='End (ns)' --map loc=PID --map act=TID "$p" >"$TMP/nv.json" 2>"$TMP/nv.err"
     [ -n "$JQ" ] && [ "$($JQ "$TMP/nv.json" '.events')" = 131 ] && [ "$($JQ "$TMP/nv.json" '.max_depth')" = 2 ] \
@@ -496,27 +499,35 @@ if [ -d "$SHARED" ]; then
     p="$SHARED/ndjson/sparklens_local-1532512550423.ndjson"
     "$TNAV" check --time-unit ms --map ts=Timestamp --map loc=Event "$p" >"$TMP/sl.out" 2>&1
     grep -qE "^[0-9]+ events loaded" "$TMP/sl.out" && ok "sparklens: check runs over every record" || bad "sparklens: $(tail -2 "$TMP/sl.out")"
-    for p in "$SHARED"/chrome_json/catapult_big_trace.json "$SHARED"/paraver/*/*.prv; do
+    for p in "$SHARED"/paraver/*/*.prv; do
         [ -f "$p" ] || continue
         "$TNAV" stats "$p" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
         [ $rc -eq 2 ] && grep -q "not supported yet" "$TMP/x.err" && ok "$(basename "$p"): refused with a clear message" || bad "$(basename "$p"): exit $rc $(head -2 "$TMP/x.err")"
         break
     done
-    n=0; nbad=0
-    for p in "$SHARED"/chrome_json/*.json; do
+    # Chrome JSON: every file as an independent model of the documented
+    # rules reads it (tests/chrome_ref.py), and the same cut into small chunks
+    for p in "$SHARED"/chrome_json/*.json "$SHARED"/chrome_json/*.json.gz; do
         [ -f "$p" ] || continue
-        n=$((n + 1))
-        "$TNAV" stats "$p" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
-        if [ $rc -ne 2 ] || ! grep -q "Chrome Trace Event" "$TMP/x.err"; then nbad=$((nbad + 1)); echo "  $(basename "$p"): exit $rc $(head -1 "$TMP/x.err")"; fi
+        b=$(basename "$p")
+        src=$p
+        case $p in *.gz) gzip -dc "$p" >"$TMP/chrome-plain.json"; src=$TMP/chrome-plain.json ;; esac
+        "$TNAV" stats --json "$p" >"$TMP/cj.json" 2>"$TMP/cj.err"; rc=$?
+        if [ $rc -eq 0 ] && python3 tests/chrome_ref.py "$src" "$TMP/cj.json" >"$TMP/cj.out" 2>&1; then
+            ok "$b: read as the documented rules say ($(cat "$TMP/cj.out"))"
+        else
+            bad "$b: exit $rc"; cat "$TMP/cj.out" "$TMP/cj.err" | head -5
+        fi
+        TNAV_CHUNK_BYTES=700 "$TNAV" stats --json "$p" >"$TMP/cj2.json" 2>/dev/null
+        cmp -s "$TMP/cj.json" "$TMP/cj2.json" && ok "$b: the same trace when cut into 700-byte chunks" || bad "$b: chunked load differs"
     done
-    [ $n -gt 0 ] && [ $nbad -eq 0 ] && ok "chrome_json: all $n files detected as Chrome JSON from content (refused, never misread as NDJSON)" || bad "chrome_json: $nbad of $n misdetected"
 else
     skip "real traces: $SHARED not found"
 fi
 # the object form of Chrome JSON with "traceEvents" after other top-level keys, on later lines
 printf '{"displayTimeUnit": "ns",\n "metadata": {"traceEvents": 1},\n "traceEvents": [\n{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a"}\n]}\n' >"$TMP/late.json"
-"$TNAV" stats "$TMP/late.json" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
-[ $rc -eq 2 ] && grep -q "Chrome Trace Event" "$TMP/x.err" && ok "chrome detection: traceEvents after other keys, on a later line" || bad "chrome detection late key: exit $rc $(head -2 "$TMP/x.err")"
+"$TNAV" stats --json "$TMP/late.json" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?
+[ $rc -eq 0 ] && grep -q '"format":"chrome"' "$TMP/x.out" && grep -q '"events":1,' "$TMP/x.out" && ok "chrome detection: traceEvents after other keys, on a later line" || bad "chrome detection late key: exit $rc $(head -2 "$TMP/x.err")"
 # NDJSON whose records hold a nested "traceEvents" key stays NDJSON
 printf '{"ts":1,"loc":0,"name":"a","x":{"traceEvents":[]}}\n{"ts":2,"loc":0,"name":"b"}\n' >"$TMP/nd.ndjson"
 "$TNAV" stats "$TMP/nd.ndjson" >"$TMP/x.out" 2>"$TMP/x.err"; rc=$?

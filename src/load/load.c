@@ -301,6 +301,7 @@ const char *format_name(int fmt)
     switch (fmt) {
     case FMT_CSV: return "csv";
     case FMT_NDJSON: return "ndjson";
+    case FMT_CHROME: return "chrome";
     default: return "empty";
     }
 }
@@ -314,6 +315,7 @@ typedef struct {
     struct timespec mtime; /* its modification time when it was opened */
     CsvFile csv;
     NdFile nd;
+    ChFile ch;
     uint64_t *starts; /* nchunks + 1 */
     int nchunks;
     Batch **batches;
@@ -342,6 +344,7 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     if (cancelled(o)) return; /* (an empty batch) */
     if (count && o->progress) tl_prog = &cp;
     if (fj->fmt == FMT_CSV) csv_parse_chunk(&fj->csv, b, fj->starts[k], fj->starts[k + 1]);
+    else if (fj->fmt == FMT_CHROME) chrome_parse_chunk(&fj->ch, b, fj->starts[k], fj->starts[k + 1]);
     else ndjson_parse_chunk(&fj->nd, b, fj->starts[k], fj->starts[k + 1]);
     if (tl_prog) {
         prog_at(&cp, fj->starts[k + 1]);
@@ -434,16 +437,10 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
     }
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
     if (i >= n) return 0; /* empty or blank: an empty trace */
-    if (p[i] == '[') {
-        *why_not = xstrdup("a JSON array (Chrome Trace Event format?) is not supported yet; NDJSON needs one object per line");
-        return -1;
-    }
+    if (p[i] == '[') return FMT_CHROME; /* the array form */
     if (p[i] == '{') {
         /* one object per line, unless this is one big JSON document */
-        if (top_level_trace_events(p + i, n - i)) {
-            *why_not = xstrdup("Chrome Trace Event JSON is not supported yet; NDJSON needs one object per line");
-            return -1;
-        }
+        if (top_level_trace_events(p + i, n - i)) return FMT_CHROME;
         return FMT_NDJSON;
     }
     /* binary: a NUL in the first line, or NULs over a tenth of the bytes
@@ -611,6 +608,20 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
             csv_file_free(&fj->csv);
             fmt = fj->fmt = 0;
         }
+    } else if (fmt == FMT_CHROME) {
+        fj->ch.path = path;
+        fj->ch.fd = fd;
+        fj->ch.mem = mem;
+        fj->ch.size = size;
+        fj->ch.opts = o;
+        char *e = chrome_read_header(&fj->ch, bom);
+        if (e) {
+            *err = xasprintf("tnav: %s: %s", path, e);
+            free(e);
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+        data_start = fj->ch.data_start;
     } else if (fmt == FMT_NDJSON) {
         fj->nd.path = path;
         fj->nd.fd = fd;
@@ -644,9 +655,15 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
     for (int i = 1; i < nch; i++) {
         uint64_t nominal = data_start + len / (uint64_t)nch * (uint64_t)i;
         if (nominal <= fj->starts[k - 1]) continue;
-        uint64_t lf = rd_find_lf(&rd, nominal);
-        if (lf >= size) break;
-        uint64_t st2 = lf + 1;
+        uint64_t st2;
+        if (fmt == FMT_CHROME) {
+            st2 = chrome_next_seam(&rd, nominal);
+            if (st2 >= size) break;
+        } else {
+            uint64_t lf = rd_find_lf(&rd, nominal);
+            if (lf >= size) break;
+            st2 = lf + 1;
+        }
         if (st2 <= fj->starts[k - 1] || st2 >= size) continue;
         fj->starts[k++] = st2;
     }
@@ -664,6 +681,8 @@ static void close_file(FileJob *fj)
         csv_file_free(&fj->csv);
     } else if (fj->fmt == FMT_NDJSON) {
         if (fj->nd.fd >= 0) close(fj->nd.fd);
+    } else if (fj->fmt == FMT_CHROME) {
+        if (fj->ch.fd >= 0) close(fj->ch.fd);
     }
     free(fj->starts);
 }
@@ -813,6 +832,10 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             fj.starts[k] = stop;
             run_chunk(&fj, o, k, false);
         }
+        /* begin/end rows into intervals, flows into messages, rows named
+         * by metadata (pair.c) */
+        pair_file(fj.batches, (size_t)fj.nchunks);
+        rename_labels(fj.batches, (size_t)fj.nchunks);
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : 0);
         for (int k = 0; k < fj.nchunks; k++) {
@@ -844,7 +867,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             shrank |= all.v[i]->file_shrank;
         }
         struct stat st2;
-        int wfd = fj.fmt == FMT_CSV ? fj.csv.fd : fj.nd.fd;
+        int wfd = fj.fmt == FMT_CSV ? fj.csv.fd : fj.fmt == FMT_CHROME ? fj.ch.fd : fj.nd.fd;
         bool changed = shrank;
         if (!changed && fj.watch && wfd >= 0 && fstat(wfd, &st2) == 0)
             changed = (uint64_t)st2.st_size < fj.size ||
@@ -958,7 +981,10 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         big_cache_trim();
         return LOAD_CANCELLED;
     }
-    if (o->report && !o->quiet) unit_warning(o, s);
+    bool unit_given = true; /* (by --time-unit, or by the format: Chrome's is us) */
+    for (int fi = 0; fi < npaths; fi++)
+        if (rep->files[fi].format != FMT_CHROME && rep->files[fi].events) unit_given = false;
+    if (o->report && !o->quiet && !unit_given) unit_warning(o, s);
     if (pg) atomic_store(&pg->phase, LOAD_PH_DONE);
     *out = s;
     return 0;

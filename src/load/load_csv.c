@@ -96,6 +96,7 @@ static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec 
         int c = cf->extra_col[k];
         if (fl[c]) rec_add_extra(rec, xid[c], fp[c], fl[c], V_TEXT);
     }
+    b->cur_line = line;
     if (!batch_commit(b, rec, why, sizeof why)) {
         if (last_line) {
             b->tail_incomplete = true;

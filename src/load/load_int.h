@@ -99,6 +99,44 @@ typedef struct {
 
 void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end);
 
+/* The JSON object parser, for the Chrome reader. In ND_MODE_CHROME the
+ * keys are Chrome's (ts, dur, pid -> loc, tid -> act, name, id; the CK_*
+ * keys apart; the rest, args.* flattened, extra fields) and --map does not
+ * apply. */
+enum { ND_MODE_NDJSON, ND_MODE_CHROME };
+enum { CK_PH, CK_CAT, CK_S, CK_BP, CK_ID2L, CK_ID2G, CK_SCOPE, CK_TDUR, CK_BIND, CK_FIN, CK_FOUT, CK_ARGNAME, CK__N };
+typedef struct Nd Nd;
+Nd *nd_new(Batch *b, const LoadOpts *o, int mode);
+void nd_free(Nd *nd);
+/* Parse the object [s, e) (s at '{') into the record; line0 is where
+ * columns in messages count from. False: nd_error says why. */
+bool nd_object(Nd *nd, const char *s, const char *e, const char *line0);
+Rec *nd_rec(Nd *nd);
+const char *nd_error(const Nd *nd);
+bool nd_key(const Nd *nd, int ck, Val *v);
+char *nd_scratch(Nd *nd, size_t n);
+
+/* ---- load_chrome.c: the Chrome Trace Event format ---------------------- */
+typedef struct {
+    const char *path;
+    int fd;
+    const char *mem;
+    uint64_t size;
+    const LoadOpts *opts;
+    uint64_t data_start; /* the first byte inside the events array */
+} ChFile;
+/* Find the events array (the file itself, or the traceEvents value of the
+ * object); NULL or an error message (allocated). */
+char *chrome_read_header(ChFile *cf, uint64_t bom);
+/* the offset of an event's '{' at or after off that follows "}," (a
+ * likely boundary between events), or the limit */
+uint64_t chrome_next_seam(Reader *rd, uint64_t off);
+void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end);
+
+/* ---- pair.c: passes over one file's batches before the store ---------- */
+void pair_file(Batch **bs, size_t nb);
+void rename_labels(Batch **bs, size_t nb);
+
 /* ---- spool.c: standard input, pipes and compressed files --------------- */
 
 enum { SPOOL_NONE, SPOOL_GZIP, SPOOL_ZSTD };

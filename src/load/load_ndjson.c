@@ -38,7 +38,7 @@ typedef struct {
     uint32_t kn;      /* 0 = empty slot */
 } KeySlot;
 
-typedef struct {
+struct Nd {
     Batch *b;
     const LoadOpts *o;
     StrTab keys;
@@ -55,7 +55,31 @@ typedef struct {
     uint64_t recno;
     const char *line0;
     char err[160];
-} Nd;
+    int mode; /* ND_MODE_* */
+    Val cx[CK__N]; /* Chrome's own keys (mode chrome) */
+    uint32_t cxhas;
+};
+
+/* Chrome Trace Event keys: a canonical field, a CK_* code (as -10 - code)
+ * or -1 (an extra field, "args.x" and the rest) */
+static int chrome_key(const char *k, size_t n, uint32_t *also_extra)
+{
+    static const struct { const char *k; int f; bool extra; } T[] = {
+        {"ts", F_TS, 0},         {"dur", F_DUR, 0},           {"pid", F_LOC, 0},          {"tid", F_ACT, 0},
+        {"name", F_NAME, 0},     {"id", F_ID, 0},             {"ph", -10 - CK_PH, 0},     {"cat", -10 - CK_CAT, 1},
+        {"s", -10 - CK_S, 0},    {"bp", -10 - CK_BP, 0},      {"id2.local", -10 - CK_ID2L, 0},
+        {"id2.global", -10 - CK_ID2G, 0}, {"scope", -10 - CK_SCOPE, 0}, {"tdur", -10 - CK_TDUR, 1},
+        {"bind_id", -10 - CK_BIND, 0}, {"flow_in", -10 - CK_FIN, 0}, {"flow_out", -10 - CK_FOUT, 0},
+        {"args.name", -10 - CK_ARGNAME, 1},
+    };
+    *also_extra = 0;
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        if (strlen(T[i].k) == n && !memcmp(T[i].k, k, n)) {
+            *also_extra = T[i].extra;
+            return T[i].f;
+        }
+    return -1;
+}
 
 static bool fail(Nd *nd, const char *at, const char *msg)
 {
@@ -311,7 +335,14 @@ static KeyInfo *key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
         nd->kicap = nc;
     }
     KeyInfo *k = &nd->ki[kid];
-    if (k->field == -2) {
+    if (k->field == -2 && nd->mode == ND_MODE_CHROME) {
+        uint32_t ax;
+        k->field = chrome_key(name, n, &ax);
+        k->also = ax; /* (for a Chrome key: also kept as an extra field) */
+        k->prio = 0;
+        k->has_xid = false;
+        k->seen = 0;
+    } else if (k->field == -2) {
         int prio = 0;
         k->field = resolve_column(nd->o, name, n, &prio);
         k->also = k->field >= 0 ? map_also(nd->o, name, n, k->field) : 0;
@@ -362,6 +393,19 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
     k->seen = nd->recno;
     Rec *r = &nd->rec;
     int f = k->field;
+    if (f <= -10) {
+        int c = -10 - f;
+        nd->cx[c].p = vp;
+        nd->cx[c].n = (uint32_t)vn;
+        nd->cx[c].t = vt;
+        nd->cxhas |= 1u << c;
+        if (k->also) rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
+        return true;
+    }
+    if (f >= 0 && nd->mode == ND_MODE_CHROME) {
+        rec_set(r, f, vp, vn, vt);
+        return true;
+    }
     if (f >= 0) {
         if (r->has & (1u << f)) {
             if (k->prio < nd->prio[f]) {
@@ -592,6 +636,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
         return;
     }
     char why[256];
+    b->cur_line = line;
     if (!batch_commit(b, &nd->rec, why, sizeof why)) {
         if (last) b->tail_incomplete = true;
         else batch_reject(b, line, "%s", why);
@@ -650,4 +695,63 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
     free(nd.kbuf);
     VEC_FREE(nd.rec.x);
     rd_finish(&rd, b);
+}
+
+/* ---- the object parser for other JSON readers (load_chrome.c) ---------- */
+
+Nd *nd_new(Batch *b, const LoadOpts *o, int mode)
+{
+    Nd *nd = xcalloc(1, sizeof *nd);
+    nd->b = b;
+    nd->o = o;
+    nd->mode = mode;
+    strtab_init(&nd->keys);
+    return nd;
+}
+
+void nd_free(Nd *nd)
+{
+    if (!nd) return;
+    strtab_free(&nd->keys);
+    free(nd->ki);
+    free(nd->sbuf);
+    free(nd->kbuf);
+    VEC_FREE(nd->rec.x);
+    free(nd);
+}
+
+bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
+{
+    if ((size_t)(e - s) + 16 > nd->scap) {
+        nd->scap = (size_t)(e - s) * 2 + 64;
+        nd->sbuf = xrealloc(nd->sbuf, nd->scap);
+    }
+    nd->slen = 0;
+    nd->recno++;
+    nd->cxhas = 0;
+    nd->line0 = line0;
+    nd->err[0] = 0;
+    rec_reset(&nd->rec);
+    const char *p = s;
+    if (!parse_object(nd, &p, e, 0, NONE32, 0)) return false;
+    p = skip_ws(p, e);
+    if (p != e) return fail(nd, p, "unexpected data after the object");
+    return true;
+}
+
+Rec *nd_rec(Nd *nd) { return &nd->rec; }
+const char *nd_error(const Nd *nd) { return nd->err; }
+bool nd_key(const Nd *nd, int ck, Val *v)
+{
+    if (!(nd->cxhas & (1u << ck))) return false;
+    *v = nd->cx[ck];
+    return true;
+}
+/* room for n more bytes that stay valid until the next nd_object */
+char *nd_scratch(Nd *nd, size_t n)
+{
+    if (nd->slen + n > nd->scap) return NULL;
+    char *p = nd->sbuf + nd->slen;
+    nd->slen += n;
+    return p;
 }

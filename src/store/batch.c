@@ -6,6 +6,7 @@
 #include "batch.h"
 
 #include <stdarg.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,6 +20,9 @@ void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
     strtab_init(&b->labels);
     strtab_init(&b->xnames);
     strtab_init(&b->rawpairs);
+    strtab_init(&b->pkeys);
+    b->pend_key = NONE32;
+    b->nx_parsed = UINT32_MAX;
     b->pmask = 63;
     b->pslots = xcalloc(64, sizeof(uint32_t));
     b->unit_exp = unit_exp;
@@ -46,6 +50,10 @@ void batch_free(Batch *b)
     free(b->pslots);
     free(b->uk_of_sid);
     VEC_FREE(b->ukinds);
+    VEC_FREE(b->cands);
+    strtab_free(&b->pkeys);
+    free(b->role_of_uk);
+    VEC_FREE(b->renames);
     for (size_t i = 0; i < b->rej.len; i++) free(b->rej.v[i].reason);
     VEC_FREE(b->rej);
     for (int i = 0; i < b->nprobs; i++) {
@@ -231,6 +239,8 @@ static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
     return sid;
 }
 
+uint32_t batch_label(Batch *b, const Val *v) { return label_sid(b, NULL, v); }
+
 static void excerpt(char *buf, size_t sz, const Val *v)
 {
     if (v->t == V_TRUE) snprintf(buf, sz, "true");
@@ -364,6 +374,33 @@ static uint16_t user_kind(Batch *b, const Val *v, bool *overflow)
     VEC_PUSH(b->ukinds, sid);
     b->uk_of_sid[sid] = (uint16_t)b->ukinds.len;
     return (uint16_t)(K_USER + b->ukinds.len - 1);
+}
+
+/* whether a user kind is a begin or end word: PR_BEGIN, PR_END or PR_NONE */
+static uint8_t user_kind_role(Batch *b, uint16_t kind)
+{
+    size_t u = (size_t)(kind - K_USER);
+    if (u >= b->role_cap) {
+        size_t nc = b->role_cap ? b->role_cap : 64;
+        while (nc <= u) nc *= 2;
+        b->role_of_uk = xrealloc(b->role_of_uk, nc);
+        memset(b->role_of_uk + b->role_cap, 0, nc - b->role_cap);
+        b->role_cap = nc;
+    }
+    if (!b->role_of_uk[u]) {
+        uint32_t sid = b->ukinds.v[u];
+        const char *t = strtab_str(&b->strs, sid);
+        size_t n = strtab_len(&b->strs, sid);
+        static const char *const BEG[] = {"enter", "begin", "start", "entry", "b"};
+        static const char *const END[] = {"leave", "stop", "exit", "e"};
+        uint8_t r = PR_NONE;
+        for (size_t i = 0; i < sizeof BEG / sizeof BEG[0] && !r; i++)
+            if (strlen(BEG[i]) == n && !strncasecmp(t, BEG[i], n)) r = PR_BEGIN;
+        for (size_t i = 0; i < sizeof END / sizeof END[0] && !r; i++)
+            if (strlen(END[i]) == n && !strncasecmp(t, END[i], n)) r = PR_END;
+        b->role_of_uk[u] = (uint8_t)(r + 1);
+    }
+    return (uint8_t)(b->role_of_uk[u] - 1);
 }
 
 #define HAS(r, f) ((r)->has & (1u << (f)))
@@ -582,6 +619,19 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         push_sparse(b, row, F_FILE, VT_STR, 0, 0, strtab_intern(&b->strs, v_file.p, v_file.n));
     if (h_line) push_sparse(b, row, F_LINE, VT_INT, line, 0, 0);
     if (h_value) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
+    uint8_t role = b->pend_role;
+    if (role) {
+        PairCand c = {row, role, b->pend_key, b->cur_line};
+        VEC_PUSH(b->cands, c);
+        b->pend_role = PR_NONE;
+        b->pend_key = NONE32;
+    } else if (kind >= K_USER || kind == K_END) {
+        role = kind == K_END ? PR_SOFTEND : user_kind_role(b, kind);
+        if (role) {
+            PairCand c = {row, role, NONE32, b->cur_line};
+            VEC_PUSH(b->cands, c);
+        }
+    }
     for (size_t i = 0; i < r->x.len; i++) {
         const XVal *x = &r->x.v[i];
         if (x->v.n == 0 && x->v.t != V_STR) continue; /* empty CSV field: absent */
@@ -592,4 +642,89 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         push_extra(b, row, F_EXTRA + x->xid, &x->v);
     }
     return true;
+}
+
+void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uint8_t *types, const uint64_t *vals, size_t n)
+{
+    if (!n) return;
+    if (field >= b->nfb || b->fb[field].rows.len == 0 || b->fb[field].rows.v[b->fb[field].rows.len - 1] < rows[0]) {
+        /* after every row it has: appended */
+        for (size_t i = 0; i < n; i++) {
+            int64_t iv = (int64_t)vals[i];
+            double f;
+            memcpy(&f, &vals[i], 8);
+            push_sparse(b, rows[i], field, types[i], iv, f, (uint32_t)vals[i]);
+        }
+        return;
+    }
+    FieldBuf *fb = &b->fb[field];
+    size_t m = fb->rows.len, tot = m + n;
+    uint32_t *nr = xmalloc(tot * sizeof *nr);
+    uint64_t *nv = xmalloc(tot * sizeof *nv);
+    uint8_t *nt = xmalloc(tot);
+    size_t i = 0, j = 0, k = 0;
+    while (i < m || j < n) {
+        if (j >= n || (i < m && fb->rows.v[i] < rows[j])) {
+            nr[k] = fb->rows.v[i];
+            nv[k] = fb->vals.v[i];
+            nt[k++] = fb->types.v[i++];
+        } else if (i < m && fb->rows.v[i] == rows[j]) {
+            i++; /* (the row's own value gives way) */
+        } else {
+            nr[k] = rows[j];
+            nv[k] = vals[j];
+            nt[k] = types[j];
+            if (types[j] == VT_INT) {
+                int64_t iv = (int64_t)vals[j];
+                if (!(fb->tmask & (1u << VT_INT)) || iv < fb->imin) fb->imin = iv;
+                if (!(fb->tmask & (1u << VT_INT)) || iv > fb->imax) fb->imax = iv;
+            }
+            fb->tmask |= (uint8_t)(1u << types[j]);
+            k++;
+            j++;
+        }
+    }
+    free(fb->rows.v);
+    free(fb->vals.v);
+    free(fb->types.v);
+    fb->rows.v = nr;
+    fb->vals.v = nv;
+    fb->types.v = nt;
+    fb->rows.len = fb->vals.len = fb->types.len = k;
+    fb->rows.cap = fb->vals.cap = fb->types.cap = tot;
+}
+
+void batch_compact(Batch *b, const uint8_t *drop)
+{
+    uint32_t *nidx = xmalloc((b->n + 1) * sizeof *nidx);
+    size_t k = 0;
+    for (size_t r = 0; r < b->n; r++) {
+        nidx[r] = (uint32_t)k;
+        if (drop[r]) {
+            b->pair_count[b->akey[r]]--;
+            continue;
+        }
+        b->ts[k] = b->ts[r];
+        b->dur[k] = b->dur[r];
+        b->akey[k] = b->akey[r];
+        b->name[k] = b->name[r];
+        b->kind[k] = b->kind[r];
+        k++;
+    }
+    for (size_t f = 0; f < b->nfb; f++) {
+        FieldBuf *fb = &b->fb[f];
+        size_t w = 0;
+        for (size_t i = 0; i < fb->rows.len; i++) {
+            uint32_t r = fb->rows.v[i];
+            if (drop[r]) continue;
+            fb->rows.v[w] = nidx[r];
+            fb->vals.v[w] = fb->vals.v[i];
+            fb->types.v[w] = fb->types.v[i];
+            w++;
+        }
+        fb->rows.len = fb->vals.len = fb->types.len = w;
+    }
+    b->n = k;
+    b->cands.len = 0;
+    free(nidx);
 }

@@ -160,6 +160,27 @@ typedef struct {
     bool valid;
 } LabelCache;
 
+/* Rows that pair up after parsing (src/load/pair.c): a begin and its end
+ * become one interval, a flow's start and finish one message. A parser sets
+ * Batch.cur_line before batch_commit; a row whose kind is a begin or end
+ * word (Enter/Leave, begin/end, start/stop, entry/exit, B/E) becomes a
+ * candidate keyed by its (loc, act, name); a parser that knows better sets
+ * Batch.pend_role/pend_key for the next commit (key: a string id in pkeys). */
+enum { PR_NONE, PR_BEGIN, PR_END, PR_SOFTEND /* `end`: pairs when a begin is open */, PR_FLOW_S, PR_FLOW_F };
+typedef struct {
+    uint32_t row;
+    uint8_t role;
+    uint32_t key; /* string id in pkeys, or NONE32: the row's (loc, act, name) */
+    uint64_t line;
+} PairCand;
+
+/* A label shown under another name (Chrome's process_name/thread_name
+ * metadata): location label loc, or activity label act at loc, becomes
+ * the label text (a string id in labels). */
+typedef struct {
+    uint32_t loc, act, text;
+} LabelRename;
+
 typedef struct Batch {
     size_t n, cap;
     int64_t *ts, *dur;
@@ -200,6 +221,19 @@ typedef struct Batch {
     char *pkbuf;
     size_t pkcap;
 
+    /* pairing (src/load/pair.c) */
+    VEC(PairCand) cands;
+    StrTab pkeys;
+    uint64_t cur_line;    /* the line of the record being committed */
+    uint8_t pend_role;    /* PR_* for the next commit (then cleared) */
+    uint32_t pend_key;
+    uint8_t *role_of_uk;  /* user kind number -> PR_* + 1 (0 = not yet looked at) */
+    size_t role_cap;
+    VEC(LabelRename) renames;
+    uint32_t nx_parsed;   /* extra names below this id came from parsing; the
+                             rest were added by a later pass ("unfinished"),
+                             and the store orders them after every parsed one */
+
     /* conversion options (copied from the load options) */
     int unit_exp;
     bool keep_all_rejects;
@@ -237,6 +271,16 @@ void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t);
 /* Convert and append a record. Returns true when appended; otherwise writes
  * the rejection reason into why (a short human sentence). */
 bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz);
+
+/* A label's string id in labels (integers in canonical decimal), NONE32
+ * when the value cannot be a label. */
+uint32_t batch_label(Batch *b, const Val *v);
+/* Add values for rows not yet in the field's buffer: rows[0..n) strictly
+ * increasing, each with type and 8-byte value (merged into row order). */
+void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uint8_t *types, const uint64_t *vals, size_t n);
+/* Remove the rows with drop[row] set (columns, field buffers, pair
+ * counts); the rest keep their order. Candidates are cleared. */
+void batch_compact(Batch *b, const uint8_t *drop);
 
 /* Local extra-field id for a name (created on first use). */
 uint32_t batch_extra_id(Batch *b, const char *name, size_t n);

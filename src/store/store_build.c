@@ -501,10 +501,18 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     s->nvals = s->strs.count;
     for (size_t b = 0; b < nb; b++) B->lremap[b] = merge_strs(s, &bs[b]->labels);
     finish_xids(B, xall, xm, xtotal);
+    /* in order of first appearance; names a pass added after parsing
+     * (nx_parsed) after all of those, so that the order does not depend on
+     * where the file was cut into batches */
     for (size_t b = 0; b < nb; b++) {
         Batch *bt = bs[b];
         B->xremap[b] = xmalloc(((size_t)bt->xnames.count + 1) * sizeof(uint32_t));
-        for (uint32_t i = 0; i < bt->xnames.count; i++)
+        for (uint32_t i = 0; i < bt->xnames.count && i < bt->nx_parsed; i++)
+            B->xremap[b][i] = strtab_intern_from(&B->xnames, &bt->xnames, i);
+    }
+    for (size_t b = 0; b < nb; b++) {
+        Batch *bt = bs[b];
+        for (uint32_t i = bt->nx_parsed; i < bt->xnames.count; i++)
             B->xremap[b][i] = strtab_intern_from(&B->xnames, &bt->xnames, i);
     }
     {
@@ -538,7 +546,9 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     uint8_t *isloc = xcalloc((size_t)nstr + 1, 1);
     for (size_t b = 0; b < nb; b++) {
         Batch *bt = bs[b];
-        for (uint32_t p = 0; p < bt->npairs; p++) isloc[B->lremap[b][bt->pairs[p].loc]] = 1;
+        /* (a pair whose rows were all paired away has none: no location) */
+        for (uint32_t p = 0; p < bt->npairs; p++)
+            if (bt->pair_count[p]) isloc[B->lremap[b][bt->pairs[p].loc]] = 1;
         if (bt->nfb > F_PEER) {
             FieldBuf *fb = &bt->fb[F_PEER];
             for (size_t i = 0; i < fb->rows.len; i++) isloc[B->lremap[b][(uint32_t)fb->vals.v[i]]] = 1;
@@ -588,6 +598,10 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         B->ploc[b] = xmalloc(((size_t)bt->npairs + 1) * sizeof(uint32_t));
         B->start[b] = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
         for (uint32_t p = 0; p < bt->npairs; p++) {
+            if (!bt->pair_count[p]) {
+                B->premap[b][p] = B->ploc[b][p] = NONE32;
+                continue;
+            }
             uint32_t loc = B->loc_of_sid[B->lremap[b][bt->pairs[p].loc]];
             uint32_t act = bt->pairs[p].act == NONE32 ? NONE32 : B->lremap[b][bt->pairs[p].act];
             B->premap[b][p] = gp_get(B, loc, act, true);

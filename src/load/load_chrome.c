@@ -1,0 +1,599 @@
+/*
+ * load_chrome.c — the Chrome Trace Event format (Perfetto, chrome://tracing,
+ * clang -ftime-trace, DevTools): its events array read in parallel chunks,
+ * each event turned into rows of the model.
+ *
+ * Owns: finding the events array (a bare array, or the traceEvents value
+ * of an object whatever keys come before it), the boundaries between
+ * events, and the meaning of each phase:
+ *   X           an interval (dur, else tdur);
+ *   B / E       begin and end, paired per (pid, tid) by pair.c;
+ *   b / e, S / F  async slices, paired by cat + id (+ id2, scope), on a row
+ *               of their own ("async NAME") in their process;
+ *   n, T, p     async instants and steps, on that row;
+ *   i, I, R     instants (mark); O, N, D snapshots as instants without args;
+ *   s / t / f   flows: a start, steps and a finish paired by id into
+ *               messages (pair.c); bind_id + flow_out / flow_in on an X too;
+ *   C           one counter row per numeric argument;
+ *   M           process_name / thread_name rename the rows (pair.c).
+ * ts and dur are microseconds (decimals kept to the ns); pid is the
+ * location, tid the activity; every other key (args.* flattened) is a
+ * field. Any other phase is kept as an instant with its ph as a field.
+ * Invariants: an event is parsed only once its whole object is in the
+ * reader's window; a malformed event is rejected with its line and the
+ * parse goes on after it; the chunk seam is always the '{' of an event.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_int.h"
+
+/* ---- structure of the file --------------------------------------------- */
+
+static bool is_ws(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* The end of the JSON value starting at off (strings and nesting followed,
+ * nothing checked), or UINT64_MAX when the file ends first. */
+static uint64_t skip_value(Reader *rd, uint64_t off)
+{
+    int depth = 0;
+    bool in_str = false, esc = false, scalar = true;
+    size_t want = 4096;
+    uint64_t pos = off;
+    for (;;) {
+        size_t avail;
+        const char *w = rd_window(rd, pos, want, &avail);
+        if (avail == 0) return UINT64_MAX;
+        for (size_t i = 0; i < avail; i++) {
+            unsigned char c = (unsigned char)w[i];
+            if (in_str) {
+                if (esc) esc = false;
+                else if (c == '\\') esc = true;
+                else if (c == '"') {
+                    in_str = false;
+                    if (depth == 0) return pos + i + 1;
+                }
+                continue;
+            }
+            if (c == '"') {
+                in_str = true;
+                scalar = false;
+            } else if (c == '{' || c == '[') {
+                depth++;
+                scalar = false;
+            } else if (c == '}' || c == ']') {
+                if (depth == 0) return pos + i; /* (a scalar ended by its container) */
+                if (--depth == 0) return pos + i + 1;
+            } else if (depth == 0 && scalar && (c == ',' || is_ws(c)) && pos + i > off) {
+                return pos + i;
+            }
+        }
+        pos += avail;
+    }
+}
+
+/* the first byte at or after off that is not white space */
+static uint64_t skip_ws_at(Reader *rd, uint64_t off, int *c)
+{
+    for (;;) {
+        size_t avail;
+        const char *w = rd_window(rd, off, 1, &avail);
+        if (avail == 0) {
+            *c = -1;
+            return off;
+        }
+        for (size_t i = 0; i < avail; i++)
+            if (!is_ws((unsigned char)w[i])) {
+                *c = (unsigned char)w[i];
+                return off + i;
+            }
+        off += avail;
+    }
+}
+
+char *chrome_read_header(ChFile *cf, uint64_t bom)
+{
+    Reader rd;
+    rd_init(&rd, cf->fd, cf->mem, cf->size);
+    int c;
+    uint64_t p = skip_ws_at(&rd, bom, &c);
+    char *err = NULL;
+    if (c == '[') {
+        cf->data_start = p + 1;
+        rd_free(&rd);
+        return NULL;
+    }
+    if (c != '{') {
+        rd_free(&rd);
+        return xstrdup("not a Chrome Trace Event file (it starts with neither '[' nor '{')");
+    }
+    p++;
+    for (;;) {
+        p = skip_ws_at(&rd, p, &c);
+        if (c == ',') p = skip_ws_at(&rd, p + 1, &c);
+        if (c != '"') {
+            err = xstrdup("a Chrome Trace Event object without a traceEvents array");
+            break;
+        }
+        size_t avail;
+        const char *w = rd_window(&rd, p, 16, &avail);
+        bool te = avail >= 13 && !memcmp(w, "\"traceEvents\"", 13);
+        uint64_t k_end = skip_value(&rd, p);
+        if (k_end == UINT64_MAX) {
+            err = xstrdup("the file ends inside its top-level object, before traceEvents");
+            break;
+        }
+        p = skip_ws_at(&rd, k_end, &c);
+        if (c != ':') {
+            err = xasprintf("bad JSON at byte %llu: expected ':' after a key", (unsigned long long)p + 1);
+            break;
+        }
+        p = skip_ws_at(&rd, p + 1, &c);
+        if (te) {
+            if (c != '[') err = xstrdup("traceEvents is not an array");
+            else cf->data_start = p + 1;
+            break;
+        }
+        uint64_t v_end = skip_value(&rd, p);
+        if (v_end == UINT64_MAX) {
+            err = xstrdup("the file ends inside its top-level object, before traceEvents");
+            break;
+        }
+        p = v_end;
+    }
+    rd_free(&rd);
+    return err;
+}
+
+/* "}" ws* "," ws* "{" (after = false: any "," ws* "{"): the '{' */
+static uint64_t next_seam(Reader *rd, uint64_t off, bool after_obj)
+{
+    uint64_t pos = off, limit = rd->limit, scanned = 0;
+    int state = after_obj ? 0 : 1; /* 0 nothing, 1 after '}', 2 after "}," */
+    while (pos < limit && scanned < ((uint64_t)64 << 20)) {
+        size_t avail;
+        const char *w = rd_window(rd, pos, 1, &avail);
+        if (avail == 0) break;
+        for (size_t i = 0; i < avail; i++) {
+            unsigned char c = (unsigned char)w[i];
+            if (c == '}') state = 1;
+            else if (c == ',' && state == 1) state = 2;
+            else if (c == '{' && state == 2) return pos + i;
+            else if (!is_ws(c)) state = after_obj ? 0 : 1;
+        }
+        pos += avail;
+        scanned += avail;
+    }
+    return limit;
+}
+
+uint64_t chrome_next_seam(Reader *rd, uint64_t off) { return next_seam(rd, off, true); }
+
+/* The end of the object at s (s[0] == '{') within [s, e): the byte after
+ * its '}', NULL when it does not end before e. */
+static const char *object_end(const char *s, const char *e)
+{
+    int depth = 0;
+    const char *p = s;
+    while (p < e) {
+        /* jump to the next byte that matters */
+        const char *q = p;
+        while (q < e && *q != '"' && *q != '{' && *q != '}' && *q != '[' && *q != ']') q++;
+        if (q >= e) return NULL;
+        char c = *q;
+        if (c == '"') {
+            q++;
+            for (;;) {
+                const char *r = memchr(q, '"', (size_t)(e - q));
+                if (!r) return NULL;
+                /* an escaped quote: an odd number of backslashes before it */
+                const char *b = r;
+                while (b > q && b[-1] == '\\') b--;
+                q = r + 1;
+                if (((r - b) & 1) == 0) break;
+            }
+            p = q;
+            continue;
+        }
+        if (c == '{' || c == '[') depth++;
+        else if (--depth == 0) return q + 1;
+        else if (depth < 0) return q + 1;
+        p = q + 1;
+    }
+    return NULL;
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+typedef struct {
+    Batch *b;
+    Nd *nd;
+    char *kb; /* pairing keys and row labels */
+    size_t kcap;
+} Ch;
+
+static const char *vtext(const Val *v, size_t *n)
+{
+    *n = v->n;
+    return v->p;
+}
+
+/* append s[0..n) to the key buffer at *len */
+static void kput(Ch *c, size_t *len, const char *s, size_t n)
+{
+    if (*len + n + 1 > c->kcap) {
+        c->kcap = (*len + n) * 2 + 128;
+        c->kb = xrealloc(c->kb, c->kcap);
+    }
+    memcpy(c->kb + *len, s, n);
+    *len += n;
+}
+
+static void kval(Ch *c, size_t *len, const Rec *r, int f)
+{
+    static const char sep = 0x1F;
+    if (r->has & (1u << f)) {
+        size_t n;
+        const char *t = vtext(&r->f[f], &n);
+        kput(c, len, t, n);
+    }
+    kput(c, len, &sep, 1);
+}
+
+static void kck(Ch *c, size_t *len, int ck)
+{
+    static const char sep = 0x1F;
+    Val v;
+    if (nd_key(c->nd, ck, &v)) kput(c, len, v.p, v.n);
+    kput(c, len, &sep, 1);
+}
+
+static bool commit(Ch *c, Rec *r, uint64_t line)
+{
+    char why[256];
+    c->b->cur_line = line;
+    if (batch_commit(c->b, r, why, sizeof why)) return true;
+    c->b->pend_role = PR_NONE;
+    c->b->pend_key = NONE32;
+    batch_reject(c->b, line, "%s", why);
+    return false;
+}
+
+static void pend(Ch *c, uint8_t role, size_t klen)
+{
+    c->b->pend_role = role;
+    c->b->pend_key = strtab_intern(&c->b->pkeys, c->kb, klen);
+}
+
+/* the row of async slices named like this event, in its process */
+static void async_row(Ch *c, Rec *r)
+{
+    size_t n = 0;
+    const char *nm = "";
+    if (r->has & (1u << F_NAME)) nm = vtext(&r->f[F_NAME], &n);
+    char *buf = nd_scratch(c->nd, n + 6);
+    if (!buf) return;
+    memcpy(buf, "async ", 6);
+    memcpy(buf + 6, nm, n);
+    rec_set(r, F_ACT, buf, n + 6, V_STR);
+}
+
+/* drop the extra fields whose names begin with pfx */
+static void drop_extras(Ch *c, Rec *r, const char *pfx)
+{
+    size_t pl = strlen(pfx), w = 0;
+    for (size_t i = 0; i < r->x.len; i++) {
+        const char *nm = strtab_str(&c->b->xnames, r->x.v[i].xid);
+        if (strtab_len(&c->b->xnames, r->x.v[i].xid) >= pl && !memcmp(nm, pfx, pl)) continue;
+        r->x.v[w++] = r->x.v[i];
+    }
+    r->x.len = w;
+}
+
+static void metadata(Ch *c, Rec *r)
+{
+    Val nm, an;
+    if (!(r->has & (1u << F_NAME)) || !nd_key(c->nd, CK_ARGNAME, &an) || an.t != V_STR) return;
+    nm = r->f[F_NAME];
+    bool proc = nm.n == 12 && !memcmp(nm.p, "process_name", 12);
+    bool thr = nm.n == 11 && !memcmp(nm.p, "thread_name", 11);
+    if (!proc && !thr) return;
+    Batch *b = c->b;
+    uint32_t loc = batch_label(b, &r->f[F_LOC]);
+    if (loc == NONE32) return;
+    uint32_t act = NONE32;
+    if (thr) {
+        if (!(r->has & (1u << F_ACT))) return;
+        act = batch_label(b, &r->f[F_ACT]);
+        if (act == NONE32) return;
+    }
+    /* "NAME (id)": the id keeps two threads of one name apart */
+    uint32_t idsid = thr ? act : loc;
+    size_t idn = strtab_len(&b->labels, idsid);
+    size_t len = 0;
+    kput(c, &len, an.p, an.n);
+    kput(c, &len, " (", 2);
+    kput(c, &len, strtab_str(&b->labels, idsid), idn);
+    kput(c, &len, ")", 1);
+    LabelRename rn = {loc, act, strtab_intern(&b->labels, c->kb, len)};
+    VEC_PUSH(b->renames, rn);
+}
+
+static void counters(Ch *c, Rec *r, uint64_t line)
+{
+    Batch *b = c->b;
+    size_t n = r->x.len, nnum = 0;
+    XVal *xs = xmalloc((n + 1) * sizeof *xs);
+    memcpy(xs, r->x.v, n * sizeof *xs);
+    for (size_t i = 0; i < n; i++) {
+        const char *k = strtab_str(&b->xnames, xs[i].xid);
+        if (strtab_len(&b->xnames, xs[i].xid) > 5 && !memcmp(k, "args.", 5) && xs[i].v.t == V_NUM) nnum++;
+    }
+    size_t bn = 0;
+    const char *base = "";
+    if (r->has & (1u << F_NAME)) base = vtext(&r->f[F_NAME], &bn);
+    r->x.len = 0;
+    rec_set(r, F_KIND, "counter", 7, V_STR);
+    for (size_t i = 0; i < n; i++) {
+        const char *k = strtab_str(&b->xnames, xs[i].xid);
+        size_t kn = strtab_len(&b->xnames, xs[i].xid);
+        if (kn <= 5 || memcmp(k, "args.", 5) || xs[i].v.t != V_NUM) continue;
+        size_t len = 0;
+        kput(c, &len, base, bn);
+        if (nnum > 1 || !(kn == 10 && !memcmp(k + 5, "value", 5))) {
+            if (nnum > 1 || bn == 0) {
+                if (bn) kput(c, &len, " ", 1);
+                kput(c, &len, k + 5, kn - 5);
+            }
+        }
+        rec_set(r, F_NAME, c->kb, len, V_STR);
+        rec_set(r, F_VALUE, xs[i].v.p, xs[i].v.n, V_NUM);
+        commit(c, r, line);
+    }
+    free(xs);
+}
+
+static void chrome_event(Ch *c, uint64_t line)
+{
+    Rec *r = nd_rec(c->nd);
+    Val ph;
+    if (!nd_key(c->nd, CK_PH, &ph) || ph.t != V_STR || ph.n == 0) {
+        batch_reject(c->b, line, "event without a phase (ph): a JSON array is read as Chrome Trace Event JSON; tnav's own records are NDJSON, one object per line");
+        return;
+    }
+    if (!(r->has & (1u << F_LOC))) rec_set(r, F_LOC, "0", 1, V_NUM);
+    char p = ph.n == 1 ? ph.p[0] : '?';
+    size_t klen = 0;
+    Val v;
+    switch (p) {
+    case 'X':
+        rec_set(r, F_KIND, "state", 5, V_STR);
+        if (!(r->has & (1u << F_DUR))) {
+            if (nd_key(c->nd, CK_TDUR, &v)) rec_set(r, F_DUR, v.p, v.n, v.t);
+            else rec_set(r, F_DUR, "0", 1, V_NUM);
+        }
+        if (!commit(c, r, line)) return;
+        {
+            /* new-style flows: bind_id (or id) with flow_out / flow_in */
+            Val fid, fin, fout;
+            bool has_in = nd_key(c->nd, CK_FIN, &fin) && fin.t == V_TRUE;
+            bool has_out = nd_key(c->nd, CK_FOUT, &fout) && fout.t == V_TRUE;
+            if (!has_in && !has_out) return;
+            if (!nd_key(c->nd, CK_BIND, &fid)) {
+                if (!(r->has & (1u << F_ID))) return;
+                fid = r->f[F_ID];
+            }
+            r->x.len = 0;
+            r->has &= ~(1u << F_DUR);
+            rec_set(r, F_ID, fid.p, fid.n, fid.t);
+            kput(c, &klen, "F", 1);
+            kput(c, &klen, fid.p, fid.n);
+            if (has_in) {
+                rec_set(r, F_KIND, "recv", 4, V_STR);
+                pend(c, PR_FLOW_F, klen);
+                commit(c, r, line);
+            }
+            if (has_out) {
+                rec_set(r, F_KIND, "send", 4, V_STR);
+                pend(c, PR_FLOW_S, klen);
+                commit(c, r, line);
+            }
+        }
+        return;
+    case 'B':
+    case 'E':
+        rec_set(r, F_KIND, "state", 5, V_STR);
+        r->has &= ~(1u << F_DUR);
+        kput(c, &klen, "T", 1);
+        kval(c, &klen, r, F_LOC);
+        kval(c, &klen, r, F_ACT);
+        pend(c, p == 'B' ? PR_BEGIN : PR_END, klen);
+        commit(c, r, line);
+        return;
+    case 'b':
+    case 'e':
+    case 'S':
+    case 'F':
+        rec_set(r, F_KIND, "state", 5, V_STR);
+        r->has &= ~(1u << F_DUR);
+        /* ids are global unless id2.local says otherwise (then per process) */
+        kput(c, &klen, "A", 1);
+        {
+            Val l2;
+            if (nd_key(c->nd, CK_ID2L, &l2)) kval(c, &klen, r, F_LOC);
+        }
+        kck(c, &klen, CK_CAT);
+        kval(c, &klen, r, F_ID);
+        kck(c, &klen, CK_ID2L);
+        kck(c, &klen, CK_ID2G);
+        kck(c, &klen, CK_SCOPE);
+        async_row(c, r);
+        pend(c, p == 'b' || p == 'S' ? PR_BEGIN : PR_END, klen);
+        commit(c, r, line);
+        return;
+    case 'n':
+    case 'T':
+    case 'p':
+        async_row(c, r);
+        /* fall through */
+    case 'i':
+    case 'I':
+    case 'R':
+        rec_set(r, F_KIND, "mark", 4, V_STR);
+        r->has &= ~(1u << F_DUR);
+        commit(c, r, line);
+        return;
+    case 'O':
+    case 'N':
+    case 'D':
+        /* object snapshots: kept as instants, their (often huge) args not */
+        drop_extras(c, r, "args.");
+        rec_set(r, F_KIND, "mark", 4, V_STR);
+        r->has &= ~(1u << F_DUR);
+        commit(c, r, line);
+        return;
+    case 's':
+    case 't':
+    case 'f':
+        r->has &= ~(1u << F_DUR);
+        kput(c, &klen, "F", 1);
+        kval(c, &klen, r, F_ID);
+        kck(c, &klen, CK_ID2L);
+        kck(c, &klen, CK_ID2G);
+        if (p != 's') {
+            /* a step ends one hop and starts the next */
+            rec_set(r, F_KIND, "recv", 4, V_STR);
+            pend(c, PR_FLOW_F, klen);
+            if (!commit(c, r, line)) return;
+            r->x.len = 0;
+        }
+        if (p != 'f') {
+            rec_set(r, F_KIND, "send", 4, V_STR);
+            pend(c, PR_FLOW_S, klen);
+            commit(c, r, line);
+        }
+        return;
+    case 'C': counters(c, r, line); return;
+    case 'M': metadata(c, r); return;
+    default:
+        /* (P samples, v memory dumps, ...): an instant that keeps its ph */
+        rec_set(r, F_KIND, "mark", 4, V_STR);
+        r->has &= ~(1u << F_DUR);
+        rec_add_extra(r, batch_extra_id(c->b, "ph", 2), ph.p, ph.n, V_STR);
+        commit(c, r, line);
+        return;
+    }
+}
+
+static uint64_t count_lf(const char *s, const char *e)
+{
+    uint64_t n = 0;
+    while (s < e && (s = memchr(s, '\n', (size_t)(e - s)))) {
+        n++;
+        s++;
+    }
+    return n;
+}
+
+/* the LFs in [a, b) of the file */
+static uint64_t count_lf_range(Reader *rd, uint64_t a, uint64_t b)
+{
+    uint64_t n = 0;
+    while (a < b) {
+        size_t avail;
+        const char *w = rd_window(rd, a, 1, &avail);
+        if (avail == 0) break;
+        size_t k = avail < b - a ? avail : (size_t)(b - a);
+        n += count_lf(w, w + k);
+        a += k;
+    }
+    return n;
+}
+
+void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end)
+{
+    Reader rd;
+    rd_init(&rd, cf->fd, cf->mem, cf->size);
+    b->unit_exp = 3; /* microseconds */
+    b->chunk_start = start;
+    batch_presize(b, &rd, start, end);
+    Ch c = {b, nd_new(b, cf->opts, ND_MODE_CHROME), NULL, 0};
+    uint64_t pos = start, line = 1;
+    size_t want = 65536;
+    bool done = false;
+    while (!done) {
+        size_t avail;
+        const char *w = rd_window(&rd, pos, want, &avail);
+        if (avail == 0) break; /* the end, or a read error */
+        const char *lim = w + avail, *q = w;
+        bool at_eof = pos + avail >= rd.limit;
+        want = 65536;
+        for (;;) {
+            /* between events: white space, one comma */
+            const char *s = q;
+            while (s < lim && is_ws((unsigned char)*s)) s++;
+            if (s < lim && *s == ',') {
+                s++;
+                while (s < lim && is_ws((unsigned char)*s)) s++;
+            }
+            if (s >= lim) {
+                if (at_eof) done = true;
+                line += count_lf(q, s);
+                q = s;
+                break;
+            }
+            if (pos + (uint64_t)(s - w) >= end && *s == '{') {
+                line += count_lf(q, s);
+                q = s;
+                done = true;
+                break;
+            }
+            if (*s == ']') {
+                /* the end of the events array: what follows is the rest of
+                 * the object (metadata), never events */
+                line += count_lf(q, s);
+                q = lim;
+                pos = rd.limit;
+                done = true;
+                goto out;
+            }
+            line += count_lf(q, s);
+            if (*s != '{') {
+                batch_reject(b, line, "expected an event object ({...}) in the events array");
+                uint64_t at = pos + (uint64_t)(s - w);
+                uint64_t nx = next_seam(&rd, at + 1, false);
+                line += count_lf_range(&rd, at, nx);
+                pos = nx;
+                if (nx >= rd.limit || nx >= end) done = true;
+                q = NULL;
+                break;
+            }
+            const char *oe = object_end(s, lim);
+            if (!oe) {
+                if (!at_eof) {
+                    /* the event continues past the window: widen it */
+                    want = (size_t)(lim - s) * 2 + 65536;
+                    q = s;
+                    break;
+                }
+                batch_reject(b, line, "the last event is cut off (the file ends inside it)");
+                q = lim;
+                done = true;
+                break;
+            }
+            if (!nd_object(c.nd, s, oe, s)) batch_reject(b, line, "%s", nd_error(c.nd));
+            else chrome_event(&c, line);
+            line += count_lf(s, oe);
+            q = oe;
+        }
+        if (q) pos += (uint64_t)(q - w);
+        if (pos >= rd.limit) break;
+    }
+out:
+    b->chunk_stop = pos;
+    b->nlf = line - 1;
+    nd_free(c.nd);
+    free(c.kb);
+    rd_finish(&rd, b);
+}

@@ -1,0 +1,360 @@
+/*
+ * pair.c — begin/end rows into intervals, flow starts and finishes into
+ * messages, and labels renamed by metadata: the passes over one file's
+ * batches between parsing and building the store.
+ *
+ * Owns: the matching rules. Candidates (Batch.cands) group by key — the
+ * row's (location, activity, name), or a key its parser gave (Chrome: a
+ * thread for B/E, cat+id+scope for async slices, an id for flows) — and
+ * each group is taken in time order (ties in input order). A begin opens,
+ * an end closes the innermost open begin of its group: the begin's row
+ * becomes the interval (kind state) and the end's row goes. An end with
+ * nothing open is rejected with its line ("end with no open begin"); a
+ * begin still open when the file ends is closed at the file's last time
+ * and gets the field unfinished = 1. An `end` (the activity kind) closes a
+ * begin when one is open and otherwise stays what it is. A flow start and
+ * its finish become one `msg` (source = the start's location, peer = the
+ * finish's); a start or finish without its other half stays a `send` or a
+ * `recv`.
+ * Invariants: the result does not depend on how the file was cut into
+ * batches (keys are compared as text, order is (time, file order)); rows
+ * are only dropped or changed in place, so every batch stays valid.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_int.h"
+
+typedef struct {
+    uint32_t gkey, batch, ci;
+    int64_t ts;
+} Ent;
+
+static int ent_cmp(const void *a, const void *b)
+{
+    const Ent *x = a, *y = b;
+    if (x->gkey != y->gkey) return x->gkey < y->gkey ? -1 : 1;
+    if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
+    if (x->batch != y->batch) return x->batch < y->batch ? -1 : 1;
+    return x->ci < y->ci ? -1 : x->ci > y->ci;
+}
+
+typedef struct {
+    VEC(uint32_t) rows;
+    VEC(uint8_t) types;
+    VEC(uint64_t) vals;
+} Adds;
+
+typedef struct {
+    uint32_t row;
+    uint64_t val;
+} RowVal;
+
+static int rv_cmp(const void *a, const void *b)
+{
+    const RowVal *x = a, *y = b;
+    return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* add (row, value) pairs to a field, sorting them first */
+static void merge_adds(Batch *b, uint32_t field, RowVal *v, size_t n, uint8_t type)
+{
+    if (!n) return;
+    qsort(v, n, sizeof *v, rv_cmp);
+    uint32_t *rows = xmalloc(n * sizeof *rows);
+    uint8_t *types = xmalloc(n);
+    uint64_t *vals = xmalloc(n * sizeof *vals);
+    for (size_t i = 0; i < n; i++) {
+        rows[i] = v[i].row;
+        types[i] = type;
+        vals[i] = v[i].val;
+    }
+    batch_field_merge(b, field, rows, types, vals, n);
+    free(rows);
+    free(types);
+    free(vals);
+}
+
+static const char *label_text(const Batch *b, uint32_t sid, size_t *n)
+{
+    *n = strtab_len(&b->labels, sid);
+    return strtab_str(&b->labels, sid);
+}
+
+/* the group key of a candidate as text */
+static size_t cand_key(const Batch *b, const PairCand *c, char **buf, size_t *cap)
+{
+    size_t need, n1 = 0, n2 = 0, n3 = 0;
+    const char *s1 = NULL, *s2 = NULL, *s3 = NULL;
+    char tag;
+    if (c->key != NONE32) {
+        tag = 'K';
+        s1 = strtab_str(&b->pkeys, c->key);
+        n1 = strtab_len(&b->pkeys, c->key);
+    } else {
+        tag = 'G';
+        const LabelPair *p = &b->pairs[b->akey[c->row]];
+        s1 = label_text(b, p->loc, &n1);
+        if (p->act != NONE32) s2 = label_text(b, p->act, &n2);
+        uint32_t nm = b->name[c->row];
+        if (nm != NONE32) {
+            s3 = strtab_str(&b->names, nm);
+            n3 = strtab_len(&b->names, nm);
+        }
+    }
+    need = 1 + n1 + 2 + n2 + 2 + n3;
+    if (need > *cap) {
+        *cap = need * 2 + 64;
+        *buf = xrealloc(*buf, *cap);
+    }
+    char *o = *buf;
+    *o++ = tag;
+    if (n1) memcpy(o, s1, n1);
+    o += n1;
+    *o++ = 0x1F;
+    *o++ = s2 ? 'a' : '-';
+    if (n2) memcpy(o, s2, n2);
+    o += n2;
+    *o++ = 0x1F;
+    *o++ = s3 ? 'n' : '-';
+    if (n3) memcpy(o, s3, n3);
+    o += n3;
+    return (size_t)(o - *buf);
+}
+
+void pair_file(Batch **bs, size_t nb)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < nb; i++) total += bs[i]->cands.len;
+    if (!total) return;
+    for (size_t i = 0; i < nb; i++) bs[i]->nx_parsed = bs[i]->xnames.count;
+    StrTab gk;
+    strtab_init(&gk);
+    Ent *ents = xmalloc(total * sizeof *ents);
+    char *kb = NULL;
+    size_t kcap = 0, ne = 0;
+    for (size_t i = 0; i < nb; i++) {
+        Batch *b = bs[i];
+        for (size_t c = 0; c < b->cands.len; c++) {
+            size_t kn = cand_key(b, &b->cands.v[c], &kb, &kcap);
+            Ent e = {strtab_intern(&gk, kb, kn), (uint32_t)i, (uint32_t)c, b->ts[b->cands.v[c].row]};
+            ents[ne++] = e;
+        }
+    }
+    qsort(ents, ne, sizeof *ents, ent_cmp);
+
+    uint8_t **drop = xcalloc(nb, sizeof *drop);
+    for (size_t i = 0; i < nb; i++)
+        if (bs[i]->cands.len) drop[i] = xcalloc(bs[i]->n ? bs[i]->n : 1, 1);
+    VEC(RowVal) *unfin = xcalloc(nb, sizeof *unfin);
+    VEC(RowVal) *peers = xcalloc(nb, sizeof *peers);
+    VEC(Ent) open = {0}, flows = {0}, left = {0};
+    for (size_t g = 0; g < ne;) {
+        size_t h = g;
+        while (h < ne && ents[h].gkey == ents[g].gkey) h++;
+        open.len = flows.len = 0;
+        for (size_t k = g; k < h; k++) {
+            Ent *e = &ents[k];
+            Batch *b = bs[e->batch];
+            PairCand *c = &b->cands.v[e->ci];
+            switch (c->role) {
+            case PR_BEGIN: VEC_PUSH(open, *e); break;
+            case PR_END:
+            case PR_SOFTEND: {
+                /* the innermost open begin; for an end under a key of its
+                 * own (async slices), the innermost of the same name when
+                 * the end has one */
+                size_t at = open.len;
+                if (open.len) {
+                    at = open.len - 1;
+                    uint32_t en = b->name[c->row];
+                    if (c->key != NONE32 && en != NONE32 && strtab_str(&b->pkeys, c->key)[0] == 'A') {
+                        const char *et = strtab_str(&b->names, en);
+                        size_t enl = strtab_len(&b->names, en);
+                        at = open.len;
+                        for (size_t j = open.len; j-- > 0;) {
+                            Batch *jb = bs[open.v[j].batch];
+                            uint32_t jn = jb->name[jb->cands.v[open.v[j].ci].row];
+                            if (jn != NONE32 && strtab_len(&jb->names, jn) == enl &&
+                                !memcmp(strtab_str(&jb->names, jn), et, enl)) {
+                                at = j;
+                                break;
+                            }
+                        }
+                    }
+                }
+                if (at < open.len) {
+                    Ent o = open.v[at];
+                    memmove(&open.v[at], &open.v[at + 1], (open.len - at - 1) * sizeof(Ent));
+                    open.len--;
+                    Batch *ob = bs[o.batch];
+                    uint32_t orow = ob->cands.v[o.ci].row;
+                    ob->dur[orow] = e->ts - o.ts;
+                    ob->kind[orow] = K_STATE;
+                    drop[e->batch][c->row] = 1;
+                } else if (c->role == PR_END) {
+                    char nm[80], lb[80];
+                    uint32_t ns = b->name[c->row];
+                    if (ns != NONE32) quote_excerpt(nm, sizeof nm, strtab_str(&b->names, ns), strtab_len(&b->names, ns), 40);
+                    else snprintf(nm, sizeof nm, "(no name)");
+                    size_t ln;
+                    const char *lt = label_text(b, b->pairs[b->akey[c->row]].loc, &ln);
+                    quote_excerpt(lb, sizeof lb, lt, ln, 30);
+                    batch_reject(b, c->line, "end with no open begin (%s at location %s)", nm, lb);
+                    drop[e->batch][c->row] = 1;
+                }
+                break;
+            }
+            case PR_FLOW_S: VEC_PUSH(flows, *e); break;
+            case PR_FLOW_F:
+                if (flows.len) {
+                    Ent o = flows.v[--flows.len];
+                    Batch *ob = bs[o.batch];
+                    uint32_t orow = ob->cands.v[o.ci].row;
+                    size_t ln;
+                    const char *lt = label_text(b, b->pairs[b->akey[c->row]].loc, &ln);
+                    RowVal pv = {orow, strtab_intern(&ob->labels, lt, ln)};
+                    VEC_PUSH(peers[o.batch], pv);
+                    ob->dur[orow] = e->ts - o.ts;
+                    ob->kind[orow] = K_MSG;
+                    drop[e->batch][c->row] = 1;
+                }
+                break;
+            }
+        }
+        for (size_t k = 0; k < open.len; k++) VEC_PUSH(left, open.v[k]);
+        g = h;
+    }
+    /* begins still open: closed at the file's last time */
+    if (left.len) {
+        int64_t fend = INT64_MIN;
+        for (size_t i = 0; i < nb; i++) {
+            Batch *b = bs[i];
+            for (size_t r = 0; r < b->n; r++) {
+                if (drop[i] && drop[i][r]) continue;
+                int64_t t = b->ts[r] + (b->dur[r] > 0 ? b->dur[r] : 0);
+                if (t > fend) fend = t;
+            }
+        }
+        for (size_t k = 0; k < left.len; k++) {
+            Ent *o = &left.v[k];
+            Batch *b = bs[o->batch];
+            uint32_t row = b->cands.v[o->ci].row;
+            b->dur[row] = fend > o->ts ? fend - o->ts : 0;
+            b->kind[row] = K_STATE;
+            RowVal uv = {row, 1};
+            VEC_PUSH(unfin[o->batch], uv);
+        }
+    }
+    for (size_t i = 0; i < nb; i++) {
+        Batch *b = bs[i];
+        if (!drop[i]) continue;
+        merge_adds(b, F_PEER, peers[i].v, peers[i].len, VT_STR);
+        if (unfin[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
+        batch_compact(b, drop[i]);
+        free(drop[i]);
+        VEC_FREE(unfin[i]);
+        VEC_FREE(peers[i]);
+    }
+    free(drop);
+    free(unfin);
+    free(peers);
+    VEC_FREE(open);
+    VEC_FREE(flows);
+    VEC_FREE(left);
+    free(ents);
+    free(kb);
+    strtab_free(&gk);
+}
+
+void rename_labels(Batch **bs, size_t nb)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < nb; i++) total += bs[i]->renames.len;
+    if (!total) return;
+    /* "L" loc, "A" loc \x1F act -> text (the last one given wins) */
+    StrTab keys, texts;
+    strtab_init(&keys);
+    strtab_init(&texts);
+    VEC(uint32_t) text_of = {0};
+    char *kb = NULL;
+    size_t kcap = 0;
+    for (size_t i = 0; i < nb; i++) {
+        Batch *b = bs[i];
+        for (size_t k = 0; k < b->renames.len; k++) {
+            LabelRename *r = &b->renames.v[k];
+            size_t n1, n2 = 0, nt;
+            const char *s1 = label_text(b, r->loc, &n1), *s2 = r->act != NONE32 ? label_text(b, r->act, &n2) : NULL;
+            const char *t = label_text(b, r->text, &nt);
+            if (n1 + n2 + 3 > kcap) {
+                kcap = (n1 + n2) * 2 + 64;
+                kb = xrealloc(kb, kcap);
+            }
+            kb[0] = s2 ? 'A' : 'L';
+            memcpy(kb + 1, s1, n1);
+            size_t kn = 1 + n1;
+            if (s2) {
+                kb[kn++] = 0x1F;
+                memcpy(kb + kn, s2, n2);
+                kn += n2;
+            }
+            uint32_t kid = strtab_intern(&keys, kb, kn);
+            while (text_of.len <= kid) VEC_PUSH(text_of, NONE32);
+            text_of.v[kid] = strtab_intern(&texts, t, nt);
+        }
+    }
+    for (size_t i = 0; i < nb; i++) {
+        Batch *b = bs[i];
+        uint32_t nlab = b->labels.count;
+        /* old label sid -> new, for locations (NONE32: unchanged) */
+        uint32_t *lmap = xmalloc((nlab + 1) * sizeof *lmap);
+        for (uint32_t s = 0; s < nlab; s++) {
+            size_t n;
+            const char *t = label_text(b, s, &n);
+            if (n + 2 > kcap) {
+                kcap = n * 2 + 64;
+                kb = xrealloc(kb, kcap);
+            }
+            kb[0] = 'L';
+            memcpy(kb + 1, t, n);
+            uint32_t kid = strtab_find(&keys, kb, n + 1);
+            lmap[s] = NONE32;
+            if (kid != NONE32 && kid < text_of.len && text_of.v[kid] != NONE32) {
+                uint32_t tx = text_of.v[kid];
+                lmap[s] = strtab_intern(&b->labels, strtab_str(&texts, tx), strtab_len(&texts, tx));
+            }
+        }
+        for (uint32_t p = 0; p < b->npairs; p++) {
+            LabelPair *lp = &b->pairs[p];
+            if (lp->act != NONE32) {
+                size_t n1, n2;
+                const char *s1 = label_text(b, lp->loc, &n1), *s2 = label_text(b, lp->act, &n2);
+                if (n1 + n2 + 3 > kcap) {
+                    kcap = (n1 + n2) * 2 + 64;
+                    kb = xrealloc(kb, kcap);
+                }
+                kb[0] = 'A';
+                memcpy(kb + 1, s1, n1);
+                kb[1 + n1] = 0x1F;
+                memcpy(kb + 2 + n1, s2, n2);
+                uint32_t kid = strtab_find(&keys, kb, n1 + n2 + 2);
+                if (kid != NONE32 && kid < text_of.len && text_of.v[kid] != NONE32) {
+                    uint32_t tx = text_of.v[kid];
+                    lp->act = strtab_intern(&b->labels, strtab_str(&texts, tx), strtab_len(&texts, tx));
+                }
+            }
+            if (lp->loc < nlab && lmap[lp->loc] != NONE32) lp->loc = lmap[lp->loc];
+        }
+        if (F_PEER < b->nfb) {
+            FieldBuf *fb = &b->fb[F_PEER];
+            for (size_t k = 0; k < fb->rows.len; k++)
+                if (fb->types.v[k] == VT_STR && fb->vals.v[k] < nlab && lmap[fb->vals.v[k]] != NONE32)
+                    fb->vals.v[k] = lmap[fb->vals.v[k]];
+        }
+        free(lmap);
+    }
+    VEC_FREE(text_of);
+    free(kb);
+    strtab_free(&keys);
+    strtab_free(&texts);
+}
