@@ -119,7 +119,7 @@ build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbu
 # instrumentation
 FUZZ_CC    ?= clang
 FUZZ_FLAGS = $(CSTD) -O2 -g -Isrc -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
-FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_filter
+FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_chrome build/fuzz/fuzz_filter
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)
 	@mkdir -p $(dir $@)

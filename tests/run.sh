@@ -552,6 +552,14 @@ for cf in sample-logs/ring.csv sample-logs/x10.ndjson sample-logs/mw.csv "$TMP/c
     "$TNAV" convert -q -o "$TMP/cv.json" "$cf" && "$TNAV" convert -q -o "$TMP/cv.csv" "$cf"
     python3 tests/chrome_check.py "$TMP/cv.json" "$TMP/cv.csv" "$(nmsgs "$cf")" >"$TMP/cc.out" 2>&1
     tally "chrome-check ($b)" "$TMP/cc.out" $?
+    # and read back: every event at its time, duration, location, activity
+    # and name (a nameless one named by its kind), every message a message
+    "$TNAV" filter -o csv --fields ts,dur,loc,act,name,kind true "$cf" | awk -F, 'NR > 1 { print $1 "," $2 "," $3 "," $4 "," ($5 == "" ? $6 : $5) }' | sort >"$TMP/rt1"
+    "$TNAV" filter -o csv --fields ts,dur,loc,act,name 'kind != "msg"' "$TMP/cv.json" | tail -n +2 | sort >"$TMP/rt2"
+    nm=$("$TNAV" filter --count 'kind == "msg"' "$TMP/cv.json")
+    [ -s "$TMP/rt1" ] && cmp -s "$TMP/rt1" "$TMP/rt2" && [ "$nm" = "$(nmsgs "$cf")" ] \
+        && ok "convert $b to Chrome and read back: the same $(wc -l <"$TMP/rt1") events, the same $nm messages" \
+        || { bad "convert $b to Chrome and back ($nm messages)"; diff "$TMP/rt1" "$TMP/rt2" | head -5; }
 done
 # a window and a filter: the events that meet [from, to), intervals whole
 cf=sample-logs/ring.csv

@@ -174,6 +174,11 @@ void chrome_flows(FILE *f, ChromeOut *co)
             t_recv = ev_end(s, se);
             rloc = M->dst;
             rtid = rloc;
+        } else if (t_recv < t_send) {
+            /* a receive that began waiting before the send: the message
+             * arrives inside it, not before it was sent (readers pair a
+             * flow's ends in time order) */
+            t_recv = t_send < ev_end(s, re) ? t_send : ev_end(s, re);
         }
         sep(co, f);
         fprintf(f, "{\"ph\":\"s\",\"id\":%u,\"name\":\"message\",\"cat\":\"message\",\"pid\":%u,\"tid\":%" PRIu64 ",\"ts\":", m,

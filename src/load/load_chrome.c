@@ -308,15 +308,8 @@ static void metadata(Ch *c, Rec *r)
         act = batch_label(b, &r->f[F_ACT]);
         if (act == NONE32) return;
     }
-    /* "NAME (id)": the id keeps two threads of one name apart */
-    uint32_t idsid = thr ? act : loc;
-    size_t idn = strtab_len(&b->labels, idsid);
-    size_t len = 0;
-    kput(c, &len, an.p, an.n);
-    kput(c, &len, " (", 2);
-    kput(c, &len, strtab_str(&b->labels, idsid), idn);
-    kput(c, &len, ")", 1);
-    LabelRename rn = {loc, act, strtab_intern(&b->labels, c->kb, len)};
+    /* the name as given: pair.c makes it the label (see rename_labels) */
+    LabelRename rn = {loc, act, strtab_intern(&b->labels, an.p, an.n)};
     VEC_PUSH(b->renames, rn);
 }
 

@@ -267,16 +267,52 @@ void pair_file(Batch **bs, size_t nb)
     strtab_free(&gk);
 }
 
+/* ---- names from metadata ------------------------------------------------ */
+
+typedef struct {
+    StrTab keys;  /* "L" loc, "A" loc \x1F act */
+    StrTab texts; /* the new labels */
+    VEC(uint32_t) text_of; /* key -> text id, NONE32: unchanged; DROP_ACT: no act */
+} Names;
+#define DROP_ACT (NONE32 - 1)
+
+static uint32_t key_of(StrTab *t, char **kb, size_t *kcap, char tag, const char *s1, size_t n1, const char *s2, size_t n2,
+                       bool intern)
+{
+    size_t need = 2 + n1 + n2 + 1;
+    if (need > *kcap) {
+        *kcap = need * 2 + 64;
+        *kb = xrealloc(*kb, *kcap);
+    }
+    char *o = *kb;
+    o[0] = tag;
+    memcpy(o + 1, s1, n1);
+    size_t kn = 1 + n1;
+    if (s2) {
+        o[kn++] = 0x1F;
+        memcpy(o + kn, s2, n2);
+        kn += n2;
+    }
+    return intern ? strtab_intern(t, o, kn) : strtab_find(t, o, kn);
+}
+
+/* Location and activity labels named by metadata: a process's label is its
+ * name, a thread's its name; when two processes (two threads of one
+ * process) share a name, the id follows it: "Renderer (7792)". A name equal
+ * to the id changes nothing. A thread whose id is its process's and whose
+ * name is its process's name (as tnav convert writes a location's default
+ * activity) is the location's default activity: no act. The last name
+ * given for an id wins. */
 void rename_labels(Batch **bs, size_t nb)
 {
     size_t total = 0;
     for (size_t i = 0; i < nb; i++) total += bs[i]->renames.len;
     if (!total) return;
-    /* "L" loc, "A" loc \x1F act -> text (the last one given wins) */
-    StrTab keys, texts;
-    strtab_init(&keys);
-    strtab_init(&texts);
-    VEC(uint32_t) text_of = {0};
+    StrTab raw; /* "L" loc / "A" loc \x1F act -> its name (in nm) */
+    StrTab nm;
+    strtab_init(&raw);
+    strtab_init(&nm);
+    VEC(uint32_t) name_of = {0};
     char *kb = NULL;
     size_t kcap = 0;
     for (size_t i = 0; i < nb; i++) {
@@ -286,23 +322,74 @@ void rename_labels(Batch **bs, size_t nb)
             size_t n1, n2 = 0, nt;
             const char *s1 = label_text(b, r->loc, &n1), *s2 = r->act != NONE32 ? label_text(b, r->act, &n2) : NULL;
             const char *t = label_text(b, r->text, &nt);
-            if (n1 + n2 + 3 > kcap) {
-                kcap = (n1 + n2) * 2 + 64;
-                kb = xrealloc(kb, kcap);
-            }
-            kb[0] = s2 ? 'A' : 'L';
-            memcpy(kb + 1, s1, n1);
-            size_t kn = 1 + n1;
-            if (s2) {
-                kb[kn++] = 0x1F;
-                memcpy(kb + kn, s2, n2);
-                kn += n2;
-            }
-            uint32_t kid = strtab_intern(&keys, kb, kn);
-            while (text_of.len <= kid) VEC_PUSH(text_of, NONE32);
-            text_of.v[kid] = strtab_intern(&texts, t, nt);
+            uint32_t kid = key_of(&raw, &kb, &kcap, s2 ? 'A' : 'L', s1, n1, s2, n2, true);
+            while (name_of.len <= kid) VEC_PUSH(name_of, NONE32);
+            name_of.v[kid] = strtab_intern(&nm, t, nt);
         }
     }
+    /* how many processes, and threads of each process, have each name */
+    StrTab cnt;
+    strtab_init(&cnt);
+    VEC(uint32_t) count = {0};
+    for (uint32_t kid = 0; kid < raw.count; kid++) {
+        const char *k = strtab_str(&raw, kid);
+        size_t kn = strtab_len(&raw, kid);
+        uint32_t t = name_of.v[kid];
+        /* "L" name, or "A" loc \x1F name */
+        const char *sep = k[0] == 'A' ? memchr(k, 0x1F, kn) : NULL;
+        size_t pre = sep ? (size_t)(sep - k) + 1 : 1;
+        uint32_t c = key_of(&cnt, &kb, &kcap, k[0], k + 1, pre - 1, strtab_str(&nm, t), strtab_len(&nm, t), true);
+        while (count.len <= c) VEC_PUSH(count, 0);
+        count.v[c]++;
+    }
+    Names N;
+    strtab_init(&N.keys);
+    strtab_init(&N.texts);
+    memset(&N.text_of, 0, sizeof N.text_of);
+    for (uint32_t kid = 0; kid < raw.count; kid++) {
+        const char *k = strtab_str(&raw, kid);
+        size_t kn = strtab_len(&raw, kid);
+        const char *sep = k[0] == 'A' ? memchr(k, 0x1F, kn) : NULL;
+        const char *id = sep ? sep + 1 : k + 1;
+        size_t idn = sep ? kn - (size_t)(sep + 1 - k) : kn - 1;
+        size_t pre = sep ? (size_t)(sep - k) + 1 : 1;
+        uint32_t t = name_of.v[kid];
+        const char *nt = strtab_str(&nm, t);
+        size_t nn = strtab_len(&nm, t);
+        uint32_t out = NONE32;
+        if (sep) {
+            /* the main thread named like its process: the default activity */
+            size_t ln = (size_t)(sep - k) - 1;
+            uint32_t pk = key_of(&raw, &kb, &kcap, 'L', k + 1, ln, NULL, 0, false);
+            if (idn == ln && !memcmp(id, k + 1, ln) && pk != NONE32 && strtab_len(&nm, name_of.v[pk]) == nn &&
+                !memcmp(strtab_str(&nm, name_of.v[pk]), nt, nn))
+                out = DROP_ACT;
+        }
+        if (out == NONE32 && !(nn == idn && !memcmp(nt, id, nn)) && nn > 0) {
+            uint32_t c = key_of(&cnt, &kb, &kcap, k[0], k + 1, pre - 1, nt, nn, false);
+            if (c != NONE32 && count.v[c] == 1) {
+                out = strtab_intern(&N.texts, nt, nn);
+            } else {
+                size_t need = nn + idn + 4;
+                char *tmp = xmalloc(need);
+                memcpy(tmp, nt, nn);
+                memcpy(tmp + nn, " (", 2);
+                memcpy(tmp + nn + 2, id, idn);
+                tmp[nn + 2 + idn] = ')';
+                out = strtab_intern(&N.texts, tmp, nn + idn + 3);
+                free(tmp);
+            }
+        }
+        uint32_t nk = strtab_intern(&N.keys, k, kn);
+        while (N.text_of.len <= nk) VEC_PUSH(N.text_of, NONE32);
+        N.text_of.v[nk] = out;
+    }
+    VEC_FREE(count);
+    strtab_free(&cnt);
+    VEC_FREE(name_of);
+    strtab_free(&raw);
+    strtab_free(&nm);
+
     for (size_t i = 0; i < nb; i++) {
         Batch *b = bs[i];
         uint32_t nlab = b->labels.count;
@@ -311,17 +398,11 @@ void rename_labels(Batch **bs, size_t nb)
         for (uint32_t s = 0; s < nlab; s++) {
             size_t n;
             const char *t = label_text(b, s, &n);
-            if (n + 2 > kcap) {
-                kcap = n * 2 + 64;
-                kb = xrealloc(kb, kcap);
-            }
-            kb[0] = 'L';
-            memcpy(kb + 1, t, n);
-            uint32_t kid = strtab_find(&keys, kb, n + 1);
+            uint32_t kid = key_of(&N.keys, &kb, &kcap, 'L', t, n, NULL, 0, false);
             lmap[s] = NONE32;
-            if (kid != NONE32 && kid < text_of.len && text_of.v[kid] != NONE32) {
-                uint32_t tx = text_of.v[kid];
-                lmap[s] = strtab_intern(&b->labels, strtab_str(&texts, tx), strtab_len(&texts, tx));
+            if (kid != NONE32 && N.text_of.v[kid] != NONE32 && N.text_of.v[kid] != DROP_ACT) {
+                uint32_t tx = N.text_of.v[kid];
+                lmap[s] = strtab_intern(&b->labels, strtab_str(&N.texts, tx), strtab_len(&N.texts, tx));
             }
         }
         for (uint32_t p = 0; p < b->npairs; p++) {
@@ -329,18 +410,12 @@ void rename_labels(Batch **bs, size_t nb)
             if (lp->act != NONE32) {
                 size_t n1, n2;
                 const char *s1 = label_text(b, lp->loc, &n1), *s2 = label_text(b, lp->act, &n2);
-                if (n1 + n2 + 3 > kcap) {
-                    kcap = (n1 + n2) * 2 + 64;
-                    kb = xrealloc(kb, kcap);
-                }
-                kb[0] = 'A';
-                memcpy(kb + 1, s1, n1);
-                kb[1 + n1] = 0x1F;
-                memcpy(kb + 2 + n1, s2, n2);
-                uint32_t kid = strtab_find(&keys, kb, n1 + n2 + 2);
-                if (kid != NONE32 && kid < text_of.len && text_of.v[kid] != NONE32) {
-                    uint32_t tx = text_of.v[kid];
-                    lp->act = strtab_intern(&b->labels, strtab_str(&texts, tx), strtab_len(&texts, tx));
+                uint32_t kid = key_of(&N.keys, &kb, &kcap, 'A', s1, n1, s2, n2, false);
+                if (kid != NONE32 && N.text_of.v[kid] == DROP_ACT) {
+                    lp->act = NONE32;
+                } else if (kid != NONE32 && N.text_of.v[kid] != NONE32) {
+                    uint32_t tx = N.text_of.v[kid];
+                    lp->act = strtab_intern(&b->labels, strtab_str(&N.texts, tx), strtab_len(&N.texts, tx));
                 }
             }
             if (lp->loc < nlab && lmap[lp->loc] != NONE32) lp->loc = lmap[lp->loc];
@@ -353,8 +428,8 @@ void rename_labels(Batch **bs, size_t nb)
         }
         free(lmap);
     }
-    VEC_FREE(text_of);
+    VEC_FREE(N.text_of);
     free(kb);
-    strtab_free(&keys);
-    strtab_free(&texts);
+    strtab_free(&N.keys);
+    strtab_free(&N.texts);
 }

@@ -174,9 +174,9 @@ typedef struct {
     uint64_t line;
 } PairCand;
 
-/* A label shown under another name (Chrome's process_name/thread_name
- * metadata): location label loc, or activity label act at loc, becomes
- * the label text (a string id in labels). */
+/* A name given to a location label loc, or to activity label act at loc
+ * (Chrome's process_name / thread_name metadata): text, a string id in
+ * labels. The label becomes the name (src/load/pair.c, rename_labels). */
 typedef struct {
     uint32_t loc, act, text;
 } LabelRename;

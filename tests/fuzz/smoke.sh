@@ -1,11 +1,11 @@
 #!/bin/sh
-# smoke.sh — a short libFuzzer run of the fuzz targets (the two loaders and
-# the filter compiler/VM).
+# smoke.sh — a short libFuzzer run of the fuzz targets (the three loaders:
+# CSV, NDJSON, Chrome JSON; and the filter compiler/VM).
 #
 #   sh tests/fuzz/smoke.sh [SECONDS]      (default 15 seconds per target)
 #
 # Owns: nothing but its temp directory. Builds nothing: it needs
-# build/fuzz/fuzz_csv, fuzz_ndjson and fuzz_filter (make fuzz).
+# build/fuzz/fuzz_csv, fuzz_ndjson, fuzz_chrome and fuzz_filter (make fuzz).
 # For each target:
 #  1. replays every file in tests/fuzz/regress/ (one process per file), so
 #     that every saved reproducer is checked on every run; if one fails, the
@@ -18,7 +18,7 @@
 #     tests/cases/filter*.cases, tests/fuzz/regress/filter-*, and generated
 #     long strings, long regexes, deep nesting, long arithmetic and IN
 #     lists), crash artifacts going to the temp directory.
-# The targets run side by side (the loaders first, then the filter). Prints one line per target:
+# The targets run two at a time (CSV and NDJSON, then Chrome and the filter). Prints one line per target:
 #   fuzz_csv: ok (N runs)
 #   fuzz_csv: FAILED (artifact PATH, log PATH)
 #   fuzz_csv: FAILED (regression tests/fuzz/regress/NAME[, ...]; logs PATH)
@@ -142,10 +142,13 @@ run_target fuzz_ndjson ndjson &
 pid_nd=$!
 wait "$pid_csv"
 wait "$pid_nd"
+run_target fuzz_chrome json &
+pid_ch=$!
 run_target fuzz_filter filter
+wait "$pid_ch"
 
 status=0
-for name in fuzz_csv fuzz_ndjson fuzz_filter; do
+for name in fuzz_csv fuzz_ndjson fuzz_chrome fuzz_filter; do
     if [ -f "$tmp/$name.result" ]; then
         line=$(cat "$tmp/$name.result")
     else
