@@ -722,6 +722,14 @@ static void free_problems(ProblemSummary *p, size_t n)
     free(p);
 }
 
+static int prob_cmp(const void *a, const void *b)
+{
+    const ProblemSummary *x = a, *y = b;
+    if (!x->nfirst || !y->nfirst) return x->nfirst ? -1 : y->nfirst ? 1 : 0;
+    if (x->first[0].file != y->first[0].file) return x->first[0].file < y->first[0].file ? -1 : 1;
+    return x->first[0].line < y->first[0].line ? -1 : x->first[0].line > y->first[0].line;
+}
+
 static int rej_cmp(const void *a, const void *b)
 {
     const Rejection *x = a, *y = b;
@@ -898,6 +906,9 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         done_files += inf->bytes;
         if (pg) atomic_store(&pg->done, done_files);
     }
+    /* problems in the order of their first line (a pass after parsing may
+     * add one whose first line comes before another's) */
+    if (probs.len > 1) qsort(probs.v, probs.len, sizeof(ProblemSummary), prob_cmp);
     rep->problems = probs.v;
     rep->nproblems = (int)probs.len;
     if (cancelled(o)) {

@@ -318,7 +318,7 @@ static void counters(Ch *c, Rec *r, uint64_t line)
     Batch *b = c->b;
     size_t n = r->x.len, nnum = 0;
     XVal *xs = xmalloc((n + 1) * sizeof *xs);
-    memcpy(xs, r->x.v, n * sizeof *xs);
+    if (n) memcpy(xs, r->x.v, n * sizeof *xs);
     for (size_t i = 0; i < n; i++) {
         const char *k = strtab_str(&b->xnames, xs[i].xid);
         if (strtab_len(&b->xnames, xs[i].xid) > 5 && !memcmp(k, "args.", 5) && xs[i].v.t == V_NUM) nnum++;

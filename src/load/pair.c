@@ -40,6 +40,19 @@ static int ent_cmp(const void *a, const void *b)
 }
 
 typedef struct {
+    uint32_t batch;
+    uint64_t line;
+    char *why;
+} Rej;
+
+static int rej_cmp(const void *a, const void *b)
+{
+    const Rej *x = a, *y = b;
+    if (x->batch != y->batch) return x->batch < y->batch ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+typedef struct {
     VEC(uint32_t) rows;
     VEC(uint8_t) types;
     VEC(uint64_t) vals;
@@ -149,6 +162,7 @@ void pair_file(Batch **bs, size_t nb)
     VEC(RowVal) *unfin = xcalloc(nb, sizeof *unfin);
     VEC(RowVal) *peers = xcalloc(nb, sizeof *peers);
     VEC(Ent) open = {0}, flows = {0}, left = {0};
+    VEC(Rej) rejs = {0};
     for (size_t g = 0; g < ne;) {
         size_t h = g;
         while (h < ne && ents[h].gkey == ents[g].gkey) h++;
@@ -200,7 +214,8 @@ void pair_file(Batch **bs, size_t nb)
                     size_t ln;
                     const char *lt = label_text(b, b->pairs[b->akey[c->row]].loc, &ln);
                     quote_excerpt(lb, sizeof lb, lt, ln, 30);
-                    batch_reject(b, c->line, "end with no open begin (%s at location %s)", nm, lb);
+                    Rej rj = {e->batch, c->line, xasprintf("end with no open begin (%s at location %s)", nm, lb)};
+                    VEC_PUSH(rejs, rj);
                     drop[e->batch][c->row] = 1;
                 }
                 break;
@@ -225,6 +240,14 @@ void pair_file(Batch **bs, size_t nb)
         for (size_t k = 0; k < open.len; k++) VEC_PUSH(left, open.v[k]);
         g = h;
     }
+    /* the rejections in file order (the first of each problem are the
+     * first lines, however the file was cut into batches) */
+    if (rejs.len) qsort(rejs.v, rejs.len, sizeof(Rej), rej_cmp);
+    for (size_t k = 0; k < rejs.len; k++) {
+        batch_reject(bs[rejs.v[k].batch], rejs.v[k].line, "%s", rejs.v[k].why);
+        free(rejs.v[k].why);
+    }
+    VEC_FREE(rejs);
     /* begins still open: closed at the file's last time */
     if (left.len) {
         int64_t fend = INT64_MIN;

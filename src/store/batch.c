@@ -714,12 +714,21 @@ void batch_compact(Batch *b, const uint8_t *drop)
     for (size_t f = 0; f < b->nfb; f++) {
         FieldBuf *fb = &b->fb[f];
         size_t w = 0;
+        /* (the types and the integer range of what is left) */
+        fb->tmask = 0;
         for (size_t i = 0; i < fb->rows.len; i++) {
             uint32_t r = fb->rows.v[i];
             if (drop[r]) continue;
             fb->rows.v[w] = nidx[r];
             fb->vals.v[w] = fb->vals.v[i];
-            fb->types.v[w] = fb->types.v[i];
+            uint8_t t = fb->types.v[i];
+            fb->types.v[w] = t;
+            if (t == VT_INT) {
+                int64_t iv = (int64_t)fb->vals.v[i];
+                if (!(fb->tmask & (1u << VT_INT)) || iv < fb->imin) fb->imin = iv;
+                if (!(fb->tmask & (1u << VT_INT)) || iv > fb->imax) fb->imax = iv;
+            }
+            fb->tmask |= (uint8_t)(1u << t);
             w++;
         }
         fb->rows.len = fb->vals.len = fb->types.len = w;
