@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "agg/agg.h"
 #include "filters/filter.h"
@@ -180,8 +181,10 @@ static void ref_busy(const Store *s, const uint64_t *sel, RowKind rk, uint16_t k
                 uint32_t e = ev.v[k];
                 if (s->ts[e] <= x && s->ts[e] + s->dur[e] > x) in = e;
             }
-            /* (busy: state and every user kind's intervals) */
-            if (in == NONE32 || !(s->kind[in] == kind || (kind == K_STATE && s->kind[in] >= K_USER))) continue;
+            /* (busy: state and every user kind's intervals but idle's) */
+            if (in == NONE32 || !(s->kind[in] == kind || (kind == K_STATE && s->kind[in] >= K_USER &&
+                                                          strcasecmp(kind_name(s, s->kind[in]), "idle") != 0)))
+                continue;
             add_overlap(acc, rk == ROWS_LOC ? s->loc[in] : a, bb, nb, x, y);
         }
     }

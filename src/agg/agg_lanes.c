@@ -223,11 +223,12 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         for (size_t g = g0; g < g1; g++) {
             uint32_t ev = E[g];
             /* (an interval of a user kind — compile, task, GC — is work:
-             * busy, as state is) */
-            uint8_t cat = ev == NONE32                                      ? CAT_IDLE
-                          : s->kind[ev] == K_STATE || s->kind[ev] >= K_USER ? CAT_BUSY
-                          : s->kind[ev] == K_SYNC                         ? CAT_SYNC
-                                                                          : CAT_OTHER;
+             * busy, as state is; one of kind idle is idle) */
+            uint8_t cat = ev == NONE32                   ? CAT_IDLE
+                          : kind_is_busy(s, s->kind[ev]) ? CAT_BUSY
+                          : s->kind[ev] == K_SYNC        ? CAT_SYNC
+                          : s->kind[ev] >= K_USER        ? CAT_IDLE
+                                                         : CAT_OTHER;
             S->seg_cat[g] = cat;
             if (!(g & ((1u << CP_SHIFT) - 1))) {
                 S->cp[0][g >> CP_SHIFT] = acc[0];

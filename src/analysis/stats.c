@@ -34,7 +34,7 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         L->events++;
         uint16_t k = s->kind[e];
         st->kinds[k]++;
-        if (k == K_STATE || (k >= K_USER && (s->flags[e] & EVF_DUR))) L->busy_ns = sat_add64(L->busy_ns, s->dur[e]);
+        if (kind_is_busy(s, k) && (k == K_STATE || (s->flags[e] & EVF_DUR))) L->busy_ns = sat_add64(L->busy_ns, s->dur[e]);
         else if (k == K_SYNC) L->sync_ns = sat_add64(L->sync_ns, s->dur[e]);
         if (s->ts[e] < st->t_min) st->t_min = s->ts[e];
         if (ev_end(s, e) > st->t_max) st->t_max = ev_end(s, e);

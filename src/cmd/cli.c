@@ -297,8 +297,9 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             if (!strcmp(val, "csv")) a->load.format = FMT_CSV;
             else if (!strcmp(val, "ndjson")) a->load.format = FMT_NDJSON;
             else if (!strcmp(val, "chrome")) a->load.format = FMT_CHROME;
-            else if (!strcmp(name, "--format")) return uerr(cmd, "--format must be csv, ndjson or chrome, not '%s'", val);
-            else return uerr(cmd, "--input-format must be csv, ndjson or chrome, not '%s'", val);
+            else if (!strcmp(val, "paraver")) a->load.format = FMT_PARAVER;
+            else if (!strcmp(name, "--format")) return uerr(cmd, "--format must be csv, ndjson, chrome or paraver, not '%s'", val);
+            else return uerr(cmd, "--input-format must be csv, ndjson, chrome or paraver, not '%s'", val);
         } else if (!strcmp(name, "--max-memory")) {
             NEEDVAL();
             uint64_t b;

@@ -302,6 +302,7 @@ const char *format_name(int fmt)
     case FMT_CSV: return "csv";
     case FMT_NDJSON: return "ndjson";
     case FMT_CHROME: return "chrome";
+    case FMT_PARAVER: return "paraver";
     default: return "empty";
     }
 }
@@ -316,6 +317,8 @@ typedef struct {
     CsvFile csv;
     NdFile nd;
     ChFile ch;
+    PrvFile prv;
+    uint64_t head_lines; /* line ends before the first chunk (header, Chrome's prefix) */
     uint64_t *starts; /* nchunks + 1 */
     int nchunks;
     Batch **batches;
@@ -345,6 +348,7 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     if (count && o->progress) tl_prog = &cp;
     if (fj->fmt == FMT_CSV) csv_parse_chunk(&fj->csv, b, fj->starts[k], fj->starts[k + 1]);
     else if (fj->fmt == FMT_CHROME) chrome_parse_chunk(&fj->ch, b, fj->starts[k], fj->starts[k + 1]);
+    else if (fj->fmt == FMT_PARAVER) prv_parse_chunk(&fj->prv, b, fj->starts[k], fj->starts[k + 1]);
     else ndjson_parse_chunk(&fj->nd, b, fj->starts[k], fj->starts[k + 1]);
     if (tl_prog) {
         prog_at(&cp, fj->starts[k + 1]);
@@ -431,10 +435,7 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
         *why_not = xstrdup("UTF-16 input is not supported; convert it to UTF-8 (iconv -f UTF-16 -t UTF-8)");
         return -1;
     }
-    if (n >= 8 && !memcmp(p, "#Paraver", 8)) {
-        *why_not = xstrdup("Paraver (.prv) traces are not supported yet");
-        return -1;
-    }
+    if (n >= 8 + i && !memcmp(p + i, "#Paraver", 8)) return FMT_PARAVER;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
     if (i >= n) return 0; /* empty or blank: an empty trace */
     if (p[i] == '[') return FMT_CHROME; /* the array form */
@@ -622,6 +623,32 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
             return -1;
         }
         data_start = fj->ch.data_start;
+        /* (the lines before the events array, for line numbers) */
+        for (uint64_t at = 0; at < data_start;) {
+            unsigned char buf[65536];
+            size_t want = data_start - at < sizeof buf ? (size_t)(data_start - at) : sizeof buf;
+            ssize_t k = in_pread(fd, mem, size, buf, want, at);
+            if (k <= 0) break;
+            for (ssize_t i = 0; i < k; i++) fj->head_lines += buf[i] == '\n';
+            at += (uint64_t)k;
+        }
+    } else if (fmt == FMT_PARAVER) {
+        fj->prv.path = path;
+        fj->prv.fd = fd;
+        fj->prv.mem = mem;
+        fj->prv.size = size;
+        fj->prv.quiet = o->quiet;
+        char *e = prv_read_header(&fj->prv, (const char *)head, (size_t)got, bom);
+        if (e) {
+            *err = xasprintf("tnav: %s: %s", path, e);
+            free(e);
+            prv_file_free(&fj->prv);
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+        if (!mem) prv_read_names(&fj->prv, path, o->report ? o->report : stderr);
+        data_start = fj->prv.data_start;
+        fj->head_lines = 1;
     } else if (fmt == FMT_NDJSON) {
         fj->nd.path = path;
         fj->nd.fd = fd;
@@ -683,6 +710,9 @@ static void close_file(FileJob *fj)
         if (fj->nd.fd >= 0) close(fj->nd.fd);
     } else if (fj->fmt == FMT_CHROME) {
         if (fj->ch.fd >= 0) close(fj->ch.fd);
+    } else if (fj->fmt == FMT_PARAVER) {
+        if (fj->prv.fd >= 0) close(fj->prv.fd);
+        prv_file_free(&fj->prv);
     }
     free(fj->starts);
 }
@@ -734,7 +764,10 @@ static int rej_cmp(const void *a, const void *b)
 {
     const Rejection *x = a, *y = b;
     if (x->file != y->file) return x->file < y->file ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    /* two on one line (Chrome events, or a parse and a pairing problem):
+     * by their text, whatever batch each came from */
+    return strcmp(x->reason, y->reason);
 }
 
 /* Timestamps read as ns (the default) that look like epoch seconds,
@@ -845,7 +878,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         pair_file(fj.batches, (size_t)fj.nchunks);
         rename_labels(fj.batches, (size_t)fj.nchunks);
         /* absolute line numbers */
-        uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : 0);
+        uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : fj.head_lines);
         for (int k = 0; k < fj.nchunks; k++) {
             Batch *b = fj.batches[k];
             b->file_index = fi;
@@ -875,7 +908,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             shrank |= all.v[i]->file_shrank;
         }
         struct stat st2;
-        int wfd = fj.fmt == FMT_CSV ? fj.csv.fd : fj.fmt == FMT_CHROME ? fj.ch.fd : fj.nd.fd;
+        int wfd = fj.fmt == FMT_CSV ? fj.csv.fd : fj.fmt == FMT_CHROME ? fj.ch.fd : fj.fmt == FMT_PARAVER ? fj.prv.fd : fj.nd.fd;
         bool changed = shrank;
         if (!changed && fj.watch && wfd >= 0 && fstat(wfd, &st2) == 0)
             changed = (uint64_t)st2.st_size < fj.size ||
@@ -994,7 +1027,8 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     }
     bool unit_given = true; /* (by --time-unit, or by the format: Chrome's is us) */
     for (int fi = 0; fi < npaths; fi++)
-        if (rep->files[fi].format != FMT_CHROME && rep->files[fi].events) unit_given = false;
+        if (rep->files[fi].format != FMT_CHROME && rep->files[fi].format != FMT_PARAVER && rep->files[fi].events)
+            unit_given = false;
     if (o->report && !o->quiet && !unit_given) unit_warning(o, s);
     if (pg) atomic_store(&pg->phase, LOAD_PH_DONE);
     *out = s;

@@ -25,7 +25,7 @@
 
 struct Store;
 
-enum { FMT_AUTO = 0, FMT_CSV = 1, FMT_NDJSON = 2, FMT_CHROME = 3 };
+enum { FMT_AUTO = 0, FMT_CSV = 1, FMT_NDJSON = 2, FMT_CHROME = 3, FMT_PARAVER = 4 };
 enum { CSV_ENGINE_HYBRID = 0, CSV_ENGINE_LIBCSV = 1 };
 /* zero bytes an in-memory input (LoadOpts.mem) must have after its end:
  * the byte scanners read (and mask) up to this far past the data */

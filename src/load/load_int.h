@@ -133,6 +133,35 @@ char *chrome_read_header(ChFile *cf, uint64_t bom);
 uint64_t chrome_next_seam(Reader *rd, uint64_t off);
 void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end);
 
+/* ---- load_prv.c: Paraver (.prv with its .pcf and .row) ---------------- */
+typedef struct {
+    int64_t id;
+    char *name;
+    size_t len;
+    int64_t type; /* (values: the event type they belong to) */
+} PrvName;
+typedef VEC(PrvName) PrvNames;
+typedef struct {
+    const char *path;
+    int fd;
+    const char *mem;
+    uint64_t size;
+    bool quiet;
+    uint64_t data_start; /* after the header line */
+    int unit_exp;        /* the header's time unit */
+    int nappl;
+    int64_t ntasks;
+    int64_t *tasks_before;   /* per application: tasks of the ones before it */
+    int64_t *threads_before; /* per task (all applications): threads before it */
+    PrvNames states, types, values, task_names, thread_names;
+} PrvFile;
+/* Parse the header line from the first n bytes; NULL or an error message. */
+char *prv_read_header(PrvFile *pf, const char *head, size_t n, uint64_t bom);
+/* Read the .pcf and .row beside path (a warning on report when there is no .pcf). */
+void prv_read_names(PrvFile *pf, const char *path, FILE *report);
+void prv_file_free(PrvFile *pf);
+void prv_parse_chunk(const PrvFile *pf, Batch *b, uint64_t start, uint64_t end);
+
 /* ---- pair.c: passes over one file's batches before the store ---------- */
 void pair_file(Batch **bs, size_t nb);
 void rename_labels(Batch **bs, size_t nb);

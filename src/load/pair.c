@@ -49,7 +49,8 @@ static int rej_cmp(const void *a, const void *b)
 {
     const Rej *x = a, *y = b;
     if (x->batch != y->batch) return x->batch < y->batch ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    return strcmp(x->why, y->why);
 }
 
 typedef struct {

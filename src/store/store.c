@@ -313,6 +313,7 @@ void store_free(Store *s)
     free(s->act_ev);
     free(s->moves);
     free(s->ukind);
+    free(s->ukind_idle);
     for (uint32_t c = 0; c < s->ncols; c++) {
         free(s->cols[c].name);
         if (s->cols[c].rows_of == c) free(s->cols[c].rows);

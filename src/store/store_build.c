@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 #include "store_build_int.h"
 #include "base/par.h"
@@ -538,6 +539,9 @@ Store *store_build(Batch **bs, size_t nb, int threads)
             }
         }
         km_free(&uk);
+        s->ukind_idle = xcalloc((size_t)s->nukind + 1, 1);
+        for (uint32_t k = 0; k < s->nukind; k++)
+            s->ukind_idle[k] = strtab_len(&s->strs, s->ukind[k]) == 4 && !strncasecmp(strtab_str(&s->strs, s->ukind[k]), "idle", 4);
     }
     phase("dictionaries");
 
