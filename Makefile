@@ -13,8 +13,8 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-BUILD_DEBS = gcc libc6-dev make pkg-config libncurses-dev libcsv-dev libpcre2-dev zlib1g-dev libzstd-dev
-TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base gzip zstd python3
+BUILD_DEBS = gcc libc6-dev make pkg-config libncurses-dev libcsv-dev libpcre2-dev zlib1g-dev libzstd-dev libopen-trace-format2-dev
+TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base gzip zstd python3 otf2-tools python3-otf2
 
 WARN    = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CSTD    = -std=c11 -D_GNU_SOURCE
@@ -22,7 +22,12 @@ OPT     ?= -O2 -g
 NCURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 CFLAGS_ALL = $(CSTD) $(OPT) $(WARN) -pthread -Isrc -I. $(CFLAGS)
-LIBS    = -lcsv -lpcre2-8 -lz -lzstd -lm -pthread
+# OTF2 input when pkg-config finds the library (libopen-trace-format2-dev,
+# which make deps installs); without it tnav is built without OTF2 and says
+# so (tnav --version). Evaluated when used, i.e. after make deps ran.
+OTF2_LIBS = $(shell pkg-config --libs otf2 2>/dev/null)
+OTF2_DEF  = $(if $(OTF2_LIBS),-DHAVE_OTF2 $(shell pkg-config --cflags otf2 2>/dev/null))
+LIBS    = -lcsv -lpcre2-8 -lz -lzstd -lm -pthread $(OTF2_LIBS)
 
 # the library: everything but main and the terminal (tui/screen.c is the
 # only file that includes curses; the rest of tui/ is tested without it)
@@ -62,9 +67,11 @@ build/libtnav-asan.a: $(AOBJ_LIB)
 	ar rcs $@ $^
 
 build/rel/tui/screen.o build/asan/tui/screen.o: CFLAGS += $(NCURSES_CFLAGS)
+build/rel/src/load/load_otf2.o build/asan/src/load/load_otf2.o: CFLAGS += $(OTF2_DEF)
 
 tnav: $(OBJ_MAIN) build/libtnav.a
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(NCURSES_LIBS) $(LIBS)
+	@if [ -n "$(OTF2_LIBS)" ]; then echo "tnav: OTF2 input built in ($(OTF2_LIBS))"; else echo "tnav: OTF2 input not built in: install libopen-trace-format2-dev (make deps) and make again"; fi
 
 build/asan/tnav: $(AOBJ_MAIN) build/libtnav-asan.a
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -o $@ $^ $(NCURSES_LIBS) $(LIBS)
@@ -119,7 +126,7 @@ build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbu
 # instrumentation
 FUZZ_CC    ?= clang
 FUZZ_FLAGS = $(CSTD) -O2 -g -Isrc -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -pthread
-FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_chrome build/fuzz/fuzz_filter
+FUZZ_TARGETS = build/fuzz/fuzz_csv build/fuzz/fuzz_ndjson build/fuzz/fuzz_chrome build/fuzz/fuzz_paraver build/fuzz/fuzz_filter
 
 build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(SRC_LIB) $(HDRS)
 	@mkdir -p $(dir $@)

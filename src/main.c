@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd/cli.h"
+#include "load/load.h"
 #include "tui/tui.h"
 #include "base/util.h"
 
@@ -66,6 +67,7 @@ static int run(int argc, char **argv)
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
         printf("tnav %s\n", TNAV_VERSION);
+        printf("input formats: %s\n", load_formats());
         return 0;
     }
     if (!strcmp(cmd, "stats")) return cmd_stats(argc, argv, 2);

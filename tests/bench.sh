@@ -32,7 +32,7 @@ DUCKDB_RUNS=${DUCKDB_RUNS:-$RUNS}
 mkdir -p "$BENCH_DIR"
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
-echo "tnav:    $($TNAV --version), $(date -u +%Y-%m-%d)"
+echo "tnav:    $($TNAV --version | head -1), $(date -u +%Y-%m-%d)"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews timings)"
 echo "shapes:  $BENCH_SHAPES; sizes: $BENCH_SIZES; runs: $RUNS"
 

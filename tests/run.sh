@@ -536,8 +536,65 @@ if [ -d "$SHARED" ]; then
         TNAV_CHUNK_BYTES=700 "$TNAV" stats --json "$p" >"$TMP/cj2.json" 2>/dev/null
         cmp -s "$TMP/cj.json" "$TMP/cj2.json" && ok "$b: the same trace when cut into 700-byte chunks" || bad "$b: chunked load differs"
     done
+    # OTF2 (Score-P): as otf2-print lists the archive's events
+    if "$TNAV" --version | grep -q 'otf2$\|otf2,' && command -v otf2-print >/dev/null 2>&1; then
+        for p in "$SHARED"/otf2/*/traces.otf2; do
+            [ -f "$p" ] || continue
+            b=$(basename "$(dirname "$p")")
+            otf2-print "$p" >"$TMP/op.txt" 2>/dev/null
+            n() { grep -c "^$1 " "$TMP/op.txt"; }
+            "$TNAV" stats --json "$p" >"$TMP/oj.json" 2>"$TMP/oj.err"; rc=$?
+            got=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); k = d["kinds"]
+f = {x["name"]: x["present"] for x in d["fields"]}
+print(sum(m["count"] for m in d["messages"]), k.get("state", 0), k.get("sync", 0), f.get("unfinished", 0), d["rejected"])' "$TMP/oj.json")
+            want="$(($(n MPI_SEND) + $(n MPI_ISEND))) $(n ENTER) $(n MPI_COLLECTIVE_END) $(($(n ENTER) - $(n LEAVE))) 0"
+            [ $rc -eq 0 ] && [ "$got" = "$want" ] \
+                && ok "OTF2 $b: messages, regions, collectives and regions never left as otf2-print lists them ($got)" \
+                || { bad "OTF2 $b: exit $rc: tnav $got, otf2-print $want"; head -3 "$TMP/oj.err"; }
+        done
+    else
+        skip "OTF2: tnav built without it, or no otf2-print (otf2-tools)"
+    fi
 else
     skip "real traces: $SHARED not found"
+fi
+# OTF2 archives written by the OTF2 library's own writer (python3-otf2)
+if "$TNAV" --version | grep -q 'otf2$\|otf2,' && /usr/bin/python3 -c 'import otf2' 2>/dev/null; then
+    rm -rf "$TMP/ow"
+    /usr/bin/python3 tests/otf2_write.py "$TMP/ow" >"$TMP/ow.want"
+    "$TNAV" stats --json "$TMP/ow/traces.otf2" >"$TMP/ow.json" 2>"$TMP/ow.err"; rc=$?
+    python3 - "$TMP/ow.want" "$TMP/ow.json" >"$TMP/ow.out" 2>&1 <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+bad = []
+for k in ("events", "kinds", "messages", "t_min", "max_depth"):
+    if d[k] != w[k]: bad.append("%s: tnav %s, want %s" % (k, d[k], w[k]))
+sy = [(s["group"], s["last_loc"]) for s in d["sync"]]
+if sy != [(w["sync_group"], w["last_loc"])]: bad.append("sync: %s" % sy)
+f = {x["name"]: x["present"] for x in d["fields"]}
+if f.get("unfinished") != w["unfinished"]: bad.append("unfinished: %s" % f.get("unfinished"))
+print("\n".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+    [ $rc -eq 0 ] && [ "$(cat "$TMP/ow.out")" = ok ] && [ ! -s "$TMP/ow.err" ] \
+        && ok "OTF2 written by the library: regions nested, sends and receives paired by rank through the communicator, the barrier's last arrival, a region never left" \
+        || { bad "OTF2 written by the library: exit $rc"; cat "$TMP/ow.out" "$TMP/ow.err" | head -8; }
+    # damaged archives: an event file cut short loads what came before it;
+    # missing definitions are an error naming the file
+    cp -r "$TMP/ow" "$TMP/ow-cut"
+    f=$(ls "$TMP"/ow-cut/traces/*.evt | head -1)
+    truncate -s $(($(stat -c %s "$f") / 2)) "$f"
+    "$TNAV" stats --json "$TMP/ow-cut/traces.otf2" >"$TMP/ow.json" 2>"$TMP/ow.err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "the archive's events end early" "$TMP/ow.err" && [ "$($JQ "$TMP/ow.json" '.rejected')" = 1 ] \
+        && ok "OTF2 with an event file cut short: what came before loads, the rest reported" || { bad "OTF2 cut short: exit $rc"; head -3 "$TMP/ow.err"; }
+    rm "$TMP/ow-cut/traces.def"
+    "$TNAV" stats "$TMP/ow-cut/traces.otf2" >/dev/null 2>"$TMP/ow.err"; rc=$?
+    [ $rc -eq 2 ] && grep -q "traces.def" "$TMP/ow.err" && ok "OTF2 without its definitions: exit 2, naming the missing file" || { bad "OTF2 without definitions: exit $rc"; head -3 "$TMP/ow.err"; }
+    # a copy of the anchor file alone (piped) is refused with the reason
+    "$TNAV" stats - <"$TMP/ow/traces.otf2" >/dev/null 2>"$TMP/ow.err"; rc=$?
+    [ $rc -eq 2 ] && grep -q "read from its directory" "$TMP/ow.err" && ok "an OTF2 anchor file piped in: refused, saying to give its path" || { bad "OTF2 piped: exit $rc"; head -3 "$TMP/ow.err"; }
+else
+    skip "OTF2 writer test: tnav built without OTF2, or no python3-otf2"
 fi
 # the object form of Chrome JSON with "traceEvents" after other top-level keys, on later lines
 printf '{"displayTimeUnit": "ns",\n "metadata": {"traceEvents": 1},\n "traceEvents": [\n{"ph":"X","ts":1,"dur":2,"pid":1,"tid":1,"name":"a"}\n]}\n' >"$TMP/late.json"

@@ -134,8 +134,9 @@ static int uerr(const char *cmd, const char *fmt, const char *arg)
 
 static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, CliArgs *a);
 
-/* a name that says trace: .csv .tsv .ndjson .jsonl .json .log .txt, and
- * those with .gz or .zst after them */
+/* a name that says trace: .csv .tsv .ndjson .jsonl .json .log .txt .prv
+ * (Paraver; its .pcf and .row are read beside it) .otf2 (an OTF2 archive's
+ * anchor file), and those with .gz or .zst after them */
 static bool trace_name(const char *n)
 {
     size_t l = strlen(n);
@@ -144,7 +145,7 @@ static bool trace_name(const char *n)
         size_t zl = strlen(Z[z]);
         if (l > zl && !strcmp(n + l - zl, Z[z])) l -= zl;
     }
-    static const char *const X[] = {".csv", ".tsv", ".ndjson", ".jsonl", ".json", ".log", ".txt"};
+    static const char *const X[] = {".csv", ".tsv", ".ndjson", ".jsonl", ".json", ".log", ".txt", ".prv", ".otf2"};
     for (size_t i = 0; i < sizeof X / sizeof X[0]; i++) {
         size_t xl = strlen(X[i]);
         if (l > xl && !strncasecmp(n + l - xl, X[i], xl)) return true;
@@ -185,7 +186,7 @@ static int expand_dirs(const char *cmd, CliArgs *a)
             if (out.len == before) {
                 fprintf(stderr,
                         "tnav %s: the directory %s holds no trace files (*.csv, *.tsv, *.ndjson, *.jsonl, *.json, *.log, "
-                        "*.txt, also .gz or .zst)\n",
+                        "*.txt, *.prv, *.otf2, also .gz or .zst)\n",
                         cmd, p);
                 for (size_t k = 0; k < out.len; k++) free(out.v[k]);
                 VEC_FREE(out);
@@ -298,8 +299,9 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             else if (!strcmp(val, "ndjson")) a->load.format = FMT_NDJSON;
             else if (!strcmp(val, "chrome")) a->load.format = FMT_CHROME;
             else if (!strcmp(val, "paraver")) a->load.format = FMT_PARAVER;
-            else if (!strcmp(name, "--format")) return uerr(cmd, "--format must be csv, ndjson, chrome or paraver, not '%s'", val);
-            else return uerr(cmd, "--input-format must be csv, ndjson, chrome or paraver, not '%s'", val);
+            else if (!strcmp(val, "otf2")) a->load.format = FMT_OTF2;
+            else if (!strcmp(name, "--format")) return uerr(cmd, "--format must be csv, ndjson, chrome, paraver or otf2, not '%s'", val);
+            else return uerr(cmd, "--input-format must be csv, ndjson, chrome, paraver or otf2, not '%s'", val);
         } else if (!strcmp(name, "--max-memory")) {
             NEEDVAL();
             uint64_t b;

@@ -296,6 +296,12 @@ char *columns_hint(char *const *names, int n, const char *const *wants, const ch
     return xstrdup(b->buf);
 }
 
+const char *load_formats(void)
+{
+    return otf2_built_in() ? "csv, ndjson, chrome, paraver, otf2"
+                           : "csv, ndjson, chrome, paraver (otf2 not built in: install libopen-trace-format2-dev and make)";
+}
+
 const char *format_name(int fmt)
 {
     switch (fmt) {
@@ -303,6 +309,7 @@ const char *format_name(int fmt)
     case FMT_NDJSON: return "ndjson";
     case FMT_CHROME: return "chrome";
     case FMT_PARAVER: return "paraver";
+    case FMT_OTF2: return "otf2";
     default: return "empty";
     }
 }
@@ -318,8 +325,11 @@ typedef struct {
     NdFile nd;
     ChFile ch;
     PrvFile prv;
+    const char *otf2_path;
+    int otf2_fd;
     uint64_t head_lines; /* line ends before the first chunk (header, Chrome's prefix) */
     uint64_t *starts; /* nchunks + 1 */
+    char *fatal;      /* a whole-archive reader's error (OTF2) */
     int nchunks;
     Batch **batches;
 } FileJob;
@@ -349,6 +359,10 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     if (fj->fmt == FMT_CSV) csv_parse_chunk(&fj->csv, b, fj->starts[k], fj->starts[k + 1]);
     else if (fj->fmt == FMT_CHROME) chrome_parse_chunk(&fj->ch, b, fj->starts[k], fj->starts[k + 1]);
     else if (fj->fmt == FMT_PARAVER) prv_parse_chunk(&fj->prv, b, fj->starts[k], fj->starts[k + 1]);
+    else if (fj->fmt == FMT_OTF2) {
+        fj->fatal = otf2_parse_archive(fj->otf2_path, b);
+        b->chunk_stop = fj->starts[k + 1];
+    }
     else ndjson_parse_chunk(&fj->nd, b, fj->starts[k], fj->starts[k + 1]);
     if (tl_prog) {
         prog_at(&cp, fj->starts[k + 1]);
@@ -436,6 +450,8 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
         return -1;
     }
     if (n >= 8 + i && !memcmp(p + i, "#Paraver", 8)) return FMT_PARAVER;
+    /* an OTF2 anchor file: "OTF2" in its first bytes, and binary */
+    if (n >= 8 && memmem(p, n < 16 ? n : 16, "OTF2", 4) && memchr(p, 0, n < 16 ? n : 16)) return FMT_OTF2;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
     if (i >= n) return 0; /* empty or blank: an empty trace */
     if (p[i] == '[') return FMT_CHROME; /* the array form */
@@ -649,6 +665,29 @@ static int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthre
         if (!mem) prv_read_names(&fj->prv, path, o->report ? o->report : stderr);
         data_start = fj->prv.data_start;
         fj->head_lines = 1;
+    } else if (fmt == FMT_OTF2) {
+        if (mem || !strcmp(path, "standard input") || !fj->watch) {
+            *err = xasprintf("tnav: %s: an OTF2 archive is read from its directory: give the path of its anchor file "
+                             "(traces.otf2), not a copy, a pipe or a compressed file",
+                             path);
+            if (fd >= 0) close(fd);
+            return -1;
+        }
+        if (!otf2_built_in()) {
+            *err = xasprintf("tnav: %s: an OTF2 archive, and this tnav was built without OTF2 (install "
+                             "libopen-trace-format2-dev and rebuild: make)",
+                             path);
+            close(fd);
+            return -1;
+        }
+        fj->otf2_path = path;
+        fj->otf2_fd = fd;
+        fj->starts = xcalloc(3, sizeof(uint64_t));
+        fj->starts[0] = 0;
+        fj->starts[1] = size;
+        fj->nchunks = 1;
+        fj->batches = xcalloc(2, sizeof(Batch *));
+        return 0;
     } else if (fmt == FMT_NDJSON) {
         fj->nd.path = path;
         fj->nd.fd = fd;
@@ -713,7 +752,10 @@ static void close_file(FileJob *fj)
     } else if (fj->fmt == FMT_PARAVER) {
         if (fj->prv.fd >= 0) close(fj->prv.fd);
         prv_file_free(&fj->prv);
+    } else if (fj->fmt == FMT_OTF2) {
+        if (fj->otf2_fd >= 0) close(fj->otf2_fd);
     }
+    free(fj->fatal);
     free(fj->starts);
 }
 
@@ -859,6 +901,20 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             free(fj.batches);
             break;
         }
+        if (fj.fatal) {
+            /* an archive that cannot be read (OTF2): the load fails */
+            if (pg && pg->before_report) pg->before_report(pg->ctx);
+            fprintf(o->report ? o->report : stderr, "tnav: %s: %s\n", inf->path, fj.fatal);
+            free_batches(fj.batches, (size_t)fj.nchunks);
+            close_file(&fj);
+            free(fj.batches);
+            free_batches(all.v, all.len);
+            VEC_FREE(all);
+            for (size_t i = 0; i < rej.len; i++) free(rej.v[i].reason);
+            VEC_FREE(rej);
+            free_problems(probs.v, probs.len);
+            return 2;
+        }
         /* verify the seams; re-parse a chunk that began inside a record */
         for (int k = 1; k < fj.nchunks; k++) {
             uint64_t stop = fj.batches[k - 1]->chunk_stop;
@@ -908,7 +964,11 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             shrank |= all.v[i]->file_shrank;
         }
         struct stat st2;
-        int wfd = fj.fmt == FMT_CSV ? fj.csv.fd : fj.fmt == FMT_CHROME ? fj.ch.fd : fj.fmt == FMT_PARAVER ? fj.prv.fd : fj.nd.fd;
+        int wfd = fj.fmt == FMT_CSV       ? fj.csv.fd
+                  : fj.fmt == FMT_CHROME  ? fj.ch.fd
+                  : fj.fmt == FMT_PARAVER ? fj.prv.fd
+                  : fj.fmt == FMT_OTF2    ? fj.otf2_fd
+                                          : fj.nd.fd;
         bool changed = shrank;
         if (!changed && fj.watch && wfd >= 0 && fstat(wfd, &st2) == 0)
             changed = (uint64_t)st2.st_size < fj.size ||
@@ -1027,7 +1087,8 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     }
     bool unit_given = true; /* (by --time-unit, or by the format: Chrome's is us) */
     for (int fi = 0; fi < npaths; fi++)
-        if (rep->files[fi].format != FMT_CHROME && rep->files[fi].format != FMT_PARAVER && rep->files[fi].events)
+        if (rep->files[fi].format != FMT_CHROME && rep->files[fi].format != FMT_PARAVER &&
+            rep->files[fi].format != FMT_OTF2 && rep->files[fi].events)
             unit_given = false;
     if (o->report && !o->quiet && !unit_given) unit_warning(o, s);
     if (pg) atomic_store(&pg->phase, LOAD_PH_DONE);

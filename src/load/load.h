@@ -25,7 +25,7 @@
 
 struct Store;
 
-enum { FMT_AUTO = 0, FMT_CSV = 1, FMT_NDJSON = 2, FMT_CHROME = 3, FMT_PARAVER = 4 };
+enum { FMT_AUTO = 0, FMT_CSV = 1, FMT_NDJSON = 2, FMT_CHROME = 3, FMT_PARAVER = 4, FMT_OTF2 = 5 };
 enum { CSV_ENGINE_HYBRID = 0, CSV_ENGINE_LIBCSV = 1 };
 /* zero bytes an in-memory input (LoadOpts.mem) must have after its end:
  * the byte scanners read (and mask) up to this far past the data */
@@ -128,5 +128,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, struct Store 
 void load_report_free(LoadReport *rep);
 
 const char *format_name(int fmt);
+/* the input formats this build reads, for --version */
+const char *load_formats(void);
 
 #endif

@@ -162,6 +162,12 @@ void prv_read_names(PrvFile *pf, const char *path, FILE *report);
 void prv_file_free(PrvFile *pf);
 void prv_parse_chunk(const PrvFile *pf, Batch *b, uint64_t start, uint64_t end);
 
+/* ---- load_otf2.c: OTF2 archives (when built with the OTF2 library) ----- */
+bool otf2_built_in(void);
+/* Read the archive whose anchor file is path into b; NULL or an error
+ * message (allocated). */
+char *otf2_parse_archive(const char *path, Batch *b);
+
 /* ---- pair.c: passes over one file's batches before the store ---------- */
 void pair_file(Batch **bs, size_t nb);
 void rename_labels(Batch **bs, size_t nb);

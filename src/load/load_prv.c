@@ -239,16 +239,18 @@ char *prv_read_header(PrvFile *pf, const char *head, size_t n, uint64_t bom)
     VEC(int64_t) thr = {0};
     int64_t tasks = 0, threads = 0;
     for (int64_t a = 0; a < nappl; a++) {
-        if (p >= e || *p != ':') break;
+        pf->tasks_before[a] = tasks;
+        if (p >= e || *p != ':') continue; /* (an application the header does not describe: no tasks) */
         p++;
         int64_t nt = 0;
         d = p;
         while (p < e && *p >= '0' && *p <= '9') p++;
-        parse_int64(d, (size_t)(p - d), &nt);
-        pf->tasks_before[a] = tasks;
+        if (parse_int64(d, (size_t)(p - d), &nt) != TP_OK || nt < 0 || tasks + nt > 10000000)
+            return xstrdup("not a Paraver header: bad number of tasks");
+        int64_t k = 0;
         if (p < e && *p == '(') {
             p++;
-            for (int64_t k = 0; k < nt && p < e; k++) {
+            for (; k < nt && p < e && *p != ')'; k++) {
                 int64_t nth = 1;
                 d = p;
                 while (p < e && *p >= '0' && *p <= '9') p++;
@@ -260,6 +262,11 @@ char *prv_read_header(PrvFile *pf, const char *head, size_t n, uint64_t bom)
             }
             while (p < e && *p != ')') p++;
             if (p < e) p++;
+        }
+        /* (tasks the list leaves out: one thread each) */
+        for (; k < nt; k++) {
+            VEC_PUSH(thr, threads);
+            threads++;
         }
         tasks += nt;
     }
@@ -288,9 +295,9 @@ void prv_read_names(PrvFile *pf, const char *path, FILE *report)
     }
     free(pcf);
     free(row);
-    qsort(pf->states.v, pf->states.len, sizeof(PrvName), id_cmp);
-    qsort(pf->types.v, pf->types.len, sizeof(PrvName), id_cmp);
-    qsort(pf->values.v, pf->values.len, sizeof(PrvName), val_cmp);
+    if (pf->states.len) qsort(pf->states.v, pf->states.len, sizeof(PrvName), id_cmp);
+    if (pf->types.len) qsort(pf->types.v, pf->types.len, sizeof(PrvName), id_cmp);
+    if (pf->values.len) qsort(pf->values.v, pf->values.len, sizeof(PrvName), val_cmp);
 }
 
 /* ---- records ------------------------------------------------------------- */

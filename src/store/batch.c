@@ -121,18 +121,47 @@ void batch_reject(Batch *b, uint64_t line, const char *fmt, ...)
     P->count++;
     bool first = P->nfirst < PROBLEM_FIRST;
     bool keep = b->keep_all_rejects || b->rej.len < b->max_rejects_kept;
-    if (!first && !keep) return;
+    size_t evict = SIZE_MAX;
     char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
+    bool formatted = false;
+    if (!keep && b->rej.len) {
+        /* the kept ones are the batch's first by (line, reason): one added
+         * later (by a pass after parsing) that comes before the last kept
+         * one takes its place */
+        size_t hi = 0;
+        for (size_t i = 1; i < b->rej.len; i++)
+            if (b->rej.v[i].line > b->rej.v[hi].line ||
+                (b->rej.v[i].line == b->rej.v[hi].line && strcmp(b->rej.v[i].reason, b->rej.v[hi].reason) > 0))
+                hi = i;
+        if (line <= b->rej.v[hi].line) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(buf, sizeof buf, fmt, ap);
+            va_end(ap);
+            formatted = true;
+            if (line < b->rej.v[hi].line || strcmp(buf, b->rej.v[hi].reason) < 0) {
+                evict = hi;
+                keep = true;
+            }
+        }
+    }
+    if (!first && !keep) return;
+    if (!formatted) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf, sizeof buf, fmt, ap);
+        va_end(ap);
+    }
     if (first) {
         P->first[P->nfirst].line = line;
         P->first[P->nfirst].reason = xstrdup(buf);
         P->nfirst++;
     }
-    if (keep) {
+    if (keep && evict != SIZE_MAX) {
+        free(b->rej.v[evict].reason);
+        b->rej.v[evict].line = line;
+        b->rej.v[evict].reason = xstrdup(buf);
+    } else if (keep) {
         BatchReject r = {line, xstrdup(buf)};
         VEC_PUSH(b->rej, r);
     }

@@ -1,11 +1,12 @@
 #!/bin/sh
-# smoke.sh — a short libFuzzer run of the fuzz targets (the three loaders:
-# CSV, NDJSON, Chrome JSON; and the filter compiler/VM).
+# smoke.sh — a short libFuzzer run of the fuzz targets (the four loaders:
+# CSV, NDJSON, Chrome JSON, Paraver; and the filter compiler/VM).
 #
 #   sh tests/fuzz/smoke.sh [SECONDS]      (default 15 seconds per target)
 #
 # Owns: nothing but its temp directory. Builds nothing: it needs
-# build/fuzz/fuzz_csv, fuzz_ndjson, fuzz_chrome and fuzz_filter (make fuzz).
+# build/fuzz/fuzz_csv, fuzz_ndjson, fuzz_chrome, fuzz_paraver and fuzz_filter
+# (make fuzz).
 # For each target:
 #  1. replays every file in tests/fuzz/regress/ (one process per file), so
 #     that every saved reproducer is checked on every run; if one fails, the
@@ -13,12 +14,14 @@
 #  2. fuzzes for SECONDS (-max_total_time) with -timeout=5 -rss_limit_mb=2048,
 #     -max_len 4096 (loaders) or 16384 (filter), the target's dictionary
 #     (tests/fuzz/dict/) and a fresh temp copy of a seed corpus (loaders: the
-#     first 40 lines of sample-logs/*.csv or *.ndjson plus
+#     first 40 lines of sample-logs/*.csv, *.ndjson or *.json, the inputs of
+#     tests/cases/paraver.cases (Paraver), plus
 #     tests/fuzz/regress/*; filter: the filters of tests/golden/disasm and
 #     tests/cases/filter*.cases, tests/fuzz/regress/filter-*, and generated
 #     long strings, long regexes, deep nesting, long arithmetic and IN
 #     lists), crash artifacts going to the temp directory.
-# The targets run two at a time (CSV and NDJSON, then Chrome and the filter). Prints one line per target:
+# The targets run two at a time (CSV and NDJSON, Chrome and Paraver), then the
+# filter. Prints one line per target:
 #   fuzz_csv: ok (N runs)
 #   fuzz_csv: FAILED (artifact PATH, log PATH)
 #   fuzz_csv: FAILED (regression tests/fuzz/regress/NAME[, ...]; logs PATH)
@@ -109,6 +112,11 @@ run_target() {
         for f in sample-logs/*."$ext"; do
             [ -f "$f" ] && head -n 40 "$f" >"$corpus/$(basename "$f")"
         done
+        # (Paraver: the inputs of tests/cases/paraver.cases)
+        [ "$ext" = prv ] && awk -v d="$corpus" '
+            /^input .*\.prv:$/ { n++; f = d "/case-" n ".prv"; on = 1; next }
+            /^(###|args:|env:|input|expect|compare-)/ { on = 0 }
+            on { print > f }' tests/cases/paraver.cases
         for f in "$regress"/*; do
             [ -f "$f" ] && cp "$f" "$corpus/"
         done
@@ -144,11 +152,14 @@ wait "$pid_csv"
 wait "$pid_nd"
 run_target fuzz_chrome json &
 pid_ch=$!
-run_target fuzz_filter filter
+run_target fuzz_paraver prv &
+pid_pv=$!
 wait "$pid_ch"
+wait "$pid_pv"
+run_target fuzz_filter filter
 
 status=0
-for name in fuzz_csv fuzz_ndjson fuzz_chrome fuzz_filter; do
+for name in fuzz_csv fuzz_ndjson fuzz_chrome fuzz_paraver fuzz_filter; do
     if [ -f "$tmp/$name.result" ]; then
         line=$(cat "$tmp/$name.result")
     else
