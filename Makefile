@@ -14,7 +14,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 BUILD_DEBS = gcc libc6-dev make pkg-config libncurses-dev libcsv-dev libpcre2-dev zlib1g-dev libzstd-dev libopen-trace-format2-dev
-TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base gzip zstd python3 otf2-tools python3-otf2
+TEST_DEBS  = clang libclang-rt-14-dev valgrind tmux groff-base gzip zstd python3 otf2-tools python3-otf2 parallel ninja-build golang-go linux-perf
 
 WARN    = -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CSTD    = -std=c11 -D_GNU_SOURCE

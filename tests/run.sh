@@ -606,6 +606,112 @@ printf '{"ts":1,"loc":0,"name":"a","x":{"traceEvents":[]}}\n{"ts":2,"loc":0,"nam
 [ $rc -eq 0 ] && ok "chrome detection: a nested traceEvents key in NDJSON is still NDJSON" || bad "chrome detection nested key: exit $rc $(head -2 "$TMP/x.err")"
 
 # ---------------------------------------------------------------------------
+section "recipes of doc/FORMAT.md, run on files the tools themselves write"
+# run_recipe NAME INPUT: the recipe's tnav arguments (tests/recipes.py) with
+# --json after stats and INPUT in place of the example file; into $TMP/rc.json
+python3 tests/recipes.py doc/FORMAT.md >"$TMP/recipes.tsv"
+run_recipe() {
+    line=$(grep "^$1	" "$TMP/recipes.tsv")
+    [ -n "$line" ] || { bad "recipe $1 is not in doc/FORMAT.md"; return 1; }
+    oldifs=$IFS; IFS='	'
+    # shellcheck disable=SC2086
+    set -- $line
+    IFS=$oldifs
+    shift # (the name)
+    n=$#; i=0; args=""
+    for a in "$@"; do
+        i=$((i + 1))
+        [ $i = $n ] && break
+        args="$args$(printf '%s' "$a" | sed "s/'/'\\\\''/g; s/^/'/; s/\$/'/") "
+        [ "$a" = stats ] && args="$args--json "
+    done
+    eval "\"\$TNAV\" $args \"\$RECIPE_INPUT\"" >"$TMP/rc.json" 2>"$TMP/rc.err"
+}
+jqv() { $JQ "$TMP/rc.json" "$1"; }
+if [ -n "$JQ" ]; then
+    if [ -d "$SHARED" ]; then
+        RECIPE_INPUT=$SHARED/csv/pipit_nbody-nvtx_nsys_trace.csv run_recipe nsys
+        [ "$(jqv .events)" = 131 ] && [ "$(jqv .max_depth)" = 2 ] && ok "recipe nsys: 131 NVTX ranges nested 3 deep" || bad "recipe nsys: $(head -c 200 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+        RECIPE_INPUT=$SHARED/csv/pipit_ping-pong-csv.csv run_recipe pipit
+        [ "$(jqv .kinds.state)" = 42 ] && [ "$(jqv .rejected)" = 0 ] && ok "recipe pipit: 42 Enter/Leave regions" || bad "recipe pipit: $(head -c 200 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+        f=$(ls "$SHARED"/ndjson/spark353_*.ndjson | head -1)
+        RECIPE_INPUT=$f run_recipe spark
+        [ "$(jqv .kinds.SparkListenerTaskEnd)" -gt 0 ] && [ "$(jqv .locations)" -ge 2 ] && ok "recipe spark: task intervals on $(jqv .locations) executors" || bad "recipe spark: $(head -c 300 "$TMP/rc.json")"
+    fi
+    if command -v parallel >/dev/null 2>&1; then
+        parallel --joblog "$TMP/joblog.tsv" -j3 sleep ::: 0.2 0.1 0.15 0.05 0.1 >/dev/null 2>&1
+        RECIPE_INPUT=$TMP/joblog.tsv run_recipe parallel
+        [ "$(jqv .events)" = 5 ] && [ "$(jqv .kinds.state)" = 5 ] && [ "$(jqv .activities)" -ge 2 ] && [ "$(jqv .rejected)" = 0 ] \
+            && ok "recipe parallel: 5 jobs, the ones that ran at once in $(jqv .activities) lanes" || bad "recipe parallel: $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+    else
+        skip "recipe parallel: GNU parallel is not installed"
+    fi
+    if command -v ninja >/dev/null 2>&1; then
+        mkdir -p "$TMP/nj" && printf 'rule work\n  command = sleep $secs && touch $out\nbuild a.o: work\n  secs = 0.2\nbuild b.o: work\n  secs = 0.1\nbuild c.o: work\n  secs = 0.15\nbuild d.o: work\n  secs = 0.05\nbuild app: work a.o b.o c.o d.o\n  secs = 0.05\n' >"$TMP/nj/build.ninja"
+        (cd "$TMP/nj" && ninja -j3 >/dev/null 2>&1)
+        RECIPE_INPUT=$TMP/nj/.ninja_log run_recipe ninja
+        [ "$(jqv .events)" = 5 ] && [ "$(jqv .locations)" -ge 2 ] && [ "$(jqv .rejected)" = 0 ] && [ "$(jqv '.files[0].comments')" = 1 ] \
+            && ok "recipe ninja: 5 build steps packed into $(jqv .locations) lanes, the version line a comment" || bad "recipe ninja: $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+    else
+        skip "recipe ninja: ninja is not installed"
+    fi
+    if command -v perf >/dev/null 2>&1 && perf stat -x, -I 100 -o "$TMP/perf.csv" -e task-clock,context-switches sleep 0.35 >/dev/null 2>&1 && [ -s "$TMP/perf.csv" ]; then
+        RECIPE_INPUT=$TMP/perf.csv run_recipe perf
+        [ "$(jqv .kinds.counter)" -gt 0 ] && ok "recipe perf: $(jqv .kinds.counter) counter samples ($(jqv .rejected) not counted)" || bad "recipe perf: $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+    else
+        skip "recipe perf: perf stat does not run here"
+    fi
+    if command -v go >/dev/null 2>&1; then
+        mkdir -p "$TMP/gt"
+        printf 'module example.com/gt\n\ngo 1.19\n' >"$TMP/gt/go.mod"
+        cat >"$TMP/gt/gt_test.go" <<'GO'
+package gt
+
+import (
+	"testing"
+	"time"
+)
+
+func TestFast(t *testing.T)    { time.Sleep(20 * time.Millisecond) }
+func TestSlow(t *testing.T)    { t.Parallel(); time.Sleep(120 * time.Millisecond) }
+func TestOther(t *testing.T)   { t.Parallel(); time.Sleep(80 * time.Millisecond) }
+func TestSkipped(t *testing.T) { t.Skip("not here") }
+func TestFails(t *testing.T)   { t.Fatal("on purpose") }
+func TestSub(t *testing.T) {
+	t.Run("a", func(t *testing.T) { time.Sleep(10 * time.Millisecond) })
+	t.Run("b", func(t *testing.T) { time.Sleep(10 * time.Millisecond) })
+}
+GO
+        (cd "$TMP/gt" && HOME=$TMP/gt GOCACHE=$TMP/gt/cache GOPATH=$TMP/gt/gopath GOFLAGS=-mod=mod GOTOOLCHAIN=local GOPROXY=off \
+            go test -json ./... >"$TMP/go-test.json" 2>/dev/null)
+        runs=$(grep -c '"Action":"run"' "$TMP/go-test.json")
+        RECIPE_INPUT=$TMP/go-test.json run_recipe gotest
+        out=$($JQ "$TMP/rc.json" '.fields' | python3 -c 'import json, sys; print({f["name"]: f["present"] for f in json.load(sys.stdin)}.get("outcome"))')
+        [ "$runs" -ge 7 ] && [ "$(jqv .kinds.state)" = "$runs" ] && [ "$out" = "$runs" ] && [ "$(jqv .rejected)" = 0 ] \
+            && ok "recipe gotest: $runs tests, each run and its pass/fail/skip one interval with its outcome" || bad "recipe gotest: $runs runs; $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+        "$TNAV" filter -o csv --fields name,outcome --pair run=pass,fail,skip --map ts=Time --map loc=Package --map name=Test --map kind=Action \
+            'name == "TestFails" || name == "TestSkipped"' "$TMP/go-test.json" >"$TMP/gt.out" 2>/dev/null
+        grep -qx 'TestFails,fail' "$TMP/gt.out" && grep -qx 'TestSkipped,skip' "$TMP/gt.out" && ok "... a failed and a skipped test keep their outcome" || bad "gotest outcomes: $(cat "$TMP/gt.out")"
+        RECIPE_INPUT=$TMP/go-test.json run_recipe gotest-elapsed
+        [ "$(jqv .kinds.pass)" -ge 5 ] && [ "$(jqv .per_loc[0].busy_ns)" -gt 100000000 ] \
+            && ok "recipe gotest-elapsed: $(jqv .kinds.pass) passes as intervals ending at their Time" || bad "recipe gotest-elapsed: $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+    else
+        skip "recipe gotest: go is not installed"
+    fi
+    if command -v clang >/dev/null 2>&1; then
+        mkdir -p "$TMP/ct/build-traces"
+        printf '#include <stdio.h>\nint main(void){puts("a");return 0;}\n' >"$TMP/ct/a.c"
+        printf '#include <string.h>\nint g(const char *s){return (int)strlen(s);}\n' >"$TMP/ct/b.c"
+        (cd "$TMP/ct" && clang -ftime-trace -c a.c -o a.o && clang -ftime-trace -c b.c -o b.o && mv a.json b.json build-traces/) >/dev/null 2>&1
+        RECIPE_INPUT=$TMP/ct/build-traces/ run_recipe chrome
+        [ "$(jqv .locations)" = 2 ] && [ "$(jqv .kinds.state)" -gt 10 ] && [ "$(jqv .rejected)" = 0 ] \
+            && ok "recipe chrome: two clang -ftime-trace files, one timeline of two processes" || bad "recipe chrome: $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+    else
+        skip "recipe chrome: clang is not installed"
+    fi
+fi
+
+# ---------------------------------------------------------------------------
 section "tnav convert: canonical CSV / NDJSON and Chrome JSON, whole or not at all"
 nmsgs() { "$TNAV" stats --json "$1" | python3 -c 'import json, sys; print(sum(m["count"] for m in json.load(sys.stdin)["messages"]))'; }
 sample-logs/gen --shape mpi --events 20000 -o "$TMP/cv-mpi.csv"

@@ -86,6 +86,10 @@ void usage(FILE *f)
           "  --map CANONICAL=COLUMN      take a canonical field from COLUMN (repeatable),\n"
           "                              e.g. --map ts='Timestamp (ns)' --map loc=Process\n"
           "  --columns A,B,C             CSV files have no header row: these name their columns\n"
+          "  --pair BEGIN=END[,END...]   pair rows of these kinds into intervals too (by loc, act,\n"
+          "                              name; the end's kind kept as outcome): --pair run=pass,fail\n"
+          "  --ts-end                    ts is the end of a row that has a dur (logs written at the end)\n"
+          "  --lanes                     rows without loc (a build log) packed into lanes, as locations\n"
           "  --strict                    any rejected record is fatal (exit 1)\n"
           "  --input-format FMT          csv, ndjson, chrome, paraver or otf2: skip format detection\n"
           "                              (also --format, except for render)\n"
@@ -284,6 +288,14 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             if (e == val || *e || !(t >= 0) || t > 1e6)
                 return uerr(cmd, "--filter-timeout must be a number of seconds (0 = no limit), not '%s'", val);
             filter_set_default_budget(t);
+        } else if (!strcmp(name, "--lanes")) {
+            a->load.lanes = true;
+        } else if (!strcmp(name, "--ts-end")) {
+            a->load.ts_end = true;
+        } else if (!strcmp(name, "--pair")) {
+            NEEDVAL();
+            const char *err = load_opts_add_pair(&a->load, val);
+            if (err) return uerr(cmd, "%s", err);
         } else if (!strcmp(name, "--columns")) {
             NEEDVAL();
             if (!*val) return uerr(cmd, "%s", "--columns needs the names of the columns: --columns ts,loc,name");

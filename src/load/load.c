@@ -190,6 +190,18 @@ void load_opts_default(LoadOpts *o)
     o->report = stderr;
 }
 
+const char *load_opts_add_pair(LoadOpts *o, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1] || strchr(spec, ';') || strstr(eq + 1, ",,") || eq[strlen(eq) - 1] == ',' ||
+        strchr(eq + 1, '='))
+        return "--pair must be BEGIN=END or BEGIN=END1,END2,... (kinds: --pair run=pass,fail,skip)";
+    /* (joined with ';'; kept for the whole run like the option strings) */
+    char *all = o->pair_words ? xasprintf("%s;%s", o->pair_words, spec) : xstrdup(spec);
+    o->pair_words = all;
+    return NULL;
+}
+
 const char *load_opts_add_map(LoadOpts *o, const char *spec)
 {
     const char *eq = strchr(spec, '=');
@@ -352,6 +364,9 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
 {
     Batch *b = xmalloc(sizeof *b);
     batch_init(b, o->unit_exp, o->keep_all_rejects);
+    b->lanes = o->lanes;
+    b->ts_end = o->ts_end;
+    b->pair_words = o->pair_words;
     fj->batches[k] = b;
     ChunkProg cp = {o->progress, fj->starts[k], fj->starts[k + 1] - fj->starts[k], 0};
     if (cancelled(o)) return; /* (an empty batch) */
@@ -933,6 +948,20 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
          * by metadata (pair.c) */
         pair_file(fj.batches, (size_t)fj.nchunks);
         rename_labels(fj.batches, (size_t)fj.nchunks);
+        if (fj.fmt == FMT_CHROME && npaths > 1) {
+            /* several Chrome files (a directory of clang -ftime-trace
+             * files): each file's processes are its own, named by it */
+            const char *base = strrchr(inf->path, '/');
+            base = base ? base + 1 : inf->path;
+            size_t bl = strlen(base);
+            if (bl > 5 && !strcmp(base + bl - 5, ".json")) bl -= 5;
+            else if (bl > 8 && !strcmp(base + bl - 8, ".json.gz")) bl -= 8;
+            else if (bl > 9 && !strcmp(base + bl - 9, ".json.zst")) bl -= 9;
+            char *stem = xasprintf("%.*s", (int)bl, base);
+            prefix_locations(fj.batches, (size_t)fj.nchunks, stem);
+            free(stem);
+        }
+        lanes_file(fj.batches, (size_t)fj.nchunks);
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : fj.head_lines);
         for (int k = 0; k < fj.nchunks; k++) {

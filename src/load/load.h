@@ -75,6 +75,12 @@ typedef struct {
                                     followed by LOAD_MEM_SLACK zero bytes, not a
                                     file (the fuzz targets parse from memory) */
     size_t mem_len;
+    bool lanes;                  /* --lanes: rows without loc are packed into lanes,
+                                    each a location ("lane 0", "lane 1", ...) */
+    bool ts_end;                 /* --ts-end: in a row with dur, ts is its end */
+    const char *pair_words;      /* --pair BEGIN=END[,END...] (repeatable, joined
+                                    with ';'): more begin and end kinds to pair;
+                                    the end's kind is kept as the field outcome */
     bool keep_big_blocks;        /* leave the big blocks freed during the load in the
                                     recycler (xfree_big) for the caller's next big arrays;
                                     the caller calls big_cache_trim() */
@@ -118,6 +124,8 @@ typedef struct {
 void load_opts_default(LoadOpts *o);
 /* Parse "canonical=column"; returns an error message or NULL. */
 const char *load_opts_add_map(LoadOpts *o, const char *spec);
+/* Add a --pair BEGIN=END[,END...]; returns an error message or NULL. */
+const char *load_opts_add_pair(LoadOpts *o, const char *spec);
 
 /* Load files into a new store. Returns 0 on success, 1 when --strict and a
  * record was rejected, 2 when a file cannot be read or has no usable header

@@ -482,7 +482,7 @@ static char *resolve_header(CsvFile *cf, const LoadOpts *o, const char *what)
             free(hint);
             return m;
         }
-    if (best[F_TS] < 0 || best[F_LOC] < 0) {
+    if (best[F_TS] < 0 || (best[F_LOC] < 0 && !o->lanes)) {
         static const char *const TS_NAMES[] = {"ts", "start", "time", "timestamp", NULL};
         static const char *const LOC_NAMES[] = {"loc", "rank", "pe", "proc", "place", "cell", "pid", NULL};
         bool ts = best[F_TS] < 0;

@@ -171,6 +171,10 @@ char *otf2_parse_archive(const char *path, Batch *b);
 /* ---- pair.c: passes over one file's batches before the store ---------- */
 void pair_file(Batch **bs, size_t nb);
 void rename_labels(Batch **bs, size_t nb);
+/* every location label (of rows and peers) becomes "PREFIX: label" */
+void prefix_locations(Batch **bs, size_t nb, const char *prefix);
+/* ---- lanes.c: overlapping intervals (and --lanes rows) into lanes ------ */
+void lanes_file(Batch **bs, size_t nb);
 
 /* ---- spool.c: standard input, pipes and compressed files --------------- */
 

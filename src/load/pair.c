@@ -162,6 +162,7 @@ void pair_file(Batch **bs, size_t nb)
         if (bs[i]->cands.len) drop[i] = xcalloc(bs[i]->n ? bs[i]->n : 1, 1);
     VEC(RowVal) *unfin = xcalloc(nb, sizeof *unfin);
     VEC(RowVal) *peers = xcalloc(nb, sizeof *peers);
+    VEC(RowVal) *outc = xcalloc(nb, sizeof *outc);
     VEC(Ent) open = {0}, flows = {0}, left = {0};
     VEC(Rej) rejs = {0};
     for (size_t g = 0; g < ne;) {
@@ -175,6 +176,7 @@ void pair_file(Batch **bs, size_t nb)
             switch (c->role) {
             case PR_BEGIN: VEC_PUSH(open, *e); break;
             case PR_END:
+            case PR_END_KEEP:
             case PR_SOFTEND: {
                 /* the innermost open begin; for an end under a key of its
                  * own (async slices), the innermost of the same name when
@@ -207,6 +209,12 @@ void pair_file(Batch **bs, size_t nb)
                     ob->dur[orow] = e->ts - o.ts;
                     ob->kind[orow] = K_STATE;
                     drop[e->batch][c->row] = 1;
+                    if (c->role == PR_END_KEEP && b->kind[c->row] >= K_USER) {
+                        /* (--pair: the end's kind is the interval's outcome) */
+                        uint32_t ks = b->ukinds.v[b->kind[c->row] - K_USER];
+                        RowVal ov = {orow, strtab_intern(&ob->strs, strtab_str(&b->strs, ks), strtab_len(&b->strs, ks))};
+                        VEC_PUSH(outc[o.batch], ov);
+                    }
                 } else if (c->role == PR_END) {
                     char nm[80], lb[80];
                     uint32_t ns = b->name[c->row];
@@ -275,6 +283,8 @@ void pair_file(Batch **bs, size_t nb)
         if (!drop[i]) continue;
         merge_adds(b, F_PEER, peers[i].v, peers[i].len, VT_STR);
         if (unfin[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
+        if (outc[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc[i].v, outc[i].len, VT_STR);
+        VEC_FREE(outc[i]);
         batch_compact(b, drop[i]);
         free(drop[i]);
         VEC_FREE(unfin[i]);
@@ -283,6 +293,7 @@ void pair_file(Batch **bs, size_t nb)
     free(drop);
     free(unfin);
     free(peers);
+    free(outc);
     VEC_FREE(open);
     VEC_FREE(flows);
     VEC_FREE(left);
@@ -456,4 +467,40 @@ void rename_labels(Batch **bs, size_t nb)
     free(kb);
     strtab_free(&N.keys);
     strtab_free(&N.texts);
+}
+
+void prefix_locations(Batch **bs, size_t nb, const char *prefix)
+{
+    size_t pl = strlen(prefix);
+    char *buf = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < nb; i++) {
+        Batch *b = bs[i];
+        uint32_t nlab = b->labels.count;
+        uint32_t *map = xmalloc(((size_t)nlab + 1) * sizeof *map);
+        for (uint32_t s = 0; s < nlab; s++) map[s] = NONE32;
+        for (uint32_t p = 0; p < b->npairs + (F_PEER < b->nfb ? (uint32_t)b->fb[F_PEER].rows.len : 0); p++) {
+            /* the location labels: of pairs, then of peers */
+            uint32_t *ref = p < b->npairs ? &b->pairs[p].loc : NULL;
+            uint64_t *pv = p >= b->npairs ? &b->fb[F_PEER].vals.v[p - b->npairs] : NULL;
+            uint32_t old = ref ? *ref : (uint32_t)*pv;
+            if (old >= nlab) continue;
+            if (map[old] == NONE32) {
+                size_t n;
+                const char *t = label_text(b, old, &n);
+                if (pl + n + 3 > cap) {
+                    cap = (pl + n) * 2 + 64;
+                    buf = xrealloc(buf, cap);
+                }
+                memcpy(buf, prefix, pl);
+                memcpy(buf + pl, ": ", 2);
+                memcpy(buf + pl + 2, t, n);
+                map[old] = strtab_intern(&b->labels, buf, pl + 2 + n);
+            }
+            if (ref) *ref = map[old];
+            else *pv = map[old];
+        }
+        free(map);
+    }
+    free(buf);
 }

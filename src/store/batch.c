@@ -53,6 +53,7 @@ void batch_free(Batch *b)
     VEC_FREE(b->cands);
     strtab_free(&b->pkeys);
     free(b->role_of_uk);
+    free(b->pair_group_of_uk);
     VEC_FREE(b->renames);
     for (size_t i = 0; i < b->rej.len; i++) free(b->rej.v[i].reason);
     VEC_FREE(b->rej);
@@ -269,6 +270,7 @@ static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
 }
 
 uint32_t batch_label(Batch *b, const Val *v) { return label_sid(b, NULL, v); }
+uint32_t batch_pair(Batch *b, uint32_t loc, uint32_t act) { return pair_get(b, loc, act); }
 
 static void excerpt(char *buf, size_t sz, const Val *v)
 {
@@ -427,6 +429,22 @@ static uint8_t user_kind_role(Batch *b, uint16_t kind)
             if (strlen(BEG[i]) == n && !strncasecmp(t, BEG[i], n)) r = PR_BEGIN;
         for (size_t i = 0; i < sizeof END / sizeof END[0] && !r; i++)
             if (strlen(END[i]) == n && !strncasecmp(t, END[i], n)) r = PR_END;
+        /* --pair rules: "begin=end,end;begin=end" (exact words) */
+        for (const char *w = b->pair_words; w && *w && !r;) {
+            const char *semi = strchr(w, ';');
+            const char *rule_end = semi ? semi : w + strlen(w);
+            const char *eq = memchr(w, '=', (size_t)(rule_end - w));
+            if (eq) {
+                if ((size_t)(eq - w) == n && !memcmp(w, t, n)) r = PR_BEGIN;
+                for (const char *e = eq + 1; e < rule_end && !r;) {
+                    const char *c = memchr(e, ',', (size_t)(rule_end - e));
+                    const char *ee = c ? c : rule_end;
+                    if ((size_t)(ee - e) == n && !memcmp(e, t, n)) r = PR_END_KEEP;
+                    e = c ? c + 1 : rule_end;
+                }
+            }
+            w = semi ? semi + 1 : rule_end;
+        }
         b->role_of_uk[u] = (uint8_t)(r + 1);
     }
     return (uint8_t)(b->role_of_uk[u] - 1);
@@ -525,7 +543,17 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             dur = end - ts; /* < 2^63: both within ±2^62 */
         }
     }
+    if (b->ts_end && dur >= 0 && !h_end) {
+        /* (--ts-end: the row is written when it ends, with its duration) */
+        if (ts - dur <= -TIME_LIMIT) return WHY("ts - dur out of range (before -2^62 ns)");
+        ts -= dur;
+    }
     /* --- location and activity --- */
+    static const Val lanes_loc = {LANES_LOC, sizeof LANES_LOC - 1, V_STR};
+    if (!h_loc && b->lanes) {
+        v_loc = lanes_loc;
+        h_loc = true;
+    }
     if (!h_loc) return WHY("missing loc");
     const Val *lv = &v_loc;
     const Val *av = h_act ? &v_act : NULL;
@@ -580,7 +608,9 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             if (ovf) return WHY("too many distinct kinds (more than 60000)");
         }
     } else {
-        kind = dur >= 0 ? K_STATE : K_MARK;
+        /* without a kind: an interval is a state, a value without a
+         * duration a counter sample, anything else a mark */
+        kind = dur >= 0 ? K_STATE : h_value ? K_COUNTER : K_MARK;
     }
     /* --- validate the optional numeric fields before appending anything --- */
     int64_t bytes = 0, line = 0;

@@ -166,7 +166,10 @@ typedef struct {
  * word (Enter/Leave, begin/end, start/stop, entry/exit, B/E) becomes a
  * candidate keyed by its (loc, act, name); a parser that knows better sets
  * Batch.pend_role/pend_key for the next commit (key: a string id in pkeys). */
-enum { PR_NONE, PR_BEGIN, PR_END, PR_SOFTEND /* `end`: pairs when a begin is open */, PR_FLOW_S, PR_FLOW_F };
+enum { PR_NONE, PR_BEGIN, PR_END, PR_SOFTEND /* `end`: pairs when a begin is open */, PR_FLOW_S, PR_FLOW_F,
+       PR_END_KEEP /* an end of --pair: its kind is kept on the interval as outcome */ };
+/* the location label of rows without loc when --lanes packs them */
+#define LANES_LOC "\x01lanes"
 typedef struct {
     uint32_t row;
     uint8_t role;
@@ -228,6 +231,7 @@ typedef struct Batch {
     uint8_t pend_role;    /* PR_* for the next commit (then cleared) */
     uint32_t pend_key;
     uint8_t *role_of_uk;  /* user kind number -> PR_* + 1 (0 = not yet looked at) */
+    uint32_t *pair_group_of_uk; /* user kind number -> --pair rule (its begin word), for the key */
     size_t role_cap;
     VEC(LabelRename) renames;
     uint32_t nx_parsed;   /* extra names below this id came from parsing; the
@@ -237,6 +241,9 @@ typedef struct Batch {
     /* conversion options (copied from the load options) */
     int unit_exp;
     bool keep_all_rejects;
+    bool lanes;              /* a row without loc goes to LANES_LOC, for the lanes pass */
+    bool ts_end;             /* in a row with dur, ts is its end */
+    const char *pair_words;  /* "begin=end,end;..." (LoadOpts.pair_words) */
     size_t max_rejects_kept;
 
     /* chunk bookkeeping, filled by the loader */
@@ -278,6 +285,8 @@ uint32_t batch_label(Batch *b, const Val *v);
 /* Add values for rows not yet in the field's buffer: rows[0..n) strictly
  * increasing, each with type and 8-byte value (merged into row order). */
 void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uint8_t *types, const uint64_t *vals, size_t n);
+/* The pair (location label, activity label or NONE32): its akey. */
+uint32_t batch_pair(Batch *b, uint32_t loc, uint32_t act);
 /* Remove the rows with drop[row] set (columns, field buffers, pair
  * counts); the rest keep their order. Candidates are cleared. */
 void batch_compact(Batch *b, const uint8_t *drop);
