@@ -245,8 +245,10 @@ char *prv_read_header(PrvFile *pf, const char *head, size_t n, uint64_t bom)
         int64_t nt = 0;
         d = p;
         while (p < e && *p >= '0' && *p <= '9') p++;
-        if (parse_int64(d, (size_t)(p - d), &nt) != TP_OK || nt < 0 || tasks + nt > 10000000)
+        if (parse_int64(d, (size_t)(p - d), &nt) != TP_OK || nt < 0 || tasks + nt > 10000000) {
+            VEC_FREE(thr);
             return xstrdup("not a Paraver header: bad number of tasks");
+        }
         int64_t k = 0;
         if (p < e && *p == '(') {
             p++;
