@@ -376,10 +376,16 @@ static void t_store_half_open_depth(void)
                          1, NULL);
     CHECK(s != NULL);
     if (!s) return;
+    /* c overlaps a without nesting: the loader packs it into a lane of its
+     * own (activity "lane 1"), where it is alone; b starts where a ends
+     * (half-open: not inside a) and d is inside b */
     CHECK_EQ_I(s->depth[ev_by_name(s, "a")], 0);
-    CHECK_EQ_I(s->depth[ev_by_name(s, "c")], 1);
-    CHECK_EQ_I(s->depth[ev_by_name(s, "b")], 1); /* inside c only */
-    CHECK_EQ_I(s->depth[ev_by_name(s, "d")], 2);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "c")], 0);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "b")], 0);
+    CHECK_EQ_I(s->depth[ev_by_name(s, "d")], 1);
+    CHECK(s->act[ev_by_name(s, "c")] != s->act[ev_by_name(s, "a")]);
+    CHECK_EQ_I(s->act[ev_by_name(s, "b")], s->act[ev_by_name(s, "a")]);
+    CHECK(!strcmp(strtab_str(&s->strs, s->acts[s->act[ev_by_name(s, "c")]].label), "lane 1"));
     store_free(s);
 }
 

@@ -90,6 +90,7 @@ void usage(FILE *f)
           "                              name; the end's kind kept as outcome): --pair run=pass,fail\n"
           "  --ts-end                    ts is the end of a row that has a dur (logs written at the end)\n"
           "  --lanes                     rows without loc (a build log) packed into lanes, as locations\n"
+          "  --no-lanes                  intervals that overlap without nesting stay in their activity\n"
           "  --strict                    any rejected record is fatal (exit 1)\n"
           "  --input-format FMT          csv, ndjson, chrome, paraver or otf2: skip format detection\n"
           "                              (also --format, except for render)\n"
@@ -290,6 +291,8 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             filter_set_default_budget(t);
         } else if (!strcmp(name, "--lanes")) {
             a->load.lanes = true;
+        } else if (!strcmp(name, "--no-lanes")) {
+            a->load.no_lanes = true;
         } else if (!strcmp(name, "--ts-end")) {
             a->load.ts_end = true;
         } else if (!strcmp(name, "--pair")) {
@@ -345,6 +348,8 @@ void cli_free(CliArgs *a)
     free(a->files);
     for (int i = 0; i < a->nowned; i++) free(a->owned[i]);
     free(a->owned);
+    free((char *)a->load.pair_words); /* (load_opts_add_pair's) */
+    a->load.pair_words = NULL;
     a->files = NULL;
     a->owned = NULL;
     a->nfiles = a->nowned = 0;

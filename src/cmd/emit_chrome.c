@@ -16,7 +16,11 @@
  * receive, id = the message's index). Times are microseconds with the
  * nanoseconds as three decimals, exact as text; when a time's magnitude
  * is 2^53 ns or more (epoch times) they are written from the trace's
- * first time, recorded as `otherData.tnav_origin_ns`.
+ * first time, recorded as `otherData.tnav_origin_ns`. `otherData.producer`
+ * is "tnav", so that tnav reads the file back into the same events and
+ * fields (kind from cat, args under their own names, no flow twice, a
+ * nameless event — written with its kind as name and `tnav_noname` —
+ * without a name).
  * Invariants: the output is one valid JSON object (UTF-8, strings
  * escaped) however many events are written, including none; metadata
  * names only locations and activities that have a written event.
@@ -76,8 +80,9 @@ void chrome_begin(FILE *f, ChromeOut *co, const Store *s, const uint64_t *sel)
     emitter_init(&co->em, s, EMIT_NDJSON, NULL, err, sizeof err); /* (all fields: cannot fail) */
     int64_t big = (int64_t)1 << 53;
     co->origin = (s->n && (s->t_min <= -big || s->t_max >= big)) ? s->t_min : 0;
-    fputs("{\"displayTimeUnit\":\"ns\",", f);
-    if (co->origin) fprintf(f, "\"otherData\":{\"tnav_origin_ns\":\"%" PRId64 "\"},", co->origin);
+    fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"tnav\"", f);
+    if (co->origin) fprintf(f, ",\"tnav_origin_ns\":\"%" PRId64 "\"", co->origin);
+    fputs("},", f);
     fputs("\"traceEvents\":[", f);
     /* which locations and (location, activity) threads have a written event */
     uint8_t *lseen = xcalloc((size_t)s->nloc + 1, 1);
@@ -133,23 +138,31 @@ void chrome_event(FILE *f, ChromeOut *co, size_t e)
     }
     fputs(",\"name\":", f);
     if (s->name[e] != NONE32) put_label(f, s, s->name[e]);
-    else json_cstr(f, kind_name(s, s->kind[e]));
+    else {
+        /* (viewers need a name: the kind's, marked so that tnav reads the
+         * event back without one) */
+        json_cstr(f, kind_name(s, s->kind[e]));
+        fputs(",\"tnav_noname\":true", f);
+    }
     fputs(",\"cat\":", f);
     json_cstr(f, kind_name(s, s->kind[e]));
     /* args: every other field the event has (a counter: its value only,
-     * since a viewer draws each of a C event's args as a series) */
-    bool first = true;
-    for (int i = 0; i < em->ncols; i++) {
-        const EmitCol *c = &em->cols[i];
-        if (c->what != EC_COL || !emit_present(em, c, e)) continue;
-        if (counter && s->cols[c->col].field != F_VALUE) continue;
-        fputs(first ? ",\"args\":{" : ",", f);
-        first = false;
-        json_cstr(f, c->name);
-        putc(':', f);
-        emit_value(f, em, c, e);
+     * since a viewer draws each of a C event's args as a series; its other
+     * fields go to tnav_args, which viewers ignore and tnav reads back) */
+    for (int pass = 0; pass < (counter ? 2 : 1); pass++) {
+        bool first = true;
+        for (int i = 0; i < em->ncols; i++) {
+            const EmitCol *c = &em->cols[i];
+            if (c->what != EC_COL || !emit_present(em, c, e)) continue;
+            if (counter && (s->cols[c->col].field == F_VALUE) != (pass == 0)) continue;
+            fputs(first ? (pass ? ",\"tnav_args\":{" : ",\"args\":{") : ",", f);
+            first = false;
+            json_cstr(f, c->name);
+            putc(':', f);
+            emit_value(f, em, c, e);
+        }
+        if (!first) putc('}', f);
     }
-    if (!first) putc('}', f);
     putc('}', f);
 }
 

@@ -65,7 +65,7 @@ static void sweep(Group *G, int64_t ts, int64_t dur)
 
 static bool is_interval(const Batch *b, uint32_t r) { return b->dur[r] > 0 && b->kind[r] != K_MSG; }
 
-void lanes_file(Batch **bs, size_t nb)
+void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc)
 {
     StrTab keys;
     strtab_init(&keys);
@@ -104,7 +104,7 @@ void lanes_file(Batch **bs, size_t nb)
         Batch *b = bs[i];
         for (size_t r = 0; r < b->n; r++) {
             Group *G = &groups.v[gid[i][b->akey[r]]];
-            if (G->unordered || G->lanes_loc) continue;
+            if (G->unordered || G->lanes_loc || only_lanes_loc) continue;
             if (b->ts[r] < G->last_ts) {
                 G->unordered = true;
                 continue;

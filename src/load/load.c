@@ -196,8 +196,9 @@ const char *load_opts_add_pair(LoadOpts *o, const char *spec)
     if (!eq || eq == spec || !eq[1] || strchr(spec, ';') || strstr(eq + 1, ",,") || eq[strlen(eq) - 1] == ',' ||
         strchr(eq + 1, '='))
         return "--pair must be BEGIN=END or BEGIN=END1,END2,... (kinds: --pair run=pass,fail,skip)";
-    /* (joined with ';'; kept for the whole run like the option strings) */
+    /* (joined with ';'; the caller frees pair_words when done) */
     char *all = o->pair_words ? xasprintf("%s;%s", o->pair_words, spec) : xstrdup(spec);
+    free((char *)o->pair_words);
     o->pair_words = all;
     return NULL;
 }
@@ -961,7 +962,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             prefix_locations(fj.batches, (size_t)fj.nchunks, stem);
             free(stem);
         }
-        lanes_file(fj.batches, (size_t)fj.nchunks);
+        if (!o->no_lanes || o->lanes) lanes_file(fj.batches, (size_t)fj.nchunks, o->no_lanes);
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : fj.head_lines);
         for (int k = 0; k < fj.nchunks; k++) {

@@ -78,9 +78,13 @@ typedef struct {
     bool lanes;                  /* --lanes: rows without loc are packed into lanes,
                                     each a location ("lane 0", "lane 1", ...) */
     bool ts_end;                 /* --ts-end: in a row with dur, ts is its end */
+    bool no_lanes;               /* --no-lanes: intervals that overlap without nesting
+                                    stay in their activity (drawn as if nested) */
     const char *pair_words;      /* --pair BEGIN=END[,END...] (repeatable, joined
                                     with ';'): more begin and end kinds to pair;
-                                    the end's kind is kept as the field outcome */
+                                    the end's kind is kept as the field outcome;
+                                    allocated by load_opts_add_pair, freed by its
+                                    owner (cli_free) */
     bool keep_big_blocks;        /* leave the big blocks freed during the load in the
                                     recycler (xfree_big) for the caller's next big arrays;
                                     the caller calls big_cache_trim() */

@@ -19,6 +19,9 @@
  * ts and dur are microseconds (decimals kept to the ns); pid is the
  * location, tid the activity; every other key (args.* flattened) is a
  * field. Any other phase is kept as an instant with its ph as a field.
+ * A file tnav convert wrote (otherData.producer "tnav") reads back into
+ * the events it was written from: kind from cat, args under their own
+ * names, flows skipped, times from otherData.tnav_origin_ns.
  * Invariants: an event is parsed only once its whole object is in the
  * reader's window; a malformed event is rejected with its line and the
  * parse goes on after it; the chunk seam is always the '{' of an event.
@@ -27,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/timeparse.h"
 #include "load_int.h"
 
 /* ---- structure of the file --------------------------------------------- */
@@ -119,6 +123,7 @@ char *chrome_read_header(ChFile *cf, uint64_t bom)
         size_t avail;
         const char *w = rd_window(&rd, p, 16, &avail);
         bool te = avail >= 13 && !memcmp(w, "\"traceEvents\"", 13);
+        bool od = avail >= 11 && !memcmp(w, "\"otherData\"", 11); /* (w is valid until the next read) */
         uint64_t k_end = skip_value(&rd, p);
         if (k_end == UINT64_MAX) {
             err = xstrdup("the file ends inside its top-level object, before traceEvents");
@@ -139,6 +144,24 @@ char *chrome_read_header(ChFile *cf, uint64_t bom)
         if (v_end == UINT64_MAX) {
             err = xstrdup("the file ends inside its top-level object, before traceEvents");
             break;
+        }
+        if (od && v_end - p < 4096) {
+            /* written by tnav convert? (and its time origin) */
+            size_t a2;
+            const char *v = rd_window(&rd, p, (size_t)(v_end - p), &a2);
+            if (a2 >= v_end - p) {
+                char buf[4096];
+                memcpy(buf, v, (size_t)(v_end - p));
+                buf[v_end - p] = 0;
+                cf->tnav = strstr(buf, "\"producer\":\"tnav\"") != NULL;
+                const char *o = strstr(buf, "\"tnav_origin_ns\":\"");
+                if (cf->tnav && o) {
+                    int64_t org;
+                    const char *d = o + 18, *de = d;
+                    while (*de == '-' || (*de >= '0' && *de <= '9')) de++;
+                    if (parse_int64(d, (size_t)(de - d), &org) == TP_OK) cf->origin = org;
+                }
+            }
         }
         p = v_end;
     }
@@ -211,6 +234,8 @@ typedef struct {
     Nd *nd;
     char *kb; /* pairing keys and row labels */
     size_t kcap;
+    const ChFile *cf;
+    char tsbuf[40];
 } Ch;
 
 static const char *vtext(const Val *v, size_t *n)
@@ -347,6 +372,30 @@ static void counters(Ch *c, Rec *r, uint64_t line)
     free(xs);
 }
 
+/* tnav's own output read back: the events as they were (kind from cat,
+ * fields from args), flows skipped (the sends and receives are events of
+ * their own), times from the recorded origin */
+static void tnav_event(Ch *c, Rec *r, char p, uint64_t line)
+{
+    Val v;
+    if (p == 's' || p == 't' || p == 'f') return;
+    if (nd_key(c->nd, CK_NONAME, &v) && v.t == V_TRUE) r->has &= ~(1u << F_NAME);
+    /* (tnav writes a location's default activity as the thread tid = pid) */
+    if ((r->has & (1u << F_ACT)) && r->f[F_ACT].n == r->f[F_LOC].n && !memcmp(r->f[F_ACT].p, r->f[F_LOC].p, r->f[F_LOC].n))
+        r->has &= ~(1u << F_ACT);
+    if (c->cf->origin && (r->has & (1u << F_TS))) {
+        int64_t ns;
+        if (parse_time_value(r->f[F_TS].p, r->f[F_TS].n, 3, &ns) == TP_OK && !__builtin_add_overflow(ns, c->cf->origin, &ns)) {
+            uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+            int n = snprintf(c->tsbuf, sizeof c->tsbuf, "%s%llu.%03u", ns < 0 ? "-" : "", (unsigned long long)(a / 1000),
+                             (unsigned)(a % 1000));
+            rec_set(r, F_TS, c->tsbuf, (size_t)n, V_NUM);
+        }
+    }
+    if (p != 'X') r->has &= ~(1u << F_DUR);
+    commit(c, r, line);
+}
+
 static void chrome_event(Ch *c, uint64_t line)
 {
     Rec *r = nd_rec(c->nd);
@@ -357,6 +406,10 @@ static void chrome_event(Ch *c, uint64_t line)
     }
     if (!(r->has & (1u << F_LOC))) rec_set(r, F_LOC, "0", 1, V_NUM);
     char p = ph.n == 1 ? ph.p[0] : '?';
+    if (c->cf->tnav && p != 'M') {
+        tnav_event(c, r, p, line);
+        return;
+    }
     size_t klen = 0;
     Val v;
     switch (p) {
@@ -511,7 +564,7 @@ void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end
     b->unit_exp = 3; /* microseconds */
     b->chunk_start = start;
     batch_presize(b, &rd, start, end);
-    Ch c = {b, nd_new(b, cf->opts, ND_MODE_CHROME), NULL, 0};
+    Ch c = {b, nd_new(b, cf->opts, cf->tnav ? ND_MODE_CHROME_TNAV : ND_MODE_CHROME), NULL, 0, cf, {0}};
     uint64_t pos = start, line = 1;
     size_t want = 65536;
     bool done = false;

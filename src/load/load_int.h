@@ -103,8 +103,8 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
  * keys are Chrome's (ts, dur, pid -> loc, tid -> act, name, id; the CK_*
  * keys apart; the rest, args.* flattened, extra fields) and --map does not
  * apply. */
-enum { ND_MODE_NDJSON, ND_MODE_CHROME };
-enum { CK_PH, CK_CAT, CK_S, CK_BP, CK_ID2L, CK_ID2G, CK_SCOPE, CK_TDUR, CK_BIND, CK_FIN, CK_FOUT, CK_ARGNAME, CK__N };
+enum { ND_MODE_NDJSON, ND_MODE_CHROME, ND_MODE_CHROME_TNAV /* a file tnav convert wrote */ };
+enum { CK_PH, CK_CAT, CK_S, CK_BP, CK_ID2L, CK_ID2G, CK_SCOPE, CK_TDUR, CK_BIND, CK_FIN, CK_FOUT, CK_ARGNAME, CK_NONAME, CK__N };
 typedef struct Nd Nd;
 Nd *nd_new(Batch *b, const LoadOpts *o, int mode);
 void nd_free(Nd *nd);
@@ -124,6 +124,8 @@ typedef struct {
     uint64_t size;
     const LoadOpts *opts;
     uint64_t data_start; /* the first byte inside the events array */
+    bool tnav;           /* otherData.producer is "tnav" (tnav convert wrote it) */
+    int64_t origin;      /* otherData.tnav_origin_ns: added to every time */
 } ChFile;
 /* Find the events array (the file itself, or the traceEvents value of the
  * object); NULL or an error message (allocated). */
@@ -174,7 +176,8 @@ void rename_labels(Batch **bs, size_t nb);
 /* every location label (of rows and peers) becomes "PREFIX: label" */
 void prefix_locations(Batch **bs, size_t nb, const char *prefix);
 /* ---- lanes.c: overlapping intervals (and --lanes rows) into lanes ------ */
-void lanes_file(Batch **bs, size_t nb);
+/* only_lanes_loc: only the --lanes rows (--no-lanes) */
+void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc);
 
 /* ---- spool.c: standard input, pipes and compressed files --------------- */
 

@@ -335,7 +335,31 @@ static KeyInfo *key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
         nd->kicap = nc;
     }
     KeyInfo *k = &nd->ki[kid];
-    if (k->field == -2 && nd->mode == ND_MODE_CHROME) {
+    if (k->field == -2 && nd->mode == ND_MODE_CHROME_TNAV) {
+        /* tnav's own Chrome output: cat is the kind, args.F the field F */
+        k->also = 0;
+        k->prio = 0;
+        k->has_xid = false;
+        k->seen = 0;
+        if (n == 3 && !memcmp(name, "cat", 3)) k->field = F_KIND;
+        else if (n == 11 && !memcmp(name, "tnav_noname", 11)) k->field = -10 - CK_NONAME;
+        else if (n == 9 && !memcmp(name, "args.name", 9)) k->field = -10 - CK_ARGNAME; /* (metadata's) */
+        else if ((n > 5 && !memcmp(name, "args.", 5)) || (n > 10 && !memcmp(name, "tnav_args.", 10))) {
+            size_t pl = name[0] == 'a' ? 5 : 10;
+            char tmp[64];
+            int f = -1;
+            if (n - pl < sizeof tmp) {
+                memcpy(tmp, name + pl, n - pl);
+                tmp[n - pl] = 0;
+                f = field_by_name(tmp);
+            }
+            k->field = f >= F_FIRST_OPT ? f : -1;
+        } else {
+            uint32_t ax;
+            k->field = chrome_key(name, n, &ax);
+            if (k->field == -10 - CK_CAT) k->field = F_KIND;
+        }
+    } else if (k->field == -2 && nd->mode == ND_MODE_CHROME) {
         uint32_t ax;
         k->field = chrome_key(name, n, &ax);
         k->also = ax; /* (for a Chrome key: also kept as an extra field) */
@@ -360,6 +384,14 @@ static uint32_t key_xid(Nd *nd, uint32_t kid)
     if (!k->has_xid) {
         const char *nm = strtab_str(&nd->keys, kid);
         size_t n = strtab_len(&nd->keys, kid);
+        if (nd->mode == ND_MODE_CHROME_TNAV && n > 5 && !memcmp(nm, "args.", 5)) {
+            /* (tnav's own output: an extra field under its own name) */
+            nm += 5;
+            n -= 5;
+        } else if (nd->mode == ND_MODE_CHROME_TNAV && n > 10 && !memcmp(nm, "tnav_args.", 10)) {
+            nm += 10;
+            n -= 10;
+        }
         /* an extra field may not take a canonical name: give it a suffix */
         if (field_by_name(nm) >= 0) {
             char *alt = xasprintf("%s#2", nm);
@@ -402,7 +434,7 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
         if (k->also) rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
         return true;
     }
-    if (f >= 0 && nd->mode == ND_MODE_CHROME) {
+    if (f >= 0 && nd->mode != ND_MODE_NDJSON) {
         rec_set(r, f, vp, vn, vt);
         return true;
     }
