@@ -21,6 +21,9 @@
 #   BENCH_SHAPES="mpi tasks wide"  BENCH_SIZES="1000000 10000000"  RUNS=3
 #   FILTER_RUNS=20  RENDER_RUNS=20  BENCH_DIR=build/bench
 #   BENCH_DUCKDB=0 (skip the DuckDB comparison)  DUCKDB_RUNS=$RUNS   sh tests/bench.sh
+#   BENCH_PARTS="load libcsv formats views" (the parts to run: loads and
+#   DuckDB; libcsv against the hybrid engine; Chrome JSON and compressed
+#   input; filters, views and the interface)
 export LC_ALL=C.UTF-8 TZ=UTC
 TNAV=${TNAV:-./tnav}
 GEN=${GEN:-sample-logs/gen}
@@ -28,6 +31,8 @@ BENCH_DIR=${BENCH_DIR:-build/bench}
 BENCH_SIZES=${BENCH_SIZES:-"1000000 10000000"}
 BENCH_SHAPES=${BENCH_SHAPES:-"mpi tasks wide"}
 RUNS=${RUNS:-3}
+BENCH_PARTS=${BENCH_PARTS:-"load libcsv formats views"}
+part() { case " $BENCH_PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 DUCKDB_RUNS=${DUCKDB_RUNS:-$RUNS}
 mkdir -p "$BENCH_DIR"
 
@@ -88,6 +93,7 @@ else
 fi
 echo
 
+if part load; then
 for shape in $BENCH_SHAPES; do
     gen_args "$shape" >/dev/null || exit 1
     for n in $BENCH_SIZES; do
@@ -138,6 +144,9 @@ for shape in $BENCH_SHAPES; do
     done
 done
 
+fi # (load)
+
+if part libcsv; then
 # libcsv's callback path against the hybrid engine on the same file: the
 # measurement behind the byte scanner (doc/PERFORMANCE.md); on the first
 # shape's smallest CSV
@@ -161,14 +170,16 @@ for threads in 1 2; do
     done
 done
 
+fi # (libcsv)
+
+if part formats; then
 # Chrome Trace Event JSON (tnav convert's output of each shape's largest
 # CSV) and compressed input (that CSV through gzip -1 and zstd -1): MB/s of
 # the file as it is on disk, and of the bytes parsed
 n=$(echo $BENCH_SIZES | tr ' ' '\n' | sort -n | tail -1)
 echo
 for shape in $BENCH_SHAPES; do
-    f="$BENCH_DIR/$shape-$n.csv"
-    [ -f "$f" ] || continue
+    f=$(trace "$shape" "$n" csv) || exit 1
     j="$BENCH_DIR/$shape-$n.json"
     if [ ! -s "$j" ] || [ "$f" -nt "$j" ]; then "$TNAV" convert -q -o "$j" "$f" || exit 1; fi
     cz="$BENCH_DIR/$shape-$n.csv.gz"
@@ -198,6 +209,9 @@ for shape in $BENCH_SHAPES; do
     done
 done
 
+fi # (formats)
+
+if part views; then
 # filters, views and the interface on each shape's largest CSV trace
 for shape in $BENCH_SHAPES; do
     f="$BENCH_DIR/$shape-$n.csv"
@@ -283,6 +297,8 @@ for shape in $BENCH_SHAPES; do
     rec "$shape" tui_peak_B_per_event "$(field "$r" peak_rss_per_event)"
     rec "$shape" tui_zoom_pan_max_ms "$(field "$r" zoom_pan_max_ms)"
 done
+
+fi # (views)
 
 # every Step 5 target against each shape's figures (the largest size; the
 # worst of the runs' filters for frames and rebuilds)
