@@ -15,7 +15,8 @@
  *   s / t / f   flows: a start, steps and a finish paired by id into
  *               messages (pair.c); bind_id + flow_out / flow_in on an X too;
  *   C           one counter row per numeric argument;
- *   M           process_name / thread_name rename the rows (pair.c).
+ *   M           process_name / thread_name rename the rows (pair.c),
+ *               process_sort_index orders the locations (the store).
  * ts and dur are microseconds (decimals kept to the ns); pid is the
  * location, tid the activity; every other key (args.* flattened) is a
  * field. Any other phase is kept as an instant with its ph as a field.
@@ -319,8 +320,22 @@ static void drop_extras(Ch *c, Rec *r, const char *pfx)
 static void metadata(Ch *c, Rec *r)
 {
     Val nm, an;
-    if (!(r->has & (1u << F_NAME)) || !nd_key(c->nd, CK_ARGNAME, &an) || an.t != V_STR) return;
+    if (!(r->has & (1u << F_NAME))) return;
     nm = r->f[F_NAME];
+    if (nm.n == 18 && !memcmp(nm.p, "process_sort_index", 18)) {
+        /* the process's place among the rows */
+        Val si;
+        int64_t o;
+        if (nd_key(c->nd, CK_SORTIDX, &si) && si.t == V_NUM && parse_int64(si.p, si.n, &o) == TP_OK) {
+            uint32_t loc = batch_label(c->b, &r->f[F_LOC]);
+            if (loc != NONE32) {
+                LocOrder lo = {loc, o};
+                VEC_PUSH(c->b->loc_orders, lo);
+            }
+        }
+        return;
+    }
+    if (!nd_key(c->nd, CK_ARGNAME, &an) || an.t != V_STR) return;
     bool proc = nm.n == 12 && !memcmp(nm.p, "process_name", 12);
     bool thr = nm.n == 11 && !memcmp(nm.p, "thread_name", 11);
     if (!proc && !thr) return;

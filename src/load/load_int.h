@@ -104,7 +104,7 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
  * keys apart; the rest, args.* flattened, extra fields) and --map does not
  * apply. */
 enum { ND_MODE_NDJSON, ND_MODE_CHROME, ND_MODE_CHROME_TNAV /* a file tnav convert wrote */ };
-enum { CK_PH, CK_CAT, CK_S, CK_BP, CK_ID2L, CK_ID2G, CK_SCOPE, CK_TDUR, CK_BIND, CK_FIN, CK_FOUT, CK_ARGNAME, CK_NONAME, CK__N };
+enum { CK_PH, CK_CAT, CK_S, CK_BP, CK_ID2L, CK_ID2G, CK_SCOPE, CK_TDUR, CK_BIND, CK_FIN, CK_FOUT, CK_ARGNAME, CK_NONAME, CK_SORTIDX, CK__N };
 typedef struct Nd Nd;
 Nd *nd_new(Batch *b, const LoadOpts *o, int mode);
 void nd_free(Nd *nd);

@@ -70,7 +70,7 @@ static int chrome_key(const char *k, size_t n, uint32_t *also_extra)
         {"s", -10 - CK_S, 0},    {"bp", -10 - CK_BP, 0},      {"id2.local", -10 - CK_ID2L, 0},
         {"id2.global", -10 - CK_ID2G, 0}, {"scope", -10 - CK_SCOPE, 0}, {"tdur", -10 - CK_TDUR, 1},
         {"bind_id", -10 - CK_BIND, 0}, {"flow_in", -10 - CK_FIN, 0}, {"flow_out", -10 - CK_FOUT, 0},
-        {"args.name", -10 - CK_ARGNAME, 1},
+        {"args.name", -10 - CK_ARGNAME, 1},   {"args.sort_index", -10 - CK_SORTIDX, 1},
     };
     *also_extra = 0;
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
@@ -344,6 +344,7 @@ static KeyInfo *key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
         if (n == 3 && !memcmp(name, "cat", 3)) k->field = F_KIND;
         else if (n == 11 && !memcmp(name, "tnav_noname", 11)) k->field = -10 - CK_NONAME;
         else if (n == 9 && !memcmp(name, "args.name", 9)) k->field = -10 - CK_ARGNAME; /* (metadata's) */
+        else if (n == 15 && !memcmp(name, "args.sort_index", 15)) k->field = -10 - CK_SORTIDX;
         else if ((n > 5 && !memcmp(name, "args.", 5)) || (n > 10 && !memcmp(name, "tnav_args.", 10))) {
             size_t pl = name[0] == 'a' ? 5 : 10;
             char tmp[64];

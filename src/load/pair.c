@@ -461,6 +461,9 @@ void rename_labels(Batch **bs, size_t nb)
                 if (fb->types.v[k] == VT_STR && fb->vals.v[k] < nlab && lmap[fb->vals.v[k]] != NONE32)
                     fb->vals.v[k] = lmap[fb->vals.v[k]];
         }
+        for (size_t k = 0; k < b->loc_orders.len; k++)
+            if (b->loc_orders.v[k].loc < nlab && lmap[b->loc_orders.v[k].loc] != NONE32)
+                b->loc_orders.v[k].loc = lmap[b->loc_orders.v[k].loc];
         free(lmap);
     }
     VEC_FREE(N.text_of);
@@ -500,6 +503,9 @@ void prefix_locations(Batch **bs, size_t nb, const char *prefix)
             if (ref) *ref = map[old];
             else *pv = map[old];
         }
+        for (size_t k = 0; k < b->loc_orders.len; k++)
+            if (b->loc_orders.v[k].loc < nlab && map[b->loc_orders.v[k].loc] != NONE32)
+                b->loc_orders.v[k].loc = map[b->loc_orders.v[k].loc];
         free(map);
     }
     free(buf);

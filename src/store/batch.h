@@ -184,6 +184,13 @@ typedef struct {
     uint32_t loc, act, text;
 } LabelRename;
 
+/* A location's explicit place in the order of locations (Chrome's
+ * process_sort_index): loc is a label string id. */
+typedef struct {
+    uint32_t loc;
+    int64_t order;
+} LocOrder;
+
 typedef struct Batch {
     size_t n, cap;
     int64_t *ts, *dur;
@@ -234,6 +241,7 @@ typedef struct Batch {
     uint32_t *pair_group_of_uk; /* user kind number -> --pair rule (its begin word), for the key */
     size_t role_cap;
     VEC(LabelRename) renames;
+    VEC(LocOrder) loc_orders; /* explicit places of locations (sort indices) */
     uint32_t nx_parsed;   /* extra names below this id came from parsing; the
                              rest were added by a later pass ("unfinished"),
                              and the store orders them after every parsed one */

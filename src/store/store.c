@@ -59,6 +59,8 @@ void sort_events(uint32_t *v, uint32_t *tmp, size_t m, const int64_t *ts, const 
 int store_loc_cmp(const Store *s, const uint32_t *a, const uint32_t *b)
 {
     const Location *x = &s->locs[*a], *y = &s->locs[*b];
+    if (x->has_order != y->has_order) return x->has_order ? -1 : 1;
+    if (x->has_order && x->order != y->order) return x->order < y->order ? -1 : 1;
     if (x->is_int != y->is_int) return x->is_int ? -1 : 1;
     if (x->is_int) return x->ival < y->ival ? -1 : x->ival > y->ival;
     const char *p = strtab_str(&s->strs, x->label), *q = strtab_str(&s->strs, y->label);

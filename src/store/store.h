@@ -15,8 +15,9 @@
  *    without a duration (instant); end = ts + dur never overflows.
  *  - loc[e] < nloc; act[e] < nact; kind[e] < K_USER + nukind; name[e] is a
  *    string id below nnames or NONE32.
- *  - Locations are ordered: integer labels numerically, then other labels in
- *    natural order. A location may have no events (only named as a peer).
+ *  - Locations are ordered: those given an order (Chrome's sort indices) by
+ *    it, then integer labels numerically, then other labels in natural
+ *    order. A location may have no events (only named as a peer).
  *  - An activity is an act label at a location; a move of activity A from L
  *    to P makes "A at P" the same activity (so an activity can visit several
  *    locations); events without act form one activity per location. Its
@@ -59,6 +60,9 @@ typedef struct {
     uint32_t label; /* string id */
     bool is_int;
     int64_t ival;
+    bool has_order; /* an explicit place (Chrome's process_sort_index): such
+                     * locations come first, by order, then the rest */
+    int64_t order;
     uint32_t first, count; /* its events */
 } Location;
 

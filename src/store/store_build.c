@@ -576,6 +576,26 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         L->is_int = parse_int64(t, tl, &iv) == TP_OK && fmt_i64(cb, iv) == tl && !memcmp(cb, t, tl);
         L->ival = L->is_int ? iv : 0;
     }
+    /* explicit places (the last one given for a label wins) */
+    {
+        bool any = false;
+        for (size_t b = 0; b < nb && !any; b++) any = bs[b]->loc_orders.len > 0;
+        if (any) {
+            uint32_t *at = xmalloc(((size_t)nstr + 1) * sizeof(uint32_t));
+            for (uint32_t i = 0; i < nstr; i++) at[i] = NONE32;
+            for (uint32_t l = 0; l < s->nloc; l++) at[s->locs[l].label] = l;
+            for (size_t b = 0; b < nb; b++)
+                for (size_t k = 0; k < bs[b]->loc_orders.len; k++) {
+                    const LocOrder *o = &bs[b]->loc_orders.v[k];
+                    if (o->loc >= bs[b]->labels.count) continue;
+                    uint32_t l = at[B->lremap[b][o->loc]];
+                    if (l == NONE32) continue;
+                    s->locs[l].has_order = true;
+                    s->locs[l].order = o->order;
+                }
+            free(at);
+        }
+    }
     free(isloc);
     {
         uint32_t *ord = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
