@@ -185,7 +185,7 @@ for shape in $BENCH_SHAPES; do
     cz="$BENCH_DIR/$shape-$n.csv.gz"
     if [ ! -s "$cz" ] || [ "$f" -nt "$cz" ]; then gzip -1 -c "$f" >"$cz.tmp" && mv "$cz.tmp" "$cz"; fi
     cs="$BENCH_DIR/$shape-$n.csv.zst"
-    if command -v zstd >/dev/null 2>&1 && { [ ! -s "$cs" ] || [ "$f" -nt "$cs" ]; }; then zstd -q -1 -c "$f" >"$cs.tmp" && mv "$cs.tmp" "$cs"; fi
+    if command -v zstd >/dev/null 2>&1 && { [ ! -s "$cs" ] || [ "$f" -nt "$cs" ]; }; then zstd -q -1 -c <"$f" >"$cs.tmp" && mv "$cs.tmp" "$cs"; fi
     for x in "$j" "$cz" "$cs"; do
         [ -s "$x" ] || continue
         cat "$x" >/dev/null
