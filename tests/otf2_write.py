@@ -16,7 +16,9 @@ first timestamp, 1000:
     with MPI_Irecv;
   - a barrier on MPI_COMM_WORLD that rank 2 reaches last;
   - a metric "temperature" sampled twice per rank;
-  - rank 2 never leaves main (an unfinished interval).
+  - rank 2 never leaves main (an unfinished interval);
+  - rank 0 forks an OpenMP team: a second thread ("OMP thread 1") runs a
+    parallel region between the fork and the join.
 """
 import json
 import sys
@@ -36,6 +38,7 @@ def main():
         groups = [defs.location_group("MPI Rank %d" % r, location_group_type=LocationGroupType.PROCESS,
                                       system_tree_parent=node) for r in range(3)]
         locs = [defs.location("Master thread", group=g) for g in groups]
+        omp1 = defs.location("OMP thread 1", group=groups[0])
         comm_locs = defs.group("comm locations", group_type=GroupType.COMM_LOCATIONS, paradigm=Paradigm.MPI,
                                members=locs)
         world_g = defs.group("world", group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=locs)
@@ -45,6 +48,7 @@ def main():
         r_send = defs.region("MPI_Send", region_role=RegionRole.POINT2POINT, paradigm=Paradigm.MPI)
         r_recv = defs.region("MPI_Recv", region_role=RegionRole.POINT2POINT, paradigm=Paradigm.MPI)
         r_bar = defs.region("MPI_Barrier", region_role=RegionRole.BARRIER, paradigm=Paradigm.MPI)
+        r_par = defs.region("!$omp parallel", region_role=RegionRole.PARALLEL, paradigm=Paradigm.OPENMP)
         temp = defs.metric_member("temperature", value_type=Type.DOUBLE, unit="C")
         mclass = defs.metric_class([temp])
         del comm_locs
@@ -80,10 +84,17 @@ def main():
             w.metric(OFFSET + 2700, mclass, 30.0 + r)
             if r != 2:
                 w.leave(OFFSET + 3000 + r, r_main)
+        # an OpenMP parallel region on rank 0: fork, both threads in it, join
+        w0 = trace.event_writer_from_location(locs[0])
+        w1 = trace.event_writer_from_location(omp1)
+        w0.omp_fork(OFFSET + 3100, 2)
+        w1.enter(OFFSET + 3110, r_par)
+        w1.leave(OFFSET + 3190, r_par)
+        w0.omp_join(OFFSET + 3200)
     # what tnav must show
     expected = {
-        "events": 3 * 5 + 3 * 2 + 2 + 3 + 3 * 2 + 2,  # regions, p2p, isend/irecv, barrier syncs, metrics, marks
-        "kinds": {"state": 15, "send": 4, "recv": 4, "sync": 3, "counter": 6, "mark": 2},
+        "events": 3 * 5 + 3 * 2 + 2 + 3 + 3 * 2 + 2 + 3,  # regions, p2p, isend/irecv, barrier syncs, metrics, marks, omp
+        "kinds": {"state": 16, "send": 4, "recv": 4, "sync": 3, "counter": 6, "mark": 4},
         "messages": [
             {"src": "MPI Rank 0", "dst": "MPI Rank 1", "count": 1, "bytes": 1024},
             {"src": "MPI Rank 0", "dst": "MPI Rank 2", "count": 1, "bytes": 64},
@@ -91,6 +102,8 @@ def main():
             {"src": "MPI Rank 2", "dst": "MPI Rank 0", "count": 1, "bytes": 3072},
         ],
         "t_min": 0,
+        "locations": 3,
+        "activities": 4,  # the three master threads and rank 0's OpenMP thread
         "sync_group": "MPI_COMM_WORLD#0",
         "last_loc": "MPI Rank 2",
         "unfinished": 1,

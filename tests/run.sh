@@ -567,7 +567,7 @@ if "$TNAV" --version | grep -q 'otf2$\|otf2,' && /usr/bin/python3 -c 'import otf
 import json, sys
 w = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
 bad = []
-for k in ("events", "kinds", "messages", "t_min", "max_depth"):
+for k in ("events", "kinds", "messages", "t_min", "max_depth", "locations", "activities"):
     if d[k] != w[k]: bad.append("%s: tnav %s, want %s" % (k, d[k], w[k]))
 sy = [(s["group"], s["last_loc"]) for s in d["sync"]]
 if sy != [(w["sync_group"], w["last_loc"])]: bad.append("sync: %s" % sy)

@@ -23,7 +23,9 @@
  *   Metric                   a counter per member, named by the member;
  *   Parameter*               an instant named "NAME = VALUE";
  *   ProgramBegin/End, MpiIsendComplete, MpiIrecvRequest, MeasurementOnOff,
- *   ThreadFork/Join, unknown records: an instant (mark) named by the event;
+ *   ThreadFork/Join, OmpFork/Join, ThreadTeamBegin/End, ThreadCreate/
+ *   Begin/Wait/End, unknown records: an instant (mark) named by the event
+ *   (the threads' own work is their locations' Enter/Leave regions);
  *   any other kind (RMA, I/O, OpenMP...) is counted and reported as one
  *                            rejection, "N events of kinds tnav does not
  *                            read".
@@ -664,6 +666,44 @@ static OTF2_CallbackCode e_join(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud,
     return mark(ud, id, t, "thread join");
 }
 
+/* threads: fork/join, teams, pthread-style create/begin/wait/end: instants */
+static OTF2_CallbackCode e_ompfork(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud, OTF2_AttributeList *al, uint32_t n)
+{
+    (void)al;
+    (void)n;
+    return mark(ud, id, t, "omp fork");
+}
+static OTF2_CallbackCode e_ompjoin(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud, OTF2_AttributeList *al)
+{
+    (void)al;
+    return mark(ud, id, t, "omp join");
+}
+static OTF2_CallbackCode e_teambegin(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud, OTF2_AttributeList *al, OTF2_CommRef c)
+{
+    (void)al;
+    (void)c;
+    return mark(ud, id, t, "thread team begin");
+}
+static OTF2_CallbackCode e_teamend(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud, OTF2_AttributeList *al, OTF2_CommRef c)
+{
+    (void)al;
+    (void)c;
+    return mark(ud, id, t, "thread team end");
+}
+#define THREAD_EV(fn, what)                                                                                           \
+    static OTF2_CallbackCode fn(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud, OTF2_AttributeList *al, OTF2_CommRef c, \
+                                uint64_t seq)                                                                          \
+    {                                                                                                                  \
+        (void)al;                                                                                                      \
+        (void)c;                                                                                                       \
+        (void)seq;                                                                                                     \
+        return mark(ud, id, t, what);                                                                                  \
+    }
+THREAD_EV(e_tcreate, "thread create")
+THREAD_EV(e_tbegin, "thread begin")
+THREAD_EV(e_twait, "thread wait")
+THREAD_EV(e_tend, "thread end")
+
 static OTF2_CallbackCode e_unknown(OTF2_LocationRef id, OTF2_TimeStamp t, void *ud, OTF2_AttributeList *al)
 {
     (void)al;
@@ -789,6 +829,14 @@ char *otf2_parse_archive(const char *path, Batch *b)
     OTF2_GlobalEvtReaderCallbacks_SetThreadForkCallback(ecb, e_fork);
     OTF2_GlobalEvtReaderCallbacks_SetThreadJoinCallback(ecb, e_join);
     OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(ecb, e_unknown);
+    OTF2_GlobalEvtReaderCallbacks_SetOmpForkCallback(ecb, e_ompfork);
+    OTF2_GlobalEvtReaderCallbacks_SetOmpJoinCallback(ecb, e_ompjoin);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(ecb, e_teambegin);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamEndCallback(ecb, e_teamend);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadCreateCallback(ecb, e_tcreate);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadBeginCallback(ecb, e_tbegin);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadWaitCallback(ecb, e_twait);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadEndCallback(ecb, e_tend);
     OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(ecb, e_pstr);
     OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(ecb, e_pint);
     OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(ecb, e_puint);
