@@ -13,6 +13,7 @@
 #include <csv.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "store/batch.h"
 #include "load.h"
@@ -193,5 +194,28 @@ const char *spool_name(int comp);
  * new message naming path and the reason); -2 when pg->cancel was set. */
 int spool_copy(int in_fd, const char *path, const unsigned char *head, size_t nhead, int comp, LoadProgress *pg,
                uint64_t done_base, uint64_t *size, char **err);
+
+/* ---- load_open.c: one input, opened and cut into chunks ---------------- */
+typedef struct {
+    int fmt;
+    uint64_t size; /* bytes of the input (of its decompressed copy) */
+    bool watch;    /* a regular file read in place: checked for changes after */
+    struct timespec mtime; /* its modification time when it was opened */
+    CsvFile csv;
+    NdFile nd;
+    ChFile ch;
+    PrvFile prv;
+    const char *otf2_path;
+    int otf2_fd;
+    uint64_t head_lines; /* line ends before the first chunk (header, Chrome's prefix) */
+    uint64_t *starts; /* nchunks + 1 */
+    char *fatal;      /* a whole-archive reader's error (OTF2) */
+    int nchunks;
+    Batch **batches;
+} FileJob;
+/* Open path (or LoadOpts.mem), tell its format, read its header and choose
+ * its chunk starts. 0; -1 with *err (a new message); LOAD_CANCELLED. */
+int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, uint64_t done_base, char **err);
+void close_file(FileJob *fj);
 
 #endif
