@@ -466,6 +466,34 @@ else
 fi
 
 # ---------------------------------------------------------------------------
+section "wait states on the samples: the culprits their README names"
+if [ -n "$JQ" ]; then
+    "$TNAV" waits --json sample-logs/ring.csv >"$TMP/w.json"
+    [ "$($JQ "$TMP/w.json" '.patterns[pattern=wait_at_barrier].by_culprit[0].loc')" = 5 ] \
+        && [ "$($JQ "$TMP/w.json" '.patterns[pattern=wait_at_barrier].instances')" = 70 ] \
+        && [ "$($JQ "$TMP/w.json" 'len(.patterns[pattern=wait_at_barrier].by_culprit)')" = 1 ] \
+        && ok "ring: rank 5 causes every barrier wait (70 instances)" || bad "ring waits: $(head -c 400 "$TMP/w.json")"
+    "$TNAV" waits --json sample-logs/x10.csv >"$TMP/w.json"
+    [ "$($JQ "$TMP/w.json" '.patterns[pattern=finish_wait].worst[0].culprit')" = 3 ] \
+        && [ "$($JQ "$TMP/w.json" '.patterns[pattern=finish_wait].worst[0].ns')" = 8206000 ] \
+        && ok "x10: finish:1 waits 8.206 ms for the activity at place 3" || bad "x10 waits: $(head -c 400 "$TMP/w.json")"
+    "$TNAV" waits --json sample-logs/mw.csv >"$TMP/w.json"
+    [ "$($JQ "$TMP/w.json" '.patterns[pattern=late_sender].by_culprit[0].loc')" = 0 ] \
+        && ok "mw: the workers wait for the master (late sender, culprit 0)" || bad "mw waits: $(head -c 400 "$TMP/w.json")"
+    # the same numbers from the CSV and the NDJSON of a sample, and per rank
+    "$TNAV" waits --json sample-logs/ring.ndjson >"$TMP/w2.json"
+    "$TNAV" waits --json sample-logs/ring.csv >"$TMP/w1.json"
+    cmp -s "$TMP/w1.json" "$TMP/w2.json" && ok "waits: ring.csv and ring.ndjson give the same report" || bad "waits csv vs ndjson"
+    # totals are the sums of the per-location lists
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["patterns"]:
+    assert p["total_ns"] == sum(x["ns"] for x in p["by_loc"]), p["pattern"]
+    if p["pattern"] != "barrier_completion": assert p["total_ns"] == sum(x["ns"] for x in p["by_culprit"]), p["pattern"]' "$TMP/w1.json" \
+        && ok "waits: every total is the sum of its victims and of its culprits" || bad "waits totals"
+fi
+
+# ---------------------------------------------------------------------------
 section "real traces written by real tools ($SHARED)"
 if [ -d "$SHARED" ]; then
     p="$SHARED/csv/pipit_ping-pong-csv.csv"

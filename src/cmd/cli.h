@@ -72,6 +72,7 @@ bool cli_time_arg(const char *v, int64_t origin, int64_t *out);
 void usage(FILE *f);
 
 int cmd_stats(int argc, char **argv, int first);
+int cmd_waits(int argc, char **argv, int first);
 int cmd_check(int argc, char **argv, int first);
 int cmd_filter(int argc, char **argv, int first);
 int cmd_render(int argc, char **argv, int first);
