@@ -107,6 +107,8 @@ def main():
         "sync_group": "MPI_COMM_WORLD#0",
         "last_loc": "MPI Rank 2",
         "unfinished": 1,
+        # rank 0 enters MPI_Recv at 116 ns, rank 2 sends to it at 311 ns
+        "late_sender": {"total_ns": 195, "victim": "MPI Rank 0", "culprit": "MPI Rank 2"},
         "max_depth": 2,
     }
     json.dump(expected, sys.stdout)

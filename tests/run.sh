@@ -607,6 +607,13 @@ PY
     [ $rc -eq 0 ] && [ "$(cat "$TMP/ow.out")" = ok ] && [ ! -s "$TMP/ow.err" ] \
         && ok "OTF2 written by the library: regions nested, sends and receives paired by rank through the communicator, the barrier's last arrival, a region never left" \
         || { bad "OTF2 written by the library: exit $rc"; cat "$TMP/ow.out" "$TMP/ow.err" | head -8; }
+    "$TNAV" waits --json "$TMP/ow/traces.otf2" >"$TMP/ow.waits" 2>&1
+    python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))["late_sender"]; d = json.load(open(sys.argv[2]))
+p = [x for x in d["patterns"] if x["pattern"] == "late_sender"][0]
+sys.exit(0 if (p["total_ns"], p["by_loc"][0]["loc"], p["by_culprit"][0]["loc"]) == (w["total_ns"], w["victim"], w["culprit"]) else 1)' "$TMP/ow.want" "$TMP/ow.waits" \
+        && ok "OTF2 written by the library: the receive that waited in MPI_Recv is a late sender, caused by the rank that sent late" \
+        || { bad "OTF2 late sender"; head -c 300 "$TMP/ow.waits"; }
     # damaged archives: an event file cut short loads what came before it;
     # missing definitions are an error naming the file
     cp -r "$TMP/ow" "$TMP/ow-cut"

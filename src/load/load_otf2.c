@@ -12,7 +12,9 @@
  *   MpiSend, MpiIsend        a send to the receiver's location (peer), with
  *                            tag and bytes;
  *   MpiRecv, MpiIrecv        a receive from the sender's location, with tag
- *                            and bytes (at the time the data is there);
+ *                            and bytes, lasting from the start of the
+ *                            innermost open region (MPI_Recv, MPI_Wait)
+ *                            until the data is there;
  *   MpiCollectiveBegin/End   one sync interval from the begin to the end,
  *                            named by the operation (MPI_Barrier...), in
  *                            the group COMM#N (the N-th collective this
@@ -68,6 +70,8 @@ typedef struct {
     uint32_t type;
     bool in_coll;   /* a collective began here and has not ended */
     OTF2_TimeStamp coll_t;
+    VEC(OTF2_TimeStamp) open; /* the enter times of its open regions */
+    VEC(uint32_t) open_reg;   /* and the regions */
 } OLoc;
 
 typedef struct {
@@ -94,7 +98,8 @@ typedef struct {
     VEC(OLoc) locs;
     bool locs_sorted;
     uint32_t *region_name;
-    size_t nregion;
+    uint8_t *region_mpi; /* its paradigm is MPI (an MPI call) */
+    size_t nregion, nregion_mpi;
     OGroup *groups;
     size_t ngroups;
     OComm *comms;
@@ -171,7 +176,7 @@ static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_String
 {
     (void)nev;
     O *o = ud;
-    OLoc l = {self, name, group, t, false, 0};
+    OLoc l = {self, name, group, t, false, 0, {0}, {0}};
     VEC_PUSH(o->locs, l);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -183,7 +188,6 @@ static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef 
     (void)canon;
     (void)desc;
     (void)role;
-    (void)par;
     (void)fl;
     (void)file;
     (void)l0;
@@ -192,6 +196,8 @@ static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef 
     if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
     GROW(o->region_name, o->nregion, (size_t)self, uint32_t, UINT32_MAX);
     o->region_name[self] = name;
+    GROW(o->region_mpi, o->nregion_mpi, (size_t)self, uint8_t, 0);
+    o->region_mpi[self] = par == OTF2_PARADIGM_MPI;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -289,7 +295,7 @@ static int oloc_cmp(const void *a, const void *b)
 
 static OLoc *find_loc(O *o, uint64_t id)
 {
-    OLoc key = {id, 0, 0, 0, false, 0};
+    OLoc key = {id, 0, 0, 0, false, 0, {0}, {0}};
     return o->locs.len ? bsearch(&key, o->locs.v, o->locs.len, sizeof(OLoc), oloc_cmp) : NULL;
 }
 
@@ -403,6 +409,14 @@ static OTF2_CallbackCode e_enter_leave(O *o, OTF2_LocationRef id, OTF2_TimeStamp
     rec_set(r, F_NAME, nm, strlen(nm), V_STR);
     pend_loc(o, enter ? PR_BEGIN : PR_END, "L", id);
     commit(o, r);
+    OLoc *l = find_loc(o, id);
+    if (l && enter) {
+        VEC_PUSH(l->open, t);
+        VEC_PUSH(l->open_reg, reg);
+    } else if (l && l->open.len) {
+        l->open.len--;
+        l->open_reg.len--;
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -424,7 +438,19 @@ static OTF2_CallbackCode p2p(O *o, OTF2_LocationRef id, OTF2_TimeStamp t, bool s
     o->ev++;
     o->ncb++;
     Rec *r = &o->rec;
-    begin_rec(o, r, id, t);
+    /* a receive lasts from the start of the call it completes in (the
+     * innermost open region: MPI_Recv, MPI_Wait) until the message is
+     * there, so that a late sender shows as the receive's wait */
+    const OLoc *me = send ? NULL : find_loc(o, id);
+    uint32_t reg = me && me->open.len ? me->open_reg.v[me->open_reg.len - 1] : UINT32_MAX;
+    bool mpi_call = reg < o->nregion_mpi && o->region_mpi[reg];
+    if (mpi_call && me->open.v[me->open.len - 1] <= t) {
+        begin_rec(o, r, id, me->open.v[me->open.len - 1]);
+        fmt_ns(o, 3, t);
+        rec_set(r, F_END, o->buf[3], strlen(o->buf[3]), V_TEXT);
+    } else {
+        begin_rec(o, r, id, t);
+    }
     rec_set(r, F_KIND, send ? "send" : "recv", 4, V_STR);
     rec_set(r, F_NAME, name, strlen(name), V_STR);
     const OLoc *pl = rank_loc(o, comm, other);
@@ -732,6 +758,11 @@ static void o_free(O *o)
     for (size_t i = 0; i < o->nstrs; i++) free(o->strs[i]);
     free(o->strs);
     free(o->lgroup_name);
+    for (size_t i = 0; i < o->locs.len; i++) {
+        VEC_FREE(o->locs.v[i].open);
+        VEC_FREE(o->locs.v[i].open_reg);
+    }
+    free(o->region_mpi);
     VEC_FREE(o->locs);
     free(o->region_name);
     for (size_t i = 0; i < o->ngroups; i++) free(o->groups[i].members);
