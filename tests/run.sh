@@ -491,6 +491,15 @@ for p in d["patterns"]:
     assert p["total_ns"] == sum(x["ns"] for x in p["by_loc"]), p["pattern"]
     if p["pattern"] != "barrier_completion": assert p["total_ns"] == sum(x["ns"] for x in p["by_culprit"]), p["pattern"]' "$TMP/w1.json" \
         && ok "waits: every total is the sum of its victims and of its culprits" || bad "waits totals"
+    # syncs and waits agree: the wait a straggler caused is the barrier waits
+    "$TNAV" syncs --json sample-logs/ring.csv >"$TMP/y.json"
+    [ "$($JQ "$TMP/y.json" '.last_counts')" = '[{"loc":5,"count":10,"wait_caused_ns":'"$($JQ "$TMP/w1.json" '.patterns[pattern=wait_at_barrier].total_ns')"'}]' ] \
+        && ok "syncs: ring's rank 5 last at all 10 barriers, causing the barrier waits tnav waits reports" || bad "syncs ring: $($JQ "$TMP/y.json" '.last_counts')"
+    "$TNAV" syncs --json sample-logs/x10.csv >"$TMP/y.json"
+    "$TNAV" waits --json sample-logs/x10.csv >"$TMP/w.json"
+    [ "$($JQ "$TMP/y.json" '.last_counts[0].wait_caused_ns')" = "$($JQ "$TMP/w.json" '.patterns[pattern=finish_wait].total_ns')" ] \
+        && [ "$($JQ "$TMP/y.json" '.last_counts[0].loc')" = 3 ] \
+        && ok "syncs: x10's place 3 holds the finishes open, as long as tnav waits says" || bad "syncs x10: $($JQ "$TMP/y.json" '.last_counts')"
 fi
 
 # ---------------------------------------------------------------------------

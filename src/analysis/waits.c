@@ -228,21 +228,22 @@ void waits_free(Waits *w)
     memset(w, 0, sizeof *w);
 }
 
+static _Thread_local const int64_t *tl_v; /* (qsort has no context argument) */
+static int rank_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, z = *(const uint32_t *)b;
+    if (tl_v[x] != tl_v[z]) return tl_v[x] > tl_v[z] ? -1 : 1;
+    return x < z ? -1 : x > z;
+}
+
 /* locations with a non-zero value, largest first (ties: location order) */
 static uint32_t *ranked(const Store *s, const int64_t *v, uint32_t *n)
 {
     uint32_t *o = xmalloc(((size_t)s->nloc + 1) * sizeof *o), m = 0;
     for (uint32_t l = 0; l < s->nloc; l++)
         if (v[l] > 0) o[m++] = l;
-    /* (insertion sort: the lists are short after the filter, and stable) */
-    for (uint32_t i = 1; i < m; i++) {
-        uint32_t x = o[i], j = i;
-        while (j > 0 && v[o[j - 1]] < v[x]) {
-            o[j] = o[j - 1];
-            j--;
-        }
-        o[j] = x;
-    }
+    tl_v = v;
+    if (m > 1) qsort(o, m, sizeof *o, rank_cmp);
     *n = m;
     return o;
 }

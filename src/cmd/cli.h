@@ -73,6 +73,7 @@ void usage(FILE *f);
 
 int cmd_stats(int argc, char **argv, int first);
 int cmd_waits(int argc, char **argv, int first);
+int cmd_syncs(int argc, char **argv, int first);
 int cmd_check(int argc, char **argv, int first);
 int cmd_filter(int argc, char **argv, int first);
 int cmd_render(int argc, char **argv, int first);
