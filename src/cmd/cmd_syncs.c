@@ -5,6 +5,7 @@
  * Owns: the command's options and output choice. Invariants: exit 0 with
  * the report, 2 on a usage error or unreadable input, as every command.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,9 @@ int cmd_syncs(int argc, char **argv, int first)
     }
     Syncs y;
     oom_phase("computing the sync instances");
+    double ta = now_sec();
     syncs_compute(ss.s, ss.sel, &y);
+    if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: timing: analysis %.3f s\n", now_sec() - ta);
     if (a.json) syncs_print_json(stdout, ss.s, &y);
     else syncs_print_text(stdout, ss.s, &y, top);
     syncs_free(&y);

@@ -6,6 +6,7 @@
  * Owns: the command's options and output choice. Invariants: exit 0 with
  * the report, 2 on a usage error or unreadable input, as every command.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,9 @@ int cmd_waits(int argc, char **argv, int first)
     }
     Waits w;
     oom_phase("computing the wait states");
+    double ta = now_sec();
     waits_compute(s, ss.sel, t0, t1, &w);
+    if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: timing: analysis %.3f s\n", now_sec() - ta);
     if (a.json) waits_print_json(stdout, s, &w);
     else waits_print_text(stdout, s, &w, top);
     waits_free(&w);
