@@ -416,6 +416,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         }
         /* begin/end rows into intervals, flows into messages, rows named
          * by metadata (pair.c) */
+        for (int k = 0; k < fj.nchunks; k++) fj.batches[k]->nlab_parsed = fj.batches[k]->labels.count;
         pair_file(fj.batches, (size_t)fj.nchunks);
         rename_labels(fj.batches, (size_t)fj.nchunks);
         if (fj.fmt == FMT_CHROME && npaths > 1) {

@@ -23,6 +23,7 @@ void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
     strtab_init(&b->pkeys);
     b->pend_key = NONE32;
     b->nx_parsed = UINT32_MAX;
+    b->nlab_parsed = UINT32_MAX;
     b->pmask = 63;
     b->pslots = xcalloc(64, sizeof(uint32_t));
     b->unit_exp = unit_exp;

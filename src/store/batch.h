@@ -242,6 +242,10 @@ typedef struct Batch {
     size_t role_cap;
     VEC(LabelRename) renames;
     VEC(LocOrder) loc_orders; /* explicit places of locations (sort indices) */
+    uint32_t nlab_parsed; /* labels below this id came from parsing; the rest
+                             were added by a pass (lanes, metadata names,
+                             flows' peers), ordered by the store after every
+                             parsed one, by their text (UINT32_MAX: all parsed) */
     uint32_t nx_parsed;   /* extra names below this id came from parsing; the
                              rest were added by a later pass ("unfinished"),
                              and the store orders them after every parsed one */

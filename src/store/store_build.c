@@ -54,6 +54,22 @@ static int loc_qsort_cmp(const void *a, const void *b) { return store_loc_cmp(g_
 
 /* ---- 1. dictionaries ------------------------------------------------------ */
 
+typedef struct {
+    const StrTab *t;
+    uint32_t b, i;
+} LabRef;
+
+static int labref_cmp(const void *x, const void *y)
+{
+    const LabRef *a = x, *c = y;
+    size_t la = strtab_len(a->t, a->i), lc = strtab_len(c->t, c->i);
+    int r = memcmp(strtab_str(a->t, a->i), strtab_str(c->t, c->i), la < lc ? la : lc);
+    if (r) return r;
+    if (la != lc) return la < lc ? -1 : 1;
+    if (a->b != c->b) return a->b < c->b ? -1 : 1;
+    return a->i < c->i ? -1 : a->i > c->i;
+}
+
 /* Intern a batch's strings into the store's dictionary: the map of its ids. */
 static uint32_t *merge_strs(Store *s, const StrTab *t)
 {
@@ -500,7 +516,32 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     size_t xm, xtotal;
     build_xids(B, &xall, &xm, &xtotal);
     s->nvals = s->strs.count;
-    for (size_t b = 0; b < nb; b++) B->lremap[b] = merge_strs(s, &bs[b]->labels);
+    /* labels in order of first appearance; those a pass added after
+     * parsing (lanes, names from metadata: nlab_parsed) after all parsed
+     * ones, so that the order does not depend on where files were cut */
+    for (size_t b = 0; b < nb; b++) {
+        const StrTab *t = &bs[b]->labels;
+        uint32_t *rm = xmalloc(((size_t)t->count + 1) * sizeof(uint32_t));
+        uint32_t np = bs[b]->nlab_parsed < t->count ? bs[b]->nlab_parsed : t->count;
+        for (uint32_t i = 0; i < np; i++) rm[i] = strtab_intern_from(&s->strs, t, i);
+        B->lremap[b] = rm;
+    }
+    {
+        /* (by their text: the passes add them in an order that depends on
+         * the batches) */
+        size_t m = 0;
+        for (size_t b = 0; b < nb; b++)
+            if (bs[b]->nlab_parsed < bs[b]->labels.count) m += bs[b]->labels.count - bs[b]->nlab_parsed;
+        if (m) {
+            LabRef *v = xmalloc(m * sizeof *v);
+            size_t k = 0;
+            for (size_t b = 0; b < nb; b++)
+                for (uint32_t i = bs[b]->nlab_parsed; i < bs[b]->labels.count; i++) v[k++] = (LabRef){&bs[b]->labels, (uint32_t)b, i};
+            qsort(v, m, sizeof *v, labref_cmp);
+            for (size_t j = 0; j < m; j++) B->lremap[v[j].b][v[j].i] = strtab_intern_from(&s->strs, v[j].t, v[j].i);
+            free(v);
+        }
+    }
     finish_xids(B, xall, xm, xtotal);
     /* in order of first appearance; names a pass added after parsing
      * (nx_parsed) after all of those, so that the order does not depend on
