@@ -491,6 +491,28 @@ for p in d["patterns"]:
     assert p["total_ns"] == sum(x["ns"] for x in p["by_loc"]), p["pattern"]
     if p["pattern"] != "barrier_completion": assert p["total_ns"] == sum(x["ns"] for x in p["by_culprit"]), p["pattern"]' "$TMP/w1.json" \
         && ok "waits: every total is the sum of its victims and of its culprits" || bad "waits totals"
+    # the profile: the self times of each activity add up to the time its
+    # intervals cover (computed here from the events, independently)
+    sample-logs/gen --shape tasks --events 20000 -o "$TMP/pt.csv"
+    for f in sample-logs/ring.csv sample-logs/x10.csv sample-logs/mw.csv "$TMP/pt.csv"; do
+        "$TNAV" stats --json "$f" >"$TMP/p.json"
+        "$TNAV" filter -o csv --fields ts,dur,loc,act,kind true "$f" >"$TMP/p.csv"
+        python3 -c 'import csv, json, sys
+d = json.load(open(sys.argv[1]))
+cover = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    if r["dur"] in ("", "0") or r["kind"] == "msg": continue
+    cover.setdefault((r["loc"], r["act"]), []).append((int(r["ts"]), int(r["ts"]) + int(r["dur"])))
+tot = 0
+for iv in cover.values():
+    iv.sort(); end = None
+    for a, b in iv:
+        if end is None or a >= end: tot += b - a; end = b
+        elif b > end: tot += b - end; end = b
+s = sum(p["self_ns"] for p in d["profile"])
+sys.exit(0 if s == tot else print(s, tot) or 1)' "$TMP/p.json" "$TMP/p.csv" \
+            && ok "profile of $(basename "$f"): the self times add up to the time the intervals cover" || bad "profile self times of $f"
+    done
     # syncs and waits agree: the wait a straggler caused is the barrier waits
     "$TNAV" syncs --json sample-logs/ring.csv >"$TMP/y.json"
     [ "$($JQ "$TMP/y.json" '.last_counts')" = '[{"loc":5,"count":10,"wait_caused_ns":'"$($JQ "$TMP/w1.json" '.patterns[pattern=wait_at_barrier].total_ns')"'}]' ] \

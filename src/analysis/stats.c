@@ -83,6 +83,8 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         }
     }
     free(slots);
+    profile_compute(s, sel, &st->prof);
+    st->top = 10;
     /* sync groups over the selection */
     st->filtered = sel != NULL;
     st->groups = xcalloc((size_t)s->ngroups + 1, sizeof(SyncGroup));
@@ -107,6 +109,7 @@ void stats_free(Stats *st)
     free(st->kinds);
     free(st->pairs);
     free(st->groups);
+    profile_free(&st->prof);
     memset(st, 0, sizeof *st);
 }
 
@@ -232,7 +235,9 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         json_cstr(f, act_label(s, s->act[G->last_ev], ab, sizeof ab));
         putc('}', f);
     }
-    fputs("],\"files\":[", f);
+    fputs("],\"profile\":", f);
+    profile_print_json(f, s, &st->prof);
+    fputs(",\"files\":[", f);
     for (int i = 0; rep && i < rep->nfiles; i++) {
         const FileInfo *fi = &rep->files[i];
         if (i) putc(',', f);
@@ -343,4 +348,5 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
         }
         free(ord);
     }
+    profile_print_text(f, s, &st->prof, st->top);
 }

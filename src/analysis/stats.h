@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/profile.h"
 #include "load/load.h"
 #include "store/store.h"
 
@@ -45,6 +46,8 @@ typedef struct {
     SyncGroup *groups; /* per sync group, summarised over the selected events */
     uint32_t ngroups;  /* groups with a selected event */
     bool filtered;
+    Profile prof;      /* by name (profile.h) */
+    int top;           /* profile rows in the text report (0: all; default 10) */
     /* set by the caller when a filter made the selection (not owned) */
     const char *filter_text;
     const uint64_t *stage_counts;

@@ -57,7 +57,7 @@ void usage(FILE *f)
           "                              while loading, Esc cancels (exit 130); keys: ? in it, tnav(1)\n"
           "\n"
           "commands:\n"
-          "  stats [--json] [-f EXPR] TRACE...\n"
+          "  stats [--json] [-f EXPR] [--top N] [--sort self|total|calls|mean|max|name] TRACE...\n"
           "                              summary: events, time span, kinds, per location, messages,\n"
           "                              sync groups (of the events EXPR selects)\n"
           "  waits [--json] [-f EXPR] [--from T] [--to T] [--top N] TRACE...\n"
@@ -619,9 +619,27 @@ int cmd_stats(int argc, char **argv, int first)
     CliArgs a;
     memset(&a, 0, sizeof a);
     static const char *const flags[] = {"--bench", NULL};
+    static const char *const opts[] = {"--top", "--sort", NULL};
     a.extra_flags = flags;
+    a.extra_opts = opts;
     int r = cli_begin("stats", argc, argv, first, &a);
     if (r >= 0) return r;
+    int top = 10;
+    ProfSort by = PS_SELF;
+    const char *top_s = cli_extra(&a, "--top"), *sort_s = cli_extra(&a, "--sort");
+    if (top_s) {
+        char *e;
+        long t = strtol(top_s, &e, 10);
+        if (e == top_s || *e || t < 0 || t > 100000000) {
+            cli_free(&a);
+            return uerr("stats", "--top must be a number of rows (0 = all), not '%s'", top_s);
+        }
+        top = (int)t;
+    }
+    if (sort_s && !profile_sort_by_name(sort_s, &by)) {
+        cli_free(&a);
+        return uerr("stats", "--sort must be self, total, calls, mean, max or name, not '%s'", sort_s);
+    }
     if (cli_flag(&a, "--bench")) {
         r = bench_load(&a);
         cli_free(&a);
@@ -636,6 +654,8 @@ int cmd_stats(int argc, char **argv, int first)
     Stats st;
     oom_phase("computing the statistics");
     stats_compute(ss.s, ss.sel, &st);
+    st.top = top;
+    if (by != PS_SELF) profile_sort(ss.s, &st.prof, by);
     if (ss.f) {
         st.filter_text = a.filter;
         st.stage_counts = ss.stage_counts;

@@ -1,0 +1,168 @@
+/*
+ * profile.c — the profile by name; see profile.h and doc/ANALYSES.md.
+ */
+#include "profile.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/out.h"
+#include "base/timeparse.h"
+#include "base/util.h"
+
+static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((sel[e >> 6] >> (e & 63)) & 1); }
+
+static bool is_interval(const Store *s, uint32_t e) { return (s->flags[e] & EVF_DUR) && s->kind[e] != K_MSG; }
+
+void profile_compute(const Store *s, const uint64_t *sel, Profile *p)
+{
+    memset(p, 0, sizeof *p);
+    /* the children's time of each interval, by a sweep of each activity */
+    int64_t *child = xcalloc(s->n + 1, sizeof *child);
+    VEC(uint32_t) stack = {0};
+    for (uint32_t a = 0; a < s->nact; a++) {
+        stack.len = 0;
+        for (uint32_t k = s->act_off[a]; k < s->act_off[a + 1]; k++) {
+            uint32_t e = s->act_ev[k];
+            if (!is_interval(s, e)) continue;
+            while (stack.len && ev_end(s, stack.v[stack.len - 1]) <= s->ts[e]) stack.len--;
+            if (stack.len) {
+                /* (clipped to the parent: nesting is proper after lanes, but
+                 * an activity that moved between locations may overlap) */
+                uint32_t par = stack.v[stack.len - 1];
+                int64_t end = ev_end(s, e) < ev_end(s, par) ? ev_end(s, e) : ev_end(s, par);
+                child[par] = sat_add64(child[par], end - s->ts[e]);
+            }
+            VEC_PUSH(stack, e);
+        }
+    }
+    VEC_FREE(stack);
+    /* rows: one per name (unnamed: one per kind) */
+    uint32_t nkinds = K_USER + s->nukind;
+    uint32_t *row_of = xmalloc(((size_t)s->nnames + nkinds + 1) * sizeof *row_of);
+    for (uint32_t i = 0; i < s->nnames + nkinds; i++) row_of[i] = NONE32;
+    VEC(ProfRow) rows = {0};
+    for (size_t e = 0; e < s->n; e++) {
+        if (!is_interval(s, (uint32_t)e) || !selected(sel, e)) continue;
+        uint32_t key = s->name[e] != NONE32 ? s->name[e] : s->nnames + s->kind[e];
+        if (row_of[key] == NONE32) {
+            ProfRow z = {s->name[e], s->kind[e], 0, 0, 0, INT64_MAX, 0, 0};
+            row_of[key] = (uint32_t)rows.len;
+            VEC_PUSH(rows, z);
+        }
+        ProfRow *R = &rows.v[row_of[key]];
+        int64_t d = s->dur[e], self = d - child[e] > 0 ? d - child[e] : 0;
+        R->calls++;
+        R->incl = sat_add64(R->incl, d);
+        R->self = sat_add64(R->self, self);
+        if (d < R->min) R->min = d;
+        if (d > R->max) R->max = d;
+        R->sumsq += (double)d * (double)d;
+        p->total_self = sat_add64(p->total_self, self);
+    }
+    free(row_of);
+    free(child);
+    p->rows = rows.v;
+    p->n = (uint32_t)rows.len;
+    profile_sort(s, p, PS_SELF);
+}
+
+const char *profile_row_name(const Store *s, const ProfRow *r, char *buf, size_t sz)
+{
+    if (r->name != NONE32) return store_str(s, r->name);
+    snprintf(buf, sz, "(%s)", kind_name(s, r->kind));
+    return buf;
+}
+
+static _Thread_local const Store *tl_s;
+static _Thread_local ProfSort tl_by;
+
+static int row_cmp(const void *a, const void *b)
+{
+    const ProfRow *x = a, *y = b;
+    char bx[64], by[64];
+    const char *nx = profile_row_name(tl_s, x, bx, sizeof bx), *ny = profile_row_name(tl_s, y, by, sizeof by);
+    double vx = 0, vy = 0;
+    switch (tl_by) {
+    case PS_SELF: vx = (double)x->self, vy = (double)y->self; break;
+    case PS_INCL: vx = (double)x->incl, vy = (double)y->incl; break;
+    case PS_CALLS: vx = (double)x->calls, vy = (double)y->calls; break;
+    case PS_MEAN: vx = (double)x->incl / (double)x->calls, vy = (double)y->incl / (double)y->calls; break;
+    case PS_MAX: vx = (double)x->max, vy = (double)y->max; break;
+    case PS_NAME: break;
+    }
+    if (vx != vy) return vx > vy ? -1 : 1;
+    int c = strcmp(nx, ny);
+    return c ? c : (x->kind > y->kind) - (x->kind < y->kind);
+}
+
+void profile_sort(const Store *s, Profile *p, ProfSort by)
+{
+    tl_s = s;
+    tl_by = by;
+    if (p->n > 1) qsort(p->rows, p->n, sizeof *p->rows, row_cmp);
+}
+
+bool profile_sort_by_name(const char *col, ProfSort *out)
+{
+    static const struct { const char *n; ProfSort v; } T[] = {
+        {"self", PS_SELF}, {"total", PS_INCL}, {"incl", PS_INCL}, {"calls", PS_CALLS},
+        {"mean", PS_MEAN}, {"max", PS_MAX},    {"name", PS_NAME},
+    };
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        if (!strcmp(col, T[i].n)) {
+            *out = T[i].v;
+            return true;
+        }
+    return false;
+}
+
+void profile_free(Profile *p)
+{
+    free(p->rows);
+    memset(p, 0, sizeof *p);
+}
+
+static double stddev(const ProfRow *r)
+{
+    double m = (double)r->incl / (double)r->calls;
+    double v = r->sumsq / (double)r->calls - m * m;
+    return v > 0 ? sqrt(v) : 0;
+}
+
+void profile_print_json(FILE *f, const Store *s, const Profile *p)
+{
+    char b[64];
+    fputs("[", f);
+    for (uint32_t i = 0; i < p->n; i++) {
+        const ProfRow *r = &p->rows[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        json_cstr(f, profile_row_name(s, r, b, sizeof b));
+        fprintf(f,
+                ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRId64 ",\"self_ns\":%" PRId64 ",\"mean_ns\":%" PRId64
+                ",\"min_ns\":%" PRId64 ",\"max_ns\":%" PRId64 ",\"stddev_ns\":%" PRId64 ",\"share\":%.4f}",
+                r->calls, r->incl, r->self, r->incl / (int64_t)r->calls, r->min, r->max, (int64_t)llround(stddev(r)),
+                p->total_self ? (double)r->self / (double)p->total_self : 0.0);
+    }
+    fputs("]", f);
+}
+
+void profile_print_text(FILE *f, const Store *s, const Profile *p, int top)
+{
+    char b[64], c1[32], c2[32], c3[32], c4[32], c5[32];
+    if (!p->n) return;
+    fprintf(f, "\nprofile by name (intervals; self = without the intervals inside)\n");
+    fprintf(f, "%-28s %8s %12s %12s %7s %12s %12s %12s\n", "name", "calls", "self", "total", "share", "mean", "max",
+            "stddev");
+    for (uint32_t i = 0; i < p->n && (top <= 0 || i < (uint32_t)top); i++) {
+        const ProfRow *r = &p->rows[i];
+        fprintf(f, "%-28.28s %8" PRIu64 " %12s %12s %6.1f%% %12s %12s %12s\n", profile_row_name(s, r, b, sizeof b), r->calls,
+                format_dur(c1, sizeof c1, r->self), format_dur(c2, sizeof c2, r->incl),
+                p->total_self ? 100.0 * (double)r->self / (double)p->total_self : 0.0,
+                format_dur(c3, sizeof c3, r->incl / (int64_t)r->calls), format_dur(c4, sizeof c4, r->max),
+                format_dur(c5, sizeof c5, (int64_t)llround(stddev(r))));
+    }
+    if (top > 0 && p->n > (uint32_t)top) fprintf(f, "(%u more names; --top 0 shows all)\n", p->n - (uint32_t)top);
+}

@@ -1,0 +1,50 @@
+/*
+ * profile.h — the profile by name: calls, inclusive and self (exclusive)
+ * time, mean, min, max, standard deviation and share (`tnav stats`;
+ * doc/ANALYSES.md).
+ *
+ * Owns: the per-name table over the intervals of a store (every kind but
+ * msg records), for the selected events. Self time is an interval's
+ * duration minus that of the intervals directly inside it on the same
+ * activity (children, selected or not); since intervals of one activity
+ * nest (overlap that does not nest goes to lanes when loading), the self
+ * times of an activity add up to the time it is covered by intervals.
+ * Invariants: Σ self over the names = the selected intervals' self times;
+ * share = self / Σ self; rows sorted by the chosen column, largest first
+ * (names: alphabetical), ties by name.
+ */
+#ifndef TNAV_PROFILE_H
+#define TNAV_PROFILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "store/store.h"
+
+typedef struct {
+    uint32_t name;   /* string id, or NONE32 (unnamed intervals, by kind: kind) */
+    uint16_t kind;   /* for unnamed ones */
+    uint64_t calls;
+    int64_t incl, self, min, max;
+    double sumsq;    /* of durations, for the standard deviation */
+} ProfRow;
+
+typedef enum { PS_SELF, PS_INCL, PS_CALLS, PS_MEAN, PS_MAX, PS_NAME } ProfSort;
+
+typedef struct {
+    ProfRow *rows;
+    uint32_t n;
+    int64_t total_self;
+} Profile;
+
+void profile_compute(const Store *s, const uint64_t *sel, Profile *p);
+void profile_sort(const Store *s, Profile *p, ProfSort by);
+/* false for an unknown column name */
+bool profile_sort_by_name(const char *col, ProfSort *out);
+void profile_free(Profile *p);
+/* the row's name as shown: its name, or "(KIND)" */
+const char *profile_row_name(const Store *s, const ProfRow *r, char *buf, size_t sz);
+void profile_print_json(FILE *f, const Store *s, const Profile *p);
+void profile_print_text(FILE *f, const Store *s, const Profile *p, int top);
+
+#endif
