@@ -16,9 +16,8 @@ static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((se
 
 static bool is_interval(const Store *s, uint32_t e) { return (s->flags[e] & EVF_DUR) && s->kind[e] != K_MSG; }
 
-void profile_compute(const Store *s, const uint64_t *sel, Profile *p)
+int64_t *profile_children(const Store *s)
 {
-    memset(p, 0, sizeof *p);
     /* the children's time of each interval, by a sweep of each activity */
     int64_t *child = xcalloc(s->n + 1, sizeof *child);
     VEC(uint32_t) stack = {0};
@@ -39,6 +38,19 @@ void profile_compute(const Store *s, const uint64_t *sel, Profile *p)
         }
     }
     VEC_FREE(stack);
+    return child;
+}
+
+int64_t profile_self(const Store *s, const int64_t *child, uint32_t e)
+{
+    if (!is_interval(s, e)) return 0;
+    int64_t d = s->dur[e] - child[e];
+    return d > 0 ? d : 0;
+}
+
+void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *child, Profile *p)
+{
+    memset(p, 0, sizeof *p);
     /* rows: one per name (unnamed: one per kind) */
     uint32_t nkinds = K_USER + s->nukind;
     uint32_t *row_of = xmalloc(((size_t)s->nnames + nkinds + 1) * sizeof *row_of);
@@ -63,10 +75,16 @@ void profile_compute(const Store *s, const uint64_t *sel, Profile *p)
         p->total_self = sat_add64(p->total_self, self);
     }
     free(row_of);
-    free(child);
     p->rows = rows.v;
     p->n = (uint32_t)rows.len;
     profile_sort(s, p, PS_SELF);
+}
+
+void profile_compute(const Store *s, const uint64_t *sel, Profile *p)
+{
+    int64_t *child = profile_children(s);
+    profile_compute_with(s, sel, child, p);
+    free(child);
 }
 
 const char *profile_row_name(const Store *s, const ProfRow *r, char *buf, size_t sz)

@@ -27,6 +27,10 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
     st->kinds = xcalloc((size_t)K_USER + s->nukind + 1, sizeof(uint64_t));
     st->t_min = INT64_MAX;
     st->t_max = INT64_MIN;
+    /* busy and sync: self times (an interval without those inside it), so
+     * that nested regions are not counted twice and a sync inside a state
+     * is sync, not busy — the partition the interface draws */
+    int64_t *child = profile_children(s);
     for (size_t e = 0; e < s->n; e++) {
         if (!selected(sel, e)) continue;
         st->events++;
@@ -34,8 +38,9 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         L->events++;
         uint16_t k = s->kind[e];
         st->kinds[k]++;
-        if (kind_is_busy(s, k) && (k == K_STATE || (s->flags[e] & EVF_DUR))) L->busy_ns = sat_add64(L->busy_ns, s->dur[e]);
-        else if (k == K_SYNC) L->sync_ns = sat_add64(L->sync_ns, s->dur[e]);
+        if (kind_is_busy(s, k) && (k == K_STATE || (s->flags[e] & EVF_DUR)))
+            L->busy_ns = sat_add64(L->busy_ns, profile_self(s, child, (uint32_t)e));
+        else if (k == K_SYNC) L->sync_ns = sat_add64(L->sync_ns, profile_self(s, child, (uint32_t)e));
         if (s->ts[e] < st->t_min) st->t_min = s->ts[e];
         if (ev_end(s, e) > st->t_max) st->t_max = ev_end(s, e);
     }
@@ -83,7 +88,8 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         }
     }
     free(slots);
-    profile_compute(s, sel, &st->prof);
+    profile_compute_with(s, sel, child, &st->prof);
+    free(child);
     st->top = 10;
     /* sync groups over the selection */
     st->filtered = sel != NULL;

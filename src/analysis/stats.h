@@ -4,8 +4,10 @@
  *
  * Owns: per-location and per-kind totals and the source x destination
  * message summary, computed from a store and an optional event selection.
- * Invariants: busy_ns is the summed duration of `state` events at a location
- * and sync_ns that of `sync` events (nested intervals are each counted);
+ * Invariants: busy_ns is the summed self time (profile.h: the duration
+ * without the intervals directly inside) of the busy intervals at a
+ * location (state, user kinds but idle) and sync_ns that of `sync` events,
+ * so nested regions are not counted twice — the interface's partition;
  * sent_bytes counts the bytes of messages whose sending event (send or msg)
  * is at the location, recv_bytes those whose receiving event (recv or msg) is
  * there; every message with a known source and destination is counted once
