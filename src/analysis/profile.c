@@ -16,28 +16,88 @@ static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((se
 
 static bool is_interval(const Store *s, uint32_t e) { return (s->flags[e] & EVF_DUR) && s->kind[e] != K_MSG; }
 
+/* Identical intervals (same start and end) of one activity nest in an order
+ * of their content, not of the input: the more specific kind inside (a state,
+ * then user kinds, then communication, then a sync innermost), then by name
+ * text; so self times, and busy and sync built from them, do not depend on
+ * the order of the input's lines. */
+static int kind_rank(unsigned k)
+{
+    if (k == K_STATE) return 0;
+    if (k >= K_USER) return 1;
+    if (k == K_SYNC) return 3;
+    return 2;
+}
+
+static _Thread_local const Store *tie_store; /* qsort has no context argument */
+
+static int tie_cmp(const void *pa, const void *pb)
+{
+    const Store *s = tie_store;
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int ra = kind_rank(s->kind[a]), rb = kind_rank(s->kind[b]);
+    if (ra != rb) return ra - rb;
+    if (s->kind[a] != s->kind[b]) return s->kind[a] < s->kind[b] ? -1 : 1;
+    if (s->name[a] != s->name[b]) {
+        if (s->name[a] == NONE32) return -1;
+        if (s->name[b] == NONE32) return 1;
+        int c = strcmp(store_str(s, s->name[a]), store_str(s, s->name[b]));
+        if (c) return c;
+    }
+    return a < b ? -1 : a > b;
+}
+
 int64_t *profile_children(const Store *s)
 {
     /* the children's time of each interval, by a sweep of each activity */
     int64_t *child = xcalloc(s->n + 1, sizeof *child);
     VEC(uint32_t) stack = {0};
+    VEC(uint32_t) run = {0};
     for (uint32_t a = 0; a < s->nact; a++) {
         stack.len = 0;
-        for (uint32_t k = s->act_off[a]; k < s->act_off[a + 1]; k++) {
+        uint32_t k = s->act_off[a], kend = s->act_off[a + 1];
+        while (k < kend) {
             uint32_t e = s->act_ev[k];
-            if (!is_interval(s, e)) continue;
-            while (stack.len && ev_end(s, stack.v[stack.len - 1]) <= s->ts[e]) stack.len--;
-            if (stack.len) {
-                /* (clipped to the parent: nesting is proper after lanes, but
-                 * an activity that moved between locations may overlap) */
-                uint32_t par = stack.v[stack.len - 1];
-                int64_t end = ev_end(s, e) < ev_end(s, par) ? ev_end(s, e) : ev_end(s, par);
-                child[par] = sat_add64(child[par], end - s->ts[e]);
+            if (!is_interval(s, e)) {
+                k++;
+                continue;
             }
-            VEC_PUSH(stack, e);
+            /* the run of intervals identical to e (act_ev is sorted by start,
+             * longer first, so they follow it, maybe between instants) */
+            run.len = 0;
+            VEC_PUSH(run, e);
+            uint32_t k2 = k + 1;
+            for (; k2 < kend; k2++) {
+                uint32_t f = s->act_ev[k2];
+                if (s->ts[f] != s->ts[e]) break;
+                if (!is_interval(s, f)) continue;
+                if (s->dur[f] != s->dur[e]) break;
+                VEC_PUSH(run, f);
+            }
+            if (run.len > 1) {
+                tie_store = s;
+                qsort(run.v, run.len, sizeof *run.v, tie_cmp);
+                k = k2;
+            } else {
+                k++;
+            }
+            for (size_t r = 0; r < run.len; r++) {
+                e = run.v[r];
+                while (stack.len && ev_end(s, stack.v[stack.len - 1]) <= s->ts[e]) stack.len--;
+                if (stack.len) {
+                    /* (clipped to the parent: nesting is proper after lanes,
+                     * but an activity that moved between locations may
+                     * overlap) */
+                    uint32_t par = stack.v[stack.len - 1];
+                    int64_t end = ev_end(s, e) < ev_end(s, par) ? ev_end(s, e) : ev_end(s, par);
+                    child[par] = sat_add64(child[par], end - s->ts[e]);
+                }
+                VEC_PUSH(stack, e);
+            }
         }
     }
     VEC_FREE(stack);
+    VEC_FREE(run);
     return child;
 }
 
