@@ -274,6 +274,45 @@ typedef struct {
 
 static Gen G;
 
+/* --answers FILE (ring and mw): what the analyses must find, known by
+ * construction — per rank its useful time (main's self time plus its
+ * compute: main minus every non-state interval inside it), the
+ * late-sender waits it suffered and caused, its barrier waits and the
+ * barriers it was last at; the makespan. */
+typedef struct {
+    int on;
+    uint32_t nloc;
+    uint64_t *main_dur, *nonstate, *ls_wait, *ls_caused, *bar_wait, *bar_last, *bar_caused;
+    uint64_t t_min, t_max;
+} Answers;
+static Answers ANS;
+
+static void ans_init(uint32_t nloc)
+{
+    ANS.nloc = nloc;
+    uint64_t **arr[] = {&ANS.main_dur, &ANS.nonstate, &ANS.ls_wait, &ANS.ls_caused, &ANS.bar_wait, &ANS.bar_last,
+                        &ANS.bar_caused};
+    for (size_t k = 0; k < sizeof arr / sizeof *arr; k++) {
+        *arr[k] = malloc(nloc * sizeof(uint64_t));
+        if (!*arr[k]) {
+            fputs("gen: out of memory\n", stderr);
+            exit(1);
+        }
+        memset(*arr[k], 0, nloc * sizeof(uint64_t));
+    }
+    ANS.t_min = UINT64_MAX;
+}
+
+/* a receive at recv_ts lasting dur whose send started at send_ts */
+static void ans_late_sender(uint32_t victim, uint32_t culprit, uint64_t recv_ts, uint64_t dur, uint64_t send_ts)
+{
+    if (!ANS.on || send_ts <= recv_ts) return;
+    uint64_t w = send_ts - recv_ts;
+    if (w > dur) w = dur;
+    ANS.ls_wait[victim] += w;
+    ANS.ls_caused[culprit] += w;
+}
+
 static void die_io(const char *what)
 {
     fprintf(stderr, "gen: %s: %s\n", what, strerror(errno));
@@ -342,12 +381,18 @@ static size_t open_iv(Ctx *c, uint32_t kind, uint32_t name, uint64_t ts)
 static void close_iv(size_t i, uint64_t end)
 {
     G.ev[i].dur = end - G.ev[i].ts;
+    if (ANS.on && G.ev[i].loc < ANS.nloc) { /* (ring, mw: main) */
+        ANS.main_dur[G.ev[i].loc] += G.ev[i].dur;
+        if (G.ev[i].ts < ANS.t_min) ANS.t_min = G.ev[i].ts;
+        if (end > ANS.t_max) ANS.t_max = end;
+    }
 }
 
 static size_t span(Ctx *c, uint32_t kind, uint32_t name, uint64_t ts, uint64_t dur)
 {
     size_t i = open_iv(c, kind, name, ts);
     G.ev[i].dur = dur;
+    if (ANS.on && kind != K_STATE && c->loc < ANS.nloc) ANS.nonstate[c->loc] += dur;
     return i;
 }
 
@@ -1230,6 +1275,16 @@ static void shape_ring(uint32_t R, uint64_t seed)
             size_t e = span(&c[r], K_SYNC, N_MPI_BARRIER, arr[r], ex - arr[r]);
             set_group(e, G_BARRIER, i);
         }
+        if (ANS.on) {
+            uint32_t lr = 0; /* the last to arrive (ties: the highest rank, as the latest in time order) */
+            for (uint32_t r = 0; r < R; r++)
+                if (arr[r] >= arr[lr]) lr = r;
+            ANS.bar_last[lr]++;
+            for (uint32_t r = 0; r < R; r++) {
+                ANS.bar_wait[r] += last - arr[r];
+                ANS.bar_caused[lr] += last - arr[r];
+            }
+        }
         s = ex;
     }
     flush_phase();
@@ -1432,6 +1487,7 @@ static uint64_t blocking_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t byt
     uint64_t rts = ready;
     uint64_t rend = arrival > rts + 1000 ? arrival : rts + 1000;
     if (rend < send_ts + 1000) rend = send_ts + 1000;
+    ans_late_sender(c->loc, src, rts, rend - rts, send_ts);
     size_t e = span(c, K_RECV, N_MPI_RECV, rts, rend - rts);
     set_msg(e, src, bytes, id, tag);
     return rend + 2000;
@@ -1440,9 +1496,10 @@ static uint64_t blocking_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t byt
 /* A worker's receive: the worker waits in MPI_Recv from when it is ready
  * until the task is in. Returns the time after it. */
 static uint64_t idle_recv(Ctx *c, uint64_t ready, uint32_t src, uint32_t bytes,
-                          uint64_t id, uint32_t tag, uint64_t arrival)
+                          uint64_t id, uint32_t tag, uint64_t arrival, uint64_t send_ts)
 {
     uint64_t rend = (arrival > ready ? arrival : ready) + 2000;
+    ans_late_sender(c->loc, src, ready, rend - ready, send_ts);
     size_t e = span(c, K_RECV, N_MPI_RECV, ready, rend - ready);
     set_msg(e, src, bytes, id, tag);
     return rend + 1000;
@@ -1491,7 +1548,7 @@ static void shape_mw(uint32_t R, uint64_t seed)
         /* workers: idle until the task arrives, compute, send the result back */
         for (uint32_t w = 1; w <= W; w++) {
             uint64_t x = idle_recv(&c[w], wt[w], 0, tbytes[w], tid[w],
-                                   stop ? TAG_STOP : TAG_TASK, tarr[w]);
+                                   stop ? TAG_STOP : TAG_TASK, tarr[w], tsend[w]);
             if (stop) {
                 close_iv(main_i[w], x + 10000);
                 continue;
@@ -2159,6 +2216,9 @@ static const char USAGE[] =
     "                  see above; x10: ignored\n"
     "  --threads T     mpi, wide: threads per rank, 1..64 (default 2)\n"
     "  --seed S        PRNG seed (default 1)\n"
+    "  --answers FILE  ring, mw: also write what the analyses must find (per rank\n"
+    "                  useful time, late-sender and barrier waits suffered and\n"
+    "                  caused, barriers last at; the straggler, the makespan), JSON\n"
     "  --order O       time (default): all rows sorted by ts;\n"
     "                  loc: rows grouped by loc, each group sorted by ts\n"
     "  -o FILE         output file (default: standard output; also --output)\n"
@@ -2190,7 +2250,7 @@ static uint64_t parse_u64(const char *opt, const char *s, uint64_t lo, uint64_t 
 
 int main(int argc, char **argv)
 {
-    const char *shape = "mpi", *order = "time", *format = "csv", *outpath = NULL;
+    const char *shape = "mpi", *order = "time", *format = "csv", *outpath = NULL, *anspath = NULL;
     uint64_t events = 1000000, seed = 1;
     uint32_t ranks = 0, threads = 2;
 
@@ -2216,7 +2276,7 @@ int main(int argc, char **argv)
             usage_error("unexpected argument %s", a);
         }
         static const char *const KNOWN[] = { "-o", "--shape", "--format", "--events", "--ranks",
-                                             "--threads", "--seed", "--order", "--output" };
+                                             "--threads", "--seed", "--order", "--output", "--answers" };
         int known = 0;
         for (size_t k = 0; k < sizeof KNOWN / sizeof *KNOWN; k++)
             known |= !strcmp(opt, KNOWN[k]);
@@ -2229,6 +2289,8 @@ int main(int argc, char **argv)
         }
         if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
             outpath = val;
+        } else if (!strcmp(opt, "--answers")) {
+            anspath = val;
         } else if (!strcmp(opt, "--shape")) {
             if (strcmp(val, "mpi") && strcmp(val, "ring") && strcmp(val, "x10") && strcmp(val, "mw") &&
                 strcmp(val, "tasks") && strcmp(val, "wide"))
@@ -2261,8 +2323,14 @@ int main(int argc, char **argv)
         ranks = !strcmp(shape, "wide") ? 10000 : 64;
     }
 
+    if (anspath && strcmp(shape, "ring") && strcmp(shape, "mw"))
+        usage_error("--answers is written for the shapes ring and mw, not '%s'", shape);
     names_init();
     memset(&G, 0, sizeof G);
+    if (anspath) {
+        ANS.on = 1;
+        ans_init(ranks);
+    }
     G.format = !strcmp(format, "ndjson");
     G.by_loc = !strcmp(order, "loc");
     if (outpath && strcmp(outpath, "-")) {
@@ -2289,6 +2357,28 @@ int main(int argc, char **argv)
 
     if (G.out != stdout && fclose(G.out) != 0)
         die_io(G.oname);
+    if (anspath) {
+        FILE *af = fopen(anspath, "w");
+        if (!af)
+            die_io(anspath);
+        fprintf(af, "{\"shape\":\"%s\",\"t_min\":%llu,\"t_max\":%llu,\"makespan_ns\":%llu,\"per_loc\":[", shape,
+                (unsigned long long)ANS.t_min, (unsigned long long)ANS.t_max,
+                (unsigned long long)(ANS.t_max - ANS.t_min));
+        uint32_t straggler = 0;
+        for (uint32_t l = 0; l < ANS.nloc; l++) {
+            if (ANS.bar_last[l] > ANS.bar_last[straggler]) straggler = l;
+            fprintf(af,
+                    "%s{\"loc\":%u,\"useful_ns\":%llu,\"late_sender_ns\":%llu,\"late_sender_caused_ns\":%llu,"
+                    "\"barrier_wait_ns\":%llu,\"barrier_last\":%llu,\"barrier_caused_ns\":%llu}",
+                    l ? "," : "", l, (unsigned long long)(ANS.main_dur[l] - ANS.nonstate[l]),
+                    (unsigned long long)ANS.ls_wait[l], (unsigned long long)ANS.ls_caused[l],
+                    (unsigned long long)ANS.bar_wait[l], (unsigned long long)ANS.bar_last[l],
+                    (unsigned long long)ANS.bar_caused[l]);
+        }
+        fprintf(af, "],\"straggler\":%u}\n", straggler);
+        if (fclose(af) != 0)
+            die_io(anspath);
+    }
     free(G.ev);
     free(G.key);
     free(G.tmp);

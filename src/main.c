@@ -73,6 +73,7 @@ static int run(int argc, char **argv)
     if (!strcmp(cmd, "stats")) return cmd_stats(argc, argv, 2);
     if (!strcmp(cmd, "waits")) return cmd_waits(argc, argv, 2);
     if (!strcmp(cmd, "syncs")) return cmd_syncs(argc, argv, 2);
+    if (!strcmp(cmd, "critpath")) return cmd_critpath(argc, argv, 2);
     if (!strcmp(cmd, "check")) return cmd_check(argc, argv, 2);
     if (!strcmp(cmd, "filter")) return cmd_filter(argc, argv, 2);
     if (!strcmp(cmd, "render")) return cmd_render(argc, argv, 2);

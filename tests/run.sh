@@ -525,6 +525,10 @@ sys.exit(0 if s == tot else print(s, tot) or 1)' "$TMP/p.json" "$TMP/p.csv" \
 fi
 
 # ---------------------------------------------------------------------------
+section "analyses against answers the generator knows by construction (tests/answers.py)"
+python3 tests/answers.py "$TNAV" sample-logs/gen "$TMP" >"$TMP/answers.out" 2>&1
+tally "answers" "$TMP/answers.out" $?
+
 section "real traces written by real tools ($SHARED)"
 if [ -d "$SHARED" ]; then
     p="$SHARED/csv/pipit_ping-pong-csv.csv"

@@ -47,7 +47,15 @@ static int tie_cmp(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-int64_t *profile_children(const Store *s)
+/* the length of [a, b) inside [t0, t1) */
+static int64_t inside(int64_t a, int64_t b, int64_t t0, int64_t t1)
+{
+    if (a < t0) a = t0;
+    if (b > t1) b = t1;
+    return b > a ? b - a : 0;
+}
+
+int64_t *profile_children(const Store *s, int64_t t0, int64_t t1)
 {
     /* the children's time of each interval, by a sweep of each activity */
     int64_t *child = xcalloc(s->n + 1, sizeof *child);
@@ -90,7 +98,7 @@ int64_t *profile_children(const Store *s)
                      * overlap) */
                     uint32_t par = stack.v[stack.len - 1];
                     int64_t end = ev_end(s, e) < ev_end(s, par) ? ev_end(s, e) : ev_end(s, par);
-                    child[par] = sat_add64(child[par], end - s->ts[e]);
+                    child[par] = sat_add64(child[par], inside(s->ts[e], end, t0, t1));
                 }
                 VEC_PUSH(stack, e);
             }
@@ -101,14 +109,14 @@ int64_t *profile_children(const Store *s)
     return child;
 }
 
-int64_t profile_self(const Store *s, const int64_t *child, uint32_t e)
+int64_t profile_self(const Store *s, const int64_t *child, uint32_t e, int64_t t0, int64_t t1)
 {
     if (!is_interval(s, e)) return 0;
-    int64_t d = s->dur[e] - child[e];
+    int64_t d = inside(s->ts[e], ev_end(s, e), t0, t1) - child[e];
     return d > 0 ? d : 0;
 }
 
-void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *child, Profile *p)
+void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *child, int64_t t0, int64_t t1, Profile *p)
 {
     memset(p, 0, sizeof *p);
     /* rows: one per name (unnamed: one per kind) */
@@ -118,6 +126,7 @@ void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *ch
     VEC(ProfRow) rows = {0};
     for (size_t e = 0; e < s->n; e++) {
         if (!is_interval(s, (uint32_t)e) || !selected(sel, e)) continue;
+        if (s->ts[e] >= t1 || ev_end(s, e) <= t0) continue;
         uint32_t key = s->name[e] != NONE32 ? s->name[e] : s->nnames + s->kind[e];
         if (row_of[key] == NONE32) {
             ProfRow z = {s->name[e], s->kind[e], 0, 0, 0, INT64_MAX, 0, 0};
@@ -125,7 +134,8 @@ void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *ch
             VEC_PUSH(rows, z);
         }
         ProfRow *R = &rows.v[row_of[key]];
-        int64_t d = s->dur[e], self = d - child[e] > 0 ? d - child[e] : 0;
+        /* (clipped to the window) */
+        int64_t d = inside(s->ts[e], ev_end(s, e), t0, t1), self = d - child[e] > 0 ? d - child[e] : 0;
         R->calls++;
         R->incl = sat_add64(R->incl, d);
         R->self = sat_add64(R->self, self);
@@ -140,10 +150,10 @@ void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *ch
     profile_sort(s, p, PS_SELF);
 }
 
-void profile_compute(const Store *s, const uint64_t *sel, Profile *p)
+void profile_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, Profile *p)
 {
-    int64_t *child = profile_children(s);
-    profile_compute_with(s, sel, child, p);
+    int64_t *child = profile_children(s, t0, t1);
+    profile_compute_with(s, sel, child, t0, t1, p);
     free(child);
 }
 

@@ -37,12 +37,16 @@ typedef struct {
     int64_t total_self;
 } Profile;
 
-void profile_compute(const Store *s, const uint64_t *sel, Profile *p);
-/* The time of the intervals directly inside each event (n + 1 entries, a
- * new array), and an interval's self time from it; the profile from it. */
-int64_t *profile_children(const Store *s);
-int64_t profile_self(const Store *s, const int64_t *child, uint32_t e);
-void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *child, Profile *p);
+/* Over the intervals sel selects (NULL: all) that overlap the window
+ * [t0, t1), their times clipped to it. */
+void profile_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, Profile *p);
+/* The time of the intervals directly inside each event within [t0, t1)
+ * (n + 1 entries, a new array), and an interval's self time in the window
+ * from it; the profile from it (the same window). */
+int64_t *profile_children(const Store *s, int64_t t0, int64_t t1);
+int64_t profile_self(const Store *s, const int64_t *child, uint32_t e, int64_t t0, int64_t t1);
+void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *child, int64_t t0, int64_t t1,
+                          Profile *p);
 void profile_sort(const Store *s, Profile *p, ProfSort by);
 /* false for an unknown column name */
 bool profile_sort_by_name(const char *col, ProfSort *out);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report.h"
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -20,29 +21,45 @@ static int pair_cmp(const void *a, const void *b)
     return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
-void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
+void stats_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, const TimeCatRules *rules, Stats *st)
 {
     memset(st, 0, sizeof *st);
     st->loc = xcalloc((size_t)s->nloc + 1, sizeof(LocStats));
     st->kinds = xcalloc((size_t)K_USER + s->nukind + 1, sizeof(uint64_t));
     st->t_min = INT64_MAX;
     st->t_max = INT64_MIN;
-    /* busy and sync: self times (an interval without those inside it), so
-     * that nested regions are not counted twice and a sync inside a state
-     * is sync, not busy — the partition the interface draws */
-    int64_t *child = profile_children(s);
+    st->t0 = t0;
+    st->t1 = t1;
+    st->windowed = t0 > s->t_min || t1 <= s->t_max;
+    /* useful, comm and sync: self times (an interval without those inside
+     * it), so that nested regions are not counted twice and a sync inside
+     * a state is sync, not busy — the partition the interface draws */
+    int64_t *child = profile_children(s, t0, t1);
     for (size_t e = 0; e < s->n; e++) {
         if (!selected(sel, e)) continue;
+        if (!ev_in_window(s, e, t0, t1)) continue;
+        int64_t a = s->ts[e], b = ev_end(s, e);
         st->events++;
-        LocStats *L = &st->loc[s->loc[e]];
-        L->events++;
-        uint16_t k = s->kind[e];
-        st->kinds[k]++;
-        if (kind_is_busy(s, k) && (k == K_STATE || (s->flags[e] & EVF_DUR)))
-            L->busy_ns = sat_add64(L->busy_ns, profile_self(s, child, (uint32_t)e));
-        else if (k == K_SYNC) L->sync_ns = sat_add64(L->sync_ns, profile_self(s, child, (uint32_t)e));
-        if (s->ts[e] < st->t_min) st->t_min = s->ts[e];
-        if (ev_end(s, e) > st->t_max) st->t_max = ev_end(s, e);
+        st->loc[s->loc[e]].events++;
+        st->kinds[s->kind[e]]++;
+        if (a < t0) a = t0;
+        if (b > t1) b = t1;
+        if (a < st->t_min) st->t_min = a;
+        if (b > st->t_max) st->t_max = b;
+    }
+    timecat_compute(s, sel, t0, t1, rules, child, &st->tc);
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        const LocTime *T = &st->tc.loc[l];
+        LocStats *L = &st->loc[l];
+        L->busy_ns = T->useful;
+        L->comm_ns = T->comm;
+        L->sync_ns = T->sync;
+        L->wait_ns = T->wait;
+        L->idle_ns = T->idle;
+        L->sent_bytes = T->sent_bytes;
+        L->recv_bytes = T->recv_bytes;
+        L->sent_msgs = T->sent_msgs;
+        L->recv_msgs = T->recv_msgs;
     }
     if (!st->events) st->t_min = st->t_max = 0;
     /* messages: hash (src, dst) -> pair */
@@ -52,18 +69,9 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
     VEC(PairStats) pairs = {0};
     for (uint32_t m = 0; m < s->nmsg; m++) {
         const Message *M = &s->msgs[m];
-        bool snd = M->send_ev != NONE32 && selected(sel, M->send_ev);
-        bool rcv = M->recv_ev != NONE32 && selected(sel, M->recv_ev);
+        bool snd = M->send_ev != NONE32 && selected(sel, M->send_ev) && s->ts[M->send_ev] >= t0 && s->ts[M->send_ev] < t1;
         int64_t by = msg_bytes(s, M);
         if (by < 0) by = 0;
-        if (snd && M->src != NONE32) {
-            st->loc[M->src].sent_bytes = sat_add64(st->loc[M->src].sent_bytes, by);
-            st->loc[M->src].sent_msgs++;
-        }
-        if (rcv && M->dst != NONE32) {
-            st->loc[M->dst].recv_bytes = sat_add64(st->loc[M->dst].recv_bytes, by);
-            st->loc[M->dst].recv_msgs++;
-        }
         /* the pair summary counts messages from their sending event (a send
          * or a msg record); a lone receive is not counted there */
         if (!snd || M->src == NONE32 || M->dst == NONE32) continue;
@@ -88,7 +96,7 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
         }
     }
     free(slots);
-    profile_compute_with(s, sel, child, &st->prof);
+    profile_compute_with(s, sel, child, t0, t1, &st->prof);
     free(child);
     st->top = 10;
     /* sync groups over the selection */
@@ -98,10 +106,13 @@ void stats_compute(const Store *s, const uint64_t *sel, Stats *st)
     uint32_t *mark_loc = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
     memset(mark_act, 0xFF, ((size_t)s->nact + 1) * sizeof(uint32_t));
     memset(mark_loc, 0xFF, ((size_t)s->nloc + 1) * sizeof(uint32_t));
+    /* (in a window: the groups' events in it) */
+    uint64_t *wsel = st->windowed ? report_window_sel(s, sel, t0, t1) : NULL;
     for (uint32_t g = 0; g < s->ngroups; g++) {
-        group_summarize(s, &s->groups[g], sel, g, mark_act, mark_loc, &st->groups[g]);
+        group_summarize(s, &s->groups[g], wsel ? wsel : sel, g, mark_act, mark_loc, &st->groups[g]);
         if (st->groups[g].nev) st->ngroups++;
     }
+    free(wsel);
     free(mark_act);
     free(mark_loc);
     if (pairs.len) qsort(pairs.v, pairs.len, sizeof(PairStats), pair_cmp);
@@ -116,6 +127,7 @@ void stats_free(Stats *st)
     free(st->pairs);
     free(st->groups);
     profile_free(&st->prof);
+    timecat_free(&st->tc);
     memset(st, 0, sizeof *st);
 }
 
@@ -157,15 +169,46 @@ static uint32_t *groups_by_wait(const Store *s, const SyncGroup *groups)
     return ord;
 }
 
-static void json_label(FILE *f, const Store *s, uint32_t loc)
+static void json_ratio(FILE *f, const char *key, bool valid, double v)
 {
-    if (loc == NONE32) {
-        fputs("null", f);
+    fprintf(f, ",\"%s\":", key);
+    if (valid) fprintf(f, "%.6f", v);
+    else fputs("null", f);
+}
+
+void stats_print_pop_json(FILE *f, const Stats *st)
+{
+    const Pop *P = &st->tc.pop;
+    fprintf(f, "\"efficiency\":{\"window_ns\":%" PRId64 ",\"locations\":%u,\"max_useful_ns\":%" PRId64
+               ",\"mean_useful_ns\":%" PRId64,
+            P->window, P->nloc, P->max_useful, P->nloc ? P->sum_useful / (int64_t)P->nloc : 0);
+    json_ratio(f, "load_balance", P->valid, P->load_balance);
+    json_ratio(f, "communication_efficiency", P->valid, P->comm_eff);
+    json_ratio(f, "serialisation_efficiency", P->valid, P->ser_eff);
+    json_ratio(f, "transfer_efficiency", P->valid && P->ser_eff > 0, P->transfer_eff);
+    json_ratio(f, "parallel_efficiency", P->valid, P->par_eff);
+    fputc('}', f);
+}
+
+void stats_print_pop_text(FILE *f, const Stats *st)
+{
+    const Pop *P = &st->tc.pop;
+    char a[32];
+    if (!P->valid) {
+        fputs("\nefficiency   none: no useful time in the window\n", f);
         return;
     }
-    const Location *L = &s->locs[loc];
-    if (L->is_int) fprintf(f, "%" PRId64, L->ival);
-    else json_cstr(f, strtab_str(&s->strs, L->label));
+    fprintf(f, "\nefficiency of the window (%s, %u location%s)\n", format_dur(a, sizeof a, P->window), P->nloc,
+            P->nloc == 1 ? "" : "s");
+    fprintf(f, "  parallel efficiency        %6.1f%%  = load balance x communication efficiency\n",
+            100 * P->par_eff);
+    fprintf(f, "  load balance               %6.1f%%  = mean useful / max useful\n", 100 * P->load_balance);
+    fprintf(f, "  communication efficiency   %6.1f%%  = max useful / window\n", 100 * P->comm_eff);
+    fprintf(f, "  serialisation efficiency   %6.1f%%  = max over locations of (window - waiting) / window\n",
+            100 * P->ser_eff);
+    if (P->ser_eff > 0)
+        fprintf(f, "  transfer efficiency        %6.1f%%  = communication / serialisation efficiency\n",
+                100 * P->transfer_eff);
 }
 
 void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport *rep)
@@ -180,7 +223,13 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
     }
     if (st->events) fprintf(f, "\"t_min\":%" PRId64 ",\"t_max\":%" PRId64 ",", st->t_min, st->t_max);
     else fputs("\"t_min\":null,\"t_max\":null,", f);
-    fprintf(f, "\"locations\":%u,\"activities\":%u,", s->nloc, s->nact);
+    fprintf(f, "\"window\":[%" PRId64 ",%" PRId64 "],\"locations\":%u,\"activities\":%u,", st->t0, st->t1, s->nloc,
+            s->nact);
+    fputs("\"categories\":{\"comm_names\":", f);
+    json_cstr(f, st->tc_comm ? st->tc_comm : "");
+    fputs(",\"sync_names\":", f);
+    json_cstr(f, st->tc_sync ? st->tc_sync : "");
+    fputs("},", f);
     fputs("\"kinds\":{", f);
     bool first = true;
     for (uint32_t k = 0; k < K_USER + s->nukind; k++) {
@@ -195,20 +244,24 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         const LocStats *L = &st->loc[l];
         if (l) putc(',', f);
         fputs("{\"loc\":", f);
-        json_label(f, s, l);
+        report_json_loc(f, s, l);
         fprintf(f,
-                ",\"events\":%" PRIu64 ",\"busy_ns\":%" PRId64 ",\"sync_ns\":%" PRId64 ",\"sent_bytes\":%" PRId64
+                ",\"events\":%" PRIu64 ",\"busy_ns\":%" PRId64 ",\"useful_ns\":%" PRId64 ",\"comm_ns\":%" PRId64
+                ",\"sync_ns\":%" PRId64 ",\"wait_ns\":%" PRId64 ",\"idle_ns\":%" PRId64 ",\"sent_bytes\":%" PRId64
                 ",\"recv_bytes\":%" PRId64 ",\"sent_msgs\":%" PRIu64 ",\"recv_msgs\":%" PRIu64 "}",
-                L->events, L->busy_ns, L->sync_ns, L->sent_bytes, L->recv_bytes, L->sent_msgs, L->recv_msgs);
+                L->events, L->busy_ns, L->busy_ns, L->comm_ns, L->sync_ns, L->wait_ns, L->idle_ns, L->sent_bytes,
+                L->recv_bytes, L->sent_msgs, L->recv_msgs);
     }
-    fputs("],\"messages\":[", f);
+    fputs("],", f);
+    stats_print_pop_json(f, st);
+    fputs(",\"messages\":[", f);
     for (size_t i = 0; i < st->npairs; i++) {
         const PairStats *p = &st->pairs[i];
         if (i) putc(',', f);
         fputs("{\"src\":", f);
-        json_label(f, s, p->src);
+        report_json_loc(f, s, p->src);
         fputs(",\"dst\":", f);
-        json_label(f, s, p->dst);
+        report_json_loc(f, s, p->dst);
         fprintf(f, ",\"count\":%" PRIu64 ",\"bytes\":%" PRId64 "}", p->count, p->bytes);
     }
     fprintf(f, "],\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64 ",\"sync_groups\":%u,\"max_depth\":%u,",
@@ -236,7 +289,7 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         fprintf(f, ",\"events\":%u,\"participants\":%u,\"wait_ns\":%" PRId64 ",\"first_ts\":%" PRId64
                    ",\"last_arrival\":%" PRId64 ",\"end\":%" PRId64 ",\"last_loc\":",
                 G->nev, G->nparts, G->wait_ns, G->first_ts, G->last_arrival, G->end);
-        json_label(f, s, s->loc[G->last_ev]);
+        report_json_loc(f, s, s->loc[G->last_ev]);
         fputs(",\"last_act\":", f);
         json_cstr(f, act_label(s, s->act[G->last_ev], ab, sizeof ab));
         putc('}', f);
@@ -294,6 +347,9 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
         fprintf(f, "time         %s .. %s (span %s)\n", format_ts(a, sizeof a, st->t_min), format_ts(b, sizeof b, st->t_max),
                 format_dur(c, sizeof c, st->t_max - st->t_min));
     }
+    if (st->windowed)
+        fprintf(f, "window       %s .. %s (%s)\n", format_ts(a, sizeof a, st->t0), format_ts(b, sizeof b, st->t1),
+                format_dur(c, sizeof c, st->t1 - st->t0));
     fprintf(f, "locations    %u\nactivities   %u (max nesting depth %u)\n", s->nloc, s->nact, s->max_depth);
     fprintf(f, "messages     %" PRIu64 " (%" PRIu64 " unmatched sends, %" PRIu64 " unmatched receives)\n", st->nmsg,
             s->unmatched_send, s->unmatched_recv);
@@ -302,13 +358,22 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
     fputs("\nkind                     events\n", f);
     for (uint32_t k = 0; k < K_USER + s->nukind; k++)
         if (st->kinds[k]) fprintf(f, "%-20s %10" PRIu64 "\n", kind_name(s, (uint16_t)k), st->kinds[k]);
-    fprintf(f, "\n%-12s %10s %12s %12s %12s %12s\n", "loc", "events", "busy", "sync", "sent", "received");
+    fprintf(f, "\n%-12s %9s %10s %10s %10s %10s %10s %9s %9s\n", "loc", "events", "useful", "comm", "sync", "wait",
+            "idle", "sent", "received");
     for (uint32_t l = 0; l < s->nloc; l++) {
         const LocStats *L = &st->loc[l];
-        fprintf(f, "%-12s %10" PRIu64 " %12s %12s %12s %12s\n", loc_label(s, l), L->events,
-                format_dur(a, sizeof a, L->busy_ns), format_dur(b, sizeof b, L->sync_ns),
-                format_bytes(c, sizeof c, L->sent_bytes), format_bytes(d, sizeof d, L->recv_bytes));
+        char e[64], g[64], h[64];
+        fprintf(f, "%-12s %9" PRIu64 " %10s %10s %10s %10s %10s %9s %9s\n", loc_label(s, l), L->events,
+                format_dur(a, sizeof a, L->busy_ns), format_dur(b, sizeof b, L->comm_ns),
+                format_dur(c, sizeof c, L->sync_ns), format_dur(d, sizeof d, L->wait_ns),
+                format_dur(e, sizeof e, L->idle_ns), format_bytes(g, sizeof g, L->sent_bytes),
+                format_bytes(h, sizeof h, L->recv_bytes));
     }
+    fprintf(f, "(comm: send and recv intervals%s%s%s; sync: sync intervals%s%s%s)\n",
+            st->tc_comm && *st->tc_comm ? ", names ~ /" : "", st->tc_comm && *st->tc_comm ? st->tc_comm : "",
+            st->tc_comm && *st->tc_comm ? "/" : "", st->tc_sync && *st->tc_sync ? ", names ~ /" : "",
+            st->tc_sync && *st->tc_sync ? st->tc_sync : "", st->tc_sync && *st->tc_sync ? "/" : "");
+    stats_print_pop_text(f, st);
     if (st->npairs) {
         /* the heaviest pairs by bytes, then count */
         size_t np = st->npairs;

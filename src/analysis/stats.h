@@ -4,10 +4,11 @@
  *
  * Owns: per-location and per-kind totals and the source x destination
  * message summary, computed from a store and an optional event selection.
- * Invariants: busy_ns is the summed self time (profile.h: the duration
- * without the intervals directly inside) of the busy intervals at a
- * location (state, user kinds but idle) and sync_ns that of `sync` events,
- * so nested regions are not counted twice — the interface's partition;
+ * Invariants: busy_ns (useful), comm_ns and sync_ns are the summed self
+ * times (profile.h: the duration without the intervals directly inside) of
+ * a location's intervals of each time category (timecat.h), clipped to the
+ * window, so nested regions are not counted twice; wait_ns is the time
+ * `tnav waits` finds there, idle_ns the rest of the window;
  * sent_bytes counts the bytes of messages whose sending event (send or msg)
  * is at the location, recv_bytes those whose receiving event (recv or msg) is
  * there; every message with a known source and destination is counted once
@@ -21,12 +22,14 @@
 #include <stdio.h>
 
 #include "analysis/profile.h"
+#include "analysis/timecat.h"
 #include "load/load.h"
 #include "store/store.h"
 
 typedef struct {
     uint64_t events;
-    int64_t busy_ns, sync_ns;
+    int64_t busy_ns, sync_ns; /* busy: useful computation (timecat.h) */
+    int64_t comm_ns, wait_ns, idle_ns;
     int64_t sent_bytes, recv_bytes;
     uint64_t sent_msgs, recv_msgs;
 } LocStats;
@@ -49,6 +52,10 @@ typedef struct {
     uint32_t ngroups;  /* groups with a selected event */
     bool filtered;
     Profile prof;      /* by name (profile.h) */
+    TimeCats tc;       /* per location, and the efficiencies (timecat.h) */
+    int64_t t0, t1;    /* the window */
+    bool windowed;     /* narrower than the trace */
+    const char *tc_comm, *tc_sync; /* the category patterns, for the report (not owned) */
     int top;           /* profile rows in the text report (0: all; default 10) */
     /* set by the caller when a filter made the selection (not owned) */
     const char *filter_text;
@@ -56,11 +63,16 @@ typedef struct {
     int nstages;
 } Stats;
 
-/* sel: a bitmap of selected events (NULL = all) */
-void stats_compute(const Store *s, const uint64_t *sel, Stats *st);
+/* sel: a bitmap of selected events (NULL = all); the events overlapping
+ * [t0, t1), their times clipped to it; rules: the time categories (NULL:
+ * by kind only) */
+void stats_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, const TimeCatRules *rules, Stats *st);
 void stats_free(Stats *st);
 
 void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport *rep);
 void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport *rep);
+/* the efficiencies alone: a JSON member "efficiency":{...}, and as text */
+void stats_print_pop_json(FILE *f, const Stats *st);
+void stats_print_pop_text(FILE *f, const Stats *st);
 
 #endif

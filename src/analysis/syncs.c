@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report.h"
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -71,13 +72,6 @@ void syncs_free(Syncs *y)
     free(y->last_count);
     free(y->wait_caused);
     memset(y, 0, sizeof *y);
-}
-
-static void json_loc(FILE *f, const Store *s, uint32_t loc)
-{
-    const Location *L = &s->locs[loc];
-    if (L->is_int) fprintf(f, "%" PRId64, L->ival);
-    else json_cstr(f, strtab_str(&s->strs, L->label));
 }
 
 static const char *group_text(const Store *s, const SyncGroup *G, char *buf, size_t sz)
@@ -148,21 +142,21 @@ void syncs_print_json(FILE *f, const Store *s, const Syncs *y)
             fputs(k ? ",{\"act\":" : "{\"act\":", f);
             json_cstr(f, act_label(s, s->act[P->ev], ab, sizeof ab));
             fputs(",\"loc\":", f);
-            json_loc(f, s, s->loc[P->ev]);
+            report_json_loc(f, s, s->loc[P->ev]);
             fprintf(f, ",\"kind\":\"%s\",\"arrive\":%" PRId64 ",\"wait_ns\":%" PRId64 "}", kind_name(s, s->kind[P->ev]),
                     s->ts[P->ev], P->wait_ns);
         }
         fputs("],\"last\":{\"act\":", f);
         json_cstr(f, act_label(s, s->act[I->last_ev], ab, sizeof ab));
         fputs(",\"loc\":", f);
-        json_loc(f, s, s->loc[I->last_ev]);
+        report_json_loc(f, s, s->loc[I->last_ev]);
         fputs("}}", f);
     }
     fputs("],\"last_counts\":[", f);
     uint32_t n, *o = stragglers(s, y, &n);
     for (uint32_t i = 0; i < n; i++) {
         fputs(i ? ",{\"loc\":" : "{\"loc\":", f);
-        json_loc(f, s, o[i]);
+        report_json_loc(f, s, o[i]);
         fprintf(f, ",\"count\":%" PRIu64 ",\"wait_caused_ns\":%" PRId64 "}", y->last_count[o[i]], y->wait_caused[o[i]]);
     }
     free(o);

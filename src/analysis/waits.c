@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/report.h"
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -248,17 +249,6 @@ static uint32_t *ranked(const Store *s, const int64_t *v, uint32_t *n)
     return o;
 }
 
-static void json_loc(FILE *f, const Store *s, uint32_t loc)
-{
-    if (loc == NONE32) {
-        fputs("null", f);
-        return;
-    }
-    const Location *L = &s->locs[loc];
-    if (L->is_int) fprintf(f, "%" PRId64, L->ival);
-    else json_cstr(f, strtab_str(&s->strs, L->label));
-}
-
 void waits_print_json(FILE *f, const Store *s, const Waits *w)
 {
     fputs("{\"patterns\":[", f);
@@ -271,7 +261,7 @@ void waits_print_json(FILE *f, const Store *s, const Waits *w)
             uint32_t n, *o = ranked(s, v, &n);
             for (uint32_t i = 0; i < n; i++) {
                 fputs(i ? ",{\"loc\":" : "{\"loc\":", f);
-                json_loc(f, s, o[i]);
+                report_json_loc(f, s, o[i]);
                 fprintf(f, ",\"ns\":%" PRId64 "}", v[o[i]]);
             }
             free(o);
@@ -280,9 +270,9 @@ void waits_print_json(FILE *f, const Store *s, const Waits *w)
         for (int i = 0; i < P->nworst; i++) {
             const WaitInst *I = &P->worst[i];
             fprintf(f, "%s{\"ts\":%" PRId64 ",\"loc\":", i ? "," : "", I->ts);
-            json_loc(f, s, I->loc);
+            report_json_loc(f, s, I->loc);
             fprintf(f, ",\"ns\":%" PRId64 ",\"culprit\":", I->ns);
-            json_loc(f, s, I->culprit);
+            report_json_loc(f, s, I->culprit);
             fputc('}', f);
         }
         fputs("]}", f);

@@ -79,6 +79,14 @@ static inline int64_t sat_add64(int64_t a, int64_t b)
     return r;
 }
 
+/* a - b, held likewise */
+static inline int64_t sat_sub64(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 /* Growable vector of T: struct { T *v; size_t len, cap; } */
 #define VEC(T) struct { T *v; size_t len, cap; }
 #define VEC_RESERVE(vec, n)                                                   \

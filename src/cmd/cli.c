@@ -47,6 +47,28 @@ bool cli_time_arg(const char *v, int64_t origin, int64_t *out)
     return true;
 }
 
+int cli_top(const char *cmd, const CliArgs *a, int *top)
+{
+    const char *v = cli_extra(a, "--top");
+    if (!v) return 0;
+    char *e;
+    long t = strtol(v, &e, 10);
+    if (e == v || *e || t < 0 || t > 100000000) return cli_usage_error(cmd, "--top must be a number of rows (0 = all), not '%s'", v);
+    *top = (int)t;
+    return 0;
+}
+
+int cli_window(const char *cmd, const CliArgs *a, const Store *s, int64_t *t0, int64_t *t1)
+{
+    *t0 = s->t_min;
+    *t1 = s->t_max < INT64_MAX ? s->t_max + 1 : INT64_MAX;
+    const char *from = cli_extra(a, "--from"), *to = cli_extra(a, "--to");
+    if (from && !cli_time_arg(from, s->t_min, t0)) return cli_usage_error(cmd, "--from: not a time: '%s'", from);
+    if (to && !cli_time_arg(to, s->t_min, t1)) return cli_usage_error(cmd, "--to: not a time: '%s'", to);
+    if (*t1 <= *t0) return cli_usage_error(cmd, "%s", "--to must be after --from");
+    return 0;
+}
+
 void usage(FILE *f)
 {
     fputs("usage: tnav COMMAND [OPTIONS] TRACE...\n"
@@ -57,15 +79,19 @@ void usage(FILE *f)
           "                              while loading, Esc cancels (exit 130); keys: ? in it, tnav(1)\n"
           "\n"
           "commands:\n"
-          "  stats [--json] [-f EXPR] [--top N] [--sort self|total|calls|mean|max|name] TRACE...\n"
-          "                              summary: events, time span, kinds, per location, messages,\n"
-          "                              sync groups (of the events EXPR selects)\n"
+          "  stats [--json] [-f EXPR] [--from T] [--to T] [--top N]\n"
+          "        [--sort self|total|calls|mean|max|name] [--comm-names RE] [--sync-names RE] TRACE...\n"
+          "                              summary: events, kinds, per location useful/comm/sync/wait/\n"
+          "                              idle time, POP efficiencies, messages, sync groups, profile\n"
           "  waits [--json] [-f EXPR] [--from T] [--to T] [--top N] TRACE...\n"
           "                              wait states (late sender, wait at barrier, ...): who waited,\n"
           "                              whose fault it was, the worst instances (doc/ANALYSES.md)\n"
-          "  syncs [--json] [-f EXPR] [--top N] TRACE...\n"
+          "  syncs [--json] [-f EXPR] [--from T] [--to T] [--top N] TRACE...\n"
           "                              every sync instance: participants, arrivals, waits, the\n"
           "                              last to arrive; who is most often last and what it cost\n"
+          "  critpath [--json] [-f EXPR] [--from T] [--to T] [--top N] TRACE...\n"
+          "                              the critical path to the last event: its segments, its time\n"
+          "                              by location and by name (what to speed up first)\n"
           "  filter [--count] [--stages] [-o csv|ndjson] [--fields F,...] EXPR TRACE...\n"
           "                              the events EXPR selects, in time order, in canonical form\n"
           "  filter --disasm EXPR [TRACE...]\n"
@@ -619,22 +645,17 @@ int cmd_stats(int argc, char **argv, int first)
     CliArgs a;
     memset(&a, 0, sizeof a);
     static const char *const flags[] = {"--bench", NULL};
-    static const char *const opts[] = {"--top", "--sort", NULL};
+    static const char *const opts[] = {"--top", "--sort", "--from", "--to", "--comm-names", "--sync-names", NULL};
     a.extra_flags = flags;
     a.extra_opts = opts;
     int r = cli_begin("stats", argc, argv, first, &a);
     if (r >= 0) return r;
     int top = 10;
     ProfSort by = PS_SELF;
-    const char *top_s = cli_extra(&a, "--top"), *sort_s = cli_extra(&a, "--sort");
-    if (top_s) {
-        char *e;
-        long t = strtol(top_s, &e, 10);
-        if (e == top_s || *e || t < 0 || t > 100000000) {
-            cli_free(&a);
-            return uerr("stats", "--top must be a number of rows (0 = all), not '%s'", top_s);
-        }
-        top = (int)t;
+    const char *sort_s = cli_extra(&a, "--sort");
+    if (cli_top("stats", &a, &top)) {
+        cli_free(&a);
+        return 2;
     }
     if (sort_s && !profile_sort_by_name(sort_s, &by)) {
         cli_free(&a);
@@ -651,9 +672,22 @@ int cmd_stats(int argc, char **argv, int first)
         cli_free(&a);
         return r;
     }
+    int64_t t0, t1;
+    r = cli_window("stats", &a, ss.s, &t0, &t1);
+    TimeCatRules rules;
+    char err[400];
+    if (!r && !timecat_rules(ss.s, cli_extra(&a, "--comm-names"), cli_extra(&a, "--sync-names"), &rules, err, sizeof err))
+        r = uerr("stats", "%s", err);
+    if (r) {
+        session_close(&ss);
+        cli_free(&a);
+        return r;
+    }
     Stats st;
     oom_phase("computing the statistics");
-    stats_compute(ss.s, ss.sel, &st);
+    stats_compute(ss.s, ss.sel, t0, t1, &rules, &st);
+    st.tc_comm = rules.comm;
+    st.tc_sync = rules.sync;
     st.top = top;
     if (by != PS_SELF) profile_sort(ss.s, &st.prof, by);
     if (ss.f) {
@@ -664,6 +698,7 @@ int cmd_stats(int argc, char **argv, int first)
     if (a.json) stats_print_json(stdout, ss.s, &st, &ss.rep);
     else stats_print_text(stdout, ss.s, &st, &ss.rep);
     stats_free(&st);
+    timecat_rules_free(&rules);
     session_close(&ss);
     cli_free(&a);
     return fflush(stdout) == 0 ? 0 : 2;

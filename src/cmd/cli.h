@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "load/load.h"
+#include "store/store.h"
 
 typedef struct {
     LoadOpts load;
@@ -68,12 +69,19 @@ int cli_usage_error(const char *cmd, const char *fmt, const char *arg);
 /* A time option: RFC 3339, or a duration (10ms, 1.5s) from origin;
  * false when it is neither or overflows. */
 bool cli_time_arg(const char *v, int64_t origin, int64_t *out);
+/* The window of --from/--to (an analysis's extra options), by default the
+ * whole trace [t_min, t_max + 1); 0, or the exit status of a usage error
+ * (said on stderr). */
+/* --top N (0: all) into *top when given; 0, or 2 after a usage error */
+int cli_top(const char *cmd, const CliArgs *a, int *top);
+int cli_window(const char *cmd, const CliArgs *a, const Store *s, int64_t *t0, int64_t *t1);
 
 void usage(FILE *f);
 
 int cmd_stats(int argc, char **argv, int first);
 int cmd_waits(int argc, char **argv, int first);
 int cmd_syncs(int argc, char **argv, int first);
+int cmd_critpath(int argc, char **argv, int first);
 int cmd_check(int argc, char **argv, int first);
 int cmd_filter(int argc, char **argv, int first);
 int cmd_render(int argc, char **argv, int first);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/report.h"
 #include "analysis/syncs.h"
 #include "cli.h"
 #include "base/util.h"
@@ -17,20 +18,14 @@ int cmd_syncs(int argc, char **argv, int first)
 {
     CliArgs a;
     memset(&a, 0, sizeof a);
-    static const char *const opts[] = {"--top", NULL};
+    static const char *const opts[] = {"--from", "--to", "--top", NULL};
     a.extra_opts = opts;
     int r = cli_begin("syncs", argc, argv, first, &a);
     if (r >= 0) return r;
-    const char *top_s = cli_extra(&a, "--top");
     int top = 10;
-    if (top_s) {
-        char *e;
-        long t = strtol(top_s, &e, 10);
-        if (e == top_s || *e || t < 0 || t > 1000000) {
-            cli_free(&a);
-            return cli_usage_error("syncs", "--top must be a number of rows (0 = all), not '%s'", top_s);
-        }
-        top = (int)t;
+    if (cli_top("syncs", &a, &top)) {
+        cli_free(&a);
+        return 2;
     }
     Session ss;
     r = session_open("syncs", &a, &ss);
@@ -38,10 +33,20 @@ int cmd_syncs(int argc, char **argv, int first)
         cli_free(&a);
         return r;
     }
+    int64_t t0, t1;
+    r = cli_window("syncs", &a, ss.s, &t0, &t1);
+    if (r) {
+        session_close(&ss);
+        cli_free(&a);
+        return r;
+    }
     Syncs y;
     oom_phase("computing the sync instances");
     double ta = now_sec();
-    syncs_compute(ss.s, ss.sel, &y);
+    /* (in a window: the participants that overlap it) */
+    uint64_t *wsel = report_window_sel(ss.s, ss.sel, t0, t1);
+    syncs_compute(ss.s, wsel ? wsel : ss.sel, &y);
+    free(wsel);
     if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: timing: analysis %.3f s\n", now_sec() - ta);
     if (a.json) syncs_print_json(stdout, ss.s, &y);
     else syncs_print_text(stdout, ss.s, &y, top);

@@ -22,16 +22,10 @@ int cmd_waits(int argc, char **argv, int first)
     a.extra_opts = opts;
     int r = cli_begin("waits", argc, argv, first, &a);
     if (r >= 0) return r;
-    const char *top_s = cli_extra(&a, "--top");
     int top = 10;
-    if (top_s) {
-        char *e;
-        long t = strtol(top_s, &e, 10);
-        if (e == top_s || *e || t < 0 || t > 1000000) {
-            cli_free(&a);
-            return cli_usage_error("waits", "--top must be a number of rows (0 = all), not '%s'", top_s);
-        }
-        top = (int)t;
+    if (cli_top("waits", &a, &top)) {
+        cli_free(&a);
+        return 2;
     }
     Session ss;
     r = session_open("waits", &a, &ss);
@@ -40,11 +34,8 @@ int cmd_waits(int argc, char **argv, int first)
         return r;
     }
     const Store *s = ss.s;
-    int64_t t0 = s->t_min, t1 = s->t_max + 1;
-    const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to");
-    if (from && !cli_time_arg(from, s->t_min, &t0)) r = cli_usage_error("waits", "--from: not a time: '%s'", from);
-    else if (to && !cli_time_arg(to, s->t_min, &t1)) r = cli_usage_error("waits", "--to: not a time: '%s'", to);
-    else if (t1 <= t0) r = cli_usage_error("waits", "%s", "--to must be after --from");
+    int64_t t0, t1;
+    r = cli_window("waits", &a, s, &t0, &t1);
     if (r) {
         session_close(&ss);
         cli_free(&a);
