@@ -328,6 +328,32 @@ check "... every event still shown" wait_for slowt "20000 of 20000 events │" F
 keys slowt q
 check "... q: exit 0" wait_for slowt "tnav-exit=0" F
 
+# ---- view 9: the analyses, the critical path, a range's efficiency ------------------------------
+start an 120 30 "env TNAV_SAVE_DIR=$TMP $TNAV $R"
+check "(the ring sample)" wait_for an "328 of 328 events" F
+keys an 9
+check "9: the analyses, the profile first" wait_for an "MPI_Barrier +80 +280.5 ms"
+keys an Right
+check "Right: time per location and the POP efficiencies, as tnav stats" wait_for an "parallel efficiency 42.0% = load balance 42.1%" F
+check "... rank 5: 60.52 ms useful, 99.9% of the window" wait_for an "^5 +41 +60.52 ms +99.9%"
+keys an w
+check "w: the table saved as CSV" wait_for an "wrote 8 rows to" F
+check "... a CSV with a row per location" [ "$(wc -l <"$TMP/tnav-time.csv" 2>/dev/null)" = 9 ]
+keys an Right
+check "waits: the longest first" wait_for an "wait_at_barrier +7 +40.16 ms"
+keys an Enter
+check "Enter: the Gantt at the worst instance, victim and culprit highlighted" wait_for an "wait_at_barrier: 7 waited 4.07 ms for 5" F
+keys an 0 9 Right Right
+check "the critical path table" wait_for an "path 60.62 ms of 60.62 ms \\(100.0%\\); most on 5"
+keys an 1 c
+check "c: the critical path on the Gantt" wait_for an "critical path 60.62 ms of 60.62 ms" F
+keys an "}"
+check "}: walks to a segment of it" wait_for an "path [0-9]+/51: "
+keys an 0 "[" End "]"
+check "a marked range: its efficiency on the status line" wait_for an "range: efficiency [0-9.]+% \\(LB"
+keys an q
+check "... q: exit 0" wait_for an "tnav-exit=0" F
+
 # ---- a trace piped in: the keys come from the terminal ----------------------------------------
 start piped 100 30 "gzip -c $R | $TNAV -"
 check "a gzip trace piped into tnav -: the interface opens on it" wait_for piped "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │" F

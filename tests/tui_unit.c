@@ -21,6 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/stats.h"
+#include "analysis/timecat.h"
+#include "base/out.h"
 #include "tui/actions.h"
 #include "tui/app.h"
 #include "check.h"
@@ -1238,7 +1241,7 @@ static void t_views_draw(void)
             CHECK_EQ_I(A->view, V_GANTT_ACT);
             key(&t, TK_BTAB);
             key(&t, TK_BTAB);
-            CHECK_EQ_I(A->view, V_SPLIT);
+            CHECK_EQ_I(A->view, V__N - 1);
             close_app(&t);
         }
 }
@@ -1489,6 +1492,142 @@ static void t_load_cancel(void)
     unsetenv("TNAV_CHUNK_BYTES");
 }
 
+
+/* ---- view 9: the analyses ---------------------------------------------------- */
+
+/* the line of the screen that starts with prefix (a new string), or NULL */
+static char *line_starting(T *t, const char *prefix)
+{
+    char *s = screen(t), *r = NULL;
+    for (char *l = s; l && *l;) {
+        char *nl = strchr(l, '\n');
+        if (nl) *nl = 0;
+        if (!strncmp(l, prefix, strlen(prefix))) {
+            r = xstrdup(l);
+            break;
+        }
+        l = nl ? nl + 1 : NULL;
+    }
+    free(s);
+    return r;
+}
+
+static void t_analyses(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 120, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    const Store *s = A->s;
+    /* the numbers are the command line's: stats_compute over the window */
+    Stats st;
+    TimeCatRules rules;
+    char err[200];
+    CHECK(timecat_rules(s, NULL, NULL, &rules, err, sizeof err));
+    stats_compute(s, NULL, A->t0, A->t1, &rules, &st);
+    keys(&t, "9");
+    CHECK_EQ_I(A->view, V_ANALYSES);
+    CHECK(screen_has(&t, "profile") && screen_has(&t, "critical path"));
+    CHECK(screen_has(&t, "MPI_Barrier") && screen_has(&t, "280.5 ms"));
+    key(&t, TK_RIGHT); /* time */
+    char want[64], *l = line_starting(&t, "5 ");
+    format_dur(want, sizeof want, st.loc[5].busy_ns);
+    CHECK(l && strstr(l, want));
+    if (l) printf("    # %s\n", l);
+    free(l);
+    char eff[64];
+    snprintf(eff, sizeof eff, "parallel efficiency %.1f%%", 100 * st.tc.pop.par_eff);
+    CHECK(screen_has(&t, eff));
+    /* sorting by a column, the other way, saving as CSV */
+    keys(&t, "sss"); /* events, useful, useful% */
+    keys(&t, "S");
+    char *first = line_starting(&t, "location");
+    CHECK(first != NULL);
+    free(first);
+    setenv("TNAV_SAVE_DIR", g_tmpdir, 1);
+    keys(&t, "w");
+    char *path = xasprintf("%s/tnav-time.csv", g_tmpdir);
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL);
+    int lines = 0;
+    char buf[512], hdr[512] = "";
+    while (f && fgets(buf, sizeof buf, f)) {
+        if (!lines) snprintf(hdr, sizeof hdr, "%s", buf);
+        lines++;
+    }
+    if (f) fclose(f);
+    CHECK_EQ_I(lines, 1 + (int)s->nloc);
+    CHECK(!strcmp(hdr, "location,events,useful,useful%,comm,sync,wait,idle,sent,received\n"));
+    CHECK(strstr(A->msg, "wrote 8 rows") != NULL);
+    /* sorted by useful%, ascending after S: rank 5 (the most useful) last */
+    f = fopen(path, "r");
+    char last[512] = "";
+    while (f && fgets(buf, sizeof buf, f)) snprintf(last, sizeof last, "%s", buf);
+    if (f) fclose(f);
+    CHECK(!strncmp(last, "5,", 2));
+    char *u5 = xasprintf(",%" PRId64 ",", st.loc[5].busy_ns);
+    CHECK(strstr(last, u5) != NULL); /* the CSV has the nanoseconds */
+    free(u5);
+    free(path);
+    /* waits: Enter on the longest goes to it, victim and culprit highlighted */
+    key(&t, TK_RIGHT);
+    CHECK(screen_has(&t, "wait_at_barrier"));
+    keys(&t, "\n");
+    CHECK_EQ_I(A->view, V_GANTT_LOC);
+    CHECK(A->hl_sel != NULL && A->hl_text && strstr(A->hl_text, "wait_at_barrier"));
+    uint64_t nh = bitmap_count(A->hl_sel, (s->n + 63) / 64);
+    CHECK_EQ_I(nh, 2);
+    uint32_t victim = NONE32;
+    for (uint32_t e = 0; e < s->n; e++)
+        if (((A->hl_sel[e >> 6] >> (e & 63)) & 1) && s->loc[e] != 5) victim = e;
+    CHECK(victim != NONE32 && A->cur_row == row_of(A, s->loc[victim]));
+    CHECK(victim != NONE32 && cursor_cell_holds(A, s->ts[victim]));
+    /* syncs: Enter highlights the 8 participants, the cursor on the straggler */
+    keys(&t, "09"); /* (the whole trace again; the tab stays) */
+    key(&t, TK_RIGHT);
+    CHECK(screen_has(&t, "barrier:0"));
+    keys(&t, "\n");
+    CHECK_EQ_I(bitmap_count(A->hl_sel, (s->n + 63) / 64), 8);
+    CHECK_EQ_I(A->cur_row, row_of(A, 5));
+    /* the critical path: the overlay marks rank 5's row, } walks along it */
+    keys(&t, "0c");
+    int under5 = 0, under_other = 0;
+    for (int x = 0; x < t.c->w; x++)
+        for (uint32_t r = 0; r < 8; r++) {
+            Cell *cl = canvas_at(t.c, x, A->lay_y0 + row_of(A, r) - (int)A->row_off);
+            if (cl && cl->fg == ROLE_WARN && (cl->attr & ATTR_BOLD)) {
+                if (r == 5) under5++;
+                else under_other++;
+            }
+        }
+    CHECK(under5 > 3 * (under_other + 1));
+    if (!(under5 > 3 * (under_other + 1))) printf("    # underlined: rank 5 %d, others %d\n", under5, under_other);
+    keys(&t, "}");
+    long k1 = strstr(A->msg, "path ") ? strtol(strstr(A->msg, "path ") + 5, NULL, 10) : -1;
+    keys(&t, "}");
+    long k2 = strstr(A->msg, "path ") ? strtol(strstr(A->msg, "path ") + 5, NULL, 10) : -1;
+    CHECK(k1 >= 1 && k2 == k1 + 1);
+    keys(&t, "{");
+    CHECK(strstr(A->msg, "path ") && strtol(strstr(A->msg, "path ") + 5, NULL, 10) == k1);
+    /* the marked range's efficiency on the status line, as stats gives it */
+    keys(&t, "0");
+    A->have_a = A->have_b = true;
+    A->mark_a = s->t_min;
+    A->mark_b = s->t_min + (s->t_max - s->t_min) / 2;
+    frame(&t, 0);
+    Stats st2;
+    stats_compute(s, NULL, A->mark_a, A->mark_b, &rules, &st2);
+    char st_line[1024], pe[64];
+    app_status(A, st_line, sizeof st_line);
+    snprintf(pe, sizeof pe, "range: efficiency %.1f%%", 100 * st2.tc.pop.par_eff);
+    CHECK(strstr(st_line, pe) != NULL);
+    if (!strstr(st_line, pe)) printf("    # %s / %s\n", st_line, pe);
+    stats_free(&st2);
+    stats_free(&st);
+    timecat_rules_free(&rules);
+    close_app(&t);
+}
+
 /* ---- runner ------------------------------------------------------------------ */
 
 static const Test TESTS[] = {
@@ -1510,6 +1649,7 @@ static const Test TESTS[] = {
     {"views share the viewport; resize; quit", t_shared_viewport_and_resize},
     {"event list: the visible range, sorted, Enter goes there", t_event_list},
     {"status line: N of M counts the events visible in the window", t_visible_count},
+    {"analyses: tables as the command line computes them, sort, save, Enter, overlay, range efficiency", t_analyses},
     {"opening: the progress arithmetic and its box", t_load_progress},
     {"opening: the first frame without instants and arrivals, the next with them", t_first_frame_lite},
     {"opening: the loader's counters; a cancelled load", t_load_cancel},

@@ -9,6 +9,7 @@
  * curses here.
  */
 #include "actions.h"
+#include "analyses.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ static int a_view5(App *A) { return a_view(A, V_MATRIX); }
 static int a_view6(App *A) { return a_view(A, V_STATS); }
 static int a_view7(App *A) { return a_view(A, V_EVENTS); }
 static int a_view8(App *A) { return a_view(A, V_SPLIT); }
+static int a_view9(App *A) { return a_view(A, V_ANALYSES); }
 static int a_next_view(App *A) { return a_view(A, (ViewId)((A->view + 1) % V__N)); }
 static int a_prev_view(App *A) { return a_view(A, (ViewId)((A->view + V__N - 1) % V__N)); }
 
@@ -87,11 +89,13 @@ static int a_fit(App *A)
 }
 
 /* the event list and the statistics table move their own cursor */
-static bool list_view(const App *A) { return A->view == V_EVENTS || A->view == V_STATS; }
+static bool list_view(const App *A) { return A->view == V_EVENTS || A->view == V_STATS || A->view == V_ANALYSES; }
 
 static int list_move(App *A, long d)
 {
-    if (A->view == V_EVENTS) {
+    if (A->view == V_ANALYSES) {
+        analyses_move(A, d);
+    } else if (A->view == V_EVENTS) {
         long c = (long)A->ev_cur + d;
         if (c < 0) c = 0;
         if (A->nevlist && c >= (long)A->nevlist) c = (long)A->nevlist - 1;
@@ -107,6 +111,10 @@ static int list_move(App *A, long d)
 
 static int a_left(App *A)
 {
+    if (A->view == V_ANALYSES) {
+        analyses_tab(A, -1);
+        return AF_REDRAW;
+    }
     if (A->cur_col > 0) {
         A->cur_col--;
         return AF_REDRAW;
@@ -118,6 +126,10 @@ static int a_left(App *A)
 
 static int a_right(App *A)
 {
+    if (A->view == V_ANALYSES) {
+        analyses_tab(A, +1);
+        return AF_REDRAW;
+    }
     if (A->cur_col + 1 < app_ncells(A)) {
         A->cur_col++;
         return AF_REDRAW;
@@ -230,6 +242,7 @@ static int a_mark_b(App *A)
 
 static int a_enter(App *A)
 {
+    if (A->view == V_ANALYSES) return analyses_enter(A);
     if (A->have_a && A->have_b) {
         int64_t a = A->mark_a < A->mark_b ? A->mark_a : A->mark_b, b = A->mark_a < A->mark_b ? A->mark_b : A->mark_a;
         if (b - a < 1) b = a + 1;
@@ -358,6 +371,10 @@ static int a_unhide(App *A)
 
 static int a_sort(App *A)
 {
+    if (A->view == V_ANALYSES) {
+        analyses_sort(A);
+        return AF_REDRAW;
+    }
     if (A->view == V_EVENTS) {
         A->ev_sort = (A->ev_sort + 1) % 6;
         A->evlist_dirty = true;
@@ -372,6 +389,29 @@ static int a_sort(App *A)
     snprintf(A->msg, sizeof A->msg, "rows sorted by %s", SORT_NAMES[M->sort]);
     return AF_REAGG;
 }
+
+static int a_sort_reverse(App *A)
+{
+    if (A->view != V_ANALYSES) {
+        snprintf(A->msg, sizeof A->msg, "S reverses the sort of a table of view 9 (analyses)");
+        return AF_REDRAW;
+    }
+    analyses_reverse(A);
+    return AF_REDRAW;
+}
+
+static int a_save(App *A)
+{
+    if (A->view != V_ANALYSES) {
+        snprintf(A->msg, sizeof A->msg, "w saves the table shown in view 9 (analyses) as CSV");
+        return AF_REDRAW;
+    }
+    return analyses_save(A);
+}
+
+static int a_path(App *A) { return analyses_path_toggle(A); }
+static int a_path_next(App *A) { return analyses_path_step(A, +1); }
+static int a_path_prev(App *A) { return analyses_path_step(A, -1); }
 
 static int a_metric(App *A)
 {
@@ -408,6 +448,7 @@ const Action ACTIONS[] = {
     {"view-stats", {'6'}, "view: statistics of the visible range", a_view6},
     {"view-events", {'7'}, "view: events of the visible range", a_view7},
     {"view-split", {'8'}, "view: density map above the Gantt", a_view8},
+    {"view-analyses", {'9'}, "view: analyses (profile, time and efficiency, waits, syncs, critical path)", a_view9},
     {"next-view", {TK_TAB}, "next view", a_next_view},
     {"prev-view", {TK_BTAB}, "previous view", a_prev_view},
     {"zoom-in", {'+', '=', 'z'}, "zoom in around the cursor", a_zoom_in},
@@ -441,7 +482,12 @@ const Action ACTIONS[] = {
     {"expand", {'x'}, "expand or collapse the group of rows under the cursor", a_expand},
     {"hide-row", {'H'}, "hide the row under the cursor", a_hide},
     {"unhide-rows", {'U'}, "show every row again", a_unhide},
-    {"sort", {'s'}, "sort rows: natural, name, busy, metric of the window (events: next column)", a_sort},
+    {"sort", {'s'}, "sort rows: natural, name, busy, metric of the window (events, analyses: next column)", a_sort},
+    {"sort-reverse", {'S'}, "analyses: sort the other way", a_sort_reverse},
+    {"save-table", {'w'}, "analyses: save the table shown as CSV (tnav-TABLE.csv)", a_save},
+    {"critical-path", {'c'}, "show or hide the critical path on the Gantt (in red, bold)", a_path},
+    {"path-next", {'}'}, "the critical path's next segment", a_path_next},
+    {"path-prev", {'{'}, "the critical path's previous segment", a_path_prev},
     {"metric", {'M'}, "density: next metric (busy, sync, events, bytes, counter)", a_metric},
     {"reducer", {'R'}, "next reducer for grouped rows (sum, mean, max, min-nonzero, mode)", a_reducer},
     {"redraw", {CTRL('l')}, "redraw the screen", a_redraw},

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analyses.h"
 #include "cmd/emit.h"
 #include "base/out.h"
 #include "store/store.h"
@@ -24,7 +25,8 @@
 #include "base/util.h"
 
 const char *const VIEW_TITLES[V__N] = {"gantt: locations", "gantt: activities", "density", "comm monitor",
-                                       "comm matrix",      "statistics",        "events",  "split: density + gantt"};
+                                       "comm matrix",      "statistics",        "events",  "split: density + gantt",
+                                       "analyses"};
 const char *const SORT_NAMES[SORT__N] = {"natural", "name", "busy (whole trace)", "metric (window)"};
 
 /* ---- the window ------------------------------------------------------------------- */
@@ -360,9 +362,9 @@ static void hl_drop(App *A);
  * shows; rerun: run its filter again first (the selection changed) */
 static void hl_rebuild(App *A, bool rerun)
 {
-    if (!A->hl_filter) return;
+    if (!A->hl_filter && !A->hl_sel) return;
     size_t nw = (A->s->n + 63) / 64 + 1;
-    if (rerun) {
+    if (rerun && A->hl_filter) {
         free(A->hl_sel);
         A->hl_sel = app_run_filter(A, A->hl_filter, NULL);
         if (!A->hl_sel) {
@@ -403,6 +405,7 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->ss = *ss;
     A->args = args;
     A->s = ss->s;
+    A->an = analyses_new();
     A->w = w;
     A->h = h;
     A->ascii = ascii;
@@ -484,6 +487,7 @@ static void hl_drop(App *A)
 void app_free(App *A)
 {
     app_prewarm_wait(A);
+    analyses_free(A->an);
     if (A->S != A->S_all) summary_free(A->S);
     summary_free(A->S_all);
     hl_drop(A);
@@ -546,6 +550,7 @@ bool app_apply_filter(App *A, const char *text, bool highlight)
         A->ss.f = f;
         A->ss.sel = sel;
         A->ss.nsel = nsel;
+        A->sel_gen++;
         free(A->filter_text);
         A->filter_text = xstrdup(text);
         rebuild_summaries(A);
@@ -556,6 +561,23 @@ bool app_apply_filter(App *A, const char *text, bool highlight)
     if (A->hist_path) prompt_history_save(&A->prompt, A->hist_path, 500);
     A->perr_set = false;
     return true;
+}
+
+void app_highlight_sel(App *A, uint64_t *sel, const char *text)
+{
+    hl_drop(A);
+    A->hl_sel = sel;
+    A->hl_text = xstrdup(text);
+    hl_rebuild(A, false);
+}
+
+void app_show(App *A, int64_t a, int64_t b, int64_t t)
+{
+    if (b <= a) b = a + 1;
+    A->t0 = a;
+    A->t1 = b;
+    clamp_window(A);
+    cursor_at(A, t);
 }
 
 void app_clear_filter(App *A, bool highlight)
@@ -570,6 +592,7 @@ void app_clear_filter(App *A, bool highlight)
     A->ss.f = NULL;
     A->ss.sel = NULL;
     A->ss.nsel = A->s->n;
+    A->sel_gen++;
     free(A->filter_text);
     A->filter_text = NULL;
     rebuild_summaries(A);
@@ -846,9 +869,14 @@ void app_status(const App *A, char *buf, size_t sz)
         snprintf(vt, sizeof vt, "%s", VIEW_TITLES[A->view]);
     size_t n = (size_t)snprintf(buf, sz, " %s%s%s%s%s%s%" PRIu64 " of %zu events%s%s%s", vt, sep, a, dash, b, sep, vis,
                                 A->s->n, sep, zs, sep);
+    /* (a marked range's efficiency before the filter: the line is cut at its end) */
+    char eff[160];
+    analyses_status(A, eff, sizeof eff);
+    if (eff[0] && n < sz) n += (size_t)snprintf(buf + n, sz - n, "%s%s", eff, sep);
     if (n < sz) n += (size_t)snprintf(buf + n, sz - n, "%s%s", A->filter_text ? "filter: " : "no filter",
                                       A->filter_text ? A->filter_text : "");
     if (A->hl_text && n < sz) n += (size_t)snprintf(buf + n, sz - n, "%shighlight: %s", sep, A->hl_text);
+
     if (n < sz) snprintf(buf + n, sz - n, "%s? help", sep);
 }
 

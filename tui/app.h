@@ -26,7 +26,7 @@
 #include "prompt.h"
 #include "view/view.h"
 
-typedef enum { V_GANTT_LOC, V_GANTT_ACT, V_DENSITY, V_COMM, V_MATRIX, V_STATS, V_EVENTS, V_SPLIT, V__N } ViewId;
+typedef enum { V_GANTT_LOC, V_GANTT_ACT, V_DENSITY, V_COMM, V_MATRIX, V_STATS, V_EVENTS, V_SPLIT, V_ANALYSES, V__N } ViewId;
 extern const char *const VIEW_TITLES[V__N];
 
 /* what an action invalidated */
@@ -62,8 +62,12 @@ typedef struct {
     bool set;
 } CursorAnchor;
 
+struct Analyses;
+
 typedef struct App {
     Session ss;
+    uint64_t sel_gen;    /* counts the selections (a new filter, a cleared one) */
+    struct Analyses *an; /* view 9's tables, the critical-path overlay (analyses.h) */
     CliArgs *args;
     const Store *s;
     Summary *S;          /* of the current selection */
@@ -179,6 +183,10 @@ int64_t app_cursor_time(const App *A);    /* the start of the cursor cell */
 int64_t app_cell_start(const App *A, int col);
 int app_ncells(const App *A);
 bool app_apply_filter(App *A, const char *text, bool highlight);
+/* highlight the events of sel (taken over), described by text */
+void app_highlight_sel(App *A, uint64_t *sel, const char *text);
+/* show [a, b) (clamped to the trace), the cursor on the cell of t */
+void app_show(App *A, int64_t a, int64_t b, int64_t t);
 void app_clear_filter(App *A, bool highlight);
 bool app_next_match(App *A, int dir);
 void app_set_view(App *A, ViewId v);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "actions.h"
+#include "analyses.h"
 #include "app.h"
 #include "keys.h"
 #include "base/out.h"
@@ -550,6 +551,7 @@ static void draw_views(App *A, Canvas *v)
     }
     case V_STATS: draw_stats(A, v, w, h); break;
     case V_EVENTS: draw_events(A, v, w, h); break;
+    case V_ANALYSES: analyses_draw(A, v, w, h); break;
     case V_SPLIT: {
         /* the density of every location (grouped to fit) over the Gantt,
          * the same columns for both */
@@ -578,7 +580,8 @@ void app_draw(App *A, Canvas *c, int flags)
     c->ascii = A->ascii;
     c->color = A->color;
     bool fresh = !A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh || !A->vcache_ok ||
-                 (flags & (AF_REAGG | AF_REFILTER)) || A->view == V_STATS || A->view == V_EVENTS;
+                 (flags & (AF_REAGG | AF_REFILTER)) || A->view == V_STATS || A->view == V_EVENTS ||
+                 A->view == V_ANALYSES;
     if (fresh) {
         if (!A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh) {
             canvas_free(A->vcache);
@@ -594,7 +597,9 @@ void app_draw(App *A, Canvas *c, int flags)
         A->vcache_ok = true;
     }
     blit(c, A->vcache, 0, 0);
-    bool time_view = A->view != V_MATRIX && A->view != V_STATS && A->view != V_EVENTS && A->view != V_COMM;
+    analyses_overlay(A, c);
+    bool time_view = A->view != V_MATRIX && A->view != V_STATS && A->view != V_EVENTS && A->view != V_COMM &&
+                     A->view != V_ANALYSES;
     if (time_view) {
         int gy = A->view == V_SPLIT ? (r.vh / 2 - 1 > 6 ? r.vh / 2 - 1 : 6) : 0;
         if (A->view == V_SPLIT && gy > r.vh - 6) gy = r.vh - 6 > 3 ? r.vh - 6 : 3;
@@ -603,6 +608,7 @@ void app_draw(App *A, Canvas *c, int flags)
     if (r.dw) draw_details(A, c, &r);
     if (A->pmode != PM_NONE) draw_prompt(A, c, &r);
     /* the status line */
+    analyses_prepare_status(A);
     char st[1024];
     app_status(A, st, sizeof st);
     canvas_hline(c, 0, c->w, r.status_y, ' ', ROLE_STATUS, 0, 0);

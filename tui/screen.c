@@ -692,7 +692,7 @@ int tui_main(int argc, char **argv, int first)
     int view = vs ? atoi(vs) : 1;
     if (view < 1 || view > V__N) {
         cli_free(&a);
-        return cli_usage_error("tui", "--view must be 1..8, not '%s'", vs);
+        return cli_usage_error("tui", "--view must be 1..9, not '%s'", vs);
     }
     int w = 100, h = 30;
     if (bk || bo) {

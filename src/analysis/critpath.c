@@ -118,7 +118,9 @@ static uint32_t dependency(Walk *W, uint32_t e, int64_t t)
             const Message *M = &s->msgs[s->ev_msg[j].idx];
             uint32_t o = k == K_RECV ? M->send_ev : M->recv_ev;
             if (M->send_ev == M->recv_ev || o == NONE32 || (k == K_RECV ? M->recv_ev : M->send_ev) != e) continue;
-            if (!selected(W->sel, o) || s->ts[o] <= s->ts[e] || s->ts[o] >= t) continue;
+            /* (the remote event came during the blocking call: a send
+             * that ended before its receive began did not wait for it) */
+            if (!selected(W->sel, o) || s->ts[o] <= s->ts[e] || s->ts[o] >= t || s->ts[o] > ev_end(s, e)) continue;
             if (best == NONE32 || s->ts[o] > s->ts[best]) best = o;
         }
         return best;
@@ -127,7 +129,7 @@ static uint32_t dependency(Walk *W, uint32_t e, int64_t t)
         uint32_t g = store_group_of(s, e);
         if (g == NONE32) return NONE32;
         uint32_t o = group_last(W, g);
-        if (o == NONE32 || o == e || s->ts[o] <= s->ts[e] || s->ts[o] >= t) return NONE32;
+        if (o == NONE32 || o == e || s->ts[o] <= s->ts[e] || s->ts[o] >= t || s->ts[o] > ev_end(s, e)) return NONE32;
         return o;
     }
     return NONE32;

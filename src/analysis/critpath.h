@@ -5,7 +5,9 @@
  *
  * Owns: a backward walk over the dependency graph — program order within
  * an activity, a late send → its receive, a late receive → its
- * synchronous send, the last arrival at a sync → every participant's
+ * synchronous send (each while the waiting call lasts: a send that ended
+ * before its receive began waited for nothing), the last arrival at a
+ * sync → every participant's
  * release, a governed activity's end → the finish waiting for it, a spawn →
  * the child's first event — from the latest end of a selected event in the
  * window; the path's segments (location, activity, innermost interval's

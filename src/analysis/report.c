@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "base/out.h"
 #include "base/util.h"
@@ -27,4 +28,17 @@ uint64_t *report_window_sel(const Store *s, const uint64_t *sel, int64_t t0, int
     for (size_t e = 0; e < s->n; e++)
         if ((!sel || ((sel[e >> 6] >> (e & 63)) & 1)) && ev_in_window(s, e, t0, t1)) w[e >> 6] |= 1ULL << (e & 63);
     return w;
+}
+
+const char *report_group_label(const Store *s, const SyncGroup *G, char *buf, size_t sz)
+{
+    if (G->type == VT_STR) return store_str(s, G->sid);
+    if (G->type == VT_FLT) {
+        double d;
+        memcpy(&d, &G->ival, 8);
+        snprintf(buf, sz, "%.17g", d);
+    } else {
+        snprintf(buf, sz, "%" PRId64, G->ival);
+    }
+    return buf;
 }

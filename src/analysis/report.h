@@ -18,6 +18,8 @@
 #include "store/store.h"
 
 void report_json_loc(FILE *f, const Store *s, uint32_t loc);
+/* a sync group's label: its string, or its number */
+const char *report_group_label(const Store *s, const SyncGroup *G, char *buf, size_t sz);
 /* whether event e overlaps [t0, t1) (an instant: lies in it) */
 static inline bool ev_in_window(const Store *s, size_t e, int64_t t0, int64_t t1)
 {

@@ -131,19 +131,6 @@ void stats_free(Stats *st)
     memset(st, 0, sizeof *st);
 }
 
-static const char *group_label(const Store *s, const SyncGroup *G, char *buf, size_t sz)
-{
-    if (G->type == VT_STR) return store_str(s, G->sid);
-    if (G->type == VT_FLT) {
-        double d;
-        memcpy(&d, &G->ival, 8);
-        snprintf(buf, sz, "%.17g", d);
-    } else {
-        snprintf(buf, sz, "%" PRId64, G->ival);
-    }
-    return buf;
-}
-
 /* sync groups ordered by total wait, longest first (ties: first in time) */
 static uint32_t *groups_by_wait(const Store *s, const SyncGroup *groups)
 {
@@ -284,8 +271,8 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         if (!gfirst) putc(',', f);
         gfirst = false;
         fputs("{\"group\":", f);
-        if (G->type == VT_STR) json_cstr(f, group_label(s, G, gb, sizeof gb));
-        else fputs(group_label(s, G, gb, sizeof gb), f);
+        if (G->type == VT_STR) json_cstr(f, report_group_label(s, G, gb, sizeof gb));
+        else fputs(report_group_label(s, G, gb, sizeof gb), f);
         fprintf(f, ",\"events\":%u,\"participants\":%u,\"wait_ns\":%" PRId64 ",\"first_ts\":%" PRId64
                    ",\"last_arrival\":%" PRId64 ",\"end\":%" PRId64 ",\"last_loc\":",
                 G->nev, G->nparts, G->wait_ns, G->first_ts, G->last_arrival, G->end);
@@ -413,7 +400,7 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
             shown++;
             char gb[32], ab[128], w[32], sp[32], at[64];
             uint32_t e = G->last_ev;
-            fprintf(f, "%-20s %6u %12s %12s  loc %s, act %s, at %s\n", group_label(s, G, gb, sizeof gb), G->nparts,
+            fprintf(f, "%-20s %6u %12s %12s  loc %s, act %s, at %s\n", report_group_label(s, G, gb, sizeof gb), G->nparts,
                     format_dur(w, sizeof w, G->wait_ns), format_dur(sp, sizeof sp, G->end - G->first_ts),
                     loc_label(s, s->loc[e]), act_label(s, s->act[e], ab, sizeof ab), format_ts(at, sizeof at, s->ts[e]));
         }

@@ -74,19 +74,6 @@ void syncs_free(Syncs *y)
     memset(y, 0, sizeof *y);
 }
 
-static const char *group_text(const Store *s, const SyncGroup *G, char *buf, size_t sz)
-{
-    if (G->type == VT_STR) return store_str(s, G->sid);
-    if (G->type == VT_FLT) {
-        double d;
-        memcpy(&d, &G->ival, 8);
-        snprintf(buf, sz, "%.17g", d);
-    } else {
-        snprintf(buf, sz, "%" PRId64, G->ival);
-    }
-    return buf;
-}
-
 static _Thread_local const Syncs *tl_y; /* (qsort has no context argument) */
 
 static int straggler_cmp(const void *a, const void *b)
@@ -126,8 +113,8 @@ void syncs_print_json(FILE *f, const Store *s, const Syncs *y)
         const SyncInst *I = &y->inst[i];
         const SyncGroup *G = &s->groups[I->group];
         fputs(i ? ",{\"group\":" : "{\"group\":", f);
-        if (G->type == VT_STR) json_cstr(f, group_text(s, G, gb, sizeof gb));
-        else fputs(group_text(s, G, gb, sizeof gb), f);
+        if (G->type == VT_STR) json_cstr(f, report_group_label(s, G, gb, sizeof gb));
+        else fputs(report_group_label(s, G, gb, sizeof gb), f);
         /* the name: of its first sync event (else its first event) */
         uint32_t ne = NONE32;
         for (uint32_t k = 0; k < I->n && ne == NONE32; k++)
@@ -186,7 +173,7 @@ void syncs_print_text(FILE *f, const Store *s, const Syncs *y, int top)
     fprintf(f, "\n%-22s %6s %12s %12s  %s\n", "instance", "parts", "wait", "release", "last to arrive");
     for (uint32_t i = 0; i < y->ninst && (top <= 0 || i < (uint32_t)top); i++) {
         const SyncInst *I = &y->inst[ord[i]];
-        fprintf(f, "%-22s %6u %12s %12s  %s at %s\n", group_text(s, &s->groups[I->group], gb, sizeof gb), I->n,
+        fprintf(f, "%-22s %6u %12s %12s  %s at %s\n", report_group_label(s, &s->groups[I->group], gb, sizeof gb), I->n,
                 format_dur(a, sizeof a, I->total_wait), format_dur(b, sizeof b, I->release - s->t_min),
                 act_label(s, s->act[I->last_ev], ab, sizeof ab), format_dur(c, sizeof c, s->ts[I->last_ev] - s->t_min));
     }

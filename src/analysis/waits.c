@@ -31,8 +31,9 @@ static const char *const WAIT_TITLES[W__N] = {
 static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((sel[e >> 6] >> (e & 63)) & 1); }
 
 /* an instance: the wait [a, a + ns) at victim event ev, clipped to the window */
-static void add(const Store *s, Waits *w, WaitPattern p, uint32_t ev, int64_t a, int64_t ns, uint32_t culprit)
+static void add(const Store *s, Waits *w, WaitPattern p, uint32_t ev, int64_t a, int64_t ns, uint32_t cev)
 {
+    uint32_t culprit = cev != NONE32 ? s->loc[cev] : NONE32;
     if (ns <= 0) return;
     int64_t b = a + ns;
     if (a < w->t0) a = w->t0;
@@ -46,7 +47,9 @@ static void add(const Store *s, Waits *w, WaitPattern p, uint32_t ev, int64_t a,
     P->by_loc[loc] = sat_add64(P->by_loc[loc], ns);
     if (culprit != NONE32) P->by_culprit[culprit] = sat_add64(P->by_culprit[culprit], ns);
     /* the worst, longest first (ties: earlier first) */
-    WaitInst in = {a, ns, loc, culprit, ev};
+    WaitInst in = {a, ns, loc, culprit, ev, cev};
+    WaitInst *L = &P->worst_by_loc[loc];
+    if (ns > L->ns || (ns == L->ns && a < L->ts)) *L = in;
     int k = P->nworst;
     if (k == WAIT_WORST) {
         if (ns <= P->worst[k - 1].ns) return;
@@ -116,6 +119,7 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
     for (int p = 0; p < W__N; p++) {
         w->p[p].by_loc = xcalloc((size_t)s->nloc + 1, sizeof(int64_t));
         w->p[p].by_culprit = xcalloc((size_t)s->nloc + 1, sizeof(int64_t));
+        w->p[p].worst_by_loc = xcalloc((size_t)s->nloc + 1, sizeof(WaitInst));
     }
     /* point to point: per receive (a wait-all over several: the latest
      * send), per synchronous send */
@@ -130,10 +134,10 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
             if (M->send_ev == NONE32 || M->recv_ev == NONE32 || M->send_ev == M->recv_ev) continue;
             if (recv && M->recv_ev == e && s->ts[M->send_ev] > latest) {
                 latest = s->ts[M->send_ev];
-                culprit = s->loc[M->send_ev];
+                culprit = M->send_ev; /* (the culprit's event) */
             }
             if (ssend && M->send_ev == e)
-                add(s, w, W_LATE_RECEIVER, e, s->ts[e], clip(s->ts[M->recv_ev] - s->ts[e], s->dur[e]), s->loc[M->recv_ev]);
+                add(s, w, W_LATE_RECEIVER, e, s->ts[e], clip(s->ts[M->recv_ev] - s->ts[e], s->dur[e]), M->recv_ev);
         }
         if (recv && culprit != NONE32) add(s, w, W_LATE_SENDER, e, s->ts[e], clip(latest - s->ts[e], s->dur[e]), culprit);
         i = j;
@@ -163,7 +167,7 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
             for (uint32_t k = 0; k < G->nev; k++) {
                 uint32_t e = ev[k];
                 if (s->kind[e] != K_SYNC || !selected(sel, e)) continue;
-                add(s, w, W_FINISH, e, s->ts[e], clip(s->ts[last_end_ev] - s->ts[e], s->dur[e]), s->loc[last_end_ev]);
+                add(s, w, W_FINISH, e, s->ts[e], clip(s->ts[last_end_ev] - s->ts[e], s->dur[e]), last_end_ev);
             }
             continue;
         }
@@ -187,7 +191,7 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
                 for (uint32_t k = 0; k < G->nev; k++) {
                     uint32_t e = ev[k];
                     if (s->kind[e] != K_SYNC || e == root_ev || !selected(sel, e)) continue;
-                    add(s, w, W_LATE_BCAST, e, s->ts[e], clip(s->ts[root_ev] - s->ts[e], s->dur[e]), root);
+                    add(s, w, W_LATE_BCAST, e, s->ts[e], clip(s->ts[root_ev] - s->ts[e], s->dur[e]), root_ev);
                 }
                 continue;
             } else {
@@ -203,7 +207,7 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
                 }
                 if (last_ev != NONE32 && selected(sel, root_ev))
                     add(s, w, W_EARLY_REDUCE, root_ev, s->ts[root_ev], clip(last - s->ts[root_ev], s->dur[root_ev]),
-                        s->loc[last_ev]);
+                        last_ev);
                 continue;
             }
         }
@@ -211,7 +215,7 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
         for (uint32_t k = 0; k < G->nev; k++) {
             uint32_t e = ev[k];
             if (s->kind[e] != K_SYNC || !selected(sel, e)) continue;
-            if (e != last_arr_ev) add(s, w, arrive, e, s->ts[e], clip(last_arr - s->ts[e], s->dur[e]), s->loc[last_arr_ev]);
+            if (e != last_arr_ev) add(s, w, arrive, e, s->ts[e], clip(last_arr - s->ts[e], s->dur[e]), last_arr_ev);
             /* completion: from the first exit to its own (the first to leave
              * is the culprit of nothing: NONE32) */
             int64_t ex = ev_end(s, e);
@@ -225,6 +229,7 @@ void waits_free(Waits *w)
     for (int p = 0; p < W__N; p++) {
         free(w->p[p].by_loc);
         free(w->p[p].by_culprit);
+        free(w->p[p].worst_by_loc);
     }
     memset(w, 0, sizeof *w);
 }

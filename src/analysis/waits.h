@@ -41,6 +41,7 @@ typedef struct {
     int64_t ts, ns;    /* where the wait starts, how long */
     uint32_t loc, culprit; /* locations; culprit NONE32 when unknown */
     uint32_t ev;       /* the victim event */
+    uint32_t cev;      /* the culprit's event (the late send, the last arrival...), or NONE32 */
 } WaitInst;
 
 typedef struct {
@@ -49,6 +50,7 @@ typedef struct {
     int64_t *by_loc;   /* nloc */
     int64_t *by_culprit; /* nloc */
     WaitInst worst[WAIT_WORST]; /* longest first */
+    WaitInst *worst_by_loc;     /* nloc: the longest at each victim location (ns 0: none) */
     int nworst;
 } WaitPat;
 

@@ -233,3 +233,22 @@ bool atomic_commit(AtomicFile *af, bool ok)
     memset(af, 0, sizeof *af);
     return ok;
 }
+
+/* a CSV field: quoted when it holds a separator, a quote, a line break, or
+ * leading / trailing white space, is empty (to tell it from absent), or
+ * starts with '#' (first on a line, it would read as a comment) */
+void csv_field(FILE *f, const char *s, size_t n)
+{
+    bool q = n == 0 || s[0] == ' ' || s[0] == '\t' || s[0] == '#' || s[n - 1] == ' ' || s[n - 1] == '\t';
+    for (size_t i = 0; i < n && !q; i++) q = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+    if (!q) {
+        fwrite(s, 1, n, f);
+        return;
+    }
+    putc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') putc('"', f);
+        putc(s[i], f);
+    }
+    putc('"', f);
+}

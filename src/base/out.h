@@ -18,6 +18,10 @@
 
 void json_str(FILE *f, const char *s, size_t n);
 static inline void json_cstr(FILE *f, const char *s) { json_str(f, s, strlen(s)); }
+/* A CSV field: quoted when it holds a separator, a quote, a line break, or
+ * leading / trailing white space, is empty (to tell it from absent), or
+ * starts with '#' (first on a line, it would read as a comment). */
+void csv_field(FILE *f, const char *s, size_t n);
 /* "4 KiB", "1.5 MiB", "12 B" */
 char *format_bytes(char *buf, size_t sz, int64_t b);
 

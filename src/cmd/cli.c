@@ -74,7 +74,7 @@ void usage(FILE *f)
     fputs("usage: tnav COMMAND [OPTIONS] TRACE...\n"
           "       tnav [tui] [OPTIONS] TRACE...\n"
           "                              the full-screen interface (the stats summary when not on a\n"
-          "                              terminal); --color auto|always|never, --ascii, --view 1..8,\n"
+          "                              terminal); --color auto|always|never, --ascii, --view 1..9,\n"
           "                              --bench-keys SCRIPT [--bench-size WxH], --bench-open;\n"
           "                              while loading, Esc cancels (exit 130); keys: ? in it, tnav(1)\n"
           "\n"
@@ -685,7 +685,9 @@ int cmd_stats(int argc, char **argv, int first)
     }
     Stats st;
     oom_phase("computing the statistics");
+    double ta = now_sec();
     stats_compute(ss.s, ss.sel, t0, t1, &rules, &st);
+    if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: timing: analysis %.3f s\n", now_sec() - ta);
     st.tc_comm = rules.comm;
     st.tc_sync = rules.sync;
     st.top = top;
