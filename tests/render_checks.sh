@@ -125,5 +125,29 @@ check "nested intervals of a moving activity: its row is busy throughout (exit $
 "$TNAV" render --rows act --view gantt --width 60 --height 10 "$TMP/nest.csv" >"$TMP/nest.txt" 2>>"$TMP/nest.err"
 check "... and its gantt draws the innermost interval (w59 at loc 1)" grep -q "w59" "$TMP/nest.txt"
 
+# ---- imbalance: who waited at the barriers, and for whom -----------------------
+"$TNAV" render --view imbalance --color never --width 100 --height 14 "$R" >"$TMP/imb.txt"
+marks=$(grep -n '!' "$TMP/imb.txt" | grep -v 'last to arrive' | cut -d: -f1 | sort -u | tr '\n' ' ')
+check "ring imbalance: every ! (the last to arrive) on rank 5's line (lines: $marks)" [ "$marks" = "6 " ]
+check "... 10 of them, one per barrier" [ "$(sed -n 6p "$TMP/imb.txt" | tr -cd '!' | wc -c)" = 10 ]
+"$TNAV" render --view imbalance --format tsv --width 200 --height 14 "$R" >"$TMP/imb.tsv"
+"$TNAV" syncs --json "$R" >"$TMP/imb-syncs.json"
+# the shaded time of each row (value x cell width) against tnav syncs' waits per location
+awk -F'\t' 'NR == 1 { for (i = 2; i <= NF; i++) b[i] = $i; next }
+            { s = 0; for (i = 2; i < NF; i++) s += $i * (b[i + 1] - b[i]); print $1, s }' "$TMP/imb.tsv" >"$TMP/imb.sum"
+python3 - "$TMP/imb-syncs.json" "$TMP/imb.sum" "$TMP/imb.last" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = {}
+for s in d["syncs"]:
+    for p in s["participants"]:
+        w[str(p["loc"])] = w.get(str(p["loc"]), 0) + p["wait_ns"]
+got = {l.split()[0]: float(l.split()[1]) for l in open(sys.argv[2])}
+# (the last cell's width is not in the header: its wait is left out, so below or equal, within a cell)
+ok = all(got.get(k, 0) <= v + 1 and got.get(k, 0) >= v - 400000 for k, v in w.items())
+open(sys.argv[3], "w").write("yes" if ok else "no %s %s" % (w, got))
+PY
+check "ring imbalance tsv: each row's shaded time is the waits tnav syncs gives its rank ($(cat "$TMP/imb.last"))" [ "$(cat "$TMP/imb.last")" = yes ]
+
 echo "render-checks: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -349,6 +349,9 @@ keys an 1 c
 check "c: the critical path on the Gantt" wait_for an "critical path 60.62 ms of 60.62 ms" F
 keys an "}"
 check "}: walks to a segment of it" wait_for an "path [0-9]+/51: "
+keys an I
+check "I: the imbalance view, the last to arrive marked" wait_for an "imbalance: waits at syncs │ 0 ns – 60.62 ms" F
+check "... rank 5's line: a ! per barrier, no shade" wait_for an "^5│ *! +! +! +! +! +! +! +! +! +!"
 keys an 0 "[" End "]"
 check "a marked range: its efficiency on the status line" wait_for an "range: efficiency [0-9.]+% \\(LB"
 keys an q

@@ -1211,7 +1211,7 @@ static void t_views_draw(void)
             A->ascii = si == 1;
             A->color = si != 3;
             for (int v = 0; v < V__N; v++) {
-                char k = (char)('1' + v), ks[2] = {k, 0};
+                char k = v == V_IMBALANCE ? 'I' : (char)('1' + v), ks[2] = {k, 0};
                 keys(&t, ks);
                 CHECK_EQ_I(A->view, v);
                 keys(&t, "+jl");

@@ -67,6 +67,7 @@ static int a_view6(App *A) { return a_view(A, V_STATS); }
 static int a_view7(App *A) { return a_view(A, V_EVENTS); }
 static int a_view8(App *A) { return a_view(A, V_SPLIT); }
 static int a_view9(App *A) { return a_view(A, V_ANALYSES); }
+static int a_view_imbalance(App *A) { return a_view(A, V_IMBALANCE); }
 static int a_next_view(App *A) { return a_view(A, (ViewId)((A->view + 1) % V__N)); }
 static int a_prev_view(App *A) { return a_view(A, (ViewId)((A->view + V__N - 1) % V__N)); }
 
@@ -448,6 +449,8 @@ const Action ACTIONS[] = {
     {"view-stats", {'6'}, "view: statistics of the visible range", a_view6},
     {"view-events", {'7'}, "view: events of the visible range", a_view7},
     {"view-split", {'8'}, "view: density map above the Gantt", a_view8},
+    {"view-imbalance", {'I'}, "view: imbalance, locations x time shaded by their waits at syncs (! the last to arrive)",
+     a_view_imbalance},
     {"view-analyses", {'9'}, "view: analyses (profile, time and efficiency, waits, syncs, critical path)", a_view9},
     {"next-view", {TK_TAB}, "next view", a_next_view},
     {"prev-view", {TK_BTAB}, "previous view", a_prev_view},

@@ -26,7 +26,7 @@
 
 const char *const VIEW_TITLES[V__N] = {"gantt: locations", "gantt: activities", "density", "comm monitor",
                                        "comm matrix",      "statistics",        "events",  "split: density + gantt",
-                                       "analyses"};
+                                       "analyses", "imbalance: waits at syncs"};
 const char *const SORT_NAMES[SORT__N] = {"natural", "name", "busy (whole trace)", "metric (window)"};
 
 /* ---- the window ------------------------------------------------------------------- */
@@ -294,6 +294,7 @@ RowModel *app_rows(App *A)
     switch (A->view) {
     case V_GANTT_LOC:
     case V_DENSITY:
+    case V_IMBALANCE:
     case V_SPLIT: return &A->rows[ROWS_LOC];
     case V_GANTT_ACT: return &A->rows[ROWS_ACT];
     default: return NULL;

@@ -26,7 +26,7 @@
 #include "prompt.h"
 #include "view/view.h"
 
-typedef enum { V_GANTT_LOC, V_GANTT_ACT, V_DENSITY, V_COMM, V_MATRIX, V_STATS, V_EVENTS, V_SPLIT, V_ANALYSES, V__N } ViewId;
+typedef enum { V_GANTT_LOC, V_GANTT_ACT, V_DENSITY, V_COMM, V_MATRIX, V_STATS, V_EVENTS, V_SPLIT, V_ANALYSES, V_IMBALANCE, V__N } ViewId;
 extern const char *const VIEW_TITLES[V__N];
 
 /* what an action invalidated */

@@ -552,6 +552,7 @@ static void draw_views(App *A, Canvas *v)
     case V_STATS: draw_stats(A, v, w, h); break;
     case V_EVENTS: draw_events(A, v, w, h); break;
     case V_ANALYSES: analyses_draw(A, v, w, h); break;
+    case V_IMBALANCE: run_rows_view(A, "imbalance", app_rows(A), NULL, v, w, h, 0, true); break;
     case V_SPLIT: {
         /* the density of every location (grouped to fit) over the Gantt,
          * the same columns for both */

@@ -690,7 +690,7 @@ int tui_main(int argc, char **argv, int first)
     }
     const char *vs = cli_extra(&a, "--view");
     int view = vs ? atoi(vs) : 1;
-    if (view < 1 || view > V__N) {
+    if (view < 1 || view > V_ANALYSES + 1) { /* (the views with a number key) */
         cli_free(&a);
         return cli_usage_error("tui", "--view must be 1..9, not '%s'", vs);
     }

@@ -91,6 +91,8 @@ static void build_rank(Summary *S)
 
 /* selected events among 0..x-1 */
 
+const uint64_t *summary_selection(const Summary *S) { return S->sel; }
+
 Summary *summary_build(const Store *s, const uint64_t *sel, int threads)
 {
     oom_phase("building the summaries of rows");

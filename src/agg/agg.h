@@ -70,6 +70,8 @@ typedef struct Summary Summary;
 
 /* Build the summary of s under sel (NULL: every event). */
 Summary *summary_build(const Store *s, const uint64_t *sel, int threads);
+/* the selection it was built for (NULL: every event) */
+const uint64_t *summary_selection(const Summary *S);
 void summary_free(Summary *S);
 /* Let S (filtered) derive its lazily built point series (message ends,
  * instants with glyphs) from base, the unfiltered summary of the same

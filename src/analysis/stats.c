@@ -30,6 +30,7 @@ void stats_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
     st->t_max = INT64_MIN;
     st->t0 = t0;
     st->t1 = t1;
+    st->loc_sort = -1;
     st->windowed = t0 > s->t_min || t1 <= s->t_max;
     /* useful, comm and sync: self times (an interval without those inside
      * it), so that nested regions are not counted twice and a sync inside
@@ -118,6 +119,40 @@ void stats_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
     if (pairs.len) qsort(pairs.v, pairs.len, sizeof(PairStats), pair_cmp);
     st->pairs = pairs.v;
     st->npairs = pairs.len;
+}
+
+bool stats_loc_col_by_name(const char *name, int *out)
+{
+    static const char *const N[LC__N] = {"events", "useful", "comm", "sync", "wait", "idle", "sent", "received"};
+    for (int i = 0; i < LC__N; i++)
+        if (!strcmp(name, N[i]) || (i == LC_USEFUL && !strcmp(name, "busy"))) {
+            *out = i;
+            return true;
+        }
+    return false;
+}
+
+static int64_t loc_value(const LocStats *L, int c)
+{
+    switch (c) {
+    case LC_EVENTS: return (int64_t)L->events;
+    case LC_USEFUL: return L->busy_ns;
+    case LC_COMM: return L->comm_ns;
+    case LC_SYNC: return L->sync_ns;
+    case LC_WAIT: return L->wait_ns;
+    case LC_IDLE: return L->idle_ns;
+    case LC_SENT: return L->sent_bytes;
+    default: return L->recv_bytes;
+    }
+}
+
+static _Thread_local const Stats *tl_st; /* (qsort has no context argument) */
+static int loc_row_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int64_t vx = loc_value(&tl_st->loc[x], tl_st->loc_sort), vy = loc_value(&tl_st->loc[y], tl_st->loc_sort);
+    if (vx != vy) return vx > vy ? -1 : 1;
+    return x < y ? -1 : x > y;
 }
 
 void stats_free(Stats *st)
@@ -347,7 +382,15 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
         if (st->kinds[k]) fprintf(f, "%-20s %10" PRIu64 "\n", kind_name(s, (uint16_t)k), st->kinds[k]);
     fprintf(f, "\n%-12s %9s %10s %10s %10s %10s %10s %9s %9s\n", "loc", "events", "useful", "comm", "sync", "wait",
             "idle", "sent", "received");
-    for (uint32_t l = 0; l < s->nloc; l++) {
+    uint32_t *lord = xmalloc(((size_t)s->nloc + 1) * sizeof *lord);
+    for (uint32_t l = 0; l < s->nloc; l++) lord[l] = l;
+    if (st->loc_sort >= 0 && s->nloc > 1) {
+        tl_st = st;
+        qsort(lord, s->nloc, sizeof *lord, loc_row_cmp);
+    }
+    uint32_t nshow = st->loc_top > 0 && (uint32_t)st->loc_top < s->nloc ? (uint32_t)st->loc_top : s->nloc;
+    for (uint32_t i = 0; i < nshow; i++) {
+        uint32_t l = lord[i];
         const LocStats *L = &st->loc[l];
         char e[64], g[64], h[64];
         fprintf(f, "%-12s %9" PRIu64 " %10s %10s %10s %10s %10s %9s %9s\n", loc_label(s, l), L->events,
@@ -356,6 +399,8 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
                 format_dur(e, sizeof e, L->idle_ns), format_bytes(g, sizeof g, L->sent_bytes),
                 format_bytes(h, sizeof h, L->recv_bytes));
     }
+    if (nshow < s->nloc) fprintf(f, "(%u more locations: --top 0 lists them all)\n", s->nloc - nshow);
+    free(lord);
     fprintf(f, "(comm: send and recv intervals%s%s%s; sync: sync intervals%s%s%s)\n",
             st->tc_comm && *st->tc_comm ? ", names ~ /" : "", st->tc_comm && *st->tc_comm ? st->tc_comm : "",
             st->tc_comm && *st->tc_comm ? "/" : "", st->tc_sync && *st->tc_sync ? ", names ~ /" : "",

@@ -57,11 +57,18 @@ typedef struct {
     bool windowed;     /* narrower than the trace */
     const char *tc_comm, *tc_sync; /* the category patterns, for the report (not owned) */
     int top;           /* profile rows in the text report (0: all; default 10) */
+    int loc_sort;      /* the per-location table's order: -1 location order, else a LocCol */
+    int loc_top;       /* its rows in the text report (0: all) */
     /* set by the caller when a filter made the selection (not owned) */
     const char *filter_text;
     const uint64_t *stage_counts;
     int nstages;
 } Stats;
+
+/* the per-location table's columns, for --sort (largest first) */
+typedef enum { LC_EVENTS, LC_USEFUL, LC_COMM, LC_SYNC, LC_WAIT, LC_IDLE, LC_SENT, LC_RECEIVED, LC__N } LocCol;
+/* a column by its name (useful, comm, sync, wait, idle, events, sent, received) */
+bool stats_loc_col_by_name(const char *name, int *out);
 
 /* sel: a bitmap of selected events (NULL = all); the events overlapping
  * [t0, t1), their times clipped to it; rules: the time categories (NULL:

@@ -80,9 +80,11 @@ void usage(FILE *f)
           "\n"
           "commands:\n"
           "  stats [--json] [-f EXPR] [--from T] [--to T] [--top N]\n"
-          "        [--sort self|total|calls|mean|max|name] [--comm-names RE] [--sync-names RE] TRACE...\n"
+          "        [--sort COLUMN] [--comm-names RE] [--sync-names RE] TRACE...\n"
           "                              summary: events, kinds, per location useful/comm/sync/wait/\n"
-          "                              idle time, POP efficiencies, messages, sync groups, profile\n"
+          "                              idle time, POP efficiencies, messages, sync groups, profile;\n"
+          "                              --sort self|total|calls|mean|max|name (profile) or useful|comm|\n"
+          "                              sync|wait|idle|events|sent|received (locations); --top N rows\n"
           "  waits [--json] [-f EXPR] [--from T] [--to T] [--top N] TRACE...\n"
           "                              wait states (late sender, wait at barrier, ...): who waited,\n"
           "                              whose fault it was, the worst instances (doc/ANALYSES.md)\n"
@@ -98,7 +100,7 @@ void usage(FILE *f)
           "                              the filter's bytecode, with the source span of each instruction\n"
           "  render [--view V] [OPTIONS] TRACE...\n"
           "                              one frame of a view, as the full-screen interface draws it:\n"
-          "                              V = density, gantt, comm, matrix, line or bars; options\n"
+          "                              V = density, gantt, comm, matrix, line, bars or imbalance;\n"
           "                              --rows loc|act [--tree], --metric busy|sync|bytes|events|\n"
           "                              counter|expr:E, --dir send|recv, --reduce sum|mean|max|\n"
           "                              min-nonzero|mode, --from T, --to T, --width W, --height H,\n"
@@ -657,9 +659,13 @@ int cmd_stats(int argc, char **argv, int first)
         cli_free(&a);
         return 2;
     }
-    if (sort_s && !profile_sort_by_name(sort_s, &by)) {
+    int loc_sort = -1;
+    if (sort_s && !profile_sort_by_name(sort_s, &by) && !stats_loc_col_by_name(sort_s, &loc_sort)) {
         cli_free(&a);
-        return uerr("stats", "--sort must be self, total, calls, mean, max or name, not '%s'", sort_s);
+        return uerr("stats",
+                    "--sort must be a profile column (self, total, calls, mean, max, name) or a location column "
+                    "(useful, comm, sync, wait, idle, events, sent, received), not '%s'",
+                    sort_s);
     }
     if (cli_flag(&a, "--bench")) {
         r = bench_load(&a);
@@ -691,6 +697,8 @@ int cmd_stats(int argc, char **argv, int first)
     st.tc_comm = rules.comm;
     st.tc_sync = rules.sync;
     st.top = top;
+    st.loc_sort = loc_sort;
+    st.loc_top = cli_extra(&a, "--top") ? top : 0; /* (every location unless --top is given) */
     if (by != PS_SELF) profile_sort(ss.s, &st.prof, by);
     if (ss.f) {
         st.filter_text = a.filter;

@@ -188,7 +188,7 @@ int cmd_render(int argc, char **argv, int first)
     const ViewOps *view = view_by_name(vn ? vn : "density");
     if (!view) {
         cli_free(&a);
-        return cli_usage_error("render", "--view must be density, gantt, comm, matrix, line or bars, not '%s'", vn);
+        return cli_usage_error("render", "--view must be density, gantt, comm, matrix, line, bars or imbalance, not '%s'", vn);
     }
     const char *v;
 #define BAD(...)                                                                                                     \

@@ -20,6 +20,7 @@
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
+#include "imbalance.h"
 
 /* glyphs */
 #define G_HLINE 0x2500u
@@ -969,6 +970,55 @@ static bool run_bars(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz
     return true;
 }
 
+/* ---- imbalance: locations x time shaded by their waits at syncs ------------------------------ */
+
+static bool run_imbalance(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
+{
+    (void)err;
+    (void)errsz;
+    RowsFrame F;
+    rows_frame(ctx, ROWS_LOC, tsv != NULL, &F);
+    const Layout L = F.L;
+    const RowSet rs = F.rs;
+    const TimeGrid g = F.g;
+    size_t nv = (size_t)rs.ng * (size_t)g.ncell;
+    double *v = xcalloc(nv + 1, sizeof(double));
+    uint8_t *last = xcalloc(nv + 1, 1);
+    imbalance_values(ctx->s, summary_selection(ctx->S), &rs, &g, v, last);
+    if (tsv) {
+        tsv_header(tsv, &g);
+        for (uint32_t r = 0; r < rs.ng; r++) {
+            tsv_label(tsv, F.lab[r]);
+            for (int i = 0; i < g.ncell; i++) {
+                putc('\t', tsv);
+                tsv_num(tsv, v[(size_t)r * (size_t)g.ncell + (size_t)i]);
+            }
+            putc('\n', tsv);
+        }
+    }
+    if (c) {
+        double scale = frame_scale(ctx, v, nv);
+        draw_labels(c, F.lab, rs.ng, &L);
+        for (uint32_t r = 0; r < rs.ng && (int)r < L.nlines; r++)
+            for (int i = 0; i < g.ncell; i++) {
+                size_t k = (size_t)r * (size_t)g.ncell + (size_t)i;
+                uint32_t gl;
+                uint8_t role;
+                shade(v[k], scale, &gl, &role);
+                if (last[k]) canvas_put(c, L.x0 + i, (int)r, '!', ROLE_WARN, 0, ATTR_BOLD);
+                else canvas_put(c, L.x0 + i, (int)r, gl, role, 0, 0);
+            }
+        draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
+        if (L.legend) draw_ramp_legend(c, L.y_legend, M_SYNC, scale, "waiting at syncs (! the last to arrive)");
+        draw_axis(c, &g, L.x0, L.y_axis, ctx->s->t_min);
+        if (!ctx->no_status) draw_status(c, ctx, "imbalance", "waits at syncs", g.t0, g.t1);
+    }
+    free(v);
+    free(last);
+    rows_frame_free(&F);
+    return true;
+}
+
 /* ---- the table of views ------------------------------------------------------------------------------ */
 
 static const ViewOps V_DENSITY = {"density", "rows x time, shaded by a metric (the KL1 process monitor)", run_density};
@@ -977,8 +1027,10 @@ static const ViewOps V_COMM = {"comm", "location pairs x time, shaded by bytes (
 static const ViewOps V_MATRIX = {"matrix", "source x destination for the window, with totals", run_matrix};
 static const ViewOps V_LINE = {"line", "one row's metric over time", run_line};
 static const ViewOps V_BARS = {"bars", "every row's metric over the window, or at one time", run_bars};
+static const ViewOps V_IMBALANCE = {"imbalance", "locations x time shaded by their waits at syncs; ! the last to arrive",
+                                    run_imbalance};
 
-const ViewOps *const VIEWS[] = {&V_DENSITY, &V_GANTT, &V_COMM, &V_MATRIX, &V_LINE, &V_BARS, NULL};
+const ViewOps *const VIEWS[] = {&V_DENSITY, &V_GANTT, &V_COMM, &V_MATRIX, &V_LINE, &V_BARS, &V_IMBALANCE, NULL};
 
 const ViewOps *view_by_name(const char *name)
 {
