@@ -241,6 +241,14 @@ static void *big_alloc(size_t n, bool keep)
 }
 
 void *xmalloc_big(size_t n) { return big_alloc(n, false); }
+
+void mem_release(void *p, size_t n)
+{
+    if (!p || !n) return;
+    uintptr_t from = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+    uintptr_t to = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+    if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
+}
 void *xmalloc_big_keep(size_t n) { return big_alloc(n, true); }
 
 void *xcalloc_big(size_t n, size_t sz)
@@ -457,4 +465,33 @@ void quote_excerpt(char *buf, size_t bufsz, const char *s, size_t n, size_t max)
     }
     buf[o++] = '\'';
     buf[o] = 0;
+}
+
+void proc_mem(size_t *rss, size_t *hwm)
+{
+    *rss = *hwm = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        unsigned long kb;
+        if (sscanf(line, "VmRSS: %lu kB", &kb) == 1) *rss = (size_t)kb * 1024;
+        if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) *hwm = (size_t)kb * 1024;
+    }
+    fclose(f);
+}
+
+void timing_note(const char *fmt, ...)
+{
+    static int on = -1;
+    if (on < 0) on = getenv("TNAV_TIMING") != NULL;
+    if (!on) return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t rss, hwm;
+    proc_mem(&rss, &hwm);
+    fprintf(stderr, "tnav: timing: %s  rss %zu MiB, peak %zu MiB\n", msg, rss >> 20, hwm >> 20);
 }

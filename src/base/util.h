@@ -49,6 +49,10 @@ void *xmalloc_big_keep(size_t n);
  * fresh pages); big_cache_trim() frees the blocks still held. Thread-safe. */
 void xfree_big(void *p, size_t n);
 void big_cache_trim(void);
+/* Give the whole pages inside p[0..n) back to the system: their contents
+ * are lost (they read as zero if touched again). For the read part of a
+ * big array that will not be read again. */
+void mem_release(void *p, size_t n);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Out of memory: "tnav: out of memory while PHASE" on stderr, the fatal
@@ -112,6 +116,11 @@ static inline int64_t sat_sub64(int64_t a, int64_t b)
     } while (0)
 
 double now_sec(void);
+/* VmRSS / VmHWM of this process in bytes (0 when unknown) */
+void proc_mem(size_t *rss, size_t *hwm);
+/* With TNAV_TIMING set: "tnav: timing: MESSAGE  rss R MiB, peak P MiB" on
+ * stderr (for the benchmark and for finding where memory goes). */
+void timing_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* 64-bit hash of a byte string (not cryptographic). */
 uint64_t hash_bytes(const void *p, size_t n);

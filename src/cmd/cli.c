@@ -401,21 +401,6 @@ bool cli_flag(const CliArgs *a, const char *name)
     return takes_value(a->extra_flags, name, &i) && a->extra_flag_set[i];
 }
 
-/* VmRSS / VmHWM of this process in bytes (0 when unknown) */
-static void proc_mem(size_t *rss, size_t *hwm)
-{
-    *rss = *hwm = 0;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        unsigned long kb;
-        if (sscanf(line, "VmRSS: %lu kB", &kb) == 1) *rss = (size_t)kb * 1024;
-        if (sscanf(line, "VmHWM: %lu kB", &kb) == 1) *hwm = (size_t)kb * 1024;
-    }
-    fclose(f);
-}
-
 /* tnav stats --bench: load, then report time, throughput and memory as one
  * line of key=value pairs (for make bench; see doc/PERFORMANCE.md) */
 static int bench_load(CliArgs *a)
@@ -693,7 +678,7 @@ int cmd_stats(int argc, char **argv, int first)
     oom_phase("computing the statistics");
     double ta = now_sec();
     stats_compute(ss.s, ss.sel, t0, t1, &rules, &st);
-    if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: timing: analysis %.3f s\n", now_sec() - ta);
+    timing_note("analysis %.3f s", now_sec() - ta);
     st.tc_comm = rules.comm;
     st.tc_sync = rules.sync;
     st.top = top;

@@ -574,11 +574,11 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     double t1 = now_sec();
     Store *s = all.len ? store_build(all.v, all.len, nthreads) : store_empty();
     rep->t_build = now_sec() - t1;
-    if (getenv("TNAV_TIMING"))
-        fprintf(stderr, "tnav: timing: parse %.3f s (%d threads), build %.3f s\n", rep->t_parse, nthreads, rep->t_build);
+    timing_note("parse %.3f s (%d threads), build %.3f s", rep->t_parse, nthreads, rep->t_build);
     free_batches(all.v, all.len);
     VEC_FREE(all);
     if (!o->keep_big_blocks) big_cache_trim(); /* the blocks nobody reused go back to the system */
+    timing_note("batches freed");
     if (cancelled(o)) {
         store_free(s);
         load_report_free(rep);

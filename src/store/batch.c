@@ -67,9 +67,30 @@ void batch_free(Batch *b)
     memset(b, 0, sizeof *b);
 }
 
+void fb_unpack(FieldBuf *fb)
+{
+    if (!fb->packed) return;
+    size_t len = fb->rows.len, nc = fb->p32.cap > len ? fb->p32.cap : len + 8;
+    uint32_t *r = xmalloc(nc * sizeof *r);
+    uint64_t *v = xmalloc(nc * sizeof *v);
+    uint8_t *t = xmalloc(nc);
+    for (size_t i = 0; i < len; i++) {
+        r[i] = fb_row(fb, i);
+        v[i] = fb_val(fb, i);
+        t[i] = fb->ptype;
+    }
+    VEC_FREE(fb->p32);
+    fb->packed = false;
+    fb->rows.v = r;
+    fb->vals.v = v;
+    fb->types.v = t;
+    fb->rows.cap = fb->vals.cap = fb->types.cap = nc;
+}
+
 void batch_free_fields(Batch *b)
 {
     for (size_t i = 0; i < b->nfb; i++) {
+        VEC_FREE(b->fb[i].p32);
         VEC_FREE(b->fb[i].rows);
         VEC_FREE(b->fb[i].vals);
         VEC_FREE(b->fb[i].types);
@@ -294,6 +315,42 @@ static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, in
         b->nfb = nn;
     }
     FieldBuf *fbuf = &b->fb[field];
+    if (fbuf->packed || (!fbuf->rows.len && !fbuf->rows.v && (type == VT_INT || type == VT_STR) && field != F_PEER &&
+                         field != F_ID && field != F_TAG && field != F_GROUP && field != F_PARENT)) {
+        if (!fbuf->packed) { /* a field's first value: packed until it cannot be */
+            fbuf->packed = true;
+            fbuf->ptype = type;
+            fbuf->prow0 = row;
+            fbuf->pbase = type == VT_INT ? i : 0;
+        }
+        size_t len = fbuf->rows.len;
+        int64_t off = 0;
+        bool fits = type == fbuf->ptype &&
+                    (type == VT_STR || (!__builtin_sub_overflow(i, fbuf->pbase, &off) && off >= INT32_MIN && off <= INT32_MAX));
+        uint32_t pv = type == VT_STR ? s : (uint32_t)(int32_t)off;
+        bool dup = len && row == fbuf->prow0 + (uint32_t)(len - 1);
+        if (fits && (dup || row == fbuf->prow0 + (uint32_t)len)) {
+            if (type == VT_INT) {
+                if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
+                if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
+            }
+            fbuf->tmask |= (uint8_t)(1u << type);
+            if (dup) { /* one value per row and field: a later duplicate replaces it */
+                fbuf->p32.v[len - 1] = pv;
+                return;
+            }
+            if (UNLIKELY(len == fbuf->p32.cap)) {
+                size_t nc = fbuf->p32.cap ? fbuf->p32.cap * 2 : 8;
+                if (b->cap > nc && len * 4 > b->n * 3) nc = b->cap;
+                fbuf->p32.v = xrealloc(fbuf->p32.v, nc * sizeof(uint32_t));
+                fbuf->p32.cap = nc;
+            }
+            fbuf->p32.v[len] = pv;
+            fbuf->p32.len = fbuf->rows.len = fbuf->vals.len = fbuf->types.len = len + 1;
+            return;
+        }
+        fb_unpack(fbuf);
+    }
     uint64_t v;
     if (type == VT_INT || type == VT_XSTR) v = (uint64_t)i;
     else if (type == VT_FLT) memcpy(&v, &f, 8);
@@ -708,7 +765,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
 void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uint8_t *types, const uint64_t *vals, size_t n)
 {
     if (!n) return;
-    if (field >= b->nfb || b->fb[field].rows.len == 0 || b->fb[field].rows.v[b->fb[field].rows.len - 1] < rows[0]) {
+    if (field >= b->nfb || b->fb[field].rows.len == 0 || fb_row(&b->fb[field], b->fb[field].rows.len - 1) < rows[0]) {
         /* after every row it has: appended */
         for (size_t i = 0; i < n; i++) {
             int64_t iv = (int64_t)vals[i];
@@ -719,6 +776,7 @@ void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uin
         return;
     }
     FieldBuf *fb = &b->fb[field];
+    fb_unpack(fb);
     size_t m = fb->rows.len, tot = m + n;
     uint32_t *nr = xmalloc(tot * sizeof *nr);
     uint64_t *nv = xmalloc(tot * sizeof *nv);
@@ -777,6 +835,23 @@ void batch_compact(Batch *b, const uint8_t *drop)
         size_t w = 0;
         /* (the types and the integer range of what is left) */
         fb->tmask = 0;
+        if (fb->packed) { /* rows every one from prow0: still so after the drop */
+            uint32_t r0 = fb->prow0;
+            for (size_t i = 0; i < fb->rows.len; i++) {
+                if (drop[r0 + i]) continue;
+                fb->p32.v[w] = fb->p32.v[i];
+                if (fb->ptype == VT_INT) {
+                    int64_t iv = (int64_t)fb_val(fb, w);
+                    if (!(fb->tmask & (1u << VT_INT)) || iv < fb->imin) fb->imin = iv;
+                    if (!(fb->tmask & (1u << VT_INT)) || iv > fb->imax) fb->imax = iv;
+                }
+                fb->tmask |= (uint8_t)(1u << fb->ptype);
+                w++;
+            }
+            fb->prow0 = r0 < b->n ? nidx[r0] : (uint32_t)k;
+            fb->p32.len = fb->rows.len = fb->vals.len = fb->types.len = w;
+            continue;
+        }
         for (size_t i = 0; i < fb->rows.len; i++) {
             uint32_t r = fb->rows.v[i];
             if (drop[r]) continue;

@@ -79,14 +79,38 @@ static inline size_t xid_format(char *buf, const char *pfx, size_t plen, uint64_
 }
 
 /* The values one batch holds for one optional or extra field, in row
- * order. A value is 8 bytes: an int64, a double, or a string id (VT_STR). */
+ * order. A value is 8 bytes: an int64, a double, or a string id (VT_STR).
+ * A field given on every row from its first one with one type, integers
+ * within 2^31 of the first (a cpu number, a file, a line), is held packed:
+ * 4 bytes a value in p32 (the offset from pbase, or the string id), its
+ * rows implicit (value k is row prow0 + k), its type ptype; rows, vals and
+ * types are then NULL but their len is the number of values. Anything
+ * else unpacks it (fb_unpack). Only fields the loader's passes never
+ * rewrite are packed (not peer, id, tag, group or parent); read a field's
+ * values through fb_row/fb_val/fb_type. */
 typedef struct {
     VEC(uint32_t) rows;
     VEC(uint64_t) vals;
     VEC(uint8_t) types;
     uint8_t tmask; /* 1 << VT_* of the types seen */
     int64_t imin, imax; /* range of the VT_INT values */
+    bool packed;
+    uint8_t ptype;
+    uint32_t prow0;
+    int64_t pbase;
+    VEC(uint32_t) p32;
 } FieldBuf;
+
+static inline uint32_t fb_row(const FieldBuf *fb, size_t i)
+{
+    return fb->packed ? fb->prow0 + (uint32_t)i : fb->rows.v[i];
+}
+static inline uint64_t fb_val(const FieldBuf *fb, size_t i)
+{
+    if (!fb->packed) return fb->vals.v[i];
+    return fb->ptype == VT_INT ? (uint64_t)(fb->pbase + (int32_t)fb->p32.v[i]) : fb->p32.v[i];
+}
+static inline uint8_t fb_type(const FieldBuf *fb, size_t i) { return fb->packed ? fb->ptype : fb->types.v[i]; }
 
 typedef struct {
     uint32_t loc; /* label string id */
@@ -269,6 +293,8 @@ typedef struct Batch {
 void batch_init(Batch *b, int unit_exp, bool keep_all_rejects);
 void batch_free(Batch *b);
 void batch_free_fields(Batch *b);
+/* A packed field buffer in the general form (see FieldBuf). */
+void fb_unpack(FieldBuf *fb);
 /* Make room for n more rows (an estimate; rows still grow past it). */
 void batch_reserve(Batch *b, size_t n);
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...) PRINTF_LIKE(3, 4);

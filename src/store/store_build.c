@@ -45,7 +45,7 @@ static void phase(const char *what)
     static int on = -1;
     if (on < 0) on = getenv("TNAV_TIMING") != NULL;
     double t = now_sec();
-    if (on && what) fprintf(stderr, "tnav: timing:   %-18s %.3f s\n", what, t - g_tlast);
+    if (on && what) timing_note("  %-18s %.3f s", what, t - g_tlast);
     g_tlast = t;
 }
 
@@ -280,6 +280,23 @@ static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
 
 /* ---- 4. placing rows ---------------------------------------------------- */
 
+/* Placement runs in passes, each one batch a worker: first every row's
+ * event number (dest) and global pair from its key, then one column at a
+ * time, so that only one batch column is held twice; the pages of a batch
+ * column already read go back to the system as the scatter advances (the
+ * store's column grows by as much as the batch's shrinks). */
+enum { PLACE_DEST, PLACE_TS, PLACE_DUR, PLACE_NAME, PLACE_KIND };
+
+/* Give back the pages of p[0..done bytes) not yet given back (*rel). */
+static void release_read(void *p, size_t done, size_t *rel)
+{
+    if (done < *rel + ((size_t)4 << 20)) return;
+    mem_release((char *)p + *rel, done - *rel);
+    *rel = done & ~(size_t)4095;
+}
+
+#define PLACE_STEP ((size_t)1 << 18)
+
 static void place_worker(void *ctx, int w, int nw)
 {
     (void)w;
@@ -289,36 +306,73 @@ static void place_worker(void *ctx, int w, int nw)
     size_t b;
     while ((b = jobq_next(&B->q)) != (size_t)-1) {
         Batch *bt = B->bs[b];
-        size_t m = bt->n;
-        uint32_t *cur = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
-        memcpy(cur, B->start[b], (size_t)s->nloc * sizeof(uint32_t));
-        uint32_t *d = xmalloc_big((m ? m : 1) * sizeof(uint32_t));
-        const uint32_t *pl = B->ploc[b], *pm = B->premap[b], *rm = B->nremap[b];
-        const uint16_t *km = B->kremap[b];
-        for (size_t r = 0; r < m; r++) {
-            uint32_t ak = bt->akey[r];
-            uint32_t pos = cur[pl[ak]]++;
-            d[r] = pos;
-            s->ts[pos] = bt->ts[r];
-            int64_t du = bt->dur[r];
-            s->dur[pos] = du < 0 ? 0 : du;
-            s->flags[pos] = du >= 0 ? EVF_DUR : 0;
-            uint32_t nm = bt->name[r];
-            s->name[pos] = nm == NONE32 ? NONE32 : rm[nm];
-            uint16_t k = bt->kind[r];
-            s->kind[pos] = k < K_USER ? k : km[k - K_USER];
-            B->pair[pos] = pm[ak];
+        size_t m = bt->n, rel = 0;
+        uint32_t *d = B->dest[b];
+        switch (B->place_pass) {
+        case PLACE_DEST: {
+            uint32_t *cur = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
+            memcpy(cur, B->start[b], (size_t)s->nloc * sizeof(uint32_t));
+            d = xmalloc_big((m ? m : 1) * sizeof(uint32_t));
+            const uint32_t *pl = B->ploc[b], *pm = B->premap[b];
+            for (size_t r = 0; r < m; r++) {
+                uint32_t ak = bt->akey[r];
+                uint32_t pos = cur[pl[ak]]++;
+                d[r] = pos;
+                B->pair[pos] = pm[ak];
+                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->akey, r * sizeof *bt->akey, &rel);
+            }
+            B->dest[b] = d;
+            free(cur);
+            mem_release(bt->akey, bt->cap * sizeof *bt->akey);
+            xfree_big(bt->akey, bt->cap * sizeof *bt->akey);
+            bt->akey = NULL;
+            break;
         }
-        B->dest[b] = d;
-        free(cur);
-        xfree_big(bt->ts, bt->cap * sizeof *bt->ts);
-        xfree_big(bt->dur, bt->cap * sizeof *bt->dur);
-        xfree_big(bt->name, bt->cap * sizeof *bt->name);
-        xfree_big(bt->kind, bt->cap * sizeof *bt->kind);
-        xfree_big(bt->akey, bt->cap * sizeof *bt->akey);
-        bt->ts = bt->dur = NULL;
-        bt->name = bt->akey = NULL;
-        bt->kind = NULL;
+        case PLACE_TS:
+            for (size_t r = 0; r < m; r++) {
+                s->ts[d[r]] = bt->ts[r];
+                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->ts, r * sizeof *bt->ts, &rel);
+            }
+            mem_release(bt->ts, bt->cap * sizeof *bt->ts);
+            xfree_big(bt->ts, bt->cap * sizeof *bt->ts);
+            bt->ts = NULL;
+            break;
+        case PLACE_DUR:
+            for (size_t r = 0; r < m; r++) {
+                uint32_t pos = d[r];
+                int64_t du = bt->dur[r];
+                s->dur[pos] = du < 0 ? 0 : du;
+                s->flags[pos] = du >= 0 ? EVF_DUR : 0;
+                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->dur, r * sizeof *bt->dur, &rel);
+            }
+            mem_release(bt->dur, bt->cap * sizeof *bt->dur);
+            xfree_big(bt->dur, bt->cap * sizeof *bt->dur);
+            bt->dur = NULL;
+            break;
+        case PLACE_NAME: {
+            const uint32_t *rm = B->nremap[b];
+            for (size_t r = 0; r < m; r++) {
+                uint32_t nm = bt->name[r];
+                s->name[d[r]] = nm == NONE32 ? NONE32 : rm[nm];
+                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->name, r * sizeof *bt->name, &rel);
+            }
+            mem_release(bt->name, bt->cap * sizeof *bt->name);
+            xfree_big(bt->name, bt->cap * sizeof *bt->name);
+            bt->name = NULL;
+            break;
+        }
+        case PLACE_KIND: {
+            const uint16_t *km = B->kremap[b];
+            for (size_t r = 0; r < m; r++) {
+                uint16_t k = bt->kind[r];
+                s->kind[d[r]] = k < K_USER ? k : km[k - K_USER];
+            }
+            mem_release(bt->kind, bt->cap * sizeof *bt->kind);
+            xfree_big(bt->kind, bt->cap * sizeof *bt->kind);
+            bt->kind = NULL;
+            break;
+        }
+        }
     }
 }
 
@@ -687,14 +741,19 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         }
     }
     free(loc_total);
-    s->ts = xmalloc_big((n ? n : 1) * sizeof(int64_t));
-    s->dur = xmalloc_big((n ? n : 1) * sizeof(int64_t));
-    s->name = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-    s->kind = xmalloc_big((n ? n : 1) * sizeof(uint16_t));
-    s->flags = xmalloc_big(n ? n : 1);
     B->pair = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-    jobq_init(&B->q, nb);
-    par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
+    for (int pass = PLACE_DEST; pass <= PLACE_KIND; pass++) {
+        if (pass == PLACE_TS) s->ts = xmalloc_big((n ? n : 1) * sizeof(int64_t));
+        if (pass == PLACE_DUR) {
+            s->dur = xmalloc_big((n ? n : 1) * sizeof(int64_t));
+            s->flags = xmalloc_big(n ? n : 1);
+        }
+        if (pass == PLACE_NAME) s->name = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+        if (pass == PLACE_KIND) s->kind = xmalloc_big((n ? n : 1) * sizeof(uint16_t));
+        B->place_pass = pass;
+        jobq_init(&B->q, nb);
+        par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
+    }
     s->loc = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
     for (uint32_t l = 0; l < s->nloc; l++)
         for (uint32_t i = s->locs[l].first; i < s->locs[l].first + s->locs[l].count; i++) s->loc[i] = l;
@@ -722,6 +781,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
                 jobq_init(&B->q, nb);
                 par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
             }
+            mem_release(B->newpos, (n ? n : 1) * sizeof(uint32_t));
             xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
             xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
             B->newpos = NULL;

@@ -57,6 +57,8 @@ typedef struct {
     int **colof; /* per batch: field code -> column, or -1 */
     size_t **coloff; /* per batch: field code -> first slot of its values in a bysort column */
     int fields_pass;
+    int place_pass; /* PLACE_DEST, then one column at a time */
+    int col_lo, col_hi; /* the columns being built (a group: see build_columns) */
     int *colof_n;
     ColBuild *cb;
     uint32_t *newpos; /* for moved positions: where the event went */

@@ -89,15 +89,15 @@ static void fields_worker(void *ctx, int w, int nw)
         const uint32_t *d = B->dest[b];
         for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
             int ci = B->colof[b][f];
-            if (ci < 0 || (pass == 2 && (!s->cols[ci].sparse || B->cb[ci].bysort))) continue;
+            if (ci < B->col_lo || ci >= B->col_hi || (pass == 2 && (!s->cols[ci].sparse || B->cb[ci].bysort))) continue;
             FieldBuf *fb = &bt->fb[f];
             Column *c = &s->cols[ci];
             ColBuild *cb = &B->cb[ci];
             const uint32_t *rm = f == F_PEER || f == F_PARENT ? B->lremap[b] : B->sremap[b];
             for (size_t i = 0; i < fb->rows.len; i++) {
-                uint32_t pos = d[fb->rows.v[i]];
-                uint8_t vt = fb->types.v[i];
-                uint64_t v = conv_value(B, rm, c->type, vt, fb->vals.v[i]);
+                uint32_t pos = d[fb_row(fb, i)];
+                uint8_t vt = fb_type(fb, i);
+                uint64_t v = conv_value(B, rm, c->type, vt, fb_val(fb, i));
                 if (vt >= VT_XSTR) vt = VT_STR;
                 if (cb->bysort) {
                     size_t slot = B->coloff[b][f] + i;
@@ -114,11 +114,20 @@ static void fields_worker(void *ctx, int w, int nw)
                 }
             }
         }
-        if (pass == 2) {
-            batch_free_fields(bt);
-            xfree_big(B->dest[b], bt->n * sizeof(uint32_t));
-            B->dest[b] = NULL;
-        }
+        if (pass == 2) /* this group's field buffers are read: give them back */
+            for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
+                int ci = B->colof[b][f];
+                if (ci < B->col_lo || ci >= B->col_hi) continue;
+                FieldBuf *fb = &bt->fb[f];
+                mem_release(fb->p32.v, fb->p32.cap * sizeof *fb->p32.v);
+                VEC_FREE(fb->p32);
+                mem_release(fb->rows.v, fb->rows.cap * sizeof *fb->rows.v);
+                mem_release(fb->vals.v, fb->vals.cap * sizeof *fb->vals.v);
+                mem_release(fb->types.v, fb->types.cap);
+                VEC_FREE(fb->rows);
+                VEC_FREE(fb->vals);
+                VEC_FREE(fb->types);
+            }
     }
 }
 
@@ -140,7 +149,7 @@ static void colsort_worker(void *ctx, int w, int nw)
     while ((ci = jobq_next(&B->q)) != (size_t)-1) {
         ColBuild *cb = &B->cb[ci];
         Column *c = &s->cols[ci];
-        if (!cb->bysort) continue;
+        if (!cb->bysort || (int)ci < B->col_lo || (int)ci >= B->col_hi) continue;
         size_t m = cb->m, wsz = cb->wsz;
         bool sorted = true;
         for (size_t i = 1; i < m && sorted; i++)
@@ -294,18 +303,6 @@ void build_columns(Build *B)
         /* few values: a presence bitmap over all events would cost more than
          * sorting them (and n bits per column, for thousands of columns) */
         cb->bysort = c->sparse && m < n / 16;
-        if (tb) c->vtype = xcalloc_big(c->sparse ? m : (n ? n : 1), 1);
-        if (c->sparse) {
-            c->rows = xmalloc_big(m * sizeof(uint32_t));
-            c->v.p = xmalloc_big(m * wsz);
-            if (!cb->bysort) cb->bits = xcalloc_big(words, sizeof(uint64_t));
-        } else {
-            c->v.p = xcalloc_big(n ? n : 1, wsz);
-            if (m < n) {
-                c->bits = xcalloc_big(words, sizeof(uint64_t));
-                cb->bits = c->bits;
-            }
-        }
     }
     B->colof = xcalloc(B->nb + 1, sizeof(int *));
     B->coloff = xcalloc(B->nb + 1, sizeof(size_t *));
@@ -329,33 +326,74 @@ void build_columns(Build *B)
         }
     }
     free(fill);
+    /* Columns are built a group at a time (consecutive columns whose field
+     * buffers hold about COL_GROUP_BYTES, at least one column), and each
+     * group's buffers are given back before the next group's columns are
+     * allocated: the build holds one group's values twice, not all. */
+    const size_t COL_GROUP_BYTES = (size_t)48 << 20;
     int nw = B->threads;
-    jobq_init(&B->q, B->nb);
-    B->fields_pass = 1;
-    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
-    jobq_init(&B->q, (size_t)ncol);
-    par_run(nw, colsort_worker, B);
-    for (int ci = 0; ci < ncol; ci++) {
-        Column *c = &s->cols[ci];
-        ColBuild *cb = &B->cb[ci];
-        if (!c->sparse || cb->bysort) continue;
+    for (int lo = 0; lo < ncol;) {
+        int hi = lo;
+        size_t bytes = 0;
+        do {
+            bytes += B->cb[hi].m * (sizeof(uint32_t) + sizeof(uint64_t) + 1);
+            hi++;
+        } while (hi < ncol && bytes + B->cb[hi].m * 13 <= COL_GROUP_BYTES);
+        B->col_lo = lo;
+        B->col_hi = hi;
         size_t words = (n + 63) / 64 + 1;
-        cb->rank = xmalloc(words * sizeof(uint32_t));
-        uint32_t acc = 0;
-        for (size_t wd = 0; wd < words; wd++) {
-            cb->rank[wd] = acc;
-            acc += popcount64(cb->bits[wd]);
+        for (int ci = lo; ci < hi; ci++) {
+            Column *c = &s->cols[ci];
+            ColBuild *cb = &B->cb[ci];
+            size_t m = cb->m, wsz = cb->wsz;
+            if (c->type == VT_MIXED) c->vtype = xcalloc_big(c->sparse ? m : (n ? n : 1), 1);
+            if (c->sparse) {
+                c->rows = xmalloc_big(m * sizeof(uint32_t));
+                c->v.p = xmalloc_big(m * wsz);
+                if (!cb->bysort) cb->bits = xcalloc_big(words, sizeof(uint64_t));
+            } else {
+                c->v.p = xcalloc_big(n ? n : 1, wsz);
+                if (m < n) {
+                    c->bits = xcalloc_big(words, sizeof(uint64_t));
+                    cb->bits = c->bits;
+                }
+            }
         }
-        c->npresent = acc; /* equal to m unless a row had two values */
+        jobq_init(&B->q, B->nb);
+        B->fields_pass = 1;
+        par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
+        jobq_init(&B->q, (size_t)ncol);
+        par_run(nw < hi - lo ? nw : hi - lo, colsort_worker, B);
+        for (int ci = lo; ci < hi; ci++) {
+            Column *c = &s->cols[ci];
+            ColBuild *cb = &B->cb[ci];
+            if (!c->sparse || cb->bysort) continue;
+            cb->rank = xmalloc(words * sizeof(uint32_t));
+            uint32_t acc = 0;
+            for (size_t wd = 0; wd < words; wd++) {
+                cb->rank[wd] = acc;
+                acc += popcount64(cb->bits[wd]);
+            }
+            c->npresent = acc; /* equal to m unless a row had two values */
+        }
+        jobq_init(&B->q, B->nb);
+        B->fields_pass = 2;
+        par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
+        for (int ci = lo; ci < hi; ci++) {
+            if (s->cols[ci].sparse) {
+                xfree_big(B->cb[ci].bits, words * sizeof(uint64_t));
+                free(B->cb[ci].rank);
+                B->cb[ci].bits = NULL;
+                B->cb[ci].rank = NULL;
+            }
+        }
+        lo = hi;
     }
-    jobq_init(&B->q, B->nb);
-    B->fields_pass = 2;
-    par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
-    for (int ci = 0; ci < ncol; ci++) {
-        if (s->cols[ci].sparse) {
-            free(B->cb[ci].bits);
-            free(B->cb[ci].rank);
-        }
+    for (size_t b = 0; b < B->nb; b++) {
+        batch_free_fields(B->bs[b]);
+        mem_release(B->dest[b], B->bs[b]->n * sizeof(uint32_t));
+        xfree_big(B->dest[b], B->bs[b]->n * sizeof(uint32_t));
+        B->dest[b] = NULL;
     }
     for (size_t b = 0; b < B->nb; b++) {
         free(B->colof[b]);
