@@ -149,5 +149,39 @@ open(sys.argv[3], "w").write("yes" if ok else "no %s %s" % (w, got))
 PY
 check "ring imbalance tsv: each row's shaded time is the waits tnav syncs gives its rank ($(cat "$TMP/imb.last"))" [ "$(cat "$TMP/imb.last")" = yes ]
 
+# ---- the Gantt's overlays: readable by default ------------------------------------
+# a row whose arrivals or instants would cover more than 1/6 of its cells
+# shows none in the default (auto) mode, and the glyph legend says so;
+# "all" draws them, "off" none; the overlay never hides what runs (the
+# letters of the intervals under them stay where the overlay is off)
+G=sample-logs/gen
+if [ -x "$G" ]; then
+    "$G" --events 20000 --ranks 8 -o "$TMP/mpi.csv"
+    cells() { # file: the rows' cells holding a digit or + (message arrivals)
+        awk -F'│' 'NF > 1 && $1 !~ /^ *$/ && /│/ { n = split($2, c, ""); for (i = 1; i <= n; i++) if (c[i] ~ /[0-9+]/) m++ } END { print m + 0 }' "$1"
+    }
+    "$TNAV" render --view gantt --width 100 --height 20 "$TMP/mpi.csv" >"$TMP/ov-auto.txt"
+    "$TNAV" render --view gantt --width 100 --height 20 --messages all "$TMP/mpi.csv" >"$TMP/ov-all.txt"
+    "$TNAV" render --view gantt --width 100 --height 20 --messages off --instants off "$TMP/mpi.csv" >"$TMP/ov-off.txt"
+    a=$(cells "$TMP/ov-auto.txt"); l=$(cells "$TMP/ov-all.txt"); o=$(cells "$TMP/ov-off.txt")
+    check "gantt overlays: a dense whole trace shows no arrival counts by default ($a), all of them with --messages all ($l), none with off ($o)" \
+        [ "$a" -eq 0 ] && [ "$l" -gt 400 ] && [ "$o" -eq 0 ]
+    check "... and the legend says they were too dense to mark" grep -q "too dense to mark: messages" "$TMP/ov-auto.txt"
+    # zoomed in, arrivals are sparse: auto draws them all
+    "$TNAV" render --view gantt --width 100 --height 20 --from 11ms --to 13ms "$TMP/mpi.csv" >"$TMP/oz-auto.txt"
+    "$TNAV" render --view gantt --width 100 --height 20 --from 11ms --to 13ms --messages all "$TMP/mpi.csv" >"$TMP/oz-all.txt"
+    z=$(cells "$TMP/oz-auto.txt")
+    check "... zoomed in where they are sparse, auto draws what all draws ($z arrival cells)" \
+        sh -c "[ '$z' -gt 3 ] && cmp -s '$TMP/oz-auto.txt' '$TMP/oz-all.txt'"
+    check "... off leaves no glyph over the intervals (only letters and blanks in the rows)" \
+        sh -c "awk -F'│' 'NF > 1 && /│/ { if (\$2 !~ /^[a-z ]*\$/) bad++ } END { exit bad ? 1 : 0 }' '$TMP/ov-off.txt'"
+else
+    bad "gantt overlays: sample-logs/gen is not built"
+fi
+# the glyph legend names what the frame shows
+"$TNAV" render --view gantt --width 100 --height 16 sample-logs/x10.csv >"$TMP/x10g.txt"
+check "x10 gantt: the glyph legend explains spawn, end, atomic and data moves" \
+    grep -q "▸ spawn  ● end  A atomic  D move with data" "$TMP/x10g.txt"
+
 echo "render-checks: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -365,6 +365,34 @@ check "... and answers keys typed on the terminal" wait_for piped "gantt: activi
 keys piped q
 check "... q: exit 0" wait_for piped "tnav-exit=0" F
 
+# ---- special keys whatever TERM says; the event list in time order --------------------------
+# TERM=xterm-256color inside tmux (whose panes send the keys of its own
+# terminal description): Home, End, PgUp, PgDn and F-keys still work
+start keys 100 30 "$TNAV $R"
+wait_for keys "? help" F >/dev/null
+keys keys 7
+check "7: the event list in time order, opened at the cursor's time" wait_for keys "event 1 of 328 in the trace, in time order" F
+keys keys End
+check "End: the last event of the trace (TERM mismatch)" wait_for keys "event 328 of 328 in the trace" F
+check "... the list ends with the trace's last event (rank 7's last receive at 60.6 ms)" wait_for keys "60.6 ms +4 us +7 +7.0 +recv +recv$"
+keys keys PgUp
+check "PgUp: a screen of events back" wait_for keys "event 302 of 328" F
+keys keys PgDn
+check "PgDn: a screen forward" wait_for keys "event 328 of 328" F
+keys keys Home
+check "Home: the first event" wait_for keys "event 1 of 328 in the trace" F
+keys keys j j
+check "j: the next event" wait_for keys "event 3 of 328" F
+keys keys F1
+check "F1: the help" wait_for keys "tnav keys" F
+keys keys Escape
+keys keys 1
+check "back to the Gantt: no stray characters were taken as keys" wait_for keys "gantt: locations │" F
+keys keys o
+check "o: messages on the Gantt cycle (all)" wait_for keys "messages on the Gantt: all" F
+keys keys F10
+check "F10 quits: exit 0" wait_for keys "tnav-exit=0" F
+
 # ---- not a terminal ----------------------------------------------------------------------------
 "$TNAV" tui "$R" </dev/null >"$TMP/notty.out" 2>"$TMP/notty.err"
 rc=$?

@@ -26,6 +26,7 @@
 #include "base/out.h"
 #include "tui/actions.h"
 #include "tui/app.h"
+#include "tui/evlist.h"
 #include "check.h"
 #include "tui/keys.h"
 #include "tui/prompt.h"
@@ -1297,7 +1298,62 @@ static void t_shared_viewport_and_resize(void)
     close_app(&t);
 }
 
-/* the event list: the events of the window, sorted by a column; Enter goes to one */
+/* the reference order of the event list: (ts, event number) */
+static const Store *g_ref_s;
+static int ref_cmp(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    const Store *s = g_ref_s;
+    if (s->ts[a] != s->ts[b]) return s->ts[a] < s->ts[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* evorder_* against a sort of the selected events, walked one step and n
+ * steps at a time both ways, ranks, and the first event at a time */
+static void check_evorder(const Store *s, const uint64_t *sel)
+{
+    uint32_t *ref = xmalloc((s->n + 1) * sizeof *ref), *buf = xmalloc((s->n + 1) * sizeof *buf);
+    size_t n = 0;
+    for (uint32_t e = 0; e < s->n; e++)
+        if (!sel || ((sel[e >> 6] >> (e & 63)) & 1)) ref[n++] = e;
+    g_ref_s = s;
+    qsort(ref, n, sizeof *ref, ref_cmp);
+    if (!n) {
+        CHECK_EQ_I(evorder_first(s, sel), NONE32);
+        goto out;
+    }
+    CHECK_EQ_I(evorder_first(s, sel), ref[0]);
+    CHECK_EQ_I(evorder_last(s, sel), ref[n - 1]);
+    size_t bad = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        uint32_t nx = NONE32;
+        if (evorder_walk(s, sel, ref[i], +1, &nx, 1) != 1 || nx != ref[i + 1]) bad++;
+        if (evorder_rank(s, sel, ref[i]) != i) bad++;
+    }
+    CHECK_EQ_I(bad, 0);
+    CHECK_EQ_I(evorder_walk(s, sel, ref[n - 1], +1, buf, 5), 0);
+    CHECK_EQ_I(evorder_walk(s, sel, ref[0], -1, buf, 5), 0);
+    /* the whole list in one walk, forwards from the first and backwards from the last */
+    CHECK_EQ_I(evorder_walk(s, sel, ref[0], +1, buf, n), n - 1);
+    bad = 0;
+    for (size_t i = 0; i + 1 < n; i++) bad += buf[i] != ref[i + 1];
+    CHECK_EQ_I(evorder_walk(s, sel, ref[n - 1], -1, buf, n), n - 1);
+    for (size_t i = 0; i + 1 < n; i++) bad += buf[i] != ref[n - 2 - i];
+    CHECK_EQ_I(bad, 0);
+    /* at a time: the first event starting then or later, else the last */
+    for (size_t i = 0; i < n; i += n / 7 + 1) {
+        size_t j = i;
+        while (j > 0 && s->ts[ref[j - 1]] == s->ts[ref[i]]) j--;
+        CHECK_EQ_I(evorder_at(s, sel, s->ts[ref[i]]), ref[j]);
+    }
+    CHECK_EQ_I(evorder_at(s, sel, s->ts[ref[n - 1]] + 1), ref[n - 1]);
+out:
+    free(ref);
+    free(buf);
+}
+
+/* the event list: every selected event in time order, across locations;
+ * a column sort lists the window's events; Enter goes to one */
 static void t_event_list(void)
 {
     T t;
@@ -1305,28 +1361,93 @@ static void t_event_list(void)
     if (!t.ok) return;
     App *A = &t.A;
     const Store *s = A->s;
+    check_evorder(s, NULL);
+    uint64_t *sel = xcalloc(s->n / 64 + 2, sizeof *sel);
+    for (uint32_t e = 0; e < s->n; e += 3) sel[e >> 6] |= (uint64_t)1 << (e & 63);
+    check_evorder(s, sel);
+    memset(sel, 0, (s->n / 64 + 2) * sizeof *sel);
+    check_evorder(s, sel);
+    free(sel);
+    /* the list opens at the cursor's time, reaches the first and the last
+     * event, and the other views' cursor follows it */
+    uint32_t *ref = xmalloc(s->n * sizeof *ref);
+    for (uint32_t e = 0; e < s->n; e++) ref[e] = e;
+    g_ref_s = s;
+    qsort(ref, s->n, sizeof *ref, ref_cmp);
     keys(&t, "7");
-    CHECK_EQ_I(A->nevlist, 328);
-    keys(&t, "+++");
-    /* only the visible range */
-    size_t vis = 0;
-    for (uint32_t e = 0; e < s->n; e++) {
-        int64_t end = (s->flags[e] & EVF_DUR) ? s->ts[e] + s->dur[e] : s->ts[e];
-        if (s->ts[e] < A->t1 && (end > A->t0 || s->ts[e] >= A->t0)) vis++;
-    }
-    CHECK(A->nevlist > 0 && A->nevlist < 328);
-    CHECK(A->nevlist <= vis);
-    for (size_t i = 0; i + 1 < A->nevlist; i++) CHECK(s->ts[A->evlist[i]] <= s->ts[A->evlist[i + 1]]);
-    /* sorting by the next columns */
-    keys(&t, "s");
-    CHECK(A->ev_sort == 1);
+    CHECK_EQ_I(A->ev_at, evorder_at(s, NULL, app_cursor_time(A)));
+    key(&t, TK_END);
+    CHECK_EQ_I(A->ev_at, ref[s->n - 1]);
+    key(&t, TK_HOME);
+    CHECK_EQ_I(A->ev_at, ref[0]);
     keys(&t, "jjj");
-    CHECK_EQ_I(A->ev_cur, 3);
-    uint32_t e = A->evlist[3];
+    CHECK_EQ_I(A->ev_at, ref[3]);
+    CHECK(cursor_cell_holds(A, s->ts[ref[3]]));
+    key(&t, TK_PGDN);
+    CHECK(A->ev_at != ref[3] && evorder_rank(s, NULL, A->ev_at) > 3);
+    key(&t, TK_PGUP);
+    CHECK_EQ_I(A->ev_at, ref[3]);
+    uint32_t e = A->ev_at;
     keys(&t, "\n");
     CHECK_EQ_I(A->view, V_GANTT_LOC);
     CHECK(cursor_cell_holds(A, s->ts[e]));
     CHECK_EQ_I(A->cur_row, row_of(A, s->loc[e]));
+    /* with a filter: only what it selects, the last one at End */
+    CHECK(app_apply_filter(A, "kind == \"send\"", false));
+    frame(&t, AF_REFILTER);
+    keys(&t, "7");
+    CHECK(A->ev_at != NONE32 && s->kind[A->ev_at] == K_SEND);
+    key(&t, TK_END);
+    uint32_t last_send = NONE32;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->kind[ref[i]] == K_SEND) last_send = ref[i];
+    CHECK_EQ_I(A->ev_at, last_send);
+    app_clear_filter(A, false);
+    frame(&t, AF_REFILTER);
+    free(ref);
+    /* sorted by a column: the events of the visible range */
+    keys(&t, "0+++");
+    keys(&t, "s");
+    CHECK(A->ev_sort == 1);
+    size_t vis = 0;
+    for (uint32_t k = 0; k < s->n; k++) {
+        int64_t end = (s->flags[k] & EVF_DUR) ? s->ts[k] + s->dur[k] : s->ts[k];
+        if (s->ts[k] < A->t1 && (end > A->t0 || s->ts[k] >= A->t0)) vis++;
+    }
+    CHECK(A->nevlist > 0 && A->nevlist < 328);
+    CHECK(A->nevlist <= vis);
+    for (size_t i = 0; i + 1 < A->nevlist; i++) CHECK(s->dur[A->evlist[i]] >= s->dur[A->evlist[i + 1]]);
+    keys(&t, "jjj");
+    CHECK_EQ_I(A->ev_cur, 3);
+    e = A->evlist[3];
+    keys(&t, "\n");
+    CHECK_EQ_I(A->view, V_GANTT_LOC);
+    CHECK(cursor_cell_holds(A, s->ts[e]));
+    CHECK_EQ_I(A->cur_row, row_of(A, s->loc[e]));
+    close_app(&t);
+}
+
+/* the time order on a trace of many short activities over 64 workers
+ * (the generator's tasks shape): every event reached, both ways */
+static void t_event_order_tasks(void)
+{
+    char path[300], *cmd;
+    snprintf(path, sizeof path, "%s/tasks.csv", g_tmpdir);
+    cmd = xasprintf("sample-logs/gen --shape tasks --events 20000 -o '%s'", path);
+    int rc = system(cmd);
+    free(cmd);
+    CHECK_EQ_I(rc, 0);
+    if (rc) return;
+    T t;
+    CHECK(open_app(&t, path, 100, 30));
+    if (!t.ok) return;
+    const Store *s = t.A.s;
+    check_evorder(s, NULL);
+    uint64_t *sel = xcalloc(s->n / 64 + 2, sizeof *sel);
+    for (uint32_t e = 0; e < s->n; e++)
+        if (s->kind[e] != K_STATE) sel[e >> 6] |= (uint64_t)1 << (e & 63);
+    check_evorder(s, sel);
+    free(sel);
     close_app(&t);
 }
 
@@ -1647,7 +1768,8 @@ static const Test TESTS[] = {
     {"details: a sync group's participants, the last to arrive", t_details_sync},
     {"every view draws at every size, ASCII and without colour", t_views_draw},
     {"views share the viewport; resize; quit", t_shared_viewport_and_resize},
-    {"event list: the visible range, sorted, Enter goes there", t_event_list},
+    {"event list: every event in time order, Home/End, a filter, a column sort, Enter goes there", t_event_list},
+    {"event list: the time order on a task trace, with and without a selection", t_event_order_tasks},
     {"status line: N of M counts the events visible in the window", t_visible_count},
     {"analyses: tables as the command line computes them, sort, save, Enter, overlay, range efficiency", t_analyses},
     {"opening: the progress arithmetic and its box", t_load_progress},

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evlist.h"
 #include "keys.h"
 #include "base/util.h"
 
@@ -22,7 +23,8 @@ const char *tkey_name(int key, char *buf, int sz)
 {
     static const char *const SPECIAL[] = {"Up",   "Down", "Left", "Right", "PgUp",      "PgDn",
                                           "Home", "End",  "Bksp", "Del",   "Shift-Tab", "Resize"};
-    if (key > TK_SPECIAL && key < TK__END) snprintf(buf, (size_t)sz, "%s", SPECIAL[key - TK_SPECIAL - 1]);
+    if (key >= TK_F1 && key < TK__END) snprintf(buf, (size_t)sz, "F%d", key - TK_F1 + 1);
+    else if (key > TK_SPECIAL && key < TK_F1) snprintf(buf, (size_t)sz, "%s", SPECIAL[key - TK_SPECIAL - 1]);
     else if (key == TK_ENTER) snprintf(buf, (size_t)sz, "Enter");
     else if (key == TK_TAB) snprintf(buf, (size_t)sz, "Tab");
     else if (key == TK_ESC) snprintf(buf, (size_t)sz, "Esc");
@@ -92,10 +94,52 @@ static int a_fit(App *A)
 /* the event list and the statistics table move their own cursor */
 static bool list_view(const App *A) { return A->view == V_EVENTS || A->view == V_STATS || A->view == V_ANALYSES; }
 
+/* the time-ordered event list: the cursor's event moves d events; the
+ * time cursor of the other views follows it */
+static int evlist_follow(App *A)
+{
+    if (A->ev_at == NONE32) return AF_REDRAW;
+    int64_t t = A->s->ts[A->ev_at];
+    if (t >= A->t0 && t < A->t1) {
+        int n = app_ncells(A);
+        for (int i = 0; i < n; i++)
+            if (app_cell_start(A, i + 1) > t) {
+                A->cur_col = i;
+                break;
+            }
+        return AF_REDRAW;
+    }
+    app_pan_to(A, t);
+    return AF_REAGG;
+}
+
+static int evlist_move(App *A, long d)
+{
+    if (A->ev_at == NONE32 || !d) return AF_REDRAW;
+    size_t n = (size_t)(d < 0 ? -d : d);
+    if (n > 1000000) n = 1000000;
+    uint32_t *buf = xmalloc(n * sizeof *buf);
+    size_t got = evorder_walk(A->s, A->ss.sel, A->ev_at, d < 0 ? -1 : +1, buf, n);
+    if (got) A->ev_at = buf[got - 1];
+    free(buf);
+    long row = A->ev_row + (d < 0 ? -(long)got : (long)got);
+    A->ev_row = (int)(row < 0 ? 0 : row > A->h ? A->h : row); /* (the drawing clamps it to its lines) */
+    return evlist_follow(A);
+}
+
+static int evlist_end(App *A, int dir)
+{
+    A->ev_at = dir < 0 ? evorder_first(A->s, A->ss.sel) : evorder_last(A->s, A->ss.sel);
+    A->ev_row = dir < 0 ? 0 : A->h;
+    return evlist_follow(A);
+}
+
 static int list_move(App *A, long d)
 {
     if (A->view == V_ANALYSES) {
         analyses_move(A, d);
+    } else if (A->view == V_EVENTS && A->ev_sort == 0) {
+        return evlist_move(A, d);
     } else if (A->view == V_EVENTS) {
         long c = (long)A->ev_cur + d;
         if (c < 0) c = 0;
@@ -176,6 +220,7 @@ static int a_page_right(App *A)
 
 static int a_start(App *A)
 {
+    if (A->view == V_EVENTS && A->ev_sort == 0) return evlist_end(A, -1);
     if (list_view(A)) return list_move(A, -(long)1e12);
     int64_t span = A->t1 - A->t0;
     A->t0 = A->s->t_min;
@@ -187,6 +232,7 @@ static int a_start(App *A)
 
 static int a_end(App *A)
 {
+    if (A->view == V_EVENTS && A->ev_sort == 0) return evlist_end(A, +1);
     if (list_view(A)) return list_move(A, (long)1e12);
     int64_t span = A->t1 - A->t0;
     A->t1 = A->s->t_max + 1;
@@ -254,8 +300,8 @@ static int a_enter(App *A)
         A->cur_col = 0;
         return AF_REAGG;
     }
-    if (A->view == V_EVENTS && A->ev_cur < A->nevlist) {
-        uint32_t e = A->evlist[A->ev_cur];
+    if (A->view == V_EVENTS && (A->ev_sort ? A->ev_cur < A->nevlist : A->ev_at != NONE32)) {
+        uint32_t e = A->ev_sort ? A->evlist[A->ev_cur] : A->ev_at;
         app_set_view(A, V_GANTT_LOC);
         app_pan_to(A, A->s->ts[e]);
         app_cursor_row_to(A, e);
@@ -425,6 +471,22 @@ static int a_metric(App *A)
     return AF_REAGG;
 }
 
+static int a_messages(App *A)
+{
+    A->ovl_msgs = (OverlayMode)((A->ovl_msgs + 1) % OVL__N);
+    snprintf(A->msg, sizeof A->msg, "messages on the Gantt: %s%s", OVL_NAMES[A->ovl_msgs],
+             A->ovl_msgs == OVL_AUTO ? " (where they do not cover the rows)" : "");
+    return AF_REAGG;
+}
+
+static int a_instants(App *A)
+{
+    A->ovl_marks = (OverlayMode)((A->ovl_marks + 1) % OVL__N);
+    snprintf(A->msg, sizeof A->msg, "instants on the Gantt: %s%s", OVL_NAMES[A->ovl_marks],
+             A->ovl_marks == OVL_AUTO ? " (where they do not cover the rows)" : "");
+    return AF_REAGG;
+}
+
 static int a_reducer(App *A)
 {
     A->reducer = (Reducer)((A->reducer + 1) % RED__N);
@@ -439,8 +501,8 @@ static int a_redraw(App *A)
 }
 
 const Action ACTIONS[] = {
-    {"help", {'?'}, "show or hide this help", a_help},
-    {"quit", {'q'}, "quit (also Ctrl-C)", a_quit},
+    {"help", {'?', TK_F1}, "show or hide this help", a_help},
+    {"quit", {'q', TK_F1 + 9}, "quit (also Ctrl-C)", a_quit},
     {"view-gantt-loc", {'1'}, "view: Gantt by location", a_view1},
     {"view-gantt-act", {'2'}, "view: Gantt by activity (spawn tree)", a_view2},
     {"view-density", {'3'}, "view: density map", a_view3},
@@ -492,6 +554,9 @@ const Action ACTIONS[] = {
     {"path-next", {'}'}, "the critical path's next segment", a_path_next},
     {"path-prev", {'{'}, "the critical path's previous segment", a_path_prev},
     {"metric", {'M'}, "density: next metric (busy, sync, events, bytes, counter)", a_metric},
+    {"messages", {'o'}, "Gantt: message arrivals and connectors: auto (hidden where they would cover a row), all, off",
+     a_messages},
+    {"instants", {'O'}, "Gantt: instants' glyphs (spawn, end, marks...): auto, all, off", a_instants},
     {"reducer", {'R'}, "next reducer for grouped rows (sum, mean, max, min-nonzero, mode)", a_reducer},
     {"redraw", {CTRL('l')}, "redraw the screen", a_redraw},
     {NULL, {0}, NULL, NULL},

@@ -415,6 +415,7 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->metric = (MetricSpec){M_BUSY, false, NULL};
     A->reducer = RED_SUM;
     A->participants_of = NONE32;
+    A->ev_at = NONE32;
     A->filter_text = args && args->filter ? xstrdup(args->filter) : NULL;
     double t0 = now_sec();
     A->S = summary_build(A->s, A->ss.sel, args ? args->load.threads : 0);
@@ -633,6 +634,7 @@ void app_cursor_row_to(App *A, uint32_t e)
 
 void app_set_view(App *A, ViewId v)
 {
+    if (v == V_EVENTS && A->view != V_EVENTS) A->ev_at = NONE32; /* (the list opens at the cursor's time) */
     A->view = v;
     A->cur_row = 0;
     A->row_off = 0;

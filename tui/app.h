@@ -114,8 +114,10 @@ typedef struct App {
     uint32_t *evlist;
     size_t nevlist;
     bool evlist_dirty, evlist_capped;
-    int ev_sort;
+    int ev_sort;         /* 0: every selected event in time order (evlist.h); else a column of the window's list */
     size_t ev_cur, ev_off;
+    uint32_t ev_at;      /* time order: the event under the list's cursor (NONE32: at the cursor's time) */
+    int ev_row;          /* time order: its line among the list's lines */
     /* statistics table */
     int st_cur, st_off;
     /* the prompt */
@@ -135,6 +137,7 @@ typedef struct App {
      * (building their series costs as much as the frame; the next frame,
      * drawn right after it, has them) */
     bool first_lite;
+    OverlayMode ovl_msgs, ovl_marks; /* the Gantt's message arrivals and instants (auto, all, off) */
     /* memory prepared while idle for the first filter's summary */
     void *prewarm_thread;
     /* set by the screen: while a filter runs on a thread of its own, called

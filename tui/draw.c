@@ -20,6 +20,7 @@
 #include "actions.h"
 #include "analyses.h"
 #include "app.h"
+#include "evlist.h"
 #include "keys.h"
 #include "base/out.h"
 #include "base/timeparse.h"
@@ -97,6 +98,8 @@ static void view_ctx(App *A, ViewCtx *ctx, int w, int h)
     ctx->hl = A->Shl;
     ctx->filter_text = A->filter_text;
     ctx->no_marks = A->first_lite;
+    ctx->msgs = A->ovl_msgs;
+    ctx->marks = A->ovl_marks;
 }
 
 static void run_rows_view(App *A, const char *name, RowModel *M, MetricSpec *m, Canvas *c, int w, int h, int label_w,
@@ -115,8 +118,7 @@ static void run_rows_view(App *A, const char *name, RowModel *M, MetricSpec *m, 
         ctx.rows = M->kind;
         if (cursor_rows) {
             /* keep the cursor row on the screen */
-            int nl = h - 3;
-            if (nl < 1) nl = 1;
+            int nl = view_row_lines(&ctx, name);
             if ((uint32_t)A->cur_row < A->row_off) A->row_off = (uint32_t)A->cur_row;
             if ((uint32_t)A->cur_row >= A->row_off + (uint32_t)nl) A->row_off = (uint32_t)A->cur_row - (uint32_t)nl + 1;
             ctx.row_off = A->row_off;
@@ -238,8 +240,56 @@ static void build_evlist(App *A)
     if (A->ev_cur >= n) A->ev_cur = n ? n - 1 : 0;
 }
 
+/* every selected event in time order, from the one under the list's
+ * cursor (evlist.h): nothing is listed but the lines shown */
+static void draw_events_time(App *A, Canvas *c, int w, int h)
+{
+    const Store *s = A->s;
+    const uint64_t *sel = A->ss.sel;
+    int rows = h - 2 < 1 ? 1 : h - 2;
+    if (A->ev_at != NONE32 && (A->ev_at >= s->n || (sel && !((sel[A->ev_at >> 6] >> (A->ev_at & 63)) & 1))))
+        A->ev_at = evorder_at(s, sel, A->ev_at < s->n ? s->ts[A->ev_at] : app_cursor_time(A)); /* (a new filter) */
+    if (A->ev_at == NONE32) A->ev_at = evorder_at(s, sel, app_cursor_time(A));
+    char hdr[200];
+    snprintf(hdr, sizeof hdr, "%-14s %-10s %-8s %-10s %-8s %s", "time", "dur", "loc", "act", "kind", "name");
+    canvas_text(c, 0, 0, hdr, w, ROLE_TITLE, ATTR_BOLD);
+    canvas_put(c, 4, 0, c->ascii ? 'v' : 0x25BC, ROLE_TITLE, 0, ATTR_BOLD);
+    if (A->ev_at == NONE32) {
+        canvas_text(c, 0, 1, "no event is selected", w, ROLE_DIM, 0);
+        return;
+    }
+    if (A->ev_row >= rows) A->ev_row = rows - 1;
+    if (A->ev_row < 0) A->ev_row = 0;
+    uint32_t *above = xmalloc((size_t)rows * sizeof *above), *below = xmalloc((size_t)rows * sizeof *below);
+    size_t na = evorder_walk(s, sel, A->ev_at, -1, above, (size_t)A->ev_row);
+    size_t nb = evorder_walk(s, sel, A->ev_at, +1, below, (size_t)rows - 1 - na);
+    if (na + 1 + nb < (size_t)rows && na == (size_t)A->ev_row) /* (near the end: fill the lines from above) */
+        na = evorder_walk(s, sel, A->ev_at, -1, above, (size_t)rows - 1 - nb);
+    A->ev_row = (int)na;
+    for (size_t r = 0; r < na + 1 + nb; r++) {
+        uint32_t e = r < na ? above[na - 1 - r] : r == na ? A->ev_at : below[r - na - 1];
+        char tb[48], db[48] = "", ab[160], line[400];
+        format_dur(tb, sizeof tb, s->ts[e] - s->t_min);
+        if (s->flags[e] & EVF_DUR) format_dur(db, sizeof db, s->dur[e]);
+        snprintf(line, sizeof line, "%-14s %-10s %-8.8s %-10.10s %-8.8s %s", tb, db, loc_label(s, s->loc[e]),
+                 act_label(s, s->act[e], ab, sizeof ab), kind_name(s, s->kind[e]), event_name(s, e));
+        canvas_text(c, 0, 1 + (int)r, line, w, ROLE_DEFAULT, r == na ? ATTR_REVERSE : 0);
+    }
+    free(above);
+    free(below);
+    char foot[240];
+    snprintf(foot, sizeof foot, "event %" PRIu64 " of %" PRIu64 " %s, in time order; Home/End: first/last; s: sort the "
+             "window's events by a column; Enter: show in the Gantt",
+             evorder_rank(s, sel, A->ev_at) + 1, A->ss.nsel, sel ? "selected" : "in the trace");
+    canvas_text(c, 0, h - 1, foot, w, ROLE_DIM, 0);
+}
+
 static void draw_events(App *A, Canvas *c, int w, int h)
 {
+    if (A->ev_sort == 0) {
+        draw_events_time(A, c, w, h);
+        return;
+    }
     const Store *s = A->s;
     if (A->evlist_dirty || A->ev_t0 != A->t0 || A->ev_t1 != A->t1) build_evlist(A);
     static const char *const COLS[6] = {"time", "dur", "loc", "act", "kind", "name"};

@@ -26,7 +26,8 @@ enum {
     TK_DEL,
     TK_BTAB,   /* shift-tab */
     TK_RESIZE,
-    TK__END
+    TK_F1, /* ... TK_F1 + 11: F12 */
+    TK__END = TK_F1 + 12
 };
 
 /* the name of a key for the help: "a", "Ctrl-A", "Left", "PgUp", ... */

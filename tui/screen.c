@@ -117,6 +117,30 @@ static void blit(const Canvas *c)
 
 /* ---- keys --------------------------------------------------------------------------------- */
 
+/* The escape sequences terminals send for the special keys, whatever TERM
+ * says: a TERM that does not match the terminal (xterm-256color inside
+ * tmux or screen, a vt100 description over ssh) would otherwise turn
+ * Home into Esc [ 1 ~ — and the '1' into a view switch. */
+static void define_common_keys(void)
+{
+    static const struct {
+        const char *seq;
+        int key;
+    } K[] = {
+        {"\033[A", KEY_UP},     {"\033[B", KEY_DOWN},    {"\033[C", KEY_RIGHT},  {"\033[D", KEY_LEFT},
+        {"\033OA", KEY_UP},     {"\033OB", KEY_DOWN},    {"\033OC", KEY_RIGHT},  {"\033OD", KEY_LEFT},
+        {"\033[H", KEY_HOME},   {"\033OH", KEY_HOME},    {"\033[1~", KEY_HOME},  {"\033[7~", KEY_HOME},
+        {"\033[F", KEY_END},    {"\033OF", KEY_END},     {"\033[4~", KEY_END},   {"\033[8~", KEY_END},
+        {"\033[5~", KEY_PPAGE}, {"\033[6~", KEY_NPAGE},  {"\033[3~", KEY_DC},    {"\033[Z", KEY_BTAB},
+        {"\033OP", KEY_F(1)},   {"\033OQ", KEY_F(2)},    {"\033OR", KEY_F(3)},   {"\033OS", KEY_F(4)},
+        {"\033[11~", KEY_F(1)}, {"\033[12~", KEY_F(2)},  {"\033[13~", KEY_F(3)}, {"\033[14~", KEY_F(4)},
+        {"\033[[A", KEY_F(1)},  {"\033[[B", KEY_F(2)},   {"\033[[C", KEY_F(3)},  {"\033[[D", KEY_F(4)},
+        {"\033[15~", KEY_F(5)}, {"\033[17~", KEY_F(6)},  {"\033[18~", KEY_F(7)}, {"\033[19~", KEY_F(8)},
+        {"\033[20~", KEY_F(9)}, {"\033[21~", KEY_F(10)}, {"\033[23~", KEY_F(11)}, {"\033[24~", KEY_F(12)},
+    };
+    for (size_t i = 0; i < sizeof K / sizeof K[0]; i++) define_key(K[i].seq, K[i].key);
+}
+
 static int translate(int r, wint_t ch)
 {
     if (r == OK) {
@@ -138,7 +162,9 @@ static int translate(int r, wint_t ch)
     case KEY_BTAB: return TK_BTAB;
     case KEY_ENTER: return TK_ENTER;
     case KEY_RESIZE: return TK_RESIZE;
-    default: return -1;
+    default:
+        if (ch >= KEY_F(1) && ch <= KEY_F(12)) return TK_F1 + (int)(ch - KEY_F(1));
+        return -1;
     }
 }
 
@@ -261,6 +287,7 @@ static bool screen_open(bool *color)
     noecho();
     nonl();
     keypad(stdscr, TRUE);
+    define_common_keys();
     curs_set(0);
     mousemask(ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION, NULL);
     mouseinterval(0);

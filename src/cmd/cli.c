@@ -153,7 +153,7 @@ static int uerr(const char *cmd, const char *fmt, const char *arg);
 
 static bool takes_value(const char *const *list, const char *name, int *idx)
 {
-    for (int i = 0; list && list[i]; i++)
+    for (int i = 0; list && list[i] && i < CLI_MAX_EXTRA; i++)
         if (!strcmp(list[i], name)) {
             *idx = i;
             return true;

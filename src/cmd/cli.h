@@ -16,6 +16,9 @@
 #include "load/load.h"
 #include "store/store.h"
 
+/* the most extra options (or flags) a command may accept */
+#define CLI_MAX_EXTRA 32
+
 typedef struct {
     LoadOpts load;
     bool json;
@@ -28,9 +31,9 @@ typedef struct {
     uint64_t max_memory; /* --max-memory in bytes (0: no cap); applied by cli_parse */
     /* options a command accepts beyond the common ones, as name=value */
     const char *const *extra_opts; /* NULL-terminated list of accepted "--name" with an argument */
-    const char *extra_vals[16];
+    const char *extra_vals[CLI_MAX_EXTRA];
     const char *const *extra_flags; /* NULL-terminated list of accepted flags without an argument */
-    bool extra_flag_set[16];
+    bool extra_flag_set[CLI_MAX_EXTRA];
 } CliArgs;
 
 /* Parse argv[first..argc). Returns 0, or 2 after printing a usage error. */

@@ -176,7 +176,7 @@ int cmd_render(int argc, char **argv, int first)
     memset(&a, 0, sizeof a);
     static const char *const opts[] = {"--view", "--rows",  "--metric", "--dir",   "--reduce", "--sub-bins",
                                        "--from", "--to",    "--width",  "--height", "--color", "--format",
-                                       "--scale", "--row",  "--at",     "--runs",  NULL};
+                                       "--scale", "--row",  "--at",     "--runs",  "--messages", "--instants", NULL};
     static const char *const flags[] = {"--ascii", "--tree", "--bench", NULL};
     a.extra_opts = opts;
     a.extra_flags = flags;
@@ -263,6 +263,17 @@ int cmd_render(int argc, char **argv, int first)
         /* (a value of the view: a time, a byte or event count, at most an int64) */
         if (*end || end == v || !(ctx.scale > 0) || !(ctx.scale <= 9.2e18))
             BAD("--scale must be a finite number above 0 and at most 9.2e18, not '%s'", v);
+    }
+    /* the Gantt's overlays: auto (default), all, off */
+    static const char *const OVL_OPTS[2] = {"--messages", "--instants"};
+    for (int k = 0; k < 2; k++) {
+        if (!(v = cli_extra(&a, OVL_OPTS[k]))) continue;
+        int m = -1;
+        for (int i = 0; i < OVL__N; i++)
+            if (!strcmp(v, OVL_NAMES[i])) m = i;
+        if (m < 0) BAD(k ? "--instants must be auto, all or off, not '%s'" : "--messages must be auto, all or off, not '%s'", v);
+        if (k) ctx.marks = (OverlayMode)m;
+        else ctx.msgs = (OverlayMode)m;
     }
     ctx.row_sel = cli_extra(&a, "--row");
     const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to"), *at = cli_extra(&a, "--at");

@@ -145,6 +145,50 @@ size_t text_wrap(const char *s, int maxw)
     return (size_t)(p - s);
 }
 
+size_t elide_middle(const char *s, int maxw, char *out, size_t sz)
+{
+    if (!sz) return 0;
+    int w = text_width(s);
+    size_t n = strlen(s);
+    if (w <= maxw || maxw < 3) {
+        size_t k = n < sz - 1 ? n : sz - 1;
+        memcpy(out, s, k);
+        out[k] = 0;
+        return k;
+    }
+    /* the head takes the first (maxw - 1) / 2 columns, the tail the rest */
+    int head = (maxw - 1) / 2, tail = maxw - 1 - head, used = 0;
+    const char *p = s;
+    while (*p) {
+        const char *q = p;
+        int cw = cp_width(next_cp(&q));
+        if (used + cw > head) break;
+        used += cw;
+        p = q;
+    }
+    size_t hb = (size_t)(p - s);
+    /* the tail: skip characters from the head's end until what is left fits */
+    const char *t = p;
+    int rest = w - used;
+    while (*t && rest > tail) {
+        const char *q = t;
+        rest -= cp_width(next_cp(&q));
+        t = q;
+    }
+    size_t tb = n - (size_t)(t - s);
+    if (hb + 3 + tb + 1 > sz) {
+        size_t k = n < sz - 1 ? n : sz - 1;
+        memcpy(out, s, k);
+        out[k] = 0;
+        return k;
+    }
+    memcpy(out, s, hb);
+    memcpy(out + hb, "\xe2\x80\xa6", 3);
+    memcpy(out + hb + 3, t, tb);
+    out[hb + 3 + tb] = 0;
+    return hb + 3 + tb;
+}
+
 int canvas_text(Canvas *c, int x, int y, const char *s, int maxw, uint8_t fg, uint8_t attr)
 {
     if (maxw <= 0) return 0;

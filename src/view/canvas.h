@@ -75,6 +75,10 @@ int text_width(const char *s);
 /* The bytes of s that fill a line of at most maxw columns, broken after a
  * blank when one is in it (at least one character, 0 at the end). */
 size_t text_wrap(const char *s, int maxw);
+/* s shortened to at most maxw columns by cutting its middle ("KMeans.…reduce"),
+ * so that names sharing a prefix stay apart; into out (NUL-terminated);
+ * returns its bytes */
+size_t elide_middle(const char *s, int maxw, char *out, size_t sz);
 /* Fill a row span with one glyph. */
 void canvas_hline(Canvas *c, int x0, int x1, int y, uint32_t ch, uint8_t fg, uint8_t bg, uint8_t attr);
 

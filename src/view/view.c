@@ -21,16 +21,7 @@
 #include "base/timeparse.h"
 #include "base/util.h"
 #include "imbalance.h"
-
-/* glyphs */
-#define G_HLINE 0x2500u
-#define G_VLINE 0x2502u
-#define G_TICK 0x252Cu
-#define G_TEE_DOWN 0x252Cu
-#define G_TEE_UP 0x2534u
-#define G_ARROW_DOWN 0x25BCu
-#define G_ARROW_UP 0x25B2u
-#define G_FULL 0x2588u
+#include "view_int.h"
 
 static const uint32_t RAMP_GLYPH[5] = {' ', 0x2591, 0x2592, 0x2593, 0x2588};
 
@@ -119,7 +110,7 @@ void axis_time_label(char *buf, size_t sz, int64_t t, int64_t step)
 
 /* the rule with ticks on line y, labels on line y + 1, for the grid drawn
  * from column x0 */
-static void draw_axis(Canvas *c, const TimeGrid *g, int x0, int y, int64_t origin)
+void draw_axis(Canvas *c, const TimeGrid *g, int x0, int y, int64_t origin)
 {
     canvas_hline(c, x0, x0 + g->ncell, y, G_HLINE, ROLE_AXIS, 0, 0);
     int64_t span;
@@ -148,7 +139,7 @@ static void draw_axis(Canvas *c, const TimeGrid *g, int x0, int y, int64_t origi
     }
 }
 
-static void draw_status(Canvas *c, const ViewCtx *ctx, const char *view, const char *what, int64_t a, int64_t b)
+void draw_status(Canvas *c, const ViewCtx *ctx, const char *view, const char *what, int64_t a, int64_t b)
 {
     int y = c->h - 1;
     canvas_hline(c, 0, c->w, y, ' ', ROLE_STATUS, 0, 0);
@@ -172,22 +163,25 @@ static void draw_status(Canvas *c, const ViewCtx *ctx, const char *view, const c
 
 /* ---- the rows layout ---------------------------------------------------------------------- */
 
-typedef struct {
-    int lw, x0, ncell;
-    int nlines;
-    int y_legend, y_axis;
-    bool legend;
-} Layout;
-
-static void layout_lines(const ViewCtx *ctx, bool legend, Layout *L)
+/* legend2: a second legend line when the frame has room for it (the rows
+ * keep at least 4 lines) */
+static void layout_lines(const ViewCtx *ctx, bool legend, bool legend2, Layout *L)
 {
     memset(L, 0, sizeof *L);
     int h = ctx->h + (ctx->no_status ? 1 : 0); /* (as if the status line were there) */
     L->legend = legend && h >= 7;
     L->y_axis = h - 3;
     L->y_legend = L->legend ? h - 4 : -1;
-    L->nlines = h - 3 - (L->legend ? 1 : 0);
+    L->y_legend2 = L->legend && legend2 && h >= 12 ? h - 5 : -1;
+    L->nlines = h - 3 - (L->legend ? 1 : 0) - (L->y_legend2 >= 0 ? 1 : 0);
     if (L->nlines < 1) L->nlines = 1;
+}
+
+int view_row_lines(const ViewCtx *ctx, const char *view)
+{
+    Layout L;
+    layout_lines(ctx, true, !strcmp(view, "gantt"), &L);
+    return L.nlines;
 }
 
 /* the label column from the rows' labels; the cells take the rest */
@@ -223,19 +217,9 @@ static void free_labels(char **lab, uint32_t n)
     free(lab);
 }
 
-/* the frame of a rows x time view: layout, rows (the caller's, or all
- * rows fitted to the lines), the rows shown (all of them for TSV), labels,
- * grid */
-typedef struct {
-    Layout L;
-    RowSet all, rs;
-    char **lab;
-    TimeGrid g;
-} RowsFrame;
-
-static void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, RowsFrame *f)
+void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, bool legend2, RowsFrame *f)
 {
-    layout_lines(ctx, true, &f->L);
+    layout_lines(ctx, true, legend2, &f->L);
     if (ctx->rowset && ctx->rowset->kind == rk) {
         f->all = *ctx->rowset;
         f->all.owned = false;
@@ -253,7 +237,7 @@ static void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, RowsFrame *f)
     ctx->out_ng = f->all.ng;
 }
 
-static void rows_frame_free(RowsFrame *f)
+void rows_frame_free(RowsFrame *f)
 {
     grid_free(&f->g);
     free_labels(f->lab, f->rs.ng);
@@ -261,7 +245,7 @@ static void rows_frame_free(RowsFrame *f)
 }
 
 /* underline the cells of rows x grid that hold highlighted events */
-static void draw_highlight(ViewCtx *ctx, Canvas *c, const RowSet *rs, const TimeGrid *g, int x0, int nlines)
+void draw_highlight(ViewCtx *ctx, Canvas *c, const RowSet *rs, const TimeGrid *g, int x0, int nlines)
 {
     if (!ctx->hl) return;
     for (uint32_t r = 0; r < rs->ng && (int)r < nlines; r++)
@@ -277,7 +261,7 @@ static void draw_highlight(ViewCtx *ctx, Canvas *c, const RowSet *rs, const Time
         }
 }
 
-static void draw_labels(Canvas *c, char **lab, uint32_t ng, const Layout *L)
+void draw_labels(Canvas *c, char **lab, uint32_t ng, const Layout *L)
 {
     for (uint32_t g = 0; g < ng && (int)g < L->nlines; g++) {
         canvas_text(c, 0, (int)g, lab[g], L->lw, ROLE_LABEL, 0);
@@ -285,7 +269,7 @@ static void draw_labels(Canvas *c, char **lab, uint32_t ng, const Layout *L)
     }
 }
 
-static void tsv_header(FILE *f, const TimeGrid *g)
+void tsv_header(FILE *f, const TimeGrid *g)
 {
     fputs("row", f);
     for (int i = 0; i < g->ncell; i++) fprintf(f, "\t%" PRId64, g->b[i]);
@@ -293,7 +277,7 @@ static void tsv_header(FILE *f, const TimeGrid *g)
 }
 
 /* the label of a TSV row: tabs and newlines replaced */
-static void tsv_label(FILE *f, const char *s)
+void tsv_label(FILE *f, const char *s)
 {
     for (; *s; s++) putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
@@ -373,7 +357,7 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
     }
     if (!summary_prepare(ctx->S, &m, rk, err, errsz)) return false;
     RowsFrame F;
-    rows_frame(ctx, rk, tsv != NULL, &F);
+    rows_frame(ctx, rk, tsv != NULL, false, &F);
     const Layout L = F.L;
     const RowSet rs = F.rs;
     char **lab = F.lab;
@@ -433,199 +417,6 @@ static bool run_density(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t er
 static bool run_comm(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
 {
     return density_like(ctx, c, tsv, ROWS_PAIR, M_BYTES, "comm", err, errsz);
-}
-
-/* ---- Gantt ------------------------------------------------------------------------------------ */
-
-static uint8_t name_role(Summary *S, uint32_t e)
-{
-    int r = summary_name_rank(S, e);
-    if (r >= 0 && r < ROLE_CAT_N) return (uint8_t)(ROLE_CAT0 + r);
-    const char *nm = event_name(summary_store(S), e);
-    return (uint8_t)(ROLE_CAT0 + (hash_bytes(nm, strlen(nm)) % ROLE_CAT_N));
-}
-
-/* the glyph of an interval occupying a cell */
-static uint32_t interval_glyph(Summary *S, const Canvas *c, uint32_t e)
-{
-    const Store *s = summary_store(S);
-    if (!c->color || c->ascii) {
-        int r = summary_name_rank(S, e);
-        return r >= 0 && r < 26 ? (uint32_t)('a' + r) : '#';
-    }
-    return s->kind[e] == K_STATE ? G_FULL : s->kind[e] == K_SYNC ? 0x2591 : 0x2592;
-}
-
-/* the X-Eye glyph of an instant event */
-static uint32_t instant_glyph(const Store *s, uint32_t e)
-{
-    switch (s->kind[e]) {
-    case K_SPAWN: return 0x25B8; /* ▸ */
-    case K_END: return 0x25CF;   /* ● */
-    case K_MOVE: {
-        const Column *bc = store_canon_col(s, F_BYTES);
-        int64_t b = 0;
-        double d;
-        if (bc && col_get_num(bc, e, &d)) b = (int64_t)d;
-        return b > 0 ? 'D' : 'M';
-    }
-    case K_SYNC: return 'F';
-    case K_ATOMIC: return 'A';
-    case K_MARK: return 0x2022; /* • */
-    default: break;
-    }
-    if (s->kind[e] >= K_USER && strcmp(kind_name(s, s->kind[e]), "clock") != 0) {
-        /* a user kind: its first letter (pass, fail, note), else • */
-        unsigned char k0 = (unsigned char)kind_name(s, s->kind[e])[0];
-        return (k0 >= 'a' && k0 <= 'z') || (k0 >= 'A' && k0 <= 'Z') || (k0 >= '0' && k0 <= '9') ? k0 : 0x2022;
-    }
-    /* X10 clock operations, by name */
-    const char *nm = s->name[e] != NONE32 ? store_str(s, s->name[e]) : "";
-    if (strstr(nm, "drop")) return 0x2190;   /* ← */
-    if (strstr(nm, "resume")) return 0x21C9; /* ⇉ */
-    if (strstr(nm, "wait") || strstr(nm, "block")) return 0x21C7; /* ⇇ */
-    return 0x2192;                           /* → advance */
-}
-
-static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
-{
-    Summary *S = ctx->S;
-    const Store *s = ctx->s;
-    RowsFrame F;
-    rows_frame(ctx, ctx->rows, tsv != NULL, &F);
-    const Layout L = F.L;
-    const RowSet rs = F.rs;
-    char **lab = F.lab;
-    const TimeGrid g = F.g;
-    size_t nv = (size_t)rs.ng * (size_t)g.ncell;
-    uint32_t *dom = xmalloc((nv + 1) * sizeof(uint32_t));
-    agg_dominant(S, &rs, &g, 8, dom);
-    if (tsv) {
-        tsv_header(tsv, &g);
-        for (uint32_t r = 0; r < rs.ng; r++) {
-            tsv_label(tsv, lab[r]);
-            for (int i = 0; i < g.ncell; i++) {
-                putc('\t', tsv);
-                uint32_t e = dom[(size_t)r * (size_t)g.ncell + (size_t)i];
-                if (e != NONE32) tsv_label(tsv, event_name(s, e));
-            }
-            putc('\n', tsv);
-        }
-    }
-    if (c) {
-        draw_labels(c, lab, rs.ng, &L);
-        uint32_t nr = rs.ng < (uint32_t)L.nlines ? rs.ng : (uint32_t)L.nlines;
-        /* intervals */
-        for (uint32_t r = 0; r < nr; r++)
-            for (int i = 0; i < g.ncell; i++) {
-                uint32_t e = dom[(size_t)r * (size_t)g.ncell + (size_t)i];
-                if (e == NONE32) continue;
-                canvas_put(c, L.x0 + i, (int)r, interval_glyph(S, c, e), name_role(S, e), 0, 0);
-            }
-        draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
-        /* instants: per row, the cells where its members have one (a
-         * member costs per such cell, not per cell) */
-        uint8_t *has_glyph = xcalloc(nv + 1, 1);
-        size_t ncz = (size_t)g.ncell;
-        int *cells = xmalloc((ncz + 1) * sizeof(int));
-        uint32_t *cev = xmalloc((ncz + 1) * sizeof(uint32_t)), *ccnt = xmalloc((ncz + 1) * sizeof(uint32_t));
-        uint32_t *bestc = xmalloc((ncz + 1) * sizeof(uint32_t));
-        for (uint32_t r = 0; r < nr && !ctx->no_marks; r++) {
-            for (size_t i = 0; i < ncz; i++) bestc[i] = NONE32;
-            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
-                int nk = summary_glyph_cells(S, rs.kind, rs.ids[k], &g, cells, cev, ccnt);
-                for (int q = 0; q < nk; q++) {
-                    uint32_t e = cev[q], *best = &bestc[cells[q]];
-                    if (e != NONE32 && (*best == NONE32 || instant_glyph(s, e) == 0x25CF)) *best = e;
-                }
-            }
-            for (int i = 0; i < g.ncell; i++) {
-                uint32_t best = bestc[i];
-                if (best == NONE32) continue;
-                canvas_put(c, L.x0 + i, (int)r, instant_glyph(s, best), ROLE_GLYPH, 0, ATTR_BOLD);
-                has_glyph[(size_t)r * ncz + (size_t)i] = 1;
-            }
-        }
-        /* messages: a connector where one message arrives in the column,
-         * else a count at each destination */
-        uint32_t nbase = rs.kind == ROWS_LOC ? s->nloc : s->nact;
-        int32_t *row_of = xmalloc(((size_t)nbase + 1) * sizeof(int32_t));
-        for (uint32_t b = 0; b < nbase; b++) row_of[b] = -1;
-        for (uint32_t r = 0; r < nr; r++)
-            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) row_of[rs.ids[k]] = (int32_t)r;
-        /* arrivals per row and cell: how many, and the first member's first */
-        uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
-        for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
-        for (uint32_t r = 0; r < nr && !ctx->no_marks; r++)
-            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
-                int nk = summary_arrival_cells(S, rs.kind, rs.ids[k], &g, cells, ccnt, cev);
-                for (int q = 0; q < nk; q++) {
-                    size_t z = (size_t)r * ncz + (size_t)cells[q];
-                    if (ccnt[q] && firstc[z] == NONE32) firstc[z] = cev[q];
-                    arrc[z] += ccnt[q];
-                }
-            }
-        uint32_t *arr = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *first = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
-        for (int i = 0; i < g.ncell && !ctx->no_marks; i++) {
-            uint32_t total = 0, lone = NONE32;
-            int lone_row = -1;
-            for (uint32_t r = 0; r < nr; r++) {
-                arr[r] = arrc[(size_t)r * ncz + (size_t)i];
-                first[r] = firstc[(size_t)r * ncz + (size_t)i];
-                if (arr[r]) lone = first[r], lone_row = (int)r;
-                total += arr[r];
-            }
-            if (!total) continue;
-            int src_row = -1;
-            if (total == 1) {
-                const Message *M = &s->msgs[lone];
-                uint32_t sb = NONE32;
-                if (rs.kind == ROWS_LOC) sb = M->src != NONE32 ? M->src : M->send_ev != NONE32 ? s->loc[M->send_ev] : NONE32;
-                else if (M->send_ev != NONE32) sb = s->act[M->send_ev];
-                if (sb != NONE32) src_row = row_of[sb];
-            }
-            if (total == 1 && src_row >= 0 && src_row != lone_row) {
-                int a = src_row < lone_row ? src_row : lone_row, b = src_row < lone_row ? lone_row : src_row;
-                for (int r = a + 1; r < b; r++)
-                    if (!has_glyph[(size_t)r * (size_t)g.ncell + (size_t)i])
-                        canvas_put(c, L.x0 + i, r, G_VLINE, ROLE_MSG, 0, 0);
-                canvas_put(c, L.x0 + i, src_row, src_row < lone_row ? G_TEE_DOWN : G_TEE_UP, ROLE_MSG, 0, ATTR_BOLD);
-                canvas_put(c, L.x0 + i, lone_row, src_row < lone_row ? G_ARROW_DOWN : G_ARROW_UP, ROLE_MSG, 0, ATTR_BOLD);
-            } else {
-                for (uint32_t r = 0; r < nr; r++)
-                    if (arr[r])
-                        canvas_put(c, L.x0 + i, (int)r, arr[r] <= 9 ? '0' + arr[r] : '+', ROLE_MSG, 0, ATTR_BOLD);
-            }
-        }
-        free(arr);
-        free(first);
-        free(arrc);
-        free(firstc);
-        free(cells);
-        free(cev);
-        free(ccnt);
-        free(bestc);
-        free(row_of);
-        free(has_glyph);
-        /* legend: the top names */
-        if (L.legend) {
-            uint32_t top[26];
-            int nt = summary_top_names(S, top, NULL, 26), x = 0;
-            for (int k = 0; k < nt && x < c->w - 4; k++) {
-                canvas_put(c, x, L.y_legend, interval_glyph(S, c, top[k]), name_role(S, top[k]), 0, 0);
-                x += 2 + canvas_text(c, x + 2, L.y_legend, event_name(s, top[k]), c->w - x - 2 > 20 ? 20 : c->w - x - 2,
-                                     ROLE_DIM, 0);
-                x += 1;
-            }
-        }
-        draw_axis(c, &g, L.x0, L.y_axis, s->t_min);
-        if (!ctx->no_status) draw_status(c, ctx, "gantt", rs.kind == ROWS_ACT ? "activities" : "locations", g.t0, g.t1);
-    }
-    (void)err;
-    (void)errsz;
-    free(dom);
-    rows_frame_free(&F);
-    return true;
 }
 
 /* ---- the communication matrix ------------------------------------------------------------------- */
@@ -977,7 +768,7 @@ static bool run_imbalance(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t 
     (void)err;
     (void)errsz;
     RowsFrame F;
-    rows_frame(ctx, ROWS_LOC, tsv != NULL, &F);
+    rows_frame(ctx, ROWS_LOC, tsv != NULL, false, &F);
     const Layout L = F.L;
     const RowSet rs = F.rs;
     const TimeGrid g = F.g;
@@ -1022,7 +813,6 @@ static bool run_imbalance(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t 
 /* ---- the table of views ------------------------------------------------------------------------------ */
 
 static const ViewOps V_DENSITY = {"density", "rows x time, shaded by a metric (the KL1 process monitor)", run_density};
-static const ViewOps V_GANTT = {"gantt", "a timeline per row: what runs, instants, messages", run_gantt};
 static const ViewOps V_COMM = {"comm", "location pairs x time, shaded by bytes (or messages) sent", run_comm};
 static const ViewOps V_MATRIX = {"matrix", "source x destination for the window, with totals", run_matrix};
 static const ViewOps V_LINE = {"line", "one row's metric over time", run_line};
@@ -1030,7 +820,7 @@ static const ViewOps V_BARS = {"bars", "every row's metric over the window, or a
 static const ViewOps V_IMBALANCE = {"imbalance", "locations x time shaded by their waits at syncs; ! the last to arrive",
                                     run_imbalance};
 
-const ViewOps *const VIEWS[] = {&V_DENSITY, &V_GANTT, &V_COMM, &V_MATRIX, &V_LINE, &V_BARS, &V_IMBALANCE, NULL};
+const ViewOps *const VIEWS[] = {&V_DENSITY, &VIEW_GANTT, &V_COMM, &V_MATRIX, &V_LINE, &V_BARS, &V_IMBALANCE, NULL};
 
 const ViewOps *view_by_name(const char *name)
 {

@@ -22,6 +22,13 @@
 
 typedef enum { MX_BYTES, MX_COUNT, MX_MEAN } MatrixValue;
 
+/* how the Gantt draws an overlay (message arrivals, instants' glyphs):
+ * auto gives way where it would cover more than 1/OVL_DENSE of a row's
+ * cells, all draws every one, off none */
+typedef enum { OVL_AUTO, OVL_ALL, OVL_OFF, OVL__N } OverlayMode;
+#define OVL_DENSE 6
+extern const char *const OVL_NAMES[OVL__N];
+
 typedef struct {
     Summary *S;
     const Store *s;
@@ -47,9 +54,12 @@ typedef struct {
     Summary *hl;            /* highlight cells holding events of this selection (NULL: none) */
     bool no_marks;          /* gantt: no instants and no message arrivals (the interface's first
                                frame, drawn before the series they need are built) */
+    OverlayMode msgs;       /* gantt: message arrivals and connectors */
+    OverlayMode marks;      /* gantt: instants' glyphs */
     /* set by a rows x time view's run: where its cells are */
     int out_x0, out_ncell, out_nlines;
     uint32_t out_ng;        /* display rows in all */
+    uint32_t out_dense_msgs, out_dense_marks; /* gantt, auto: rows whose overlays gave way */
 } ViewCtx;
 
 typedef struct {
@@ -61,6 +71,8 @@ typedef struct {
 } ViewOps;
 
 extern const ViewOps *const VIEWS[];
+/* the lines of rows a rows x time view draws in a frame of ctx's size */
+int view_row_lines(const ViewCtx *ctx, const char *view);
 const ViewOps *view_by_name(const char *name);
 
 /* "12.5 ms"-style label of time t for an axis with tick step `step` */

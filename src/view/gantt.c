@@ -1,0 +1,316 @@
+/*
+ * gantt.c — the Gantt view: a line per row (a location, an activity, or a
+ * group of them) holding the interval that occupies most of each cell,
+ * coloured or lettered by its name, with the instants' glyphs and the
+ * message arrivals and connectors drawn over it; its legend lines (names,
+ * then the glyphs drawn and what was too dense to mark).
+ *
+ * Owns: the glyphs of instants and what they mean, the overlay modes
+ * (auto, all, off) and the rule that an overlay covering more than
+ * 1/OVL_DENSE of a row's cells gives way in auto.
+ * Invariants: overlays never hide an interval's colour (on a colour
+ * canvas it becomes the cell's background); the highlight is drawn last,
+ * over everything; the TSV holds the dominant interval's name per cell.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "view_int.h"
+
+/* ---- Gantt ------------------------------------------------------------------------------------ */
+
+static uint8_t name_role(Summary *S, uint32_t e)
+{
+    int r = summary_name_rank(S, e);
+    if (r >= 0 && r < ROLE_CAT_N) return (uint8_t)(ROLE_CAT0 + r);
+    const char *nm = event_name(summary_store(S), e);
+    return (uint8_t)(ROLE_CAT0 + (hash_bytes(nm, strlen(nm)) % ROLE_CAT_N));
+}
+
+/* the glyph of an interval occupying a cell */
+static uint32_t interval_glyph(Summary *S, const Canvas *c, uint32_t e)
+{
+    const Store *s = summary_store(S);
+    if (!c->color || c->ascii) {
+        int r = summary_name_rank(S, e);
+        return r >= 0 && r < 26 ? (uint32_t)('a' + r) : '#';
+    }
+    return s->kind[e] == K_STATE ? G_FULL : s->kind[e] == K_SYNC ? 0x2591 : 0x2592;
+}
+
+/* what an instant's glyph stands for (the glyph legend) */
+typedef enum { GL_SPAWN, GL_END, GL_MARK, GL_ATOMIC, GL_DMOVE, GL_MOVE, GL_FINISH, GL_USER, GL_CLOCK, GL__N } GlyphClass;
+static const char *const GL_TEXT[GL__N] = {"spawn", "end", "mark", "atomic", "move with data", "move",
+                                           "sync instant", "", "clock op"};
+
+static GlyphClass glyph_class(const Store *s, uint32_t e)
+{
+    switch (s->kind[e]) {
+    case K_SPAWN: return GL_SPAWN;
+    case K_END: return GL_END;
+    case K_MARK: return GL_MARK;
+    case K_ATOMIC: return GL_ATOMIC;
+    case K_SYNC: return GL_FINISH;
+    case K_MOVE: return GL_MOVE; /* (GL_DMOVE: decided with the glyph) */
+    default: break;
+    }
+    if (s->kind[e] >= K_USER && strcmp(kind_name(s, s->kind[e]), "clock") != 0) return GL_USER;
+    return GL_CLOCK;
+}
+
+/* the X-Eye glyph of an instant event */
+static uint32_t instant_glyph(const Store *s, uint32_t e)
+{
+    switch (s->kind[e]) {
+    case K_SPAWN: return 0x25B8; /* ▸ */
+    case K_END: return 0x25CF;   /* ● */
+    case K_MOVE: {
+        const Column *bc = store_canon_col(s, F_BYTES);
+        int64_t b = 0;
+        double d;
+        if (bc && col_get_num(bc, e, &d)) b = (int64_t)d;
+        return b > 0 ? 'D' : 'M';
+    }
+    case K_SYNC: return 'F';
+    case K_ATOMIC: return 'A';
+    case K_MARK: return 0x2022; /* • */
+    default: break;
+    }
+    if (s->kind[e] >= K_USER && strcmp(kind_name(s, s->kind[e]), "clock") != 0) {
+        /* a user kind: its first letter (pass, fail, note), else • */
+        unsigned char k0 = (unsigned char)kind_name(s, s->kind[e])[0];
+        return (k0 >= 'a' && k0 <= 'z') || (k0 >= 'A' && k0 <= 'Z') || (k0 >= '0' && k0 <= '9') ? k0 : 0x2022;
+    }
+    /* X10 clock operations, by name */
+    const char *nm = s->name[e] != NONE32 ? store_str(s, s->name[e]) : "";
+    if (strstr(nm, "drop")) return 0x2190;   /* ← */
+    if (strstr(nm, "resume")) return 0x21C9; /* ⇉ */
+    if (strstr(nm, "wait") || strstr(nm, "block")) return 0x21C7; /* ⇇ */
+    return 0x2192;                           /* → advance */
+}
+
+const char *const OVL_NAMES[OVL__N] = {"auto", "all", "off"};
+
+/* an overlay glyph over whatever the cell holds: on a colour canvas an
+ * interval's colour stays, as the cell's background */
+static void put_overlay(Canvas *c, int x, int y, uint32_t ch, uint8_t fg, uint8_t attr)
+{
+    Cell *cl = canvas_at(c, x, y);
+    if (!cl) return;
+    uint8_t bg = cl->bg;
+    if (c->color && !c->ascii && cl->ch != ' ' && cl->fg >= ROLE_CAT0 && cl->fg <= ROLE_CAT_LAST) bg = cl->fg;
+    canvas_put(c, x, y, ch, fg, bg, attr);
+}
+
+static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
+{
+    Summary *S = ctx->S;
+    const Store *s = ctx->s;
+    RowsFrame F;
+    rows_frame(ctx, ctx->rows, tsv != NULL, true, &F);
+    const Layout L = F.L;
+    const RowSet rs = F.rs;
+    char **lab = F.lab;
+    const TimeGrid g = F.g;
+    size_t nv = (size_t)rs.ng * (size_t)g.ncell;
+    uint32_t *dom = xmalloc((nv + 1) * sizeof(uint32_t));
+    agg_dominant(S, &rs, &g, 8, dom);
+    if (tsv) {
+        tsv_header(tsv, &g);
+        for (uint32_t r = 0; r < rs.ng; r++) {
+            tsv_label(tsv, lab[r]);
+            for (int i = 0; i < g.ncell; i++) {
+                putc('\t', tsv);
+                uint32_t e = dom[(size_t)r * (size_t)g.ncell + (size_t)i];
+                if (e != NONE32) tsv_label(tsv, event_name(s, e));
+            }
+            putc('\n', tsv);
+        }
+    }
+    if (c) {
+        draw_labels(c, lab, rs.ng, &L);
+        uint32_t nr = rs.ng < (uint32_t)L.nlines ? rs.ng : (uint32_t)L.nlines;
+        /* intervals */
+        for (uint32_t r = 0; r < nr; r++)
+            for (int i = 0; i < g.ncell; i++) {
+                uint32_t e = dom[(size_t)r * (size_t)g.ncell + (size_t)i];
+                if (e == NONE32) continue;
+                canvas_put(c, L.x0 + i, (int)r, interval_glyph(S, c, e), name_role(S, e), 0, 0);
+            }
+        /* instants: per row, the cells where its members have one (a
+         * member costs per such cell, not per cell) */
+        uint8_t *has_glyph = xcalloc(nv + 1, 1);
+        size_t ncz = (size_t)g.ncell;
+        int *cells = xmalloc((ncz + 1) * sizeof(int));
+        uint32_t *cev = xmalloc((ncz + 1) * sizeof(uint32_t)), *ccnt = xmalloc((ncz + 1) * sizeof(uint32_t));
+        uint32_t *bestc = xmalloc((ncz + 1) * sizeof(uint32_t));
+        bool gl_seen[GL__N] = {0};
+        uint32_t user_glyph[6], user_kind[6];
+        int nuser = 0;
+        ctx->out_dense_marks = ctx->out_dense_msgs = 0;
+        bool marks = !ctx->no_marks && ctx->marks != OVL_OFF, msgs = !ctx->no_marks && ctx->msgs != OVL_OFF;
+        for (uint32_t r = 0; r < nr && marks; r++) {
+            for (size_t i = 0; i < ncz; i++) bestc[i] = NONE32;
+            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+                int nk = summary_glyph_cells(S, rs.kind, rs.ids[k], &g, cells, cev, ccnt);
+                for (int q = 0; q < nk; q++) {
+                    uint32_t e = cev[q], *best = &bestc[cells[q]];
+                    if (e != NONE32 && (*best == NONE32 || instant_glyph(s, e) == 0x25CF)) *best = e;
+                }
+            }
+            size_t used = 0;
+            for (size_t i = 0; i < ncz; i++) used += bestc[i] != NONE32;
+            if (ctx->marks == OVL_AUTO && used * OVL_DENSE > ncz) {
+                ctx->out_dense_marks++;
+                continue;
+            }
+            for (int i = 0; i < g.ncell; i++) {
+                uint32_t best = bestc[i];
+                if (best == NONE32) continue;
+                uint32_t gl = instant_glyph(s, best);
+                GlyphClass gc = glyph_class(s, best);
+                if (gc == GL_MOVE && gl == 'D') gc = GL_DMOVE;
+                gl_seen[gc] = true;
+                if (gc == GL_USER) {
+                    int u = 0;
+                    while (u < nuser && user_kind[u] != s->kind[best]) u++;
+                    if (u == nuser && nuser < 6) user_glyph[nuser] = gl, user_kind[nuser++] = s->kind[best];
+                }
+                put_overlay(c, L.x0 + i, (int)r, gl, ROLE_GLYPH, ATTR_BOLD);
+                has_glyph[(size_t)r * ncz + (size_t)i] = 1;
+            }
+        }
+        /* messages: a connector where one message arrives in the column,
+         * else a count at each destination */
+        uint32_t nbase = rs.kind == ROWS_LOC ? s->nloc : s->nact;
+        int32_t *row_of = xmalloc(((size_t)nbase + 1) * sizeof(int32_t));
+        for (uint32_t b = 0; b < nbase; b++) row_of[b] = -1;
+        for (uint32_t r = 0; r < nr; r++)
+            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) row_of[rs.ids[k]] = (int32_t)r;
+        /* arrivals per row and cell: how many, and the first member's first */
+        uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
+        for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
+        for (uint32_t r = 0; r < nr && msgs; r++) {
+            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+                int nk = summary_arrival_cells(S, rs.kind, rs.ids[k], &g, cells, ccnt, cev);
+                for (int q = 0; q < nk; q++) {
+                    size_t z = (size_t)r * ncz + (size_t)cells[q];
+                    if (ccnt[q] && firstc[z] == NONE32) firstc[z] = cev[q];
+                    arrc[z] += ccnt[q];
+                }
+            }
+            /* (auto: a row whose arrivals would cover its cells gives way) */
+            size_t used = 0;
+            for (size_t i = 0; i < ncz; i++) used += arrc[(size_t)r * ncz + i] != 0;
+            if (ctx->msgs == OVL_AUTO && used * OVL_DENSE > ncz) {
+                ctx->out_dense_msgs++;
+                memset(arrc + (size_t)r * ncz, 0, ncz * sizeof(uint32_t));
+            }
+        }
+        uint32_t *arr = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *first = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
+        bool conn_seen = false, count_seen = false;
+        for (int i = 0; i < g.ncell && msgs; i++) {
+            uint32_t total = 0, lone = NONE32;
+            int lone_row = -1;
+            for (uint32_t r = 0; r < nr; r++) {
+                arr[r] = arrc[(size_t)r * ncz + (size_t)i];
+                first[r] = firstc[(size_t)r * ncz + (size_t)i];
+                if (arr[r]) lone = first[r], lone_row = (int)r;
+                total += arr[r];
+            }
+            if (!total) continue;
+            int src_row = -1;
+            if (total == 1) {
+                const Message *M = &s->msgs[lone];
+                uint32_t sb = NONE32;
+                if (rs.kind == ROWS_LOC) sb = M->src != NONE32 ? M->src : M->send_ev != NONE32 ? s->loc[M->send_ev] : NONE32;
+                else if (M->send_ev != NONE32) sb = s->act[M->send_ev];
+                if (sb != NONE32) src_row = row_of[sb];
+            }
+            if (total == 1 && src_row >= 0 && src_row != lone_row) {
+                int a = src_row < lone_row ? src_row : lone_row, b = src_row < lone_row ? lone_row : src_row;
+                for (int r = a + 1; r < b; r++)
+                    if (!has_glyph[(size_t)r * (size_t)g.ncell + (size_t)i]) put_overlay(c, L.x0 + i, r, G_VLINE, ROLE_MSG, 0);
+                put_overlay(c, L.x0 + i, src_row, src_row < lone_row ? G_TEE_DOWN : G_TEE_UP, ROLE_MSG, ATTR_BOLD);
+                put_overlay(c, L.x0 + i, lone_row, src_row < lone_row ? G_ARROW_DOWN : G_ARROW_UP, ROLE_MSG, ATTR_BOLD);
+                conn_seen = true;
+            } else {
+                for (uint32_t r = 0; r < nr; r++)
+                    if (arr[r]) put_overlay(c, L.x0 + i, (int)r, arr[r] <= 9 ? '0' + arr[r] : '+', ROLE_MSG, ATTR_BOLD);
+                count_seen = true;
+            }
+        }
+        free(arr);
+        free(first);
+        free(arrc);
+        free(firstc);
+        free(cells);
+        free(cev);
+        free(ccnt);
+        free(bestc);
+        free(row_of);
+        free(has_glyph);
+        /* the highlight last: over intervals, glyphs and connectors */
+        draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
+        /* legend: the top names, each elided in its middle so that names
+         * sharing a prefix stay apart */
+        if (L.legend) {
+            uint32_t top[26];
+            int nt = summary_top_names(S, top, NULL, 26), x = 0;
+            for (int k = 0; k < nt && x < c->w - 4; k++) {
+                char el[96];
+                int room = c->w - x - 2 > 20 ? 20 : c->w - x - 2;
+                canvas_put(c, x, L.y_legend, interval_glyph(S, c, top[k]), name_role(S, top[k]), 0, 0);
+                elide_middle(event_name(s, top[k]), room, el, sizeof el);
+                x += 2 + canvas_text(c, x + 2, L.y_legend, el, room, ROLE_DIM, 0);
+                x += 1;
+            }
+        }
+        if (L.y_legend2 >= 0) {
+            /* the glyphs drawn in this frame, and what gave way */
+            int x = 0, y = L.y_legend2;
+            for (int k = 0; k < GL__N && x < c->w; k++) {
+                if (!gl_seen[k] || k == GL_USER) continue;
+                static const uint32_t GLYPH[GL__N] = {0x25B8, 0x25CF, 0x2022, 'A', 'D', 'M', 'F', 0, 0x2192};
+                canvas_put(c, x, y, GLYPH[k], ROLE_GLYPH, 0, ATTR_BOLD);
+                x += 2 + canvas_text(c, x + 2, y, GL_TEXT[k], c->w - x - 2, ROLE_DIM, 0) + 2;
+            }
+            for (int u = 0; u < nuser && x < c->w; u++) {
+                canvas_put(c, x, y, user_glyph[u], ROLE_GLYPH, 0, ATTR_BOLD);
+                x += 2 + canvas_text(c, x + 2, y, kind_name(s, (uint16_t)user_kind[u]), c->w - x - 2, ROLE_DIM, 0) + 2;
+            }
+            if (conn_seen && x < c->w) {
+                canvas_put(c, x, y, G_TEE_DOWN, ROLE_MSG, 0, ATTR_BOLD);
+                canvas_put(c, x + 1, y, G_ARROW_DOWN, ROLE_MSG, 0, ATTR_BOLD);
+                x += 3 + canvas_text(c, x + 3, y, "message", c->w - x - 3, ROLE_DIM, 0) + 2;
+            }
+            if (count_seen && x < c->w) {
+                canvas_put(c, x, y, '3', ROLE_MSG, 0, ATTR_BOLD);
+                x += 2 + canvas_text(c, x + 2, y, "arrivals (+: >9)", c->w - x - 2, ROLE_DIM, 0) + 2;
+            }
+            char gave[160];
+            gave[0] = 0;
+            if (ctx->out_dense_msgs || ctx->out_dense_marks) {
+                snprintf(gave, sizeof gave, "too dense to mark: %s%s%s (zoom in)",
+                         ctx->out_dense_msgs ? "messages" : "", ctx->out_dense_msgs && ctx->out_dense_marks ? ", " : "",
+                         ctx->out_dense_marks ? "instants" : "");
+                canvas_text(c, x, y, gave, c->w - x, ROLE_DIM, 0);
+            } else if (ctx->no_marks) {
+                canvas_text(c, x, y, "(instants and messages: drawing...)", c->w - x, ROLE_DIM, 0);
+            } else if (!marks && !msgs) {
+                canvas_text(c, x, y, "instants and messages hidden", c->w - x, ROLE_DIM, 0);
+            }
+        }
+        draw_axis(c, &g, L.x0, L.y_axis, s->t_min);
+        if (!ctx->no_status) draw_status(c, ctx, "gantt", rs.kind == ROWS_ACT ? "activities" : "locations", g.t0, g.t1);
+    }
+    (void)err;
+    (void)errsz;
+    free(dom);
+    rows_frame_free(&F);
+    return true;
+}
+
+const ViewOps VIEW_GANTT = {"gantt", "a timeline per row: what runs, instants, messages", run_gantt};
