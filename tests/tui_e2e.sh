@@ -142,7 +142,7 @@ check "the previous result stays while the filter is wrong" wait_for main '│ 8
 keys main Escape
 check "Esc cancels" wait_gone main "1:23: "
 keys main C
-check "C clears the filter" wait_for main "│ 328 of 328 events │ x1.00 │ no filter │" F
+check "C clears the filter" wait_for main "│ 328 of 328 events │ x1.00 │ no filter" F
 keys main /
 keys main C-u
 keys main Up
@@ -392,6 +392,21 @@ keys keys o
 check "o: messages on the Gantt cycle (all)" wait_for keys "messages on the Gantt: all" F
 keys keys F10
 check "F10 quits: exit 0" wait_for keys "tnav-exit=0" F
+
+# ---- 80 x 24: the status line keeps the filter and the highlight -------------------------------
+start narrow 80 24 "$TNAV $R"
+wait_for narrow "? help" F >/dev/null
+keys narrow /
+type_text narrow 'name =~ /^MPI_Barrier$/ || (kind == "send" && loc in 0..7)'
+keys narrow Enter
+keys narrow t
+type_text narrow 'kind == "recv" && dur > 1us'
+keys narrow Enter
+check "80x24: the status line shows the filter and the highlight, elided in their middles" \
+    wait_for narrow 'filter: name =~ .*….* loc in 0..7\) │ highlight: kind == "recv" && dur > 1us'
+check "... and fits the line (nothing cut at its end)" sh -c "[ \$(tmux -L '$SOCK' capture-pane -p -t narrow | sed -n 24p | wc -m) -le 81 ]"
+keys narrow q
+check "... q: exit 0" wait_for narrow "tnav-exit=0" F
 
 # ---- not a terminal ----------------------------------------------------------------------------
 "$TNAV" tui "$R" </dev/null >"$TMP/notty.out" 2>"$TMP/notty.err"

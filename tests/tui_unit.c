@@ -1427,6 +1427,44 @@ static void t_event_list(void)
     close_app(&t);
 }
 
+/* the status line at 80 columns: the filter and the highlight stay, the
+ * least important parts go first; at any width it fits */
+static void t_status_fit(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 80, 24));
+    if (!t.ok) return;
+    App *A = &t.A;
+    char b[2048], full[2048];
+    app_status(A, full, sizeof full);
+    app_status_fit(A, b, sizeof b, 100);
+    CHECK(!strcmp(b, full)); /* (it fits: nothing changes) */
+    const char *F = "name =~ /^MPI_Barrier$/ || (kind == \"send\" && bytes >= 4KiB && loc in 0..7)";
+    CHECK(app_apply_filter(A, F, false));
+    frame(&t, AF_REFILTER);
+    CHECK(app_apply_filter(A, "kind == \"recv\" && dur > 1us", true));
+    frame(&t, AF_REFILTER);
+    for (int w = 40; w <= 200; w += 8) {
+        app_status_fit(A, b, sizeof b, w);
+        int bw = text_width(b);
+        if (bw > w) printf("    (width %d: %d columns: %s)\n", w, bw, b);
+        CHECK(bw <= w || w < 50);
+        CHECK(strstr(b, "filter: name") != NULL);
+        CHECK(strstr(b, "highlight: kin") != NULL);
+        if (w >= 80 && !(strstr(b, "filter: name =~") && strstr(b, "highlight: kind =="))) {
+            printf("    (width %d: %s)\n", w, b);
+            CHECK(false);
+        }
+    }
+    app_status_fit(A, b, sizeof b, 80);
+    /* the filter's two ends show; the help and the zoom went first */
+    CHECK(strstr(b, "loc in 0..7)") != NULL);
+    CHECK(strstr(b, "? help") == NULL && strstr(b, "x1.00") == NULL);
+    app_status_fit(A, b, sizeof b, 1000);
+    CHECK(strstr(b, F) != NULL && strstr(b, "? help") != NULL && strstr(b, "x1.00") != NULL);
+    close_app(&t);
+}
+
 /* the time order on a trace of many short activities over 64 workers
  * (the generator's tasks shape): every event reached, both ways */
 static void t_event_order_tasks(void)
@@ -1770,6 +1808,7 @@ static const Test TESTS[] = {
     {"views share the viewport; resize; quit", t_shared_viewport_and_resize},
     {"event list: every event in time order, Home/End, a filter, a column sort, Enter goes there", t_event_list},
     {"event list: the time order on a task trace, with and without a selection", t_event_order_tasks},
+    {"status line: fitted to the width, the filter and the highlight kept", t_status_fit},
     {"status line: N of M counts the events visible in the window", t_visible_count},
     {"analyses: tables as the command line computes them, sort, save, Enter, overlay, range efficiency", t_analyses},
     {"opening: the progress arithmetic and its box", t_load_progress},

@@ -200,6 +200,9 @@ void app_details_refresh(App *A);
 bool app_details_enter(App *A);
 double app_zoom_factor(const App *A);
 void app_status(const App *A, char *buf, size_t sz);
+/* the same, fitted to width columns: the least important parts dropped
+ * first, the filter and the highlight kept (elided in their middle) */
+void app_status_fit(const App *A, char *buf, size_t sz, int width);
 /* compile and count the prompt's text if it changed (app_draw does it) */
 void app_prompt_live(App *A);
 /* a new selection: the events f selects (their number in *count) */

@@ -660,11 +660,10 @@ void app_draw(App *A, Canvas *c, int flags)
     if (A->pmode != PM_NONE) draw_prompt(A, c, &r);
     /* the status line */
     analyses_prepare_status(A);
-    char st[1024];
-    app_status(A, st, sizeof st);
+    char st[4096];
     canvas_hline(c, 0, c->w, r.status_y, ' ', ROLE_STATUS, 0, 0);
-    /* a transient message goes at the right end; the status (its most
-     * important parts first) is cut before it */
+    /* a transient message goes at the right end; the status is fitted
+     * before it (its least important parts dropped first) */
     int mw = 0;
     if (A->msg[0]) {
         char m[300];
@@ -673,6 +672,7 @@ void app_draw(App *A, Canvas *c, int flags)
         if (mw > c->w * 2 / 3) mw = c->w * 2 / 3;
         canvas_text(c, c->w - mw, r.status_y, m, mw, ROLE_WARN, ATTR_BOLD | ATTR_REVERSE);
     }
+    app_status_fit(A, st, sizeof st, c->w - mw - (mw ? 1 : 0));
     canvas_text(c, 0, r.status_y, st, c->w - mw - (mw ? 1 : 0), ROLE_STATUS, 0);
     if (A->show_help) draw_help(A, c);
     if (A->show_bookmarks) draw_bookmarks(A, c);
