@@ -165,9 +165,10 @@ check "? shows the help generated from the actions" wait_for main "tnav keys" F
 check "... with the keys and what they do" wait_for main "zoom in around the cursor" F
 keys main Escape
 check "any key closes the help" wait_gone main "tnav keys"
-for v in "3:density" "4:comm monitor" "5:comm matrix" "6:statistics" "7:events" "8:split: density + gantt" "2:gantt: activities" "1:gantt: locations"; do
+for v in "3:density" "4:comm monitor" "5:comm matrix" "6:analyses" "7:events" "8:split: density + gantt" "2:gantt: activities" "1:gantt: locations"; do
     keys main "${v%%:*}"
     check "key ${v%%:*} shows the ${v#*:} view" wait_for main " ${v#*:} │" F
+    [ "${v%%:*}" = 6 ] && check "... 6: the time per location table with util% (as tnav stats)" wait_for main "^location +events +useful +util%"
 done
 keys main Tab
 check "Tab goes to the next view" wait_for main " gantt: activities │" F
@@ -339,6 +340,19 @@ check "... rank 5: 60.52 ms useful, 99.9% of the window" wait_for an "^5 +41 +60
 keys an w
 check "w: the table saved as CSV" wait_for an "wrote 8 rows to" F
 check "... a CSV with a row per location" [ "$(wc -l <"$TMP/tnav-time.csv" 2>/dev/null)" = 9 ]
+"$TNAV" stats --json "$R" >"$TMP/stats.json" 2>/dev/null
+same=$(python3 - "$TMP/tnav-time.csv" "$TMP/stats.json" <<'PY'
+import csv, json, sys
+rows = {r["location"]: r for r in csv.DictReader(open(sys.argv[1]))}
+per = {str(p["loc"]): p for p in json.load(open(sys.argv[2]))["per_loc"]}
+keys = [("events", "events"), ("useful", "useful_ns"), ("comm", "comm_ns"), ("sync", "sync_ns"), ("wait", "wait_ns"),
+        ("idle", "idle_ns"), ("sent", "sent_bytes"), ("received", "recv_bytes")]
+bad = [l for l in per if l not in rows or any(float(rows[l][a]) != float(per[l][b]) for a, b in keys)
+       or abs(float(rows[l]["util%"]) - per[l]["util"]) > 1e-6 or per[l]["util"] > 1]
+print("yes" if len(rows) == len(per) and not bad else "no %s" % bad)
+PY
+)
+check "... every number of the table equals tnav stats --json's, util at most 1 ($same)" [ "$same" = yes ]
 keys an Right
 check "waits: the longest first" wait_for an "wait_at_barrier +7 +40.16 ms"
 keys an Enter

@@ -25,6 +25,7 @@
 #include "analysis/timecat.h"
 #include "base/out.h"
 #include "tui/actions.h"
+#include "tui/analyses.h"
 #include "tui/app.h"
 #include "tui/evlist.h"
 #include "check.h"
@@ -1214,13 +1215,16 @@ static void t_views_draw(void)
             for (int v = 0; v < V__N; v++) {
                 char k = v == V_IMBALANCE ? 'I' : (char)('1' + v), ks[2] = {k, 0};
                 keys(&t, ks);
-                CHECK_EQ_I(A->view, v);
+                /* (6: the analyses' time table) */
+                int shown = v == V_STATS ? V_ANALYSES : v;
+                CHECK_EQ_I(A->view, shown);
+                CHECK(v != V_STATS || analyses_tab_of(A) == AT_TIME);
                 keys(&t, "+jl");
                 keys(&t, "i");
                 keys(&t, "i-s");
                 /* the status line is the last line and names the view */
                 char *last = screen_line(&t, t.c->h - 1);
-                if (SIZES[si][0] >= 100 && !strstr(last, VIEW_TITLES[v])) {
+                if (SIZES[si][0] >= 100 && !strstr(last, VIEW_TITLES[shown])) {
                     printf("    status of view %d at %dx%d: %s\n", v + 1, SIZES[si][0], SIZES[si][1], last);
                     g_fail_checks++;
                 }
@@ -1716,7 +1720,7 @@ static void t_analyses(void)
     }
     if (f) fclose(f);
     CHECK_EQ_I(lines, 1 + (int)s->nloc);
-    CHECK(!strcmp(hdr, "location,events,useful,useful%,comm,sync,wait,idle,sent,received\n"));
+    CHECK(!strcmp(hdr, "location,events,useful,util%,comm,sync,wait,idle,sent,received\n"));
     CHECK(strstr(A->msg, "wrote 8 rows") != NULL);
     /* sorted by useful%, ascending after S: rank 5 (the most useful) last */
     f = fopen(path, "r");

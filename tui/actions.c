@@ -65,13 +65,26 @@ static int a_view2(App *A) { return a_view(A, V_GANTT_ACT); }
 static int a_view3(App *A) { return a_view(A, V_DENSITY); }
 static int a_view4(App *A) { return a_view(A, V_COMM); }
 static int a_view5(App *A) { return a_view(A, V_MATRIX); }
-static int a_view6(App *A) { return a_view(A, V_STATS); }
+static int a_view6(App *A)
+{
+    int f = a_view(A, V_STATS);
+    return f ? f : AF_REDRAW; /* (from view 9: its time table) */
+}
 static int a_view7(App *A) { return a_view(A, V_EVENTS); }
 static int a_view8(App *A) { return a_view(A, V_SPLIT); }
 static int a_view9(App *A) { return a_view(A, V_ANALYSES); }
 static int a_view_imbalance(App *A) { return a_view(A, V_IMBALANCE); }
-static int a_next_view(App *A) { return a_view(A, (ViewId)((A->view + 1) % V__N)); }
-static int a_prev_view(App *A) { return a_view(A, (ViewId)((A->view + V__N - 1) % V__N)); }
+/* (6 is the analyses' time table: Tab passes over it) */
+static int a_next_view(App *A)
+{
+    ViewId v = (ViewId)((A->view + 1) % V__N);
+    return a_view(A, v == V_STATS ? (ViewId)(v + 1) : v);
+}
+static int a_prev_view(App *A)
+{
+    ViewId v = (ViewId)((A->view + V__N - 1) % V__N);
+    return a_view(A, v == V_STATS ? (ViewId)(v - 1) : v);
+}
 
 static int a_zoom_in(App *A)
 {
@@ -92,7 +105,7 @@ static int a_fit(App *A)
 }
 
 /* the event list and the statistics table move their own cursor */
-static bool list_view(const App *A) { return A->view == V_EVENTS || A->view == V_STATS || A->view == V_ANALYSES; }
+static bool list_view(const App *A) { return A->view == V_EVENTS || A->view == V_ANALYSES; }
 
 /* the time-ordered event list: the cursor's event moves d events; the
  * time cursor of the other views follows it */
@@ -140,16 +153,11 @@ static int list_move(App *A, long d)
         analyses_move(A, d);
     } else if (A->view == V_EVENTS && A->ev_sort == 0) {
         return evlist_move(A, d);
-    } else if (A->view == V_EVENTS) {
+    } else {
         long c = (long)A->ev_cur + d;
         if (c < 0) c = 0;
         if (A->nevlist && c >= (long)A->nevlist) c = (long)A->nevlist - 1;
         A->ev_cur = (size_t)(c < 0 ? 0 : c);
-    } else {
-        long c = (long)A->st_cur + d;
-        if (c < 0) c = 0;
-        if (c >= (long)A->s->nloc) c = (long)A->s->nloc - 1;
-        A->st_cur = (int)(c < 0 ? 0 : c);
     }
     return AF_REDRAW;
 }
@@ -305,15 +313,6 @@ static int a_enter(App *A)
         app_set_view(A, V_GANTT_LOC);
         app_pan_to(A, A->s->ts[e]);
         app_cursor_row_to(A, e);
-        return AF_REAGG;
-    }
-    if (A->view == V_STATS) {
-        app_set_view(A, V_GANTT_LOC);
-        RowModel *M = app_rows(A);
-        if (M->dirty) app_rows_rebuild(A, M);
-        for (uint32_t g = 0; g < M->rs.ng; g++)
-            for (uint32_t k = rowset_first(&M->rs, g); k < rowset_end(&M->rs, g); k++)
-                if (M->rs.ids[k] == (uint32_t)A->st_cur) A->cur_row = (int)g;
         return AF_REAGG;
     }
     if (!A->details) {
@@ -508,7 +507,8 @@ const Action ACTIONS[] = {
     {"view-density", {'3'}, "view: density map", a_view3},
     {"view-comm", {'4'}, "view: communication monitor", a_view4},
     {"view-matrix", {'5'}, "view: communication matrix", a_view5},
-    {"view-stats", {'6'}, "view: statistics of the visible range", a_view6},
+    {"view-stats", {'6'}, "view: statistics per location of the visible range (the analyses' time table, as tnav stats)",
+     a_view6},
     {"view-events", {'7'}, "view: events of the visible range", a_view7},
     {"view-split", {'8'}, "view: density map above the Gantt", a_view8},
     {"view-imbalance", {'I'}, "view: imbalance, locations x time shaded by their waits at syncs (! the last to arrive)",

@@ -129,7 +129,7 @@ static double prof_num(void *ctx, size_t r, int c)
 }
 
 static const TableCol TIME_COLS[] = {{"location", false, 12}, {"events", true, 9},  {"useful", true, 10},
-                                     {"useful%", true, 8},    {"comm", true, 10},   {"sync", true, 10},
+                                     {"util%", true, 8},    {"comm", true, 10},   {"sync", true, 10},
                                      {"wait", true, 10},      {"idle", true, 10},   {"sent", true, 10},
                                      {"received", true, 10}};
 
@@ -137,11 +137,10 @@ static double time_num(void *ctx, size_t r, int c)
 {
     Analyses *an = ctx;
     const LocStats *L = &an->st.loc[r];
-    int64_t W = an->st.tc.pop.window;
     switch (c) {
     case 1: return (double)L->events;
     case 2: return (double)L->busy_ns;
-    case 3: return W > 0 ? (double)L->busy_ns / (double)W : 0;
+    case 3: return L->util; /* (useful / (window x its activities): stats.h) */
     case 4: return (double)L->comm_ns;
     case 5: return (double)L->sync_ns;
     case 6: return (double)L->wait_ns;
@@ -401,6 +400,7 @@ void analyses_draw(App *A, Canvas *c, int w, int h)
 
 void analyses_tab(App *A, int dir) { analyses_set_tab(A, (AnTab)((A->an->tab + AT__N + dir) % AT__N)); }
 void analyses_set_tab(App *A, AnTab t) { A->an->tab = t; }
+AnTab analyses_tab_of(const App *A) { return A->an->tab; }
 
 void analyses_move(App *A, long d)
 {

@@ -37,6 +37,7 @@ void analyses_free(Analyses *an);
 void analyses_draw(struct App *A, Canvas *c, int w, int h);
 void analyses_tab(struct App *A, int dir);   /* the next (+1) / previous (-1) tab */
 void analyses_set_tab(struct App *A, AnTab t);
+AnTab analyses_tab_of(const struct App *A);
 void analyses_move(struct App *A, long delta); /* the cursor row */
 void analyses_sort(struct App *A);           /* the next sort column */
 void analyses_reverse(struct App *A);        /* the sort the other way */

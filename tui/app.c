@@ -634,6 +634,12 @@ void app_cursor_row_to(App *A, uint32_t e)
 
 void app_set_view(App *A, ViewId v)
 {
+    if (v == V_STATS) {
+        /* the statistics per location are the analyses' time table: the
+         * numbers of tnav stats, sortable, saved with w */
+        v = V_ANALYSES;
+        analyses_set_tab(A, AT_TIME);
+    }
     if (v == V_EVENTS && A->view != V_EVENTS) A->ev_at = NONE32; /* (the list opens at the cursor's time) */
     A->view = v;
     A->cur_row = 0;

@@ -118,8 +118,6 @@ typedef struct App {
     size_t ev_cur, ev_off;
     uint32_t ev_at;      /* time order: the event under the list's cursor (NONE32: at the cursor's time) */
     int ev_row;          /* time order: its line among the list's lines */
-    /* statistics table */
-    int st_cur, st_off;
     /* the prompt */
     PromptMode pmode;
     Prompt prompt;

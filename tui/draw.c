@@ -136,50 +136,6 @@ static void run_rows_view(App *A, const char *name, RowModel *M, MetricSpec *m, 
     }
 }
 
-/* ---- statistics of the visible range ------------------------------------------------------------ */
-
-static void draw_stats(App *A, Canvas *c, int w, int h)
-{
-    const Store *s = A->s;
-    int64_t t[2] = {A->t0, A->t1};
-    double span = (double)(A->t1 - A->t0);
-    char hdr[200];
-    snprintf(hdr, sizeof hdr, "%-14s %10s %11s %6s %11s %6s %11s %11s", "location", "events", "busy", "busy%", "sync", "sync%",
-             "sent", "received");
-    canvas_text(c, 0, 0, hdr, w, ROLE_TITLE, ATTR_BOLD);
-    int rows = h - 2;
-    if (A->st_cur < A->st_off) A->st_off = A->st_cur;
-    if (A->st_cur >= A->st_off + rows) A->st_off = A->st_cur - rows + 1;
-    double tot[6] = {0};
-    for (uint32_t l = 0; l < s->nloc; l++) {
-        double v[6], cum[2];
-        static const Metric MS[] = {M_EVENTS, M_BUSY, M_SYNC, M_BYTES, M_BYTES};
-        for (int k = 0; k < 5; k++) {
-            MetricSpec m = {MS[k], k == 4, NULL};
-            summary_cum(A->S, &m, ROWS_LOC, l, t, 2, cum, NULL);
-            v[k] = cum[1] - cum[0];
-            tot[k] += v[k];
-        }
-        int y = 1 + (int)l - A->st_off;
-        if (y < 1 || y > rows) continue;
-        char b[5][48], line[300];
-        format_dur(b[0], sizeof b[0], (int64_t)v[1]);
-        format_dur(b[1], sizeof b[1], (int64_t)v[2]);
-        format_bytes(b[2], sizeof b[2], (int64_t)v[3]);
-        format_bytes(b[3], sizeof b[3], (int64_t)v[4]);
-        snprintf(line, sizeof line, "%-14.14s %10.0f %11s %5.1f%% %11s %5.1f%% %11s %11s", loc_label(s, l), v[0], b[0],
-                 100 * v[1] / span, b[1], 100 * v[2] / span, b[2], b[3]);
-        canvas_text(c, 0, y, line, w, ROLE_DEFAULT, (int)l == A->st_cur ? ATTR_REVERSE : 0);
-    }
-    char b[4][48], line[300];
-    format_dur(b[0], sizeof b[0], (int64_t)tot[1]);
-    format_dur(b[1], sizeof b[1], (int64_t)tot[2]);
-    format_bytes(b[2], sizeof b[2], (int64_t)tot[3]);
-    format_bytes(b[3], sizeof b[3], (int64_t)tot[4]);
-    snprintf(line, sizeof line, "%-14s %10.0f %11s %6s %11s %6s %11s %11s", "total", tot[0], b[0], "", b[1], "", b[2], b[3]);
-    canvas_text(c, 0, h - 1, line, w, ROLE_TITLE, ATTR_BOLD);
-}
-
 /* ---- the event list ------------------------------------------------------------------------------- */
 
 #define EVLIST_CAP 1000000
@@ -599,7 +555,6 @@ static void draw_views(App *A, Canvas *v)
         view_by_name("matrix")->run(&ctx, v, NULL, err, sizeof err);
         break;
     }
-    case V_STATS: draw_stats(A, v, w, h); break;
     case V_EVENTS: draw_events(A, v, w, h); break;
     case V_ANALYSES: analyses_draw(A, v, w, h); break;
     case V_IMBALANCE: run_rows_view(A, "imbalance", app_rows(A), NULL, v, w, h, 0, true); break;
@@ -631,7 +586,7 @@ void app_draw(App *A, Canvas *c, int flags)
     c->ascii = A->ascii;
     c->color = A->color;
     bool fresh = !A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh || !A->vcache_ok ||
-                 (flags & (AF_REAGG | AF_REFILTER)) || A->view == V_STATS || A->view == V_EVENTS ||
+                 (flags & (AF_REAGG | AF_REFILTER)) || A->view == V_EVENTS ||
                  A->view == V_ANALYSES;
     if (fresh) {
         if (!A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh) {
@@ -649,7 +604,7 @@ void app_draw(App *A, Canvas *c, int flags)
     }
     blit(c, A->vcache, 0, 0);
     analyses_overlay(A, c);
-    bool time_view = A->view != V_MATRIX && A->view != V_STATS && A->view != V_EVENTS && A->view != V_COMM &&
+    bool time_view = A->view != V_MATRIX && A->view != V_EVENTS && A->view != V_COMM &&
                      A->view != V_ANALYSES;
     if (time_view) {
         int gy = A->view == V_SPLIT ? (r.vh / 2 - 1 > 6 ? r.vh / 2 - 1 : 6) : 0;

@@ -36,12 +36,18 @@ void stats_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
      * it), so that nested regions are not counted twice and a sync inside
      * a state is sync, not busy — the partition the interface draws */
     int64_t *child = profile_children(s, t0, t1);
+    /* (events come by location: an activity counts once per location) */
+    uint32_t *seen = xcalloc((size_t)s->nact + 1, sizeof *seen);
     for (size_t e = 0; e < s->n; e++) {
         if (!selected(sel, e)) continue;
         if (!ev_in_window(s, e, t0, t1)) continue;
         int64_t a = s->ts[e], b = ev_end(s, e);
         st->events++;
         st->loc[s->loc[e]].events++;
+        if (seen[s->act[e]] != s->loc[e] + 1) {
+            seen[s->act[e]] = s->loc[e] + 1;
+            st->loc[s->loc[e]].acts++;
+        }
         st->kinds[s->kind[e]]++;
         if (a < t0) a = t0;
         if (b > t1) b = t1;
@@ -61,7 +67,10 @@ void stats_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
         L->recv_bytes = T->recv_bytes;
         L->sent_msgs = T->sent_msgs;
         L->recv_msgs = T->recv_msgs;
+        int64_t W = st->tc.pop.window;
+        L->util = W > 0 && L->acts ? (double)L->busy_ns / ((double)W * (double)L->acts) : 0;
     }
+    free(seen);
     if (!st->events) st->t_min = st->t_max = 0;
     /* messages: hash (src, dst) -> pair */
     size_t cap = 64;
@@ -270,9 +279,10 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         fprintf(f,
                 ",\"events\":%" PRIu64 ",\"busy_ns\":%" PRId64 ",\"useful_ns\":%" PRId64 ",\"comm_ns\":%" PRId64
                 ",\"sync_ns\":%" PRId64 ",\"wait_ns\":%" PRId64 ",\"idle_ns\":%" PRId64 ",\"sent_bytes\":%" PRId64
-                ",\"recv_bytes\":%" PRId64 ",\"sent_msgs\":%" PRIu64 ",\"recv_msgs\":%" PRIu64 "}",
+                ",\"recv_bytes\":%" PRId64 ",\"sent_msgs\":%" PRIu64 ",\"recv_msgs\":%" PRIu64
+                ",\"acts\":%" PRIu32 ",\"util\":%.6f}",
                 L->events, L->busy_ns, L->busy_ns, L->comm_ns, L->sync_ns, L->wait_ns, L->idle_ns, L->sent_bytes,
-                L->recv_bytes, L->sent_msgs, L->recv_msgs);
+                L->recv_bytes, L->sent_msgs, L->recv_msgs, L->acts, L->util);
     }
     fputs("],", f);
     stats_print_pop_json(f, st);
@@ -380,8 +390,8 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
     fputs("\nkind                     events\n", f);
     for (uint32_t k = 0; k < K_USER + s->nukind; k++)
         if (st->kinds[k]) fprintf(f, "%-20s %10" PRIu64 "\n", kind_name(s, (uint16_t)k), st->kinds[k]);
-    fprintf(f, "\n%-12s %9s %10s %10s %10s %10s %10s %9s %9s\n", "loc", "events", "useful", "comm", "sync", "wait",
-            "idle", "sent", "received");
+    fprintf(f, "\n%-12s %9s %10s %6s %10s %10s %10s %10s %9s %9s\n", "loc", "events", "useful", "util%", "comm", "sync",
+            "wait", "idle", "sent", "received");
     uint32_t *lord = xmalloc(((size_t)s->nloc + 1) * sizeof *lord);
     for (uint32_t l = 0; l < s->nloc; l++) lord[l] = l;
     if (st->loc_sort >= 0 && s->nloc > 1) {
@@ -393,15 +403,16 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
         uint32_t l = lord[i];
         const LocStats *L = &st->loc[l];
         char e[64], g[64], h[64];
-        fprintf(f, "%-12s %9" PRIu64 " %10s %10s %10s %10s %10s %9s %9s\n", loc_label(s, l), L->events,
-                format_dur(a, sizeof a, L->busy_ns), format_dur(b, sizeof b, L->comm_ns),
+        fprintf(f, "%-12s %9" PRIu64 " %10s %5.1f%% %10s %10s %10s %10s %9s %9s\n", loc_label(s, l), L->events,
+                format_dur(a, sizeof a, L->busy_ns), 100 * L->util, format_dur(b, sizeof b, L->comm_ns),
                 format_dur(c, sizeof c, L->sync_ns), format_dur(d, sizeof d, L->wait_ns),
                 format_dur(e, sizeof e, L->idle_ns), format_bytes(g, sizeof g, L->sent_bytes),
                 format_bytes(h, sizeof h, L->recv_bytes));
     }
     if (nshow < s->nloc) fprintf(f, "(%u more locations: --top 0 lists them all)\n", s->nloc - nshow);
     free(lord);
-    fprintf(f, "(comm: send and recv intervals%s%s%s; sync: sync intervals%s%s%s)\n",
+    fprintf(f, "(util%%: useful / (window x the location's activities); comm: send and recv intervals%s%s%s; sync: sync "
+               "intervals%s%s%s)\n",
             st->tc_comm && *st->tc_comm ? ", names ~ /" : "", st->tc_comm && *st->tc_comm ? st->tc_comm : "",
             st->tc_comm && *st->tc_comm ? "/" : "", st->tc_sync && *st->tc_sync ? ", names ~ /" : "",
             st->tc_sync && *st->tc_sync ? st->tc_sync : "", st->tc_sync && *st->tc_sync ? "/" : "");

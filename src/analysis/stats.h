@@ -32,6 +32,8 @@ typedef struct {
     int64_t comm_ns, wait_ns, idle_ns;
     int64_t sent_bytes, recv_bytes;
     uint64_t sent_msgs, recv_msgs;
+    uint32_t acts;            /* its activities with a selected event in the window */
+    double util;              /* useful / (window x acts): at most 1, whatever the threads */
 } LocStats;
 
 typedef struct {
