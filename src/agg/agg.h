@@ -123,7 +123,8 @@ static inline uint32_t rowset_end(const RowSet *rs, uint32_t g)
 void rowset_window(const RowSet *rs, uint32_t off, uint32_t count, RowSet *out);
 /* The label of base row id of a kind. */
 void row_label(Summary *S, RowKind kind, uint32_t id, char *buf, size_t sz);
-/* The label of display row g: the row's, or "first…last" of a group. */
+/* The label of display row g: the row's; a group's "first..last" when its rows are
+ * consecutive, else "first +N" (N more rows, e.g. after a sort). */
 void rowset_label(const RowSet *rs, Summary *S, uint32_t g, char *buf, size_t sz);
 /* Location pairs (ROWS_PAIR): source and destination of pair p. */
 uint32_t summary_npairs(Summary *S);

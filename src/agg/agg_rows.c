@@ -163,6 +163,14 @@ void rowset_label(const RowSet *rs, Summary *S, uint32_t g, char *buf, size_t sz
     }
     char a[128], b[128];
     row_label(S, rs->kind, rs->ids[m0], a, sizeof a);
+    /* "first..last" only for a run of consecutive rows (the natural order);
+     * after a sort a group is its first row and how many more */
+    bool run = true;
+    for (uint32_t k = m0 + 1; k < m1 && run; k++) run = rs->ids[k] == rs->ids[k - 1] + 1;
+    if (!run) {
+        snprintf(buf, sz, "%s +%u", a, m1 - m0 - 1);
+        return;
+    }
     row_label(S, rs->kind, rs->ids[m1 - 1], b, sizeof b);
     snprintf(buf, sz, "%s..%s", a, b);
 }

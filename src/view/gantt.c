@@ -130,7 +130,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         }
     }
     if (c) {
-        draw_labels(c, lab, rs.ng, &L);
+        draw_labels(c, lab, &rs, &L);
         uint32_t nr = rs.ng < (uint32_t)L.nlines ? rs.ng : (uint32_t)L.nlines;
         /* intervals */
         for (uint32_t r = 0; r < nr; r++)

@@ -261,11 +261,13 @@ void draw_highlight(ViewCtx *ctx, Canvas *c, const RowSet *rs, const TimeGrid *g
         }
 }
 
-void draw_labels(Canvas *c, char **lab, uint32_t ng, const Layout *L)
+void draw_labels(Canvas *c, char **lab, const RowSet *rs, const Layout *L)
 {
-    for (uint32_t g = 0; g < ng && (int)g < L->nlines; g++) {
-        canvas_text(c, 0, (int)g, lab[g], L->lw, ROLE_LABEL, 0);
-        canvas_put(c, L->lw, (int)g, G_VLINE, ROLE_AXIS, 0, 0);
+    for (uint32_t g = 0; g < rs->ng && (int)g < L->nlines; g++) {
+        /* a group of rows: its label dimmed, a dashed rule (':' in ASCII) */
+        bool grp = rowset_end(rs, g) - rowset_first(rs, g) > 1;
+        canvas_text(c, 0, (int)g, lab[g], L->lw, grp ? ROLE_DIM : ROLE_LABEL, 0);
+        canvas_put(c, L->lw, (int)g, grp ? (c->ascii ? ':' : 0x2506) : G_VLINE, ROLE_AXIS, 0, 0);
     }
 }
 
@@ -378,7 +380,7 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
     }
     if (c) {
         double scale = frame_scale(ctx, v, nv);
-        draw_labels(c, lab, rs.ng, &L);
+        draw_labels(c, lab, &rs, &L);
         for (uint32_t r = 0; r < rs.ng && (int)r < L.nlines; r++)
             for (int i = 0; i < g.ncell; i++) {
                 uint32_t gl;
@@ -789,7 +791,7 @@ static bool run_imbalance(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t 
     }
     if (c) {
         double scale = frame_scale(ctx, v, nv);
-        draw_labels(c, F.lab, rs.ng, &L);
+        draw_labels(c, F.lab, &rs, &L);
         for (uint32_t r = 0; r < rs.ng && (int)r < L.nlines; r++)
             for (int i = 0; i < g.ncell; i++) {
                 size_t k = (size_t)r * (size_t)g.ncell + (size_t)i;

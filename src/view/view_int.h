@@ -46,8 +46,9 @@ typedef struct {
 
 void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, bool legend2, RowsFrame *f);
 void rows_frame_free(RowsFrame *f);
-/* the row labels and the rule after them */
-void draw_labels(Canvas *c, char **lab, uint32_t ng, const Layout *L);
+/* the row labels and the rule after them (dashed, and the label dimmed,
+ * for a group of rows) */
+void draw_labels(Canvas *c, char **lab, const RowSet *rs, const Layout *L);
 /* underline the cells of rows x grid that hold highlighted events */
 void draw_highlight(ViewCtx *ctx, Canvas *c, const RowSet *rs, const TimeGrid *g, int x0, int nlines);
 /* the time axis (a rule with ticks, then their labels) from line y */
