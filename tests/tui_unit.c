@@ -1138,13 +1138,15 @@ static void t_details_message(void)
     CHECK(cursor_cell_holds(A, s->ts[r]));
     CHECK_EQ_I(A->cur_row, row_of(A, loc_id(s, "1")));
     CHECK(screen_has(&t, "the receive of the message"));
-    /* and from the receive back to the send */
-    for (int i = 0; i < 8 && A->dfocus < A->ndev && A->dev[A->dfocus].ev != r; i++) keys(&t, ">");
+    /* the focus is on the receive jumped to, not on a neighbour in its cell */
+    CHECK(A->ndev > 1);
     CHECK(A->dfocus < A->ndev && A->dev[A->dfocus].ev == r);
+    /* and from the receive back to the send, focused */
     CHECK(details_has(A, "message: the send is at 0"));
     keys(&t, "\n");
     CHECK(cursor_cell_holds(A, s->ts[e]));
     CHECK_EQ_I(A->cur_row, row_of(A, loc_id(s, "0")));
+    CHECK(A->dfocus < A->ndev && A->dev[A->dfocus].ev == e);
     /* i hides the pane again */
     keys(&t, "i");
     CHECK(!A->details);

@@ -416,6 +416,7 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->reducer = RED_SUM;
     A->participants_of = NONE32;
     A->ev_at = NONE32;
+    A->focus_ev = NONE32;
     A->filter_text = args && args->filter ? xstrdup(args->filter) : NULL;
     double t0 = now_sec();
     A->S = summary_build(A->s, A->ss.sel, args ? args->load.threads : 0);
@@ -624,6 +625,7 @@ void app_cursor_row_to(App *A, uint32_t e)
     if (!M) return;
     if (M->dirty) app_rows_rebuild(A, M);
     uint32_t id = M->kind == ROWS_LOC ? A->s->loc[e] : A->s->act[e];
+    A->focus_ev = e; /* (the details pane focuses it: app_details_refresh) */
     for (uint32_t g = 0; g < M->rs.ng; g++)
         for (uint32_t k = rowset_first(&M->rs, g); k < rowset_end(&M->rs, g); k++)
             if (M->rs.ids[k] == id) {
@@ -815,6 +817,13 @@ void app_details_refresh(App *A)
         dline(A, 0, "  nothing here");
         return;
     }
+    /* after a jump to an event (a message's other end, n, a participant...),
+     * the focus is on that event, not on the first one under the cursor */
+    if (A->focus_ev != NONE32) {
+        for (int i = 0; i < n; i++)
+            if (evs[i] == A->focus_ev) A->dfocus = i;
+        A->focus_ev = NONE32;
+    }
     if (A->dfocus >= n) A->dfocus = n - 1;
     for (int i = 0; i < n; i++) details_event(A, evs[i], i == A->dfocus);
     if (n == 32) dline(A, 0, "  (the first 32 events)");
@@ -835,8 +844,8 @@ bool app_details_enter(App *A)
             return false;
         }
         app_pan_to(A, s->ts[other]);
-        app_cursor_row_to(A, other);
         A->dfocus = 0;
+        app_cursor_row_to(A, other);
         snprintf(A->msg, sizeof A->msg, "the %s of the message", M->send_ev == e ? "receive" : "send");
         return true;
     }

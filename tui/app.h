@@ -106,6 +106,7 @@ typedef struct App {
     DetailEv *dev;
     int ndev;
     int dfocus;          /* the event Enter acts on */
+    uint32_t focus_ev;   /* the event a jump went to: the pane focuses it when it lists it (else NONE32) */
     char **dlines;       /* the pane's text */
     uint8_t *dattr;      /* per line: 0 normal, 1 heading, 2 emphasised */
     int ndlines, dscroll;
