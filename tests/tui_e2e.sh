@@ -404,6 +404,15 @@ keys keys 1
 check "back to the Gantt: no stray characters were taken as keys" wait_for keys "gantt: locations │" F
 keys keys o
 check "o: messages on the Gantt cycle (all)" wait_for keys "messages on the Gantt: all" F
+keys keys j j j j j L
+check "L: a pane with the cursor row's busy time over time, in braille" wait_for keys "line: busy of 5 over time"
+check "... its plot under the Gantt's time columns" wait_for keys "^ +1│⠉"
+keys keys B
+check "B: every location's busy time at the cursor's time, as bars" wait_for keys "bars: busy of every location at" F
+keys keys P
+check "P: rank 5's traffic by partner over time" wait_for keys "partners of 5: bytes per pair over time (2 pairs)" F
+keys keys P
+check "... P again closes the pane" wait_gone keys "partners of 5"
 keys keys F10
 check "F10 quits: exit 0" wait_for keys "tnav-exit=0" F
 

@@ -1433,6 +1433,64 @@ static void t_event_list(void)
     close_app(&t);
 }
 
+/* the drill-down panes: the cursor row's metric over time (its time
+ * columns under the main view's), every row at the cursor's time, the
+ * cursor location's traffic by partner; the same key closes */
+static void t_drill(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 110, 36));
+    if (!t.ok) return;
+    App *A = &t.A;
+    keys(&t, "jjjjj");
+    CHECK(keys(&t, "L") & AF_REAGG);
+    CHECK(A->drill == DR_LINE);
+    CHECK(screen_has(&t, "line: busy of 5 over time"));
+    /* the pane's plot starts in the main view's first time column; rank 5
+     * computes throughout: its line is at the top, the y axis says 1 */
+    int top = -1;
+    for (int y = 0; y < t.c->h && top < 0; y++) {
+        char *l = screen_line(&t, y);
+        if (strstr(l, "line: busy of 5")) top = y;
+        free(l);
+    }
+    CHECK(top > 0);
+    char *l1 = screen_line(&t, top + 1);
+    CHECK(strstr(l1, "1│") != NULL);
+    Cell *axis = canvas_at(t.c, A->lay_x0 - 1, top + 1);
+    CHECK(axis && axis->ch == 0x2502);
+    Cell *dot = canvas_at(t.c, A->lay_x0, top + 1);
+    CHECK(dot && dot->ch >= 0x2800 && dot->ch <= 0x28FF);
+    free(l1);
+    /* it follows the cursor's row */
+    keys(&t, "k");
+    CHECK(screen_has(&t, "line: busy of 4 over time"));
+    CHECK(keys(&t, "B") & AF_REAGG);
+    CHECK(A->drill == DR_BARS);
+    CHECK(screen_has(&t, "bars: busy of every location at"));
+    CHECK(keys(&t, "P") & AF_REAGG);
+    CHECK(screen_has(&t, "partners of 4: bytes per pair over time (2 pairs)"));
+    CHECK(screen_has(&t, "3->4") && screen_has(&t, "4->5"));
+    CHECK(keys(&t, "P") & AF_REAGG);
+    CHECK(A->drill == DR_NONE);
+    CHECK(!screen_has(&t, "partners of"));
+    /* the matrix of a marked range: the messages of the first iteration only */
+    keys(&t, "0");
+    A->have_a = A->have_b = true;
+    A->mark_a = A->s->t_min;
+    A->mark_b = A->s->t_min + 6062000; /* (6.062 ms: the first iteration, 7 messages sent) */
+    keys(&t, "5");
+    CHECK(screen_has(&t, "28 KiB"));
+    A->have_a = A->have_b = false;
+    frame(&t, AF_REAGG);
+    CHECK(screen_has(&t, "320 KiB") && !screen_has(&t, "28 KiB"));
+    /* not in the list views */
+    keys(&t, "7");
+    keys(&t, "L");
+    CHECK(A->drill == DR_NONE && strstr(A->msg, "in the Gantt, density and imbalance views"));
+    close_app(&t);
+}
+
 /* the status line at 80 columns: the filter and the highlight stay, the
  * least important parts go first; at any width it fits */
 static void t_status_fit(void)
@@ -1815,6 +1873,7 @@ static const Test TESTS[] = {
     {"event list: every event in time order, Home/End, a filter, a column sort, Enter goes there", t_event_list},
     {"event list: the time order on a task trace, with and without a selection", t_event_order_tasks},
     {"status line: fitted to the width, the filter and the highlight kept", t_status_fit},
+    {"drill-down panes: line of the cursor row, bars at the cursor's time, partners", t_drill},
     {"status line: N of M counts the events visible in the window", t_visible_count},
     {"analyses: tables as the command line computes them, sort, save, Enter, overlay, range efficiency", t_analyses},
     {"opening: the progress arithmetic and its box", t_load_progress},

@@ -486,6 +486,20 @@ static int a_instants(App *A)
     return AF_REAGG;
 }
 
+static int a_drill(App *A, int which, const char *what)
+{
+    if (A->view != V_GANTT_LOC && A->view != V_GANTT_ACT && A->view != V_DENSITY && A->view != V_IMBALANCE) {
+        snprintf(A->msg, sizeof A->msg, "%s: in the Gantt, density and imbalance views", what);
+        return AF_REDRAW;
+    }
+    A->drill = (int)A->drill == which ? DR_NONE : which;
+    if (A->drill != DR_NONE && A->h < 20) snprintf(A->msg, sizeof A->msg, "%s: the terminal is too low for the pane", what);
+    return AF_REAGG;
+}
+static int a_drill_line(App *A) { return a_drill(A, DR_LINE, "line chart"); }
+static int a_drill_bars(App *A) { return a_drill(A, DR_BARS, "bar chart"); }
+static int a_drill_partners(App *A) { return a_drill(A, DR_PARTNERS, "partners"); }
+
 static int a_reducer(App *A)
 {
     A->reducer = (Reducer)((A->reducer + 1) % RED__N);
@@ -557,6 +571,10 @@ const Action ACTIONS[] = {
     {"messages", {'o'}, "Gantt: message arrivals and connectors: auto (hidden where they would cover a row), all, off",
      a_messages},
     {"instants", {'O'}, "Gantt: instants' glyphs (spawn, end, marks...): auto, all, off", a_instants},
+    {"drill-line", {'L'}, "drill down: a pane with the metric of the row under the cursor over time (L again closes it)",
+     a_drill_line},
+    {"drill-bars", {'B'}, "drill down: a pane with every row's metric at the cursor's time, as bars", a_drill_bars},
+    {"drill-partners", {'P'}, "drill down: a pane with the cursor location's traffic by partner over time", a_drill_partners},
     {"reducer", {'R'}, "next reducer for grouped rows (sum, mean, max, min-nonzero, mode)", a_reducer},
     {"redraw", {CTRL('l')}, "redraw the screen", a_redraw},
     {NULL, {0}, NULL, NULL},

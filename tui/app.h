@@ -137,6 +137,11 @@ typedef struct App {
      * drawn right after it, has them) */
     bool first_lite;
     OverlayMode ovl_msgs, ovl_marks; /* the Gantt's message arrivals and instants (auto, all, off) */
+    /* a drill-down pane under the rows views (the KL1 monitors): the cursor
+     * row's metric over time, every row's at the cursor's time, the cursor
+     * location's traffic by partner over time */
+    enum { DR_NONE, DR_LINE, DR_BARS, DR_PARTNERS } drill;
+    int lay_axis_y;      /* the line of the time axis the cursor is marked on (-1: the view's last but one) */
     /* memory prepared while idle for the first filter's summary */
     void *prewarm_thread;
     /* set by the screen: while a filter runs on a thread of its own, called

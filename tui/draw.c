@@ -284,7 +284,7 @@ static void draw_cursor_and_marks(App *A, Canvas *c, int vh, int gantt_y)
     Cell *cell = canvas_at(c, x, y);
     if (cell && y >= gantt_y && y < gantt_y + A->lay_nlines) cell->attr ^= ATTR_REVERSE;
     /* the axis line of the (lower) view: cursor, range, bookmarks */
-    int ya = vh - 2;
+    int ya = A->lay_axis_y >= 0 ? A->lay_axis_y : vh - 2;
     if (ya < 0) return;
     Cell *ac = canvas_at(c, x, ya);
     if (ac) {
@@ -534,10 +534,105 @@ static void draw_prompt(App *A, Canvas *c, const Areas *r)
 
 /* ---- the frame -------------------------------------------------------------------------------------- */
 
+/* ---- drill-down panes -------------------------------------------------------------------------- */
+
+/* the lines of the main view when a drill-down pane is open under it (0:
+ * no pane: none open, or the screen is too low for both) */
+static int drill_top(const App *A, int h)
+{
+    if (A->drill == DR_NONE || h < 18) return 0;
+    int ph = h / 3 < 8 ? 8 : h / 3;
+    return h - ph;
+}
+
+/* the pane: a title line at v's line `top`, the chart under it, with the
+ * same label column (12) as the main view so that time columns line up */
+static void draw_drill(App *A, Canvas *v, int w, int top)
+{
+    const Store *s = A->s;
+    int ph = v->h - top - 1;
+    RowModel *M = app_rows(A);
+    if (!M || ph < 4) return;
+    if (M->dirty) app_rows_rebuild(A, M);
+    if (A->cur_row < 0 || (uint32_t)A->cur_row >= M->rs.ng) return;
+    uint32_t g = (uint32_t)A->cur_row, m0 = rowset_first(&M->rs, g), m1 = rowset_end(&M->rs, g);
+    char lab[300], title[600], tb[48];
+    rowset_label(&M->rs, A->S, g, lab, sizeof lab);
+    MetricSpec busy = {M_BUSY, false, NULL}, bytes = {M_BYTES, false, NULL};
+    MetricSpec m = A->view == V_DENSITY ? A->metric : busy;
+    Canvas *b = canvas_new(w, ph, v->ascii, v->color);
+    ViewCtx ctx;
+    view_ctx(A, &ctx, w, ph);
+    ctx.label_w = 12;
+    ctx.metric = m;
+    ctx.metric_set = true;
+    ctx.rows = M->kind;
+    char err[300] = "";
+    bool ok = true;
+    RowSet prs = {0};
+    if (A->drill == DR_LINE) {
+        ctx.chart_ids = M->rs.ids + m0;
+        ctx.chart_nids = m1 - m0;
+        ctx.chart_title = lab;
+        snprintf(title, sizeof title, "line: %s of %s over time (the row under the cursor%s); L closes",
+                 METRIC_NAMES[m.m], lab, m1 - m0 > 1 ? ", its rows combined" : "");
+        ok = view_by_name("line")->run(&ctx, b, NULL, err, sizeof err);
+    } else if (A->drill == DR_BARS) {
+        ctx.have_at = true;
+        ctx.at = app_cursor_time(A);
+        ctx.t0 = A->t0;
+        ctx.t1 = A->t1;
+        format_dur(tb, sizeof tb, ctx.at - s->t_min);
+        snprintf(title, sizeof title, "bars: %s of every %s at %s (the cursor's time); B closes", METRIC_NAMES[m.m],
+                 M->kind == ROWS_LOC ? "location" : "activity", tb);
+        ok = view_by_name("bars")->run(&ctx, b, NULL, err, sizeof err);
+    } else {
+        /* the location of the row (an activity's home), its pairs with messages */
+        uint32_t loc = M->kind == ROWS_LOC ? M->rs.ids[m0] : s->acts[M->rs.ids[m0]].home;
+        rowset_init(&prs, A->S, ROWS_PAIR, false);
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < prs.n; k++) {
+            uint32_t src, dst;
+            summary_pair(A->S, prs.ids[k], &src, &dst);
+            if (src == loc || dst == loc) prs.ids[n++] = prs.ids[k];
+        }
+        prs.n = n;
+        prs.gsize = 1;
+        prs.ng = n;
+        rowset_fit(&prs, ph - 3 > 1 ? ph - 3 : 1);
+        ctx.rowset = &prs;
+        ctx.rows = ROWS_PAIR;
+        ctx.metric = bytes;
+        snprintf(title, sizeof title, "partners of %s: bytes per pair over time (%u pairs)%s; P closes", loc_label(s, loc), n,
+                 M->kind == ROWS_LOC && m1 - m0 > 1 ? " (the group's first location)" : "");
+        if (n) ok = view_by_name("comm")->run(&ctx, b, NULL, err, sizeof err);
+        else canvas_text(b, 0, 0, "no message to or from this location", w, ROLE_DIM, 0);
+    }
+    if (!ok) canvas_text(b, 0, 0, err, w, ROLE_WARN, 0);
+    canvas_hline(v, 0, w, top, ' ', ROLE_DEFAULT, 0, 0);
+    canvas_text(v, 0, top, title, w, ROLE_TITLE, ATTR_BOLD);
+    blit(v, b, 0, top + 1);
+    canvas_free(b);
+    if (prs.ids) rowset_free(&prs);
+    A->lay_axis_y = A->drill == DR_BARS ? top - 2 : v->h - 2;
+}
+
 static void draw_views(App *A, Canvas *v)
 {
     canvas_clear(v);
     int w = v->w, h = v->h;
+    A->lay_axis_y = -1;
+    int top = drill_top(A, h);
+    bool rows_view = A->view == V_GANTT_LOC || A->view == V_GANTT_ACT || A->view == V_DENSITY || A->view == V_IMBALANCE;
+    if (top && rows_view) {
+        Canvas *a = canvas_new(w, top, v->ascii, v->color);
+        const char *name = A->view == V_DENSITY ? "density" : A->view == V_IMBALANCE ? "imbalance" : "gantt";
+        run_rows_view(A, name, app_rows(A), A->view == V_DENSITY ? &A->metric : NULL, a, w, top, 12, true);
+        blit(v, a, 0, 0);
+        canvas_free(a);
+        draw_drill(A, v, w, top);
+        return;
+    }
     switch (A->view) {
     case V_GANTT_LOC:
     case V_GANTT_ACT: run_rows_view(A, "gantt", app_rows(A), NULL, v, w, h, 0, true); break;
@@ -551,6 +646,12 @@ static void draw_views(App *A, Canvas *v)
     case V_MATRIX: {
         ViewCtx ctx;
         view_ctx(A, &ctx, w, h);
+        if (A->have_a && A->have_b) {
+            /* the matrix of the marked range ([ and ]) */
+            ctx.t0 = A->mark_a < A->mark_b ? A->mark_a : A->mark_b;
+            ctx.t1 = A->mark_a < A->mark_b ? A->mark_b : A->mark_a;
+            if (ctx.t1 <= ctx.t0) ctx.t1 = ctx.t0 + 1;
+        }
         char err[200];
         view_by_name("matrix")->run(&ctx, v, NULL, err, sizeof err);
         break;
@@ -561,14 +662,14 @@ static void draw_views(App *A, Canvas *v)
     case V_SPLIT: {
         /* the density of every location (grouped to fit) over the Gantt,
          * the same columns for both */
-        int top = h / 2 - 1 > 6 ? h / 2 - 1 : 6;
-        if (top > h - 6) top = h - 6 > 3 ? h - 6 : 3;
-        Canvas *a = canvas_new(w, top, v->ascii, v->color), *b = canvas_new(w, h - top, v->ascii, v->color);
-        run_rows_view(A, "density", NULL, &A->metric, a, w, top, 12, false);
-        run_rows_view(A, "gantt", app_rows(A), NULL, b, w, h - top, 12, true);
-        A->lay_y0 = top; /* (the rows the cursor and the mouse work on) */
+        int st = h / 2 - 1 > 6 ? h / 2 - 1 : 6;
+        if (st > h - 6) st = h - 6 > 3 ? h - 6 : 3;
+        Canvas *a = canvas_new(w, st, v->ascii, v->color), *b = canvas_new(w, h - st, v->ascii, v->color);
+        run_rows_view(A, "density", NULL, &A->metric, a, w, st, 12, false);
+        run_rows_view(A, "gantt", app_rows(A), NULL, b, w, h - st, 12, true);
+        A->lay_y0 = st; /* (the rows the cursor and the mouse work on) */
         blit(v, a, 0, 0);
-        blit(v, b, 0, top);
+        blit(v, b, 0, st);
         canvas_free(a);
         canvas_free(b);
         break;
@@ -586,7 +687,7 @@ void app_draw(App *A, Canvas *c, int flags)
     c->ascii = A->ascii;
     c->color = A->color;
     bool fresh = !A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh || !A->vcache_ok ||
-                 (flags & (AF_REAGG | AF_REFILTER)) || A->view == V_EVENTS ||
+                 (flags & (AF_REAGG | AF_REFILTER)) || A->view == V_EVENTS || A->drill != DR_NONE ||
                  A->view == V_ANALYSES;
     if (fresh) {
         if (!A->vcache || A->vcache->w != r.vw || A->vcache->h != r.vh) {

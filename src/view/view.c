@@ -583,6 +583,16 @@ static bool run_matrix(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t err
 static bool chart_rows(ViewCtx *ctx, RowSet *rs, char *title, size_t tsz, char *err, size_t errsz)
 {
     rowset_init(rs, ctx->S, ctx->rows, false);
+    if (ctx->chart_ids) {
+        /* the interface's row under the cursor: its members, combined */
+        uint32_t n = ctx->chart_nids < rs->n ? ctx->chart_nids : rs->n;
+        memcpy(rs->ids, ctx->chart_ids, (size_t)n * sizeof *rs->ids);
+        rs->n = n;
+        rs->gsize = n ? n : 1;
+        rs->ng = n ? 1 : 0;
+        snprintf(title, tsz, "%s", ctx->chart_title ? ctx->chart_title : "");
+        return true;
+    }
     if (!ctx->row_sel) {
         rs->gsize = rs->n ? rs->n : 1;
         rs->ng = rs->n ? 1 : 0;
@@ -613,8 +623,10 @@ static bool run_line(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz
     RowSet rs;
     char title[320];
     if (!chart_rows(ctx, &rs, title, sizeof title, err, errsz)) return false;
-    const int yw = 9; /* y labels */
-    int pw = ctx->w - yw - 1, ph = ctx->h - 4;
+    /* y labels (the caller's label column: the cells then line up with its
+     * rows view's); without a status line, its line is the chart's */
+    const int yw = ctx->label_w > 0 ? ctx->label_w : 9, hh = ctx->h + (ctx->no_status ? 1 : 0);
+    int pw = ctx->w - yw - 1, ph = hh - 4;
     if (pw < 1) pw = 1;
     if (ph < 1) ph = 1;
     TimeGrid g;
@@ -675,11 +687,11 @@ static bool run_line(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz
         free(dots);
         TimeGrid ag;
         grid_init(&ag, ctx->t0, ctx->t1, pw);
-        draw_axis(c, &ag, x0, ctx->h - 3, ctx->s->t_min);
+        draw_axis(c, &ag, x0, hh - 3, ctx->s->t_min);
         grid_free(&ag);
         char what[400];
         snprintf(what, sizeof what, "%s of %s", m.m == M_EXPR && m.expr ? m.expr : METRIC_NAMES[m.m], title);
-        draw_status(c, ctx, "line", what, g.t0, g.t1);
+        if (!ctx->no_status) draw_status(c, ctx, "line", what, g.t0, g.t1);
     }
     free(v);
     grid_free(&g);

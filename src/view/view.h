@@ -43,6 +43,9 @@ typedef struct {
     double scale;           /* the value of the darkest shade; 0: the frame's maximum */
     MatrixValue mx;         /* matrix: what shades the cells */
     const char *row_sel;    /* line view: the row's label; NULL: all rows */
+    const uint32_t *chart_ids; /* line view, from the interface: these base rows combined (else row_sel) */
+    uint32_t chart_nids;
+    const char *chart_title;
     bool have_at;           /* bars: at one time rather than over the window */
     int64_t at;
     const char *filter_text;/* for the status line */
