@@ -296,9 +296,7 @@ static void compute(App *A)
     double t = now_sec();
     stats_compute(s, sel, a, b, an->have_rules ? &an->rules : NULL, &an->st);
     waits_compute(s, sel, a, b, &an->w);
-    uint64_t *wsel = report_window_sel(s, sel, a, b);
-    syncs_compute(s, wsel ? wsel : sel, &an->y);
-    free(wsel);
+    syncs_compute(s, sel, a, b, &an->y);
     critpath_compute(s, sel, a, b, &an->cp);
     if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: analyses %.1f ms\n", (now_sec() - t) * 1e3);
     /* the waits' rows: (pattern, victim) */
