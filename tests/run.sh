@@ -615,6 +615,42 @@ print(sum(m["count"] for m in d["messages"]), k.get("state", 0), k.get("sync", 0
                 && ok "OTF2 $b: messages, regions, collectives and regions never left as otf2-print lists them ($got)" \
                 || { bad "OTF2 $b: exit $rc: tnav $got, otf2-print $want"; head -3 "$TMP/oj.err"; }
         done
+        # the stencil's MPI_Waitall: each call waits once, for its latest
+        # send. Computed here from the sends and receives tnav filter lists,
+        # paired as MPI does (per sender, receiver and tag, in order), the
+        # receives of a rank that start together being one call
+        p="$SHARED/otf2/scorep_stencil4d_64ranks/traces.otf2"
+        if [ -f "$p" ]; then
+            "$TNAV" filter -o csv -f 'kind == "send" || kind == "recv"' "$p" >"$TMP/st.csv"
+            "$TNAV" waits --json "$p" >"$TMP/st.json"
+            python3 - "$TMP/st.csv" "$TMP/st.json" >"$TMP/st.out" <<'PY'
+import csv, json, sys
+from collections import defaultdict
+sends, recvs = defaultdict(list), defaultdict(list)
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["kind"] == "send": sends[(r["loc"], r["peer"], r["tag"])].append(int(r["ts"]))
+    elif r["dur"]: recvs[(r["peer"], r["loc"], r["tag"])].append((int(r["ts"]), int(r["dur"]), r["loc"], r["act"]))
+calls = {}
+nrecv = 0
+for k, rs in recvs.items():
+    for st, (ts, dur, loc, act) in zip(sorted(sends[k]), sorted(rs)):
+        c = calls.setdefault((loc, act, ts), [0, None])
+        c[0] = max(c[0], dur)
+        c[1] = st if c[1] is None else max(c[1], st)
+        nrecv += 1
+total = n = 0
+for (loc, act, ts), (dur, st) in calls.items():
+    w = min(max(st - ts, 0), dur)
+    total += w
+    n += w > 0
+p = [x for x in json.load(open(sys.argv[2]))["patterns"] if x["pattern"] == "late_sender"][0]
+print("ok" if (p["total_ns"], p["instances"]) == (total, n) and len(calls) < nrecv
+      else "tnav %d ns in %d, wanted %d ns in %d (%d calls, %d receives)" % (p["total_ns"], p["instances"], total, n, len(calls), nrecv))
+PY
+            [ "$(cat "$TMP/st.out")" = ok ] \
+                && ok "OTF2 stencil: a wait-all waits once, for its latest send (late sender as paired and grouped independently)" \
+                || bad "OTF2 stencil late sender: $(cat "$TMP/st.out")"
+        fi
     else
         skip "OTF2: tnav built without it, or no otf2-print (otf2-tools)"
     fi
