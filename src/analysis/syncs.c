@@ -102,6 +102,13 @@ void syncs_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
     y->nparts = parts.len;
 }
 
+uint32_t syncs_name_ev(const Store *s, const Syncs *y, const SyncInst *I)
+{
+    for (uint32_t k = 0; k < I->n; k++)
+        if (s->kind[y->parts[I->off + k].ev] == K_SYNC) return y->parts[I->off + k].ev;
+    return y->parts[I->off].ev;
+}
+
 void syncs_free(Syncs *y)
 {
     free(y->inst);
@@ -181,11 +188,7 @@ void syncs_print_json(FILE *f, const Store *s, const Syncs *y)
         fputs(i ? ",{\"group\":" : "{\"group\":", f);
         if (G->type == VT_STR) json_cstr(f, report_group_label(s, G, gb, sizeof gb));
         else fputs(report_group_label(s, G, gb, sizeof gb), f);
-        /* the name: of its first sync event (else its first event) */
-        uint32_t ne = NONE32;
-        for (uint32_t k = 0; k < I->n && ne == NONE32; k++)
-            if (s->kind[y->parts[I->off + k].ev] == K_SYNC) ne = y->parts[I->off + k].ev;
-        if (ne == NONE32) ne = y->parts[I->off].ev;
+        uint32_t ne = syncs_name_ev(s, y, I);
         fputs(",\"name\":", f);
         if (s->name[ne] != NONE32) json_cstr(f, store_str(s, s->name[ne]));
         else fputs("null", f);

@@ -56,6 +56,9 @@ typedef struct {
 /* over the events sel selects (NULL: all) that overlap [t0, t1) */
 void syncs_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, Syncs *y);
 void syncs_free(Syncs *y);
+/* the event whose name names an instance: its first listed sync event (else
+ * its first participant) */
+uint32_t syncs_name_ev(const Store *s, const Syncs *y, const SyncInst *I);
 void syncs_print_json(FILE *f, const Store *s, const Syncs *y);
 /* top: instances and locations shown (0: all) */
 void syncs_print_text(FILE *f, const Store *s, const Syncs *y, int top);
