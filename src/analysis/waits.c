@@ -5,6 +5,7 @@
 #include "waits.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -314,15 +315,21 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
             size_t j = i;
             int64_t ts = s->ts[s->act_ev[i]];
             while (j < hi && s->ts[s->act_ev[j]] == ts) j++;
+            size_t first = SIZE_MAX; /* the block's first receive */
             for (size_t k = i; k < j; k++) {
                 uint32_t e = s->act_ev[k];
                 if (s->kind[e] != K_RECV || s->dur[e] <= 0) continue;
                 /* the first receive of its call (at its location) only */
-                size_t f = i;
-                while (f < k && !(s->kind[s->act_ev[f]] == K_RECV && s->dur[s->act_ev[f]] > 0 &&
-                                  s->loc[s->act_ev[f]] == s->loc[e]))
-                    f++;
-                if (f != k) continue;
+                if (first == SIZE_MAX) {
+                    first = k;
+                } else {
+                    if (s->loc[e] == s->loc[s->act_ev[first]]) continue;
+                    size_t f = first; /* (the activity at several locations at once: rare) */
+                    while (f < k && !(s->kind[s->act_ev[f]] == K_RECV && s->dur[s->act_ev[f]] > 0 &&
+                                      s->loc[s->act_ev[f]] == s->loc[e]))
+                        f++;
+                    if (f != k) continue;
+                }
                 RecvCall rc;
                 report_recv_call(s, A, k, sel, NULL, INT64_MAX, false, &rc);
                 if (!rc.selected || rc.send_ev == NONE32) continue;
