@@ -522,6 +522,30 @@ sys.exit(0 if s == tot else print(s, tot) or 1)' "$TMP/p.json" "$TMP/p.csv" \
     [ "$($JQ "$TMP/y.json" '.last_counts[0].wait_caused_ns')" = "$($JQ "$TMP/w.json" '.patterns[pattern=finish_wait].total_ns')" ] \
         && [ "$($JQ "$TMP/y.json" '.last_counts[0].loc')" = 3 ] \
         && ok "syncs: x10's place 3 holds the finishes open, as long as tnav waits says" || bad "syncs x10: $($JQ "$TMP/y.json" '.last_counts')"
+    # ... and for any filter and window: the instances' waits add up to the
+    # waits on arrival tnav waits reports and to the sync groups' waits of
+    # tnav stats (one definition of a sync instance)
+    sample-logs/gen --shape tasks --events 20000 --ranks 8 --seed 11 -o "$TMP/yt.csv"
+    for tr in sample-logs/ring.csv sample-logs/x10.csv "$TMP/yt.csv"; do
+        agree=1
+        for opt in "" "-f loc!=5" "-f loc==1||loc==2" "--from 3ms --to 20ms" "-f kind!=\"end\" --from 1ms --to 9ms"; do
+            # shellcheck disable=SC2086
+            "$TNAV" syncs --json $opt "$tr" >"$TMP/ya.json" 2>&1
+            # shellcheck disable=SC2086
+            "$TNAV" waits --json $opt "$tr" >"$TMP/wa.json" 2>&1
+            # shellcheck disable=SC2086
+            "$TNAV" stats --json $opt "$tr" >"$TMP/sa.json" 2>&1
+            python3 -c 'import json, sys
+y = json.load(open(sys.argv[1])); w = {p["pattern"]: p["total_ns"] for p in json.load(open(sys.argv[2]))["patterns"]}
+st = sum(g["wait_ns"] for g in json.load(open(sys.argv[3]))["sync"])
+ys = sum(i["wait_ns"] for i in y["syncs"])
+ws = sum(w[k] for k in ("wait_at_barrier", "wait_at_nxn", "late_broadcast", "early_reduce", "finish_wait"))
+lc = sum(x["wait_caused_ns"] for x in y["last_counts"])
+sys.exit(0 if ys == ws == lc == st and ys == sum(p["wait_ns"] for i in y["syncs"] for p in i["participants"]) else print(ys, ws, lc, st) or 1)' "$TMP/ya.json" "$TMP/wa.json" "$TMP/sa.json" \
+                || { bad "syncs vs waits on $(basename "$tr") $opt"; agree=0; }
+        done
+        [ $agree = 1 ] && ok "syncs, waits and stats' sync groups agree on $(basename "$tr") under filters and windows"
+    done
 fi
 
 # ---------------------------------------------------------------------------
