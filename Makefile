@@ -101,13 +101,13 @@ build/asan/agg_check: tests/agg_check.c tests/check.h build/libtnav-asan.a
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/agg_check.c build/libtnav-asan.a $(LIBS)
 
 # the interactive interface without a terminal
-build/rel/tui_unit: tests/tui_unit.c tests/check.h build/libtnav.a
+build/rel/tui_unit: tests/tui_unit.c tests/check.h tests/jsondom.c tests/jsondom.h build/libtnav.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/tui_unit.c build/libtnav.a $(LIBS)
+	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/tui_unit.c tests/jsondom.c build/libtnav.a $(LIBS)
 
-build/asan/tui_unit: tests/tui_unit.c tests/check.h build/libtnav-asan.a
+build/asan/tui_unit: tests/tui_unit.c tests/check.h tests/jsondom.c tests/jsondom.h build/libtnav-asan.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/tui_unit.c build/libtnav-asan.a $(LIBS)
+	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/tui_unit.c tests/jsondom.c build/libtnav-asan.a $(LIBS)
 
 # the filter VM against a reference evaluator on random filters and traces
 build/rel/filter_diff: tests/filter_diff.c tests/strbuf.h build/libtnav.a

@@ -522,6 +522,30 @@ sys.exit(0 if s == tot else print(s, tot) or 1)' "$TMP/p.json" "$TMP/p.csv" \
     [ "$($JQ "$TMP/y.json" '.last_counts[0].wait_caused_ns')" = "$($JQ "$TMP/w.json" '.patterns[pattern=finish_wait].total_ns')" ] \
         && [ "$($JQ "$TMP/y.json" '.last_counts[0].loc')" = 3 ] \
         && ok "syncs: x10's place 3 holds the finishes open, as long as tnav waits says" || bad "syncs x10: $($JQ "$TMP/y.json" '.last_counts')"
+    # ... and for any filter and window: the instances' waits add up to the
+    # waits on arrival tnav waits reports and to the sync groups' waits of
+    # tnav stats (one definition of a sync instance)
+    sample-logs/gen --shape tasks --events 20000 --ranks 8 --seed 11 -o "$TMP/yt.csv"
+    for tr in sample-logs/ring.csv sample-logs/x10.csv "$TMP/yt.csv"; do
+        agree=1
+        for opt in "" "-f loc!=5" "-f loc==1||loc==2" "--from 3ms --to 20ms" "-f kind!=\"end\" --from 1ms --to 9ms"; do
+            # shellcheck disable=SC2086
+            "$TNAV" syncs --json $opt "$tr" >"$TMP/ya.json" 2>&1
+            # shellcheck disable=SC2086
+            "$TNAV" waits --json $opt "$tr" >"$TMP/wa.json" 2>&1
+            # shellcheck disable=SC2086
+            "$TNAV" stats --json $opt "$tr" >"$TMP/sa.json" 2>&1
+            python3 -c 'import json, sys
+y = json.load(open(sys.argv[1])); w = {p["pattern"]: p["total_ns"] for p in json.load(open(sys.argv[2]))["patterns"]}
+st = sum(g["wait_ns"] for g in json.load(open(sys.argv[3]))["sync"])
+ys = sum(i["wait_ns"] for i in y["syncs"])
+ws = sum(w[k] for k in ("wait_at_barrier", "wait_at_nxn", "late_broadcast", "early_reduce", "finish_wait"))
+lc = sum(x["wait_caused_ns"] for x in y["last_counts"])
+sys.exit(0 if ys == ws == lc == st and ys == sum(p["wait_ns"] for i in y["syncs"] for p in i["participants"]) else print(ys, ws, lc, st) or 1)' "$TMP/ya.json" "$TMP/wa.json" "$TMP/sa.json" \
+                || { bad "syncs vs waits on $(basename "$tr") $opt"; agree=0; }
+        done
+        [ $agree = 1 ] && ok "syncs, waits and stats' sync groups agree on $(basename "$tr") under filters and windows"
+    done
 fi
 
 # ---------------------------------------------------------------------------
@@ -615,6 +639,42 @@ print(sum(m["count"] for m in d["messages"]), k.get("state", 0), k.get("sync", 0
                 && ok "OTF2 $b: messages, regions, collectives and regions never left as otf2-print lists them ($got)" \
                 || { bad "OTF2 $b: exit $rc: tnav $got, otf2-print $want"; head -3 "$TMP/oj.err"; }
         done
+        # the stencil's MPI_Waitall: each call waits once, for its latest
+        # send. Computed here from the sends and receives tnav filter lists,
+        # paired as MPI does (per sender, receiver and tag, in order), the
+        # receives of a rank that start together being one call
+        p="$SHARED/otf2/scorep_stencil4d_64ranks/traces.otf2"
+        if [ -f "$p" ]; then
+            "$TNAV" filter -o csv -f 'kind == "send" || kind == "recv"' "$p" >"$TMP/st.csv"
+            "$TNAV" waits --json "$p" >"$TMP/st.json"
+            python3 - "$TMP/st.csv" "$TMP/st.json" >"$TMP/st.out" <<'PY'
+import csv, json, sys
+from collections import defaultdict
+sends, recvs = defaultdict(list), defaultdict(list)
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["kind"] == "send": sends[(r["loc"], r["peer"], r["tag"])].append(int(r["ts"]))
+    elif r["dur"]: recvs[(r["peer"], r["loc"], r["tag"])].append((int(r["ts"]), int(r["dur"]), r["loc"], r["act"]))
+calls = {}
+nrecv = 0
+for k, rs in recvs.items():
+    for st, (ts, dur, loc, act) in zip(sorted(sends[k]), sorted(rs)):
+        c = calls.setdefault((loc, act, ts), [0, None])
+        c[0] = max(c[0], dur)
+        c[1] = st if c[1] is None else max(c[1], st)
+        nrecv += 1
+total = n = 0
+for (loc, act, ts), (dur, st) in calls.items():
+    w = min(max(st - ts, 0), dur)
+    total += w
+    n += w > 0
+p = [x for x in json.load(open(sys.argv[2]))["patterns"] if x["pattern"] == "late_sender"][0]
+print("ok" if (p["total_ns"], p["instances"]) == (total, n) and len(calls) < nrecv
+      else "tnav %d ns in %d, wanted %d ns in %d (%d calls, %d receives)" % (p["total_ns"], p["instances"], total, n, len(calls), nrecv))
+PY
+            [ "$(cat "$TMP/st.out")" = ok ] \
+                && ok "OTF2 stencil: a wait-all waits once, for its latest send (late sender as paired and grouped independently)" \
+                || bad "OTF2 stencil late sender: $(cat "$TMP/st.out")"
+        fi
     else
         skip "OTF2: tnav built without it, or no otf2-print (otf2-tools)"
     fi

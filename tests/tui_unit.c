@@ -34,6 +34,8 @@
 #include "store/store.h"
 #include "base/timeparse.h"
 #include "base/util.h"
+#include "jsondom.h"
+#include "tui/analyses.h"
 
 static char g_tmpdir[256];
 
@@ -1851,6 +1853,320 @@ static void t_analyses(void)
     close_app(&t);
 }
 
+/* ---- view 9 equals the command line ------------------------------------------ */
+
+/* the fields of one CSV line (quotes as csv_field writes them), in place */
+static int csv_split(char *l, char **f, int max)
+{
+    int n = 0;
+    char *w = l, *r = l;
+    l[strcspn(l, "\n")] = 0;
+    while (n < max) {
+        f[n++] = w;
+        if (*r == '"') {
+            r++;
+            for (;;) {
+                if (!*r) break;
+                if (*r == '"' && r[1] == '"') {
+                    *w++ = '"';
+                    r += 2;
+                } else if (*r == '"') {
+                    r++;
+                    break;
+                } else {
+                    *w++ = *r++;
+                }
+            }
+        } else {
+            while (*r && *r != ',') *w++ = *r++;
+        }
+        bool more = *r == ',';
+        *w++ = 0;
+        if (!more) break;
+        r++;
+        w = r > w ? w : w; /* (writes never pass reads) */
+    }
+    return n;
+}
+
+/* the table of the analyses' tab saved as CSV: rows of fields (a new
+ * array of new strings; the header skipped) */
+typedef struct {
+    char *line[8192];
+    char *f[8192][12];
+    int nf[8192];
+    int n;
+} Csv;
+
+static bool save_tab(T *t, int tab, Csv *c)
+{
+    memset(c, 0, sizeof *c);
+    analyses_set_tab(&t->A, (AnTab)tab);
+    setenv("TNAV_SAVE_DIR", g_tmpdir, 1);
+    analyses_save(&t->A);
+    static const char *const names[] = {"profile", "time", "waits", "syncs", "critpath"};
+    char *path = xasprintf("%s/tnav-%s.csv", g_tmpdir, names[tab]);
+    FILE *f = fopen(path, "r");
+    free(path);
+    if (!f) return false;
+    char buf[4096];
+    bool hdr = true;
+    while (fgets(buf, sizeof buf, f) && c->n < 8192) {
+        if (hdr) {
+            hdr = false;
+            continue;
+        }
+        c->line[c->n] = xstrdup(buf);
+        c->nf[c->n] = csv_split(c->line[c->n], c->f[c->n], 12);
+        c->n++;
+    }
+    fclose(f);
+    return true;
+}
+
+static void csv_free(Csv *c)
+{
+    for (int i = 0; i < c->n; i++) free(c->line[i]);
+}
+
+/* `tnav ARGS --json TRACE` parsed (NULL on failure) */
+static jd_node *tnav_json(const char *args, const char *trace)
+{
+    const char *tnav = getenv("TNAV") ? getenv("TNAV") : "./tnav";
+    char *cmd = xasprintf("%s %s --json '%s'", tnav, args, trace);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (!p) return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, k;
+    char tmp[65536];
+    while ((k = fread(tmp, 1, sizeof tmp, p)) > 0) {
+        if (len + k + 1 > cap) {
+            cap = (len + k + 1) * 2;
+            buf = xrealloc(buf, cap);
+        }
+        memcpy(buf + len, tmp, k);
+        len += k;
+    }
+    pclose(p);
+    char err[200];
+    jd_node *j = buf ? jd_parse(buf, len, err, sizeof err) : NULL;
+    if (!j) printf("    # tnav %s: %s\n", args, buf ? err : "no output");
+    free(buf);
+    return j;
+}
+
+static int64_t jint(const jd_node *o, const char *key)
+{
+    const jd_node *v = o ? jd_get(o, key) : NULL;
+    return v && v->type == JD_NUMBER ? v->ival : INT64_MIN;
+}
+
+/* a JSON location (a number, or a label) as its label text */
+static const char *jloc(const jd_node *v, char *buf, size_t sz)
+{
+    if (!v || v->type == JD_NULL) return "-";
+    if (v->type == JD_NUMBER) return v->text;
+    snprintf(buf, sz, "%s", v->text);
+    return buf;
+}
+
+static int64_t fint(const char *s) { return *s ? (int64_t)strtod(s, NULL) : INT64_MIN; }
+
+/* every table of view 9, over the window tnav's commands take by default
+ * (the whole trace), against their --json output */
+static void match_cli(const char *trace)
+{
+    T t;
+    CHECK(open_app(&t, trace, 160, 40));
+    if (!t.ok) return;
+    printf("    # %s\n", trace);
+    App *A = &t.A;
+    const Store *s = A->s;
+    keys(&t, "9");
+    A->have_a = A->have_b = true;
+    A->mark_a = s->t_min;
+    A->mark_b = s->t_max + 1;
+    frame(&t, 0);
+    int64_t t0 = s->t_min;
+    char lb[256];
+    Csv *c = xmalloc(sizeof *c);
+    /* profile: every row, every column */
+    jd_node *j = tnav_json("stats", trace);
+    const jd_node *prof = j ? jd_get(j, "profile") : NULL;
+    CHECK(save_tab(&t, AT_PROFILE, c));
+    CHECK(prof && (int)prof->n == c->n && c->n > 0);
+    int bad = 0;
+    for (int i = 0; prof && i < c->n; i++) {
+        const jd_node *r = NULL;
+        for (size_t k = 0; k < prof->n && !r; k++)
+            if (!strcmp(jd_get(prof->kids[k], "name")->text, c->f[i][0])) r = prof->kids[k];
+        if (!r || c->nf[i] != 9 || fint(c->f[i][1]) != jint(r, "calls") || fint(c->f[i][2]) != jint(r, "self_ns") ||
+            fint(c->f[i][4]) != jint(r, "total_ns") || fint(c->f[i][5]) != jint(r, "mean_ns") ||
+            fint(c->f[i][6]) != jint(r, "min_ns") || fint(c->f[i][7]) != jint(r, "max_ns") ||
+            fint(c->f[i][8]) != jint(r, "stddev_ns")) {
+            if (!bad++) printf("    # profile row differs: %s", c->line[i]);
+        }
+    }
+    CHECK_EQ_I(bad, 0);
+    csv_free(c);
+    /* time per location */
+    const jd_node *pl = j ? jd_get(j, "per_loc") : NULL;
+    CHECK(save_tab(&t, AT_TIME, c));
+    CHECK(pl && (int)pl->n == c->n);
+    bad = 0;
+    for (int i = 0; pl && i < c->n && i < (int)pl->n; i++) {
+        const jd_node *r = pl->kids[i];
+        if (strcmp(jloc(jd_get(r, "loc"), lb, sizeof lb), c->f[i][0]) || fint(c->f[i][1]) != jint(r, "events") ||
+            fint(c->f[i][2]) != jint(r, "useful_ns") || fint(c->f[i][4]) != jint(r, "comm_ns") ||
+            fint(c->f[i][5]) != jint(r, "sync_ns") || fint(c->f[i][6]) != jint(r, "wait_ns") ||
+            fint(c->f[i][7]) != jint(r, "idle_ns") || fint(c->f[i][8]) != jint(r, "sent_bytes") ||
+            fint(c->f[i][9]) != jint(r, "recv_bytes")) {
+            if (!bad++) printf("    # time row differs: %s", c->line[i]);
+        }
+    }
+    CHECK_EQ_I(bad, 0);
+    csv_free(c);
+    jd_free(j);
+    /* waits: each (pattern, victim) row is by_loc; the rows of a pattern add up to its total */
+    j = tnav_json("waits", trace);
+    const jd_node *pats = j ? jd_get(j, "patterns") : NULL;
+    CHECK(save_tab(&t, AT_WAITS, c));
+    bad = 0;
+    int nrows = 0;
+    for (size_t p = 0; pats && p < pats->n; p++) {
+        const jd_node *P = pats->kids[p], *bl = jd_get(P, "by_loc");
+        int64_t sum = 0;
+        for (int i = 0; i < c->n; i++) {
+            if (strcmp(c->f[i][0], jd_get(P, "pattern")->text)) continue;
+            sum += fint(c->f[i][2]);
+            const jd_node *r = NULL;
+            for (size_t k = 0; k < bl->n && !r; k++)
+                if (!strcmp(jloc(jd_get(bl->kids[k], "loc"), lb, sizeof lb), c->f[i][1])) r = bl->kids[k];
+            if (!r || fint(c->f[i][2]) != jint(r, "ns")) {
+                if (!bad++) printf("    # waits row differs: %s", c->line[i]);
+            }
+            /* its worst instance, when among the pattern's 10 worst */
+            const jd_node *wo = jd_get(P, "worst");
+            for (size_t k = 0; k < wo->n; k++) {
+                const jd_node *W = wo->kids[k];
+                char cb[256];
+                if (strcmp(jloc(jd_get(W, "loc"), lb, sizeof lb), c->f[i][1])) continue;
+                if (fint(c->f[i][4]) != jint(W, "ns") || fint(c->f[i][5]) != jint(W, "ts") - t0 ||
+                    strcmp(jloc(jd_get(W, "culprit"), cb, sizeof cb), c->f[i][6])) {
+                    if (!bad++) printf("    # waits worst differs: %s", c->line[i]);
+                }
+                break;
+            }
+            nrows++;
+        }
+        if (sum != jint(P, "total_ns")) {
+            if (!bad++) printf("    # waits %s: rows %" PRId64 ", total %" PRId64 "\n", jd_get(P, "pattern")->text, sum, jint(P, "total_ns"));
+        }
+    }
+    CHECK_EQ_I(nrows, c->n);
+    CHECK_EQ_I(bad, 0);
+    csv_free(c);
+    jd_free(j);
+    /* syncs: in group order, each row's parts, wait, last and release */
+    j = tnav_json("syncs", trace);
+    const jd_node *sy = j ? jd_get(j, "syncs") : NULL;
+    CHECK(save_tab(&t, AT_SYNCS, c));
+    CHECK(sy && (int)sy->n == c->n);
+    bad = 0;
+    for (int i = 0; sy && i < c->n && i < (int)sy->n; i++) {
+        const jd_node *r = sy->kids[i], *g = jd_get(r, "group"), *nm = jd_get(r, "name");
+        const jd_node *last = jd_get(r, "last");
+        char gb[256], nb[256];
+        snprintf(gb, sizeof gb, "%s", g->text);
+        snprintf(nb, sizeof nb, "%s", nm->type == JD_STRING ? nm->text : "-");
+        if (strcmp(gb, c->f[i][0]) || strcmp(nb, c->f[i][1]) ||
+            fint(c->f[i][2]) != (int64_t)jd_get(r, "participants")->n || fint(c->f[i][3]) != jint(r, "wait_ns") ||
+            strcmp(jloc(jd_get(last, "loc"), lb, sizeof lb), c->f[i][4]) ||
+            fint(c->f[i][6]) != jint(r, "release") - t0) {
+            if (!bad++) printf("    # syncs row differs: %s", c->line[i]);
+        }
+    }
+    CHECK_EQ_I(bad, 0);
+    csv_free(c);
+    jd_free(j);
+    /* the critical path: segment by segment */
+    j = tnav_json("critpath", trace);
+    const jd_node *seg = j ? jd_get(j, "segments") : NULL;
+    CHECK(save_tab(&t, AT_CRIT, c));
+    CHECK(seg && (int)seg->n == c->n && c->n > 0);
+    bad = 0;
+    for (int i = 0; seg && i < c->n && i < (int)seg->n; i++) {
+        const jd_node *r = seg->kids[i], *nm = jd_get(r, "name"), *kd = jd_get(r, "kind");
+        char nb[256];
+        if (nm->type == JD_STRING) snprintf(nb, sizeof nb, "%s", nm->text);
+        else if (kd->type == JD_STRING) snprintf(nb, sizeof nb, "(%s)", kd->text);
+        else snprintf(nb, sizeof nb, "(no interval)");
+        if (fint(c->f[i][0]) != jint(r, "ts") - t0 || strcmp(jloc(jd_get(r, "loc"), lb, sizeof lb), c->f[i][1]) ||
+            strcmp(jd_get(r, "act")->text, c->f[i][2]) || strcmp(nb, c->f[i][3]) || fint(c->f[i][4]) != jint(r, "dur")) {
+            if (!bad++) printf("    # critpath row differs: %s", c->line[i]);
+        }
+    }
+    CHECK_EQ_I(bad, 0);
+    csv_free(c);
+    jd_free(j);
+    free(c);
+    close_app(&t);
+}
+
+static void t_analyses_match_cli(void)
+{
+    match_cli("sample-logs/ring.csv");
+    match_cli("sample-logs/mw.csv");
+    match_cli("tests/cases/x10u.csv");
+    char *tasks = xasprintf("%s/tasks.csv", g_tmpdir);
+    char *cmd = xasprintf("sample-logs/gen --shape tasks --events 4000 --ranks 8 --seed 5 -o '%s'", tasks);
+    CHECK(system(cmd) == 0);
+    match_cli(tasks);
+    free(cmd);
+    free(tasks);
+}
+
+/* the interface takes --comm-names and --sync-names as tnav stats does */
+static void t_analyses_names(void)
+{
+    T t;
+    memset(&t, 0, sizeof t);
+    static const char *const opts[] = {"--comm-names", "--sync-names", NULL};
+    t.args.extra_opts = opts;
+    char *argv[] = {"tui", "--sync-names", "^compute$", "--comm-names", "", "sample-logs/ring.csv", NULL};
+    CHECK(cli_parse("tui", 6, argv, 1, &t.args) == 0);
+    Session ss;
+    CHECK(session_open("tui", &t.args, &ss) == 0);
+    app_init(&t.A, &ss, &t.args, 120, 30, false, true);
+    t.c = canvas_new(120, 30, false, true);
+    t.ok = true;
+    frame(&t, AF_REFILTER);
+    App *A = &t.A;
+    const Store *s = A->s;
+    keys(&t, "9");
+    A->have_a = A->have_b = true;
+    A->mark_a = s->t_min;
+    A->mark_b = s->t_max + 1;
+    frame(&t, 0);
+    Csv *c = xmalloc(sizeof *c);
+    CHECK(save_tab(&t, AT_TIME, c));
+    jd_node *j = tnav_json("stats --sync-names ^compute$ --comm-names ''", "sample-logs/ring.csv");
+    const jd_node *pl = j ? jd_get(j, "per_loc") : NULL;
+    CHECK(pl && (int)pl->n == c->n);
+    /* the compute states are synchronisation now (rank 5's 60 ms), as tnav stats says */
+    for (int i = 0; pl && i < c->n && i < (int)pl->n; i++) {
+        CHECK_EQ_I(fint(c->f[i][2]), jint(pl->kids[i], "useful_ns"));
+        CHECK_EQ_I(fint(c->f[i][4]), jint(pl->kids[i], "comm_ns"));
+        CHECK_EQ_I(fint(c->f[i][5]), jint(pl->kids[i], "sync_ns"));
+    }
+    CHECK(c->n > 5 && fint(c->f[5][5]) > 60000000 && fint(c->f[5][2]) < 1000000);
+    jd_free(j);
+    csv_free(c);
+    free(c);
+    close_app(&t);
+}
+
 /* ---- runner ------------------------------------------------------------------ */
 
 static const Test TESTS[] = {
@@ -1876,6 +2192,9 @@ static const Test TESTS[] = {
     {"drill-down panes: line of the cursor row, bars at the cursor's time, partners", t_drill},
     {"status line: N of M counts the events visible in the window", t_visible_count},
     {"analyses: tables as the command line computes them, sort, save, Enter, overlay, range efficiency", t_analyses},
+    {"analyses: every table's values equal tnav stats/waits/syncs/critpath --json (samples, a tasks trace)",
+     t_analyses_match_cli},
+    {"analyses: --comm-names and --sync-names as tnav stats takes them", t_analyses_names},
     {"opening: the progress arithmetic and its box", t_load_progress},
     {"opening: the first frame without instants and arrivals, the next with them", t_first_frame_lite},
     {"opening: the loader's counters; a cancelled load", t_load_cancel},

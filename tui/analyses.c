@@ -22,6 +22,7 @@
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
+#include "cmd/cli.h"
 #include "view/table.h"
 
 const char *const AN_TAB_NAMES[AT__N] = {"profile", "time", "waits", "syncs", "critical path"};
@@ -92,8 +93,11 @@ void analyses_free(Analyses *an)
 static char *dur_cell(char *buf, size_t sz, int64_t ns) { return format_dur(buf, sz, ns); }
 static void pct_cell(char *buf, size_t sz, double f) { snprintf(buf, sz, "%.1f%%", 100 * f); }
 
-static const TableCol PROF_COLS[] = {{"name", false, 20}, {"calls", true, 9},  {"self", true, 11}, {"share", true, 7},
-                                     {"total", true, 11}, {"mean", true, 10}, {"max", true, 10}};
+static const TableCol PROF_COLS[] = {{"name", false, 20}, {"calls", true, 9}, {"self", true, 11},
+                                     {"share", true, 7},  {"total", true, 11}, {"mean", true, 10},
+                                     {"min", true, 10},   {"max", true, 10},  {"stddev", true, 10}};
+
+static double prof_num(void *ctx, size_t r, int c);
 
 static void prof_cell(void *ctx, size_t r, int c, char *b, size_t sz)
 {
@@ -109,8 +113,7 @@ static void prof_cell(void *ctx, size_t r, int c, char *b, size_t sz)
     case 2: dur_cell(b, sz, R->self); break;
     case 3: pct_cell(b, sz, an->st.prof.total_self ? (double)R->self / (double)an->st.prof.total_self : 0); break;
     case 4: dur_cell(b, sz, R->incl); break;
-    case 5: dur_cell(b, sz, R->calls ? R->incl / (int64_t)R->calls : 0); break;
-    default: dur_cell(b, sz, R->max); break;
+    default: dur_cell(b, sz, (int64_t)prof_num(ctx, r, c)); break;
     }
 }
 
@@ -124,7 +127,9 @@ static double prof_num(void *ctx, size_t r, int c)
     case 3: return an->st.prof.total_self ? (double)R->self / (double)an->st.prof.total_self : 0;
     case 4: return (double)R->incl;
     case 5: return R->calls ? (double)(R->incl / (int64_t)R->calls) : 0;
-    default: return (double)R->max;
+    case 6: return (double)R->min;
+    case 7: return (double)R->max;
+    default: return (double)profile_stddev(R);
     }
 }
 
@@ -220,7 +225,11 @@ static void sync_cell(void *ctx, size_t r, int c, char *b, size_t sz)
         snprintf(b, sz, "%s", report_group_label(s, &s->groups[I->group], gb, sizeof gb));
         break;
     }
-    case 1: snprintf(b, sz, "%s", s->name[I->last_ev] != NONE32 ? store_str(s, s->name[I->last_ev]) : "-"); break;
+    case 1: {
+        uint32_t ne = syncs_name_ev(s, &an->y, I); /* (the name tnav syncs gives it) */
+        snprintf(b, sz, "%s", s->name[ne] != NONE32 ? store_str(s, s->name[ne]) : "-");
+        break;
+    }
     case 2: snprintf(b, sz, "%u", I->n); break;
     case 4: snprintf(b, sz, "%s", loc_label(s, s->loc[I->last_ev])); break;
     default: dur_cell(b, sz, (int64_t)sync_num(ctx, r, c)); break;
@@ -274,11 +283,16 @@ static void window_of(const App *A, int64_t *a, int64_t *b)
     }
 }
 
+/* the time categories' name patterns: --comm-names and --sync-names, as
+ * tnav stats takes them (checked when the interface starts) */
 static void ensure_rules(App *A, Analyses *an)
 {
     if (an->have_rules) return;
-    char err[300];
-    an->have_rules = timecat_rules(A->s, NULL, NULL, &an->rules, err, sizeof err);
+    char err[400];
+    const char *comm = A->args ? cli_extra(A->args, "--comm-names") : NULL;
+    const char *sync = A->args ? cli_extra(A->args, "--sync-names") : NULL;
+    an->have_rules = timecat_rules(A->s, comm, sync, &an->rules, err, sizeof err);
+    if (!an->have_rules) snprintf(A->msg, sizeof A->msg, "%.200s", err);
 }
 
 static void compute(App *A)
@@ -295,9 +309,7 @@ static void compute(App *A)
     double t = now_sec();
     stats_compute(s, sel, a, b, an->have_rules ? &an->rules : NULL, &an->st);
     waits_compute(s, sel, a, b, &an->w);
-    uint64_t *wsel = report_window_sel(s, sel, a, b);
-    syncs_compute(s, wsel ? wsel : sel, &an->y);
-    free(wsel);
+    syncs_compute(s, sel, a, b, &an->y);
     critpath_compute(s, sel, a, b, &an->cp);
     if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: analyses %.1f ms\n", (now_sec() - t) * 1e3);
     /* the waits' rows: (pattern, victim) */

@@ -32,6 +32,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "analysis/timecat.h"
 #include "app.h"
 #include "cmd/cli.h"
 #include "keys.h"
@@ -683,7 +684,8 @@ int tui_main(int argc, char **argv, int first)
 {
     CliArgs a;
     memset(&a, 0, sizeof a);
-    static const char *const opts[] = {"--color", "--view", "--bench-keys", "--bench-size", NULL};
+    static const char *const opts[] = {"--color", "--view", "--bench-keys", "--bench-size", "--comm-names", "--sync-names",
+                                       NULL};
     static const char *const flags[] = {"--ascii", "--bench-open", NULL};
     a.extra_opts = opts;
     a.extra_flags = flags;
@@ -696,6 +698,13 @@ int tui_main(int argc, char **argv, int first)
     else if (cv && strcmp(cv, "always") != 0 && strcmp(cv, "auto") != 0) {
         cli_free(&a);
         return cli_usage_error("tui", "--color must be auto, always or never, not '%s'", cv);
+    }
+    {
+        char err[400];
+        if (!timecat_check_patterns(cli_extra(&a, "--comm-names"), cli_extra(&a, "--sync-names"), err, sizeof err)) {
+            cli_free(&a);
+            return cli_usage_error("tui", "%s", err);
+        }
     }
     const char *nc = getenv("NO_COLOR"); /* (set and not empty, as no-color.org says) */
     if (nc && *nc && !(cv && !strcmp(cv, "always"))) color = false;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "analysis/waits.h"
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -34,7 +35,13 @@ typedef struct {
     const Store *s;
     const uint64_t *sel;
     int64_t t0, t1;
-    uint32_t *glast; /* per group: its last arrival (a finish: its last end); NONE32 - 1: not computed */
+    SyncCtx sc;
+    SyncDef *gdef;   /* per group: what a sync instance is (waits.h), computed when first needed */
+    uint8_t *gdone;
+    /* the last waiting call looked at (its receives are met one by one) */
+    uint32_t call_act, call_loc;
+    int64_t call_ts, call_t;
+    uint32_t call_dep;
 } Walk;
 
 static void tl_emit(Timelines *T, size_t base, int64_t t, uint32_t ev, uint32_t loc)
@@ -79,35 +86,33 @@ static void tl_build(const Walk *W, Timelines *T, uint32_t A)
     T->len[A] = (uint32_t)(T->t.len - base);
 }
 
-/* the group's last arrival among its selected sync events, or for a
- * finish (a group with `end` events) its last selected end */
-static uint32_t group_last(Walk *W, uint32_t g)
+/* The dependency of the event at position k of activity A (e), reached at
+ * time t: the remote event it waited for (its time is later than e's start
+ * and earlier than t), or NONE32. A receive: the latest selected send of
+ * its waiting call (report.h: a wait-all waits for its latest send) that
+ * came while the call lasted; a synchronous send: its receive, likewise; a
+ * sync: what it waited for on arrival (waits.h: the last to arrive, the
+ * root, a finish's last participant end), when selected. */
+static uint32_t dependency(Walk *W, uint32_t A, size_t k, int64_t t)
 {
-    if (W->glast[g] != NONE32 - 1) return W->glast[g];
     const Store *s = W->s;
-    const SyncGroup *G = &s->groups[g];
-    const uint32_t *ev = s->group_ev + G->ev_off;
-    uint32_t last_sync = NONE32, last_end = NONE32;
-    for (uint32_t k = 0; k < G->nev; k++) {
-        uint32_t e = ev[k];
-        if (!selected(W->sel, e)) continue;
-        if (s->kind[e] == K_END && (last_end == NONE32 || s->ts[e] >= s->ts[last_end])) last_end = e;
-        if (s->kind[e] == K_SYNC && (last_sync == NONE32 || s->ts[e] >= s->ts[last_sync])) last_sync = e;
+    uint32_t e = s->act_ev[k];
+    uint16_t kind = s->kind[e];
+    if (kind == K_RECV) {
+        if (s->dur[e] <= 0) return NONE32;
+        if (W->call_act == A && W->call_loc == s->loc[e] && W->call_ts == s->ts[e] && W->call_t == t)
+            return W->call_dep;
+        RecvCall rc;
+        report_recv_call(s, A, k, NULL, W->sel, t, true, &rc);
+        W->call_act = A;
+        W->call_loc = s->loc[e];
+        W->call_ts = s->ts[e];
+        W->call_t = t;
+        W->call_dep = rc.send_ev;
+        return rc.send_ev;
     }
-    W->glast[g] = last_end != NONE32 ? last_end : last_sync;
-    return W->glast[g];
-}
-
-/* The dependency of event e of the walked activity, reached at time t: the
- * remote event it waited for (its time is later than e's start and earlier
- * than t), or NONE32. */
-static uint32_t dependency(Walk *W, uint32_t e, int64_t t)
-{
-    const Store *s = W->s;
-    uint16_t k = s->kind[e];
-    uint32_t best = NONE32;
-    if (k == K_RECV || (k == K_SEND && s->dur[e] > 0)) {
-        /* the latest other end among its messages (a wait-all: several) */
+    if (kind == K_SEND && s->dur[e] > 0) {
+        uint32_t best = NONE32;
         size_t lo = 0, hi = s->nev_msg;
         while (lo < hi) {
             size_t mid = (lo + hi) / 2;
@@ -116,8 +121,8 @@ static uint32_t dependency(Walk *W, uint32_t e, int64_t t)
         }
         for (size_t j = lo; j < s->nev_msg && s->ev_msg[j].ev == e; j++) {
             const Message *M = &s->msgs[s->ev_msg[j].idx];
-            uint32_t o = k == K_RECV ? M->send_ev : M->recv_ev;
-            if (M->send_ev == M->recv_ev || o == NONE32 || (k == K_RECV ? M->recv_ev : M->send_ev) != e) continue;
+            uint32_t o = M->recv_ev;
+            if (M->send_ev != e || o == NONE32 || o == e) continue;
             /* (the remote event came during the blocking call: a send
              * that ended before its receive began did not wait for it) */
             if (!selected(W->sel, o) || s->ts[o] <= s->ts[e] || s->ts[o] >= t || s->ts[o] > ev_end(s, e)) continue;
@@ -125,11 +130,18 @@ static uint32_t dependency(Walk *W, uint32_t e, int64_t t)
         }
         return best;
     }
-    if (k == K_SYNC) {
+    if (kind == K_SYNC) {
         uint32_t g = store_group_of(s, e);
         if (g == NONE32) return NONE32;
-        uint32_t o = group_last(W, g);
-        if (o == NONE32 || o == e || s->ts[o] <= s->ts[e] || s->ts[o] >= t || s->ts[o] > ev_end(s, e)) return NONE32;
+        if (!W->gdone[g]) {
+            syncdef_group(&W->sc, g, &W->gdef[g]);
+            W->gdone[g] = 1;
+        }
+        WaitPattern p;
+        int64_t ns;
+        uint32_t o;
+        if (!syncdef_arrival_wait(&W->sc, &W->gdef[g], e, &p, &ns, &o) || ns <= 0 || o == NONE32) return NONE32;
+        if (!selected(W->sel, o) || s->ts[o] <= s->ts[e] || s->ts[o] >= t || s->ts[o] > ev_end(s, e)) return NONE32;
         return o;
     }
     return NONE32;
@@ -198,8 +210,10 @@ void critpath_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t
     cp->end = end;
     cp->makespan = end - start;
 
-    Walk W = {s, sel, t0, t1, xmalloc(((size_t)s->ngroups + 1) * sizeof(uint32_t))};
-    for (uint32_t g = 0; g < s->ngroups; g++) W.glast[g] = NONE32 - 1;
+    Walk W = {.s = s, .sel = sel, .t0 = t0, .t1 = t1, .call_act = NONE32};
+    syncctx_init(s, &W.sc);
+    W.gdef = xmalloc(((size_t)s->ngroups + 1) * sizeof(SyncDef));
+    W.gdone = xcalloc((size_t)s->ngroups + 1, 1);
     uint32_t *pos = xmalloc(((size_t)s->nact + 1) * sizeof *pos);
     for (uint32_t a = 0; a < s->nact; a++) pos[a] = s->act_off[a + 1];
     VEC(Span) spans = {0};
@@ -210,7 +224,7 @@ void critpath_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t
         while (k > s->act_off[A]) {
             uint32_t e = s->act_ev[--k];
             if (s->ts[e] >= t || !selected(sel, e)) continue;
-            dep = dependency(&W, e, t);
+            dep = dependency(&W, A, k, t);
             if (dep != NONE32) break;
         }
         pos[A] = k;
@@ -240,7 +254,9 @@ void critpath_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t
         cp->jumps++;
     }
     free(pos);
-    free(W.glast);
+    free(W.gdef);
+    free(W.gdone);
+    syncctx_free(&W.sc);
 
     /* segments in time order: each span cut at its activity's innermost
      * intervals */

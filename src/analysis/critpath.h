@@ -4,11 +4,13 @@
  * made of, and where it ran.
  *
  * Owns: a backward walk over the dependency graph — program order within
- * an activity, a late send → its receive, a late receive → its
+ * an activity, a late send → its receive (a waiting call of several
+ * receives: its latest send, report.h), a late receive → its
  * synchronous send (each while the waiting call lasts: a send that ended
  * before its receive began waited for nothing), the last arrival at a
  * sync → every participant's
- * release, a governed activity's end → the finish waiting for it, a spawn →
+ * release, a governed activity's end (and those spawned inside it: the
+ * sync instance as waits.h defines it) → the finish waiting for it, a spawn →
  * the child's first event — from the latest end of a selected event in the
  * window; the path's segments (location, activity, innermost interval's
  * name, start, duration) in time order, and its time per location and per

@@ -178,7 +178,9 @@ static int row_cmp(const void *a, const void *b)
     case PS_INCL: vx = (double)x->incl, vy = (double)y->incl; break;
     case PS_CALLS: vx = (double)x->calls, vy = (double)y->calls; break;
     case PS_MEAN: vx = (double)x->incl / (double)x->calls, vy = (double)y->incl / (double)y->calls; break;
+    case PS_MIN: vx = (double)x->min, vy = (double)y->min; break;
     case PS_MAX: vx = (double)x->max, vy = (double)y->max; break;
+    case PS_STDDEV: vx = (double)profile_stddev(x), vy = (double)profile_stddev(y); break;
     case PS_NAME: break;
     }
     if (vx != vy) return vx > vy ? -1 : 1;
@@ -197,7 +199,8 @@ bool profile_sort_by_name(const char *col, ProfSort *out)
 {
     static const struct { const char *n; ProfSort v; } T[] = {
         {"self", PS_SELF}, {"total", PS_INCL}, {"incl", PS_INCL}, {"calls", PS_CALLS},
-        {"mean", PS_MEAN}, {"max", PS_MAX},    {"name", PS_NAME},
+        {"mean", PS_MEAN}, {"min", PS_MIN},    {"max", PS_MAX},     {"stddev", PS_STDDEV},
+        {"share", PS_SELF}, {"name", PS_NAME},
     };
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
         if (!strcmp(col, T[i].n)) {
@@ -213,11 +216,12 @@ void profile_free(Profile *p)
     memset(p, 0, sizeof *p);
 }
 
-static double stddev(const ProfRow *r)
+int64_t profile_stddev(const ProfRow *r)
 {
+    if (!r->calls) return 0;
     double m = (double)r->incl / (double)r->calls;
     double v = r->sumsq / (double)r->calls - m * m;
-    return v > 0 ? sqrt(v) : 0;
+    return v > 0 ? (int64_t)llround(sqrt(v)) : 0;
 }
 
 void profile_print_json(FILE *f, const Store *s, const Profile *p)
@@ -231,7 +235,7 @@ void profile_print_json(FILE *f, const Store *s, const Profile *p)
         fprintf(f,
                 ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRId64 ",\"self_ns\":%" PRId64 ",\"mean_ns\":%" PRId64
                 ",\"min_ns\":%" PRId64 ",\"max_ns\":%" PRId64 ",\"stddev_ns\":%" PRId64 ",\"share\":%.4f}",
-                r->calls, r->incl, r->self, r->incl / (int64_t)r->calls, r->min, r->max, (int64_t)llround(stddev(r)),
+                r->calls, r->incl, r->self, r->incl / (int64_t)r->calls, r->min, r->max, profile_stddev(r),
                 p->total_self ? (double)r->self / (double)p->total_self : 0.0);
     }
     fputs("]", f);
@@ -239,18 +243,18 @@ void profile_print_json(FILE *f, const Store *s, const Profile *p)
 
 void profile_print_text(FILE *f, const Store *s, const Profile *p, int top)
 {
-    char b[64], c1[32], c2[32], c3[32], c4[32], c5[32];
+    char b[64], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32];
     if (!p->n) return;
     fprintf(f, "\nprofile by name (intervals; self = without the intervals inside)\n");
-    fprintf(f, "%-28s %8s %12s %12s %7s %12s %12s %12s\n", "name", "calls", "self", "total", "share", "mean", "max",
-            "stddev");
+    fprintf(f, "%-28s %8s %12s %12s %7s %12s %12s %12s %12s\n", "name", "calls", "self", "total", "share", "mean", "min",
+            "max", "stddev");
     for (uint32_t i = 0; i < p->n && (top <= 0 || i < (uint32_t)top); i++) {
         const ProfRow *r = &p->rows[i];
-        fprintf(f, "%-28.28s %8" PRIu64 " %12s %12s %6.1f%% %12s %12s %12s\n", profile_row_name(s, r, b, sizeof b), r->calls,
-                format_dur(c1, sizeof c1, r->self), format_dur(c2, sizeof c2, r->incl),
+        fprintf(f, "%-28.28s %8" PRIu64 " %12s %12s %6.1f%% %12s %12s %12s %12s\n", profile_row_name(s, r, b, sizeof b),
+                r->calls, format_dur(c1, sizeof c1, r->self), format_dur(c2, sizeof c2, r->incl),
                 p->total_self ? 100.0 * (double)r->self / (double)p->total_self : 0.0,
-                format_dur(c3, sizeof c3, r->incl / (int64_t)r->calls), format_dur(c4, sizeof c4, r->max),
-                format_dur(c5, sizeof c5, (int64_t)llround(stddev(r))));
+                format_dur(c3, sizeof c3, r->incl / (int64_t)r->calls), format_dur(c6, sizeof c6, r->min),
+                format_dur(c4, sizeof c4, r->max), format_dur(c5, sizeof c5, profile_stddev(r)));
     }
     if (top > 0 && p->n > (uint32_t)top) fprintf(f, "(%u more names; --top 0 shows all)\n", p->n - (uint32_t)top);
 }

@@ -29,7 +29,7 @@ typedef struct {
     double sumsq;    /* of durations, for the standard deviation */
 } ProfRow;
 
-typedef enum { PS_SELF, PS_INCL, PS_CALLS, PS_MEAN, PS_MAX, PS_NAME } ProfSort;
+typedef enum { PS_SELF, PS_INCL, PS_CALLS, PS_MEAN, PS_MIN, PS_MAX, PS_STDDEV, PS_NAME } ProfSort;
 
 typedef struct {
     ProfRow *rows;
@@ -48,7 +48,10 @@ int64_t profile_self(const Store *s, const int64_t *child, uint32_t e, int64_t t
 void profile_compute_with(const Store *s, const uint64_t *sel, const int64_t *child, int64_t t0, int64_t t1,
                           Profile *p);
 void profile_sort(const Store *s, Profile *p, ProfSort by);
-/* false for an unknown column name */
+/* the population standard deviation of a row's durations, to the ns */
+int64_t profile_stddev(const ProfRow *r);
+/* false for an unknown column name (self, share, total, incl, calls, mean,
+ * min, max, stddev, name) */
 bool profile_sort_by_name(const char *col, ProfSort *out);
 void profile_free(Profile *p);
 /* the row's name as shown: its name, or "(KIND)" */

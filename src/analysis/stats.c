@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/report.h"
+#include "analysis/syncs.h"
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -125,6 +126,17 @@ void stats_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
     free(wsel);
     free(mark_act);
     free(mark_loc);
+    /* their wait and straggler: the sync instances' (syncs.h, the waits of
+     * tnav waits), not the time spent in them */
+    Syncs y;
+    syncs_compute(s, sel, t0, t1, &y);
+    for (uint32_t i = 0; i < y.ninst; i++) {
+        SyncGroup *G = &st->groups[y.inst[i].group];
+        G->wait_ns = y.inst[i].total_wait;
+        G->last_ev = y.inst[i].last_ev;
+        G->last_arrival = s->ts[G->last_ev];
+    }
+    syncs_free(&y);
     if (pairs.len) qsort(pairs.v, pairs.len, sizeof(PairStats), pair_cmp);
     st->pairs = pairs.v;
     st->npairs = pairs.len;

@@ -15,54 +15,98 @@
 
 static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((sel[e >> 6] >> (e & 63)) & 1); }
 
-static int64_t clip(int64_t v, int64_t hi) { return v < 0 ? 0 : v > hi ? hi : v; }
+#include "analysis/waits.h"
 
-void syncs_compute(const Store *s, const uint64_t *sel, Syncs *y)
+static _Thread_local const Store *tl_s; /* (qsort has no context argument) */
+static int part_cmp(const void *a, const void *b)
+{
+    const SyncPart *x = a, *z = b;
+    if (tl_s->ts[x->ev] != tl_s->ts[z->ev]) return tl_s->ts[x->ev] < tl_s->ts[z->ev] ? -1 : 1;
+    return x->ev < z->ev ? -1 : x->ev > z->ev;
+}
+
+static size_t name_key(const Store *s, uint32_t e)
+{
+    return s->name[e] != NONE32 ? s->name[e] : (size_t)s->nnames + s->kind[e];
+}
+
+void syncs_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, Syncs *y)
 {
     memset(y, 0, sizeof *y);
     y->last_count = xcalloc((size_t)s->nloc + 1, sizeof(uint64_t));
     y->wait_caused = xcalloc((size_t)s->nloc + 1, sizeof(int64_t));
+    y->act_last_count = xcalloc((size_t)s->nact + 1, sizeof(uint64_t));
+    y->act_wait_caused = xcalloc((size_t)s->nact + 1, sizeof(int64_t));
+    y->nname_keys = (size_t)s->nnames + K_USER + s->nukind + 1;
+    y->name_last_count = xcalloc(y->nname_keys, sizeof(uint64_t));
+    y->name_wait_caused = xcalloc(y->nname_keys, sizeof(int64_t));
     VEC(SyncInst) inst = {0};
     VEC(SyncPart) parts = {0};
+    SyncCtx C;
+    syncctx_init(s, &C);
+    uint32_t *mark = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
+    memset(mark, 0xFF, ((size_t)s->nact + 1) * sizeof(uint32_t));
+    U32Vec extra = {0};
     for (uint32_t g = 0; g < s->ngroups; g++) {
         const SyncGroup *G = &s->groups[g];
         const uint32_t *ev = s->group_ev + G->ev_off;
-        /* the last arrival and the last end (a finish's), over the selected */
-        int64_t last_arr = INT64_MIN, release = INT64_MIN;
-        uint32_t last_ev = NONE32, last_end = NONE32, n = 0;
-        for (uint32_t k = 0; k < G->nev; k++) {
-            uint32_t e = ev[k];
-            if (!selected(sel, e)) continue;
-            n++;
-            if (s->ts[e] >= last_arr) {
-                last_arr = s->ts[e];
-                last_ev = e;
+        SyncDef d;
+        syncdef_group(&C, g, &d);
+        extra.len = 0;
+        if (d.kind == SG_FINISH) syncdef_finish_extra(&C, g, mark, g, &extra);
+        SyncInst I = {g, INT64_MIN, 0, d.culprit, (uint32_t)parts.len, 0};
+        int64_t last_arr = INT64_MIN;
+        for (size_t k = 0; k < G->nev + extra.len; k++) {
+            uint32_t e = k < G->nev ? ev[k] : extra.v[k - G->nev];
+            if (!selected(sel, e) || !ev_in_window(s, e, t0, t1)) continue;
+            if (s->ts[e] > last_arr) last_arr = s->ts[e];
+            if (s->kind[e] == K_SYNC && ev_end(s, e) > I.release) I.release = ev_end(s, e);
+            WaitPattern p;
+            int64_t ns = 0;
+            uint32_t cev;
+            if (syncdef_arrival_wait(&C, &d, e, &p, &ns, &cev) && ns > 0) {
+                /* (its part inside the window) */
+                int64_t wa = s->ts[e], wb = wa + ns;
+                if (wa < t0) wa = t0;
+                if (wb > t1) wb = t1;
+                ns = wb > wa ? wb - wa : 0;
             }
-            if (s->kind[e] == K_END && (last_end == NONE32 || s->ts[e] >= s->ts[last_end])) last_end = e;
-            if (s->kind[e] == K_SYNC && ev_end(s, e) > release) release = ev_end(s, e);
-        }
-        if (!n) continue;
-        if (release == INT64_MIN) release = last_arr;
-        SyncInst I = {g, release, 0, last_end != NONE32 ? last_end : last_ev, (uint32_t)parts.len, n};
-        for (uint32_t k = 0; k < G->nev; k++) {
-            uint32_t e = ev[k];
-            if (!selected(sel, e)) continue;
-            int64_t w = 0;
-            if (s->kind[e] == K_SYNC)
-                w = clip((last_end != NONE32 ? s->ts[last_end] : last_arr) - s->ts[e], s->dur[e]);
-            SyncPart P = {e, w};
+            SyncPart P = {e, ns};
             VEC_PUSH(parts, P);
-            I.total_wait = sat_add64(I.total_wait, w);
+            I.n++;
+            I.total_wait = sat_add64(I.total_wait, ns);
         }
-        uint32_t ll = s->loc[I.last_ev];
+        if (!I.n) continue;
+        if (I.release == INT64_MIN) I.release = last_arr;
+        if (I.last_ev == NONE32) I.last_ev = parts.v[I.off].ev;
+        if (extra.len) { /* (the spawned activities' ends: by arrival too) */
+            tl_s = s;
+            qsort(parts.v + I.off, I.n, sizeof(SyncPart), part_cmp);
+        }
+        uint32_t ll = s->loc[I.last_ev], la = s->act[I.last_ev];
+        size_t nk = name_key(s, I.last_ev);
         y->last_count[ll]++;
         y->wait_caused[ll] = sat_add64(y->wait_caused[ll], I.total_wait);
+        y->act_last_count[la]++;
+        y->act_wait_caused[la] = sat_add64(y->act_wait_caused[la], I.total_wait);
+        y->name_last_count[nk]++;
+        y->name_wait_caused[nk] = sat_add64(y->name_wait_caused[nk], I.total_wait);
         VEC_PUSH(inst, I);
     }
+    VEC_FREE(extra);
+    free(mark);
+    syncctx_free(&C);
     y->inst = inst.v;
     y->ninst = (uint32_t)inst.len;
     y->parts = parts.v;
     y->nparts = parts.len;
+}
+
+uint32_t syncs_name_ev(const Store *s, const Syncs *y, const SyncInst *I)
+{
+    for (uint32_t k = 0; k < I->n; k++)
+        if (s->kind[y->parts[I->off + k].ev] == K_SYNC) return y->parts[I->off + k].ev;
+    return y->parts[I->off].ev;
 }
 
 void syncs_free(Syncs *y)
@@ -71,30 +115,59 @@ void syncs_free(Syncs *y)
     free(y->parts);
     free(y->last_count);
     free(y->wait_caused);
+    free(y->act_last_count);
+    free(y->act_wait_caused);
+    free(y->name_last_count);
+    free(y->name_wait_caused);
     memset(y, 0, sizeof *y);
 }
 
 static _Thread_local const Syncs *tl_y; /* (qsort has no context argument) */
+static _Thread_local const uint64_t *tl_cnt;
+static _Thread_local const int64_t *tl_caused;
+static _Thread_local bool tl_names;
+
+static const char *key_text(const Store *s, size_t k, char *buf, size_t sz)
+{
+    if (k < s->nnames) return store_str(s, (uint32_t)k);
+    snprintf(buf, sz, "(%s)", kind_name(s, (uint16_t)(k - s->nnames)));
+    return buf;
+}
 
 static int straggler_cmp(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, z = *(const uint32_t *)b;
-    if (tl_y->last_count[x] != tl_y->last_count[z]) return tl_y->last_count[x] > tl_y->last_count[z] ? -1 : 1;
-    if (tl_y->wait_caused[x] != tl_y->wait_caused[z]) return tl_y->wait_caused[x] > tl_y->wait_caused[z] ? -1 : 1;
+    if (tl_cnt[x] != tl_cnt[z]) return tl_cnt[x] > tl_cnt[z] ? -1 : 1;
+    if (tl_caused[x] != tl_caused[z]) return tl_caused[x] > tl_caused[z] ? -1 : 1;
+    if (tl_names) {
+        char bx[64], bz[64];
+        int c = strcmp(key_text(tl_s, x, bx, sizeof bx), key_text(tl_s, z, bz, sizeof bz));
+        if (c) return c;
+    }
     return x < z ? -1 : x > z;
 }
 
-/* locations that were last at least once: most often first (ties: more
- * wait caused, then location order) */
+/* the locations (activities, name keys) that were last at least once: most
+ * often first (ties: more wait caused, then location or activity order, or
+ * the name's text) */
+static uint32_t *ranked_last(const Store *s, const uint64_t *cnt, const int64_t *caused, size_t n, bool names,
+                             uint32_t *m)
+{
+    uint32_t *o = xmalloc((n + 1) * sizeof *o), k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cnt[i]) o[k++] = (uint32_t)i;
+    tl_s = s;
+    tl_cnt = cnt;
+    tl_caused = caused;
+    tl_names = names;
+    if (k > 1) qsort(o, k, sizeof *o, straggler_cmp);
+    *m = k;
+    return o;
+}
+
 static uint32_t *stragglers(const Store *s, const Syncs *y, uint32_t *n)
 {
-    uint32_t *o = xmalloc(((size_t)s->nloc + 1) * sizeof *o), m = 0;
-    for (uint32_t l = 0; l < s->nloc; l++)
-        if (y->last_count[l]) o[m++] = l;
-    tl_y = y;
-    if (m > 1) qsort(o, m, sizeof *o, straggler_cmp);
-    *n = m;
-    return o;
+    return ranked_last(s, y->last_count, y->wait_caused, s->nloc, false, n);
 }
 
 static int inst_cmp(const void *a, const void *b)
@@ -115,11 +188,7 @@ void syncs_print_json(FILE *f, const Store *s, const Syncs *y)
         fputs(i ? ",{\"group\":" : "{\"group\":", f);
         if (G->type == VT_STR) json_cstr(f, report_group_label(s, G, gb, sizeof gb));
         else fputs(report_group_label(s, G, gb, sizeof gb), f);
-        /* the name: of its first sync event (else its first event) */
-        uint32_t ne = NONE32;
-        for (uint32_t k = 0; k < I->n && ne == NONE32; k++)
-            if (s->kind[y->parts[I->off + k].ev] == K_SYNC) ne = y->parts[I->off + k].ev;
-        if (ne == NONE32) ne = y->parts[I->off].ev;
+        uint32_t ne = syncs_name_ev(s, y, I);
         fputs(",\"name\":", f);
         if (s->name[ne] != NONE32) json_cstr(f, store_str(s, s->name[ne]));
         else fputs("null", f);
@@ -147,6 +216,30 @@ void syncs_print_json(FILE *f, const Store *s, const Syncs *y)
         fprintf(f, ",\"count\":%" PRIu64 ",\"wait_caused_ns\":%" PRId64 "}", y->last_count[o[i]], y->wait_caused[o[i]]);
     }
     free(o);
+    fputs("],\"last_by_act\":[", f);
+    o = ranked_last(s, y->act_last_count, y->act_wait_caused, s->nact, false, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        fputs(i ? ",{\"act\":" : "{\"act\":", f);
+        json_cstr(f, act_label(s, o[i], ab, sizeof ab));
+        fputs(",\"loc\":", f);
+        report_json_loc(f, s, s->acts[o[i]].home);
+        fprintf(f, ",\"count\":%" PRIu64 ",\"wait_caused_ns\":%" PRId64 "}", y->act_last_count[o[i]],
+                y->act_wait_caused[o[i]]);
+    }
+    free(o);
+    fputs("],\"last_by_name\":[", f);
+    o = ranked_last(s, y->name_last_count, y->name_wait_caused, y->nname_keys, true, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        fputs(i ? ",{\"name\":" : "{\"name\":", f);
+        if (o[i] < s->nnames) json_cstr(f, store_str(s, o[i]));
+        else fputs("null", f);
+        fputs(",\"kind\":", f);
+        if (o[i] >= s->nnames) json_cstr(f, kind_name(s, (uint16_t)(o[i] - s->nnames)));
+        else fputs("null", f);
+        fprintf(f, ",\"count\":%" PRIu64 ",\"wait_caused_ns\":%" PRId64 "}", y->name_last_count[o[i]],
+                y->name_wait_caused[o[i]]);
+    }
+    free(o);
     fputs("]}\n", f);
 }
 
@@ -163,6 +256,21 @@ void syncs_print_text(FILE *f, const Store *s, const Syncs *y, int top)
     for (uint32_t i = 0; i < n && (top <= 0 || i < (uint32_t)top); i++)
         fprintf(f, "  %-20s %8" PRIu64 " %14s\n", loc_label(s, o[i]), y->last_count[o[i]],
                 format_dur(a, sizeof a, y->wait_caused[o[i]]));
+    if (top > 0 && n > (uint32_t)top) fprintf(f, "  (%u more)\n", n - (uint32_t)top);
+    free(o);
+    /* the same by activity and by name */
+    o = ranked_last(s, y->act_last_count, y->act_wait_caused, s->nact, false, &n);
+    fprintf(f, "\n  %-20s %8s %14s\n", "activity", "last", "wait caused");
+    for (uint32_t i = 0; i < n && (top <= 0 || i < (uint32_t)top); i++)
+        fprintf(f, "  %-20s %8" PRIu64 " %14s\n", act_label(s, o[i], ab, sizeof ab), y->act_last_count[o[i]],
+                format_dur(a, sizeof a, y->act_wait_caused[o[i]]));
+    if (top > 0 && n > (uint32_t)top) fprintf(f, "  (%u more)\n", n - (uint32_t)top);
+    free(o);
+    o = ranked_last(s, y->name_last_count, y->name_wait_caused, y->nname_keys, true, &n);
+    fprintf(f, "\n  %-20s %8s %14s\n", "name", "last", "wait caused");
+    for (uint32_t i = 0; i < n && (top <= 0 || i < (uint32_t)top); i++)
+        fprintf(f, "  %-20s %8" PRIu64 " %14s\n", key_text(s, o[i], gb, sizeof gb), y->name_last_count[o[i]],
+                format_dur(a, sizeof a, y->name_wait_caused[o[i]]));
     if (top > 0 && n > (uint32_t)top) fprintf(f, "  (%u more)\n", n - (uint32_t)top);
     free(o);
     /* the instances that cost the most waiting */

@@ -53,6 +53,23 @@ bool timecat_rules(const Store *s, const char *comm_re, const char *sync_re, Tim
     return true;
 }
 
+bool timecat_check_patterns(const char *comm_re, const char *sync_re, char *err, size_t errsz)
+{
+    const char *pat[2] = {sync_re, comm_re}, *opt[2] = {"--sync-names", "--comm-names"};
+    for (int k = 0; k < 2; k++) {
+        if (!pat[k] || !*pat[k]) continue;
+        char msg[256];
+        size_t off = 0;
+        Regex *rx = rx_compile(pat[k], strlen(pat[k]), 0, msg, sizeof msg, &off);
+        if (!rx) {
+            snprintf(err, errsz, "%s: not a regular expression: %s at offset %zu of '%s'", opt[k], msg, off, pat[k]);
+            return false;
+        }
+        rx_free(rx);
+    }
+    return true;
+}
+
 void timecat_rules_free(TimeCatRules *r)
 {
     free(r->name_cat);

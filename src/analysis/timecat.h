@@ -41,6 +41,9 @@ typedef struct {
  * match error. */
 bool timecat_rules(const Store *s, const char *comm_re, const char *sync_re, TimeCatRules *r, char *err, size_t errsz);
 void timecat_rules_free(TimeCatRules *r);
+/* Only check that the patterns compile (before a trace is loaded); false
+ * with the message timecat_rules would give. */
+bool timecat_check_patterns(const char *comm_re, const char *sync_re, char *err, size_t errsz);
 /* the category of interval e (TC_NONE: not time of any category, e.g. a
  * user kind named idle) */
 TimeCat timecat_of(const Store *s, const TimeCatRules *r, uint32_t e);

@@ -5,6 +5,7 @@
 #include "waits.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -111,6 +112,182 @@ static uint32_t root_of(const Store *s, const Column *rc, uint32_t ev)
     return NONE32;
 }
 
+/* the later of two events (NONE32: none): later start, then later number */
+static uint32_t later(const Store *s, uint32_t a, uint32_t b)
+{
+    if (a == NONE32) return b;
+    if (b == NONE32) return a;
+    if (s->ts[a] != s->ts[b]) return s->ts[a] > s->ts[b] ? a : b;
+    return a > b ? a : b;
+}
+
+void syncctx_init(const Store *s, SyncCtx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->s = s;
+    c->root = store_column(s, "root");
+    uint32_t na = s->nact;
+    c->last_sub = xmalloc(((size_t)na + 1) * sizeof(uint32_t));
+    c->child_off = xcalloc((size_t)na + 2, sizeof(uint32_t));
+    c->child = xmalloc(((size_t)na + 1) * sizeof(uint32_t));
+    uint32_t *left = xcalloc((size_t)na + 1, sizeof(uint32_t)); /* children not yet done */
+    for (uint32_t a = 0; a < na; a++) {
+        c->last_sub[a] = s->acts[a].end_ev;
+        uint32_t p = s->acts[a].parent;
+        if (p != NONE32 && p < na && p != a) {
+            c->child_off[p + 1]++;
+            left[p]++;
+        }
+    }
+    for (uint32_t a = 0; a < na; a++) c->child_off[a + 1] += c->child_off[a];
+    uint32_t *fill = xmalloc(((size_t)na + 1) * sizeof(uint32_t));
+    memcpy(fill, c->child_off, (size_t)na * sizeof(uint32_t));
+    for (uint32_t a = 0; a < na; a++) {
+        uint32_t p = s->acts[a].parent;
+        if (p != NONE32 && p < na && p != a) c->child[fill[p]++] = a;
+    }
+    /* the latest end below each activity: leaves first, each activity once
+     * all its children are done (an activity on a cycle of parents, which
+     * bad input may make, keeps what it has) */
+    uint32_t *queue = fill, qh = 0, qt = 0;
+    for (uint32_t a = 0; a < na; a++)
+        if (!left[a]) queue[qt++] = a;
+    while (qh < qt) {
+        uint32_t a = queue[qh++], p = s->acts[a].parent;
+        if (p == NONE32 || p >= na || p == a) continue;
+        c->last_sub[p] = later(s, c->last_sub[p], c->last_sub[a]);
+        if (!--left[p]) queue[qt++] = p;
+    }
+    free(queue);
+    free(left);
+}
+
+void syncctx_free(SyncCtx *c)
+{
+    free(c->last_sub);
+    free(c->child_off);
+    free(c->child);
+    memset(c, 0, sizeof *c);
+}
+
+void syncdef_group(const SyncCtx *c, uint32_t g, SyncDef *d)
+{
+    const Store *s = c->s;
+    const SyncGroup *G = &s->groups[g];
+    const uint32_t *ev = s->group_ev + G->ev_off;
+    memset(d, 0, sizeof *d);
+    d->culprit = d->root_ev = NONE32;
+    d->last_arr = INT64_MIN;
+    d->first_exit = INT64_MAX;
+    uint32_t first_sync = NONE32, last_sync = NONE32, last_any = NONE32, last_end = NONE32;
+    for (uint32_t k = 0; k < G->nev; k++) {
+        uint32_t e = ev[k];
+        last_any = later(s, last_any, e);
+        if (s->kind[e] == K_END) last_end = later(s, later(s, last_end, e), c->last_sub[s->act[e]]);
+        if (s->kind[e] != K_SYNC) continue;
+        d->nsync++;
+        if (first_sync == NONE32) first_sync = e;
+        last_sync = later(s, last_sync, e);
+        if (ev_end(s, e) < d->first_exit) d->first_exit = ev_end(s, e);
+    }
+    if (last_sync != NONE32) d->last_arr = s->ts[last_sync];
+    if (last_end != NONE32) {
+        d->kind = SG_FINISH;
+        d->culprit = last_end;
+        return;
+    }
+    d->culprit = last_sync != NONE32 ? last_sync : last_any;
+    if (first_sync == NONE32) return;
+    char gb[48];
+    const char *label = report_group_label(s, G, gb, sizeof gb);
+    const char *name = s->name[first_sync] != NONE32 ? store_str(s, s->name[first_sync]) : NULL;
+    int gk = group_kind(name, label);
+    d->kind = gk == G_BARRIER ? SG_BARRIER : SG_NXN;
+    if (gk != G_BCAST && gk != G_REDUCE) return;
+    uint32_t root = root_of(s, c->root, first_sync);
+    for (uint32_t k = 0; k < G->nev && root != NONE32; k++)
+        if (s->kind[ev[k]] == K_SYNC && s->loc[ev[k]] == root) d->root_ev = ev[k];
+    if (d->root_ev == NONE32) return; /* (without a root: every one waits for the last, N×N) */
+    if (gk == G_BCAST) {
+        d->kind = SG_BCAST;
+        d->culprit = d->root_ev;
+        return;
+    }
+    d->kind = SG_REDUCE;
+    d->culprit = NONE32;
+    for (uint32_t k = 0; k < G->nev; k++)
+        if (s->kind[ev[k]] == K_SYNC && ev[k] != d->root_ev) d->culprit = later(s, d->culprit, ev[k]);
+    if (d->culprit == NONE32) d->culprit = d->root_ev;
+}
+
+bool syncdef_arrival_wait(const SyncCtx *c, const SyncDef *d, uint32_t e, WaitPattern *p, int64_t *ns, uint32_t *cev)
+{
+    const Store *s = c->s;
+    *ns = 0;
+    *cev = d->culprit;
+    if (s->kind[e] != K_SYNC || d->culprit == NONE32) return false;
+    switch (d->kind) {
+    case SG_FINISH:
+        *p = W_FINISH;
+        *ns = clip(s->ts[d->culprit] - s->ts[e], s->dur[e]);
+        return true;
+    case SG_BCAST:
+        if (e == d->root_ev) return false;
+        *p = W_LATE_BCAST;
+        *ns = clip(s->ts[d->root_ev] - s->ts[e], s->dur[e]);
+        return true;
+    case SG_REDUCE:
+        if (e != d->root_ev || d->culprit == e) return false;
+        *p = W_EARLY_REDUCE;
+        *ns = clip(s->ts[d->culprit] - s->ts[e], s->dur[e]);
+        return true;
+    default:
+        if (d->nsync < 2 || e == d->culprit) return false;
+        *p = d->kind == SG_BARRIER ? W_BARRIER : W_NXN;
+        *ns = clip(d->last_arr - s->ts[e], s->dur[e]);
+        return true;
+    }
+}
+
+int64_t syncdef_completion(const SyncCtx *c, const SyncDef *d, uint32_t e, int64_t *ns)
+{
+    const Store *s = c->s;
+    *ns = 0;
+    if (s->kind[e] != K_SYNC || d->nsync < 2 || (d->kind != SG_BARRIER && d->kind != SG_NXN)) return s->ts[e];
+    int64_t a = s->ts[e];
+    if (d->last_arr > a) a = d->last_arr;
+    if (d->first_exit > a) a = d->first_exit;
+    int64_t x = ev_end(s, e);
+    if (x > a) *ns = x - a;
+    return a;
+}
+
+void syncdef_finish_extra(const SyncCtx *c, uint32_t g, uint32_t *mark, uint32_t stamp, U32Vec *out)
+{
+    const Store *s = c->s;
+    const SyncGroup *G = &s->groups[g];
+    const uint32_t *ev = s->group_ev + G->ev_off;
+    U32Vec st = {0};
+    /* the governed activities are marked first: their ends are in the group */
+    for (uint32_t k = 0; k < G->nev; k++) {
+        uint32_t e = ev[k];
+        if (s->kind[e] != K_END || mark[s->act[e]] == stamp) continue;
+        mark[s->act[e]] = stamp;
+        VEC_PUSH(st, s->act[e]);
+    }
+    while (st.len) {
+        uint32_t a = st.v[--st.len];
+        for (uint32_t i = c->child_off[a]; i < c->child_off[a + 1]; i++) {
+            uint32_t ch = c->child[i];
+            if (mark[ch] == stamp) continue;
+            mark[ch] = stamp;
+            VEC_PUSH(st, ch);
+            if (s->acts[ch].end_ev != NONE32) VEC_PUSH(*out, s->acts[ch].end_ev);
+        }
+    }
+    VEC_FREE(st);
+}
+
 void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, Waits *w)
 {
     memset(w, 0, sizeof *w);
@@ -121,107 +298,66 @@ void waits_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, 
         w->p[p].by_culprit = xcalloc((size_t)s->nloc + 1, sizeof(int64_t));
         w->p[p].worst_by_loc = xcalloc((size_t)s->nloc + 1, sizeof(WaitInst));
     }
-    /* point to point: per receive (a wait-all over several: the latest
-     * send), per synchronous send */
-    for (uint32_t i = 0; i < s->nev_msg;) {
-        uint32_t e = s->ev_msg[i].ev, j = i;
-        int64_t latest = INT64_MIN;
-        uint32_t culprit = NONE32;
-        bool recv = s->kind[e] == K_RECV && s->dur[e] > 0 && selected(sel, e);
-        bool ssend = s->kind[e] == K_SEND && s->dur[e] > 0 && selected(sel, e);
-        for (; j < s->nev_msg && s->ev_msg[j].ev == e; j++) {
-            const Message *M = &s->msgs[s->ev_msg[j].idx];
-            if (M->send_ev == NONE32 || M->recv_ev == NONE32 || M->send_ev == M->recv_ev) continue;
-            if (recv && M->recv_ev == e && s->ts[M->send_ev] > latest) {
-                latest = s->ts[M->send_ev];
-                culprit = M->send_ev; /* (the culprit's event) */
-            }
-            if (ssend && M->send_ev == e)
-                add(s, w, W_LATE_RECEIVER, e, s->ts[e], clip(s->ts[M->recv_ev] - s->ts[e], s->dur[e]), M->recv_ev);
-        }
-        if (recv && culprit != NONE32) add(s, w, W_LATE_SENDER, e, s->ts[e], clip(latest - s->ts[e], s->dur[e]), culprit);
-        i = j;
+    /* late receiver: per synchronous send */
+    for (uint32_t i = 0; i < s->nev_msg; i++) {
+        uint32_t e = s->ev_msg[i].ev;
+        const Message *M = &s->msgs[s->ev_msg[i].idx];
+        if (s->kind[e] != K_SEND || s->dur[e] <= 0 || !selected(sel, e) || M->send_ev != e || M->recv_ev == NONE32 ||
+            M->recv_ev == e)
+            continue;
+        add(s, w, W_LATE_RECEIVER, e, s->ts[e], clip(s->ts[M->recv_ev] - s->ts[e], s->dur[e]), M->recv_ev);
     }
-    /* groups */
-    const Column *rc = store_column(s, "root");
+    /* late sender: per waiting call (report.h: the receives of an activity
+     * at a location that start together), once, for its latest send */
+    for (uint32_t A = 0; A < s->nact; A++) {
+        size_t lo = s->act_off[A], hi = s->act_off[A + 1];
+        for (size_t i = lo; i < hi;) {
+            size_t j = i;
+            int64_t ts = s->ts[s->act_ev[i]];
+            while (j < hi && s->ts[s->act_ev[j]] == ts) j++;
+            size_t first = SIZE_MAX; /* the block's first receive */
+            for (size_t k = i; k < j; k++) {
+                uint32_t e = s->act_ev[k];
+                if (s->kind[e] != K_RECV || s->dur[e] <= 0) continue;
+                /* the first receive of its call (at its location) only */
+                if (first == SIZE_MAX) {
+                    first = k;
+                } else {
+                    if (s->loc[e] == s->loc[s->act_ev[first]]) continue;
+                    size_t f = first; /* (the activity at several locations at once: rare) */
+                    while (f < k && !(s->kind[s->act_ev[f]] == K_RECV && s->dur[s->act_ev[f]] > 0 &&
+                                      s->loc[s->act_ev[f]] == s->loc[e]))
+                        f++;
+                    if (f != k) continue;
+                }
+                RecvCall rc;
+                report_recv_call(s, A, k, sel, NULL, INT64_MAX, false, &rc);
+                if (!rc.selected || rc.send_ev == NONE32) continue;
+                add(s, w, W_LATE_SENDER, rc.recv_ev, rc.start, clip(s->ts[rc.send_ev] - rc.start, rc.dur), rc.send_ev);
+            }
+            i = j;
+        }
+    }
+    /* groups: the sync instances' waits on arrival, and barrier completion */
+    SyncCtx C;
+    syncctx_init(s, &C);
     for (uint32_t g = 0; g < s->ngroups; g++) {
         const SyncGroup *G = &s->groups[g];
         const uint32_t *ev = s->group_ev + G->ev_off;
-        uint32_t nsync = 0, last_end_ev = NONE32, first_sync = NONE32;
-        int64_t last_arr = INT64_MIN, first_exit = INT64_MAX;
-        uint32_t last_arr_ev = NONE32;
+        SyncDef d;
+        syncdef_group(&C, g, &d);
         for (uint32_t k = 0; k < G->nev; k++) {
-            uint32_t e = ev[k];
-            if (s->kind[e] == K_END && (last_end_ev == NONE32 || s->ts[e] >= s->ts[last_end_ev])) last_end_ev = e;
-            if (s->kind[e] != K_SYNC) continue;
-            nsync++;
-            if (first_sync == NONE32) first_sync = e;
-            if (s->ts[e] >= last_arr) {
-                last_arr = s->ts[e];
-                last_arr_ev = e;
-            }
-            if (ev_end(s, e) < first_exit) first_exit = ev_end(s, e);
-        }
-        if (last_end_ev != NONE32) {
-            /* a finish: its sync waits for the last activity's end */
-            for (uint32_t k = 0; k < G->nev; k++) {
-                uint32_t e = ev[k];
-                if (s->kind[e] != K_SYNC || !selected(sel, e)) continue;
-                add(s, w, W_FINISH, e, s->ts[e], clip(s->ts[last_end_ev] - s->ts[e], s->dur[e]), last_end_ev);
-            }
-            continue;
-        }
-        if (nsync < 2) continue;
-        char gb[48];
-        const char *label = NULL;
-        if (G->type == VT_STR) label = store_str(s, G->sid);
-        else {
-            snprintf(gb, sizeof gb, "%" PRId64, G->ival);
-            label = gb;
-        }
-        const char *name = s->name[first_sync] != NONE32 ? store_str(s, s->name[first_sync]) : NULL;
-        int gk = group_kind(name, label);
-        if (gk == G_BCAST || gk == G_REDUCE) {
-            uint32_t root = root_of(s, rc, first_sync), root_ev = NONE32;
-            for (uint32_t k = 0; k < G->nev && root != NONE32; k++)
-                if (s->kind[ev[k]] == K_SYNC && s->loc[ev[k]] == root) root_ev = ev[k];
-            if (root_ev == NONE32) {
-                gk = G_NXN; /* (without a root: every one waits for the last) */
-            } else if (gk == G_BCAST) {
-                for (uint32_t k = 0; k < G->nev; k++) {
-                    uint32_t e = ev[k];
-                    if (s->kind[e] != K_SYNC || e == root_ev || !selected(sel, e)) continue;
-                    add(s, w, W_LATE_BCAST, e, s->ts[e], clip(s->ts[root_ev] - s->ts[e], s->dur[e]), root_ev);
-                }
-                continue;
-            } else {
-                int64_t last = INT64_MIN;
-                uint32_t last_ev = NONE32;
-                for (uint32_t k = 0; k < G->nev; k++) {
-                    uint32_t e = ev[k];
-                    if (s->kind[e] != K_SYNC || e == root_ev) continue;
-                    if (s->ts[e] >= last) {
-                        last = s->ts[e];
-                        last_ev = e;
-                    }
-                }
-                if (last_ev != NONE32 && selected(sel, root_ev))
-                    add(s, w, W_EARLY_REDUCE, root_ev, s->ts[root_ev], clip(last - s->ts[root_ev], s->dur[root_ev]),
-                        last_ev);
-                continue;
-            }
-        }
-        WaitPattern arrive = gk == G_BARRIER ? W_BARRIER : W_NXN;
-        for (uint32_t k = 0; k < G->nev; k++) {
-            uint32_t e = ev[k];
+            uint32_t e = ev[k], cev;
             if (s->kind[e] != K_SYNC || !selected(sel, e)) continue;
-            if (e != last_arr_ev) add(s, w, arrive, e, s->ts[e], clip(last_arr - s->ts[e], s->dur[e]), last_arr_ev);
-            /* completion: from the first exit to its own (the first to leave
-             * is the culprit of nothing: NONE32) */
-            int64_t ex = ev_end(s, e);
-            if (ex > first_exit) add(s, w, W_BARRIER_COMPLETION, e, first_exit, ex - first_exit, NONE32);
+            WaitPattern p;
+            int64_t ns;
+            if (syncdef_arrival_wait(&C, &d, e, &p, &ns, &cev)) add(s, w, p, e, s->ts[e], ns, cev);
+            /* (the first to leave is the culprit of nothing: NONE32) */
+            int64_t a = syncdef_completion(&C, &d, e, &ns);
+            if (ns > 0) add(s, w, W_BARRIER_COMPLETION, e, a, ns, NONE32);
         }
     }
+    syncctx_free(&C);
 }
 
 void waits_free(Waits *w)

@@ -83,8 +83,9 @@ void usage(FILE *f)
           "        [--sort COLUMN] [--comm-names RE] [--sync-names RE] TRACE...\n"
           "                              summary: events, kinds, per location useful/comm/sync/wait/\n"
           "                              idle time, POP efficiencies, messages, sync groups, profile;\n"
-          "                              --sort self|total|calls|mean|max|name (profile) or useful|comm|\n"
-          "                              sync|wait|idle|events|sent|received (locations); --top N rows\n"
+          "                              --sort self|total|calls|mean|min|max|stddev|name (profile)\n"
+          "                              or useful|comm|sync|wait|idle|events|sent|received\n"
+          "                              (locations); --top N rows\n"
           "  waits [--json] [-f EXPR] [--from T] [--to T] [--top N] TRACE...\n"
           "                              wait states (late sender, wait at barrier, ...): who waited,\n"
           "                              whose fault it was, the worst instances (doc/ANALYSES.md)\n"
@@ -648,7 +649,7 @@ int cmd_stats(int argc, char **argv, int first)
     if (sort_s && !profile_sort_by_name(sort_s, &by) && !stats_loc_col_by_name(sort_s, &loc_sort)) {
         cli_free(&a);
         return uerr("stats",
-                    "--sort must be a profile column (self, total, calls, mean, max, name) or a location column "
+                    "--sort must be a profile column (self, total, calls, mean, min, max, stddev, name) or a location column "
                     "(useful, comm, sync, wait, idle, events, sent, received), not '%s'",
                     sort_s);
     }

@@ -43,10 +43,7 @@ int cmd_syncs(int argc, char **argv, int first)
     Syncs y;
     oom_phase("computing the sync instances");
     double ta = now_sec();
-    /* (in a window: the participants that overlap it) */
-    uint64_t *wsel = report_window_sel(ss.s, ss.sel, t0, t1);
-    syncs_compute(ss.s, wsel ? wsel : ss.sel, &y);
-    free(wsel);
+    syncs_compute(ss.s, ss.sel, t0, t1, &y);
     if (getenv("TNAV_TIMING")) fprintf(stderr, "tnav: timing: analysis %.3f s\n", now_sec() - ta);
     if (a.json) syncs_print_json(stdout, ss.s, &y);
     else syncs_print_text(stdout, ss.s, &y, top);

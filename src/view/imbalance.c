@@ -18,7 +18,7 @@ void imbalance_values(const Store *s, const uint64_t *sel, const RowSet *rs, con
         for (uint32_t k = rowset_first(rs, r); k < rowset_end(rs, r); k++)
             if (rs->ids[k] < s->nloc) row[rs->ids[k]] = (int32_t)r;
     Syncs y;
-    syncs_compute(s, sel, &y);
+    syncs_compute(s, sel, INT64_MIN, INT64_MAX, &y);
     size_t nc = (size_t)g->ncell;
     for (uint32_t i = 0; i < y.ninst; i++) {
         const SyncInst *I = &y.inst[i];
