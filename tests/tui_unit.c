@@ -1763,8 +1763,11 @@ static void t_analyses(void)
     char eff[64];
     snprintf(eff, sizeof eff, "parallel efficiency %.1f%%", 100 * st.tc.pop.par_eff);
     CHECK(screen_has(&t, eff));
-    /* sorting by a column, the other way, saving as CSV */
-    keys(&t, "sss"); /* events, useful, useful% */
+    /* sorting by the column under the cursor (> moves it), the other way, saving as CSV */
+    keys(&t, ">>>"); /* location -> events -> useful -> util% */
+    CHECK(strstr(A->msg, "column util%") != NULL);
+    keys(&t, "s");
+    CHECK(strstr(A->msg, "sorted by util%") != NULL);
     keys(&t, "S");
     char *first = line_starting(&t, "location");
     CHECK(first != NULL);
@@ -1784,7 +1787,7 @@ static void t_analyses(void)
     CHECK_EQ_I(lines, 1 + (int)s->nloc);
     CHECK(!strcmp(hdr, "location,events,useful,util%,comm,sync,wait,idle,sent,received\n"));
     CHECK(strstr(A->msg, "wrote 8 rows") != NULL);
-    /* sorted by useful%, ascending after S: rank 5 (the most useful) last */
+    /* sorted by util%, ascending after S: rank 5 (the most useful) last */
     f = fopen(path, "r");
     char last[512] = "";
     while (f && fgets(buf, sizeof buf, f)) snprintf(last, sizeof last, "%s", buf);

@@ -332,12 +332,20 @@ static int a_details(App *A)
 
 static int a_details_next(App *A)
 {
+    if (A->view == V_ANALYSES) {
+        analyses_col(A, +1);
+        return AF_REDRAW;
+    }
     if (A->dfocus + 1 < A->ndev) A->dfocus++;
     return AF_REDRAW;
 }
 
 static int a_details_prev(App *A)
 {
+    if (A->view == V_ANALYSES) {
+        analyses_col(A, -1);
+        return AF_REDRAW;
+    }
     if (A->dfocus > 0) A->dfocus--;
     return AF_REDRAW;
 }
@@ -548,8 +556,8 @@ const Action ACTIONS[] = {
                           "sync's participants",
      a_enter},
     {"details", {'i'}, "show or hide the details of the events under the cursor", a_details},
-    {"details-next", {'>'}, "details: the next event", a_details_next},
-    {"details-prev", {'<'}, "details: the previous event", a_details_prev},
+    {"details-next", {'>'}, "details: the next event; tables (views 6, 9): the column cursor right", a_details_next},
+    {"details-prev", {'<'}, "details: the previous event; tables: the column cursor left", a_details_prev},
     {"filter", {'/'}, "filter: show only the events an expression selects", a_filter},
     {"highlight", {'t'}, "highlight the events an expression selects (the rest stays)", a_highlight},
     {"clear-filter", {'C'}, "clear the filter", a_clear_filter},
@@ -561,7 +569,7 @@ const Action ACTIONS[] = {
     {"expand", {'x'}, "expand or collapse the group of rows under the cursor", a_expand},
     {"hide-row", {'H'}, "hide the row under the cursor", a_hide},
     {"unhide-rows", {'U'}, "show every row again", a_unhide},
-    {"sort", {'s'}, "sort rows: natural, name, busy, metric of the window (events, analyses: next column)", a_sort},
+    {"sort", {'s'}, "sort rows: natural, name, busy, metric of the window; events: the next column; tables: by the column under the cursor (< >), again the other way", a_sort},
     {"sort-reverse", {'S'}, "analyses: sort the other way", a_sort_reverse},
     {"save-table", {'w'}, "analyses: save the table shown as CSV (tnav-TABLE.csv)", a_save},
     {"critical-path", {'c'}, "show or hide the critical path on the Gantt (in red, bold)", a_path},

@@ -49,7 +49,7 @@ struct Analyses {
     WaitRow *wrows;
     size_t nwrows;
     Table t[AT__N];
-    int sort_col[AT__N];
+    int sort_col[AT__N], ccol[AT__N];
     bool sort_desc[AT__N], sort_set[AT__N];
     /* the overlay: the path over the whole trace and the filter */
     bool path_on, path_valid;
@@ -331,6 +331,7 @@ static void compute(App *A)
         table_init(&an->t[k], &src[k]);
         if (!an->sort_set[k] && k == AT_WAITS) table_sort(&an->t[k], 2, true); /* (the longest waits first) */
         else if (an->sort_set[k]) table_sort(&an->t[k], an->sort_col[k], an->sort_desc[k]);
+        an->t[k].ccol = an->ccol[k] < an->t[k].src.ncol ? an->ccol[k] : 0;
         an->t[k].cur = an->t[k].off = 0; /* (new rows: from the top) */
     }
     an->t0 = a;
@@ -428,11 +429,20 @@ static void remember_sort(Analyses *an)
     an->sort_set[an->tab] = true;
 }
 
+void analyses_col(App *A, int d)
+{
+    compute(A);
+    Table *t = &A->an->t[A->an->tab];
+    table_col_move(t, d);
+    A->an->ccol[A->an->tab] = t->ccol;
+    snprintf(A->msg, sizeof A->msg, "column %s: s sorts by it", t->src.cols[t->ccol].title);
+}
+
 void analyses_sort(App *A)
 {
     compute(A);
     Table *t = &A->an->t[A->an->tab];
-    table_sort_next(t);
+    table_sort_cursor(t);
     remember_sort(A->an);
     snprintf(A->msg, sizeof A->msg, "sorted by %s", t->sort_col >= 0 ? t->src.cols[t->sort_col].title : "(none)");
 }

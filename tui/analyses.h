@@ -39,7 +39,8 @@ void analyses_tab(struct App *A, int dir);   /* the next (+1) / previous (-1) ta
 void analyses_set_tab(struct App *A, AnTab t);
 AnTab analyses_tab_of(const struct App *A);
 void analyses_move(struct App *A, long delta); /* the cursor row */
-void analyses_sort(struct App *A);           /* the next sort column */
+void analyses_sort(struct App *A);           /* sort by the column under the cursor (again: the other way) */
+void analyses_col(struct App *A, int d);     /* the column cursor (< and >) */
 void analyses_reverse(struct App *A);        /* the sort the other way */
 /* Enter on the row under the cursor: go to it (the worst instance, the
  * sync, the segment...) in the Gantt, highlighting what it involves;

@@ -79,6 +79,21 @@ void table_sort_next(Table *t)
     table_sort(t, c, c >= 0 && t->src.cols[c].num);
 }
 
+void table_col_move(Table *t, int d)
+{
+    int c = t->ccol + d;
+    if (c >= t->src.ncol) c = t->src.ncol - 1;
+    if (c < 0) c = 0;
+    t->ccol = c;
+}
+
+void table_sort_cursor(Table *t)
+{
+    int c = t->ccol < t->src.ncol ? t->ccol : 0;
+    if (t->sort_col == c) table_sort(t, c, !t->desc);
+    else table_sort(t, c, t->src.cols[c].num);
+}
+
 size_t table_current(const Table *t) { return t->cur < t->src.nrow ? t->order[t->cur] : (size_t)-1; }
 
 void table_move(Table *t, long d)
@@ -115,8 +130,9 @@ void table_draw(Table *t, Canvas *c, int x, int y, int w, int h)
         const char *mark = k == t->sort_col ? (t->desc ? (c->ascii ? "v" : "\xe2\x96\xbc") : (c->ascii ? "^" : "\xe2\x96\xb2")) : "";
         snprintf(hd, sizeof hd, "%s%s", S->cols[k].title, mark);
         int mw = cw[k] < x + w - cx ? cw[k] : x + w - cx;
-        if (S->cols[k].num) canvas_text_right(c, cx + mw, y, hd, mw, ROLE_TITLE, ATTR_BOLD);
-        else canvas_text(c, cx, y, hd, mw, ROLE_TITLE, ATTR_BOLD);
+        uint8_t at = ATTR_BOLD | (k == t->ccol ? ATTR_REVERSE : 0); /* (the column cursor) */
+        if (S->cols[k].num) canvas_text_right(c, cx + mw, y, hd, mw, ROLE_TITLE, at);
+        else canvas_text(c, cx, y, hd, mw, ROLE_TITLE, at);
         cx += cw[k] + 1;
     }
     int rows = h - 1;

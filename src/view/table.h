@@ -42,6 +42,7 @@ typedef struct {
     size_t *order;
     int sort_col; /* -1: the source's order */
     bool desc;
+    int ccol;     /* the column under the cursor (its header reversed): what s sorts by */
     size_t cur, off;
 } Table;
 
@@ -51,6 +52,11 @@ void table_free(Table *t);
 void table_sort(Table *t, int col, bool desc);
 /* the next sort column (numbers largest first, text A..Z), back to none */
 void table_sort_next(Table *t);
+/* the column cursor moves d columns (clamped) */
+void table_col_move(Table *t, int d);
+/* sort by the column under the cursor (numbers largest first, text A..Z);
+ * already sorted by it: the other way */
+void table_sort_cursor(Table *t);
 /* the source row under the cursor, or (size_t)-1 when empty */
 size_t table_current(const Table *t);
 void table_move(Table *t, long delta);
