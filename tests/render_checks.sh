@@ -183,5 +183,14 @@ fi
 check "x10 gantt: the glyph legend explains spawn, end, atomic and data moves" \
     grep -q "▸ spawn  ● end  A atomic  D move with data" "$TMP/x10g.txt"
 
+# one location's traffic by partner (the interface's P pane): exactly the
+# pairs it is part of, each with the bytes of the full comm view's row
+"$TNAV" render --view comm --partner 5 --format tsv --width 100 --height 20 "$R" >"$TMP/p5.tsv"
+"$TNAV" render --view comm --format tsv --width 100 --height 40 "$R" >"$TMP/pall.tsv"
+rows=$(awk -F'\t' 'NR > 1 { printf "%s ", $1 }' "$TMP/p5.tsv")
+check "comm --partner 5: the pairs 4->5 and 5->6 only (got '$rows')" [ "$rows" = "4->5 5->6 " ]
+same=$(awk -F'\t' 'FNR == 1 { next } NR == FNR { a[$1] = $0; next } ($1 in a) { if (a[$1] != $0) bad++; n++ } END { print (n == 2 && !bad) ? "yes" : "no" }' "$TMP/p5.tsv" "$TMP/pall.tsv")
+check "... each row the same cells as in the full comm view ($same)" [ "$same" = yes ]
+
 echo "render-checks: $PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

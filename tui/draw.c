@@ -569,7 +569,6 @@ static void draw_drill(App *A, Canvas *v, int w, int top)
     ctx.rows = M->kind;
     char err[300] = "";
     bool ok = true;
-    RowSet prs = {0};
     if (A->drill == DR_LINE) {
         ctx.chart_ids = M->rs.ids + m0;
         ctx.chart_nids = m1 - m0;
@@ -589,18 +588,14 @@ static void draw_drill(App *A, Canvas *v, int w, int top)
     } else {
         /* the location of the row (an activity's home), its pairs with messages */
         uint32_t loc = M->kind == ROWS_LOC ? M->rs.ids[m0] : s->acts[M->rs.ids[m0]].home;
-        rowset_init(&prs, A->S, ROWS_PAIR, false);
         uint32_t n = 0;
-        for (uint32_t k = 0; k < prs.n; k++) {
+        for (uint32_t p = 0; p < summary_npairs(A->S); p++) {
             uint32_t src, dst;
-            summary_pair(A->S, prs.ids[k], &src, &dst);
-            if (src == loc || dst == loc) prs.ids[n++] = prs.ids[k];
+            summary_pair(A->S, p, &src, &dst);
+            n += src == loc || dst == loc;
         }
-        prs.n = n;
-        prs.gsize = 1;
-        prs.ng = n;
-        rowset_fit(&prs, ph - 3 > 1 ? ph - 3 : 1);
-        ctx.rowset = &prs;
+        ctx.have_partner = true;
+        ctx.partner = loc;
         ctx.rows = ROWS_PAIR;
         ctx.metric = bytes;
         snprintf(title, sizeof title, "partners of %s: bytes per pair over time (%u pairs)%s; P closes", loc_label(s, loc), n,
@@ -613,7 +608,6 @@ static void draw_drill(App *A, Canvas *v, int w, int top)
     canvas_text(v, 0, top, title, w, ROLE_TITLE, ATTR_BOLD);
     blit(v, b, 0, top + 1);
     canvas_free(b);
-    if (prs.ids) rowset_free(&prs);
     A->lay_axis_y = A->drill == DR_BARS ? top - 2 : v->h - 2;
 }
 

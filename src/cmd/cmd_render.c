@@ -176,7 +176,7 @@ int cmd_render(int argc, char **argv, int first)
     memset(&a, 0, sizeof a);
     static const char *const opts[] = {"--view", "--rows",  "--metric", "--dir",   "--reduce", "--sub-bins",
                                        "--from", "--to",    "--width",  "--height", "--color", "--format",
-                                       "--scale", "--row",  "--at",     "--runs",  "--messages", "--instants", NULL};
+                                       "--scale", "--row",  "--at",     "--runs",  "--messages", "--instants", "--partner", NULL};
     static const char *const flags[] = {"--ascii", "--tree", "--bench", NULL};
     a.extra_opts = opts;
     a.extra_flags = flags;
@@ -276,6 +276,7 @@ int cmd_render(int argc, char **argv, int first)
         else ctx.msgs = (OverlayMode)m;
     }
     ctx.row_sel = cli_extra(&a, "--row");
+    const char *partner = cli_extra(&a, "--partner");
     const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to"), *at = cli_extra(&a, "--at");
     const char *runs_s = cli_extra(&a, "--runs");
     int runs = runs_s ? atoi(runs_s) : 10;
@@ -313,6 +314,19 @@ int cmd_render(int argc, char **argv, int first)
         return r;
     }
     ctx.have_at = at != NULL;
+    if (partner) {
+        /* the comm view of one location's pairs (the interface's P pane) */
+        for (uint32_t l = 0; l < s->nloc && !ctx.have_partner; l++)
+            if (!strcmp(loc_label(s, l), partner)) ctx.have_partner = true, ctx.partner = l;
+        if (!ctx.have_partner || strcmp(view->name, "comm") != 0) {
+            r = cli_usage_error("render", strcmp(view->name, "comm") ? "--partner goes with --view comm ('%s')"
+                                                                       : "--partner: no location is labelled '%s'",
+                                partner);
+            session_close(&ss);
+            cli_free(&a);
+            return r;
+        }
+    }
     ctx.S = summary_build(s, ss.sel, a.load.threads);
     Canvas *c = tsv ? NULL : canvas_new(w, h, ascii, color);
     char err[300];

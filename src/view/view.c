@@ -225,6 +225,18 @@ void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, bool legend2, RowsFrame
         f->all.owned = false;
     } else {
         rowset_init(&f->all, ctx->S, rk, ctx->tree);
+        if (rk == ROWS_PAIR && ctx->have_partner) {
+            /* one location's traffic: the pairs it is part of */
+            uint32_t n = 0;
+            for (uint32_t k = 0; k < f->all.n; k++) {
+                uint32_t src, dst;
+                summary_pair(ctx->S, f->all.ids[k], &src, &dst);
+                if (src == ctx->partner || dst == ctx->partner) f->all.ids[n++] = f->all.ids[k];
+            }
+            f->all.n = n;
+            f->all.ng = n;
+            f->all.gsize = 1;
+        }
         rowset_fit(&f->all, f->L.nlines);
     }
     uint32_t off = all_rows ? 0 : ctx->row_off, cnt = all_rows ? f->all.ng : (uint32_t)f->L.nlines;

@@ -46,6 +46,8 @@ typedef struct {
     const uint32_t *chart_ids; /* line view, from the interface: these base rows combined (else row_sel) */
     uint32_t chart_nids;
     const char *chart_title;
+    bool have_partner;      /* comm view: only the pairs this location is part of */
+    uint32_t partner;
     bool have_at;           /* bars: at one time rather than over the window */
     int64_t at;
     const char *filter_text;/* for the status line */
