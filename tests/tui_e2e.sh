@@ -431,6 +431,42 @@ check "... and fits the line (nothing cut at its end)" sh -c "[ \$(tmux -L '$SOC
 keys narrow q
 check "... q: exit 0" wait_for narrow "tnav-exit=0" F
 
+# ---- a realistic trace: 1M events of the task-runtime shape (Step 5) -------------------------------
+# ~21,000 short tasks on 64 workers, string message ids, a finish group per
+# instance, file/line on every event, ~10% instants
+BIG=$TMP/tasks-1m.csv
+if [ -x sample-logs/gen ] && sample-logs/gen --shape tasks --events 1000000 -o "$BIG" 2>/dev/null; then
+    SAVED_LIMIT=$LIMIT
+    LIMIT=$((LIMIT * 4)) # (1M events, also under ASan)
+    start big 120 40 "$TNAV $BIG"
+    check "1M-event task trace: the Gantt opens" wait_for big "gantt: locations │ .* of 1000000 events" 
+    # readable: the message counts do not cover the rows, and the legend says why
+    digits=$(screen big | head -30 | awk -F'[│┆]' 'NF > 1 { n = split($2, c, ""); for (i = 1; i <= n; i++) if (c[i] ~ /[0-9+]/) d++ } END { print d + 0 }')
+    check "... no wall of message counts over the rows ($digits cells)" [ "$digits" -lt 60 ]
+    check "... the glyph legend line says what was too dense to mark" wait_for big "too dense to mark" F
+    keys big 7
+    check "7: the event list in time order" wait_for big "event [0-9]+ of 1000000 in the trace, in time order"
+    keys big End
+    check "End: the last of the 1,000,000 events" wait_for big "event 1000000 of 1000000 in the trace" F
+    keys big Home
+    check "Home: the first" wait_for big "event 1 of 1000000 in the trace" F
+    keys big 6
+    check "6: time per location with util%" wait_for big "^location +events +useful +util%"
+    over=$(screen big | awk '$1 ~ /^[0-9]+$/ && $4 ~ /%$/ { v = $4; sub(/%/, "", v); if (v + 0 > 100) n++ } END { print n + 0 }')
+    check "... no location above 100% ($over)" [ "$over" = 0 ]
+    keys big 1 /
+    type_text big 'name =~ /kernel_1/ && dur > 10us'
+    keys big Enter
+    check "a filter on the names: its count and the filter on the status line" wait_for big "of 1000000 events .*filter: name =~ /kernel_1/"
+    keys big L
+    check "L: the cursor row's busy time over time (its group's rows combined)" wait_for big "line: busy of 0..1 over time (the row under the cursor, its rows combined)" F
+    keys big q
+    check "... q: exit 0" wait_for big "tnav-exit=0" F
+    LIMIT=$SAVED_LIMIT
+else
+    bad "1M-event task trace: sample-logs/gen --shape tasks failed"
+fi
+
 # ---- not a terminal ----------------------------------------------------------------------------
 "$TNAV" tui "$R" </dev/null >"$TMP/notty.out" 2>"$TMP/notty.err"
 rc=$?
