@@ -400,6 +400,10 @@ check "j: the next event" wait_for keys "event 3 of 328" F
 keys keys F1
 check "F1: the help" wait_for keys "tnav keys" F
 keys keys Escape
+keys keys K
+check "K: the full legend, names and glyphs" wait_for keys "legend 1-" F
+check "... what a message connector is" wait_for keys "one message arriving in the column" F
+keys keys K
 keys keys 1
 check "back to the Gantt: no stray characters were taken as keys" wait_for keys "gantt: locations │" F
 keys keys o

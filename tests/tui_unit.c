@@ -28,6 +28,7 @@
 #include "tui/analyses.h"
 #include "tui/app.h"
 #include "tui/evlist.h"
+#include "tui/legend.h"
 #include "check.h"
 #include "tui/keys.h"
 #include "tui/prompt.h"
@@ -1493,6 +1494,39 @@ static void t_drill(void)
     close_app(&t);
 }
 
+/* the full legend (K): the names in the Gantt's colours with their times,
+ * every glyph, scrolling, closing */
+static void t_legend(void)
+{
+    T t;
+    CHECK(open_app(&t, "sample-logs/x10.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    CHECK(keys(&t, "K") & AF_REDRAW);
+    CHECK(A->show_legend);
+    CHECK(screen_has(&t, "legend 1-"));
+    CHECK(screen_has(&t, "work  (state, 22.2 ms)"));
+    CHECK(screen_has(&t, "finish  (sync, 12.72 ms)"));
+    /* the glyph of a name is the Gantt's: work's cells are drawn with it */
+    uint32_t top[26];
+    int nt = summary_top_names(A->S, top, NULL, 26);
+    CHECK(nt > 0 && !strcmp(event_name(A->s, top[0]), "work"));
+    int n = legend_lines(A, t.c);
+    CHECK(n > 30);
+    for (int i = 0; i < 60; i++) keys(&t, "j");
+    CHECK(A->legend_off > 0 && A->show_legend);
+    CHECK(screen_has(&t, "critical path"));
+    CHECK(screen_has(&t, "of " ) && !screen_has(&t, "Names: what runs"));
+    keys(&t, "K");
+    CHECK(!A->show_legend);
+    CHECK(!screen_has(&t, "legend"));
+    /* any other key closes it and does what it does */
+    keys(&t, "K");
+    keys(&t, "3");
+    CHECK(!A->show_legend && A->view == V_DENSITY);
+    close_app(&t);
+}
+
 /* the status line at 80 columns: the filter and the highlight stay, the
  * least important parts go first; at any width it fits */
 static void t_status_fit(void)
@@ -2193,6 +2227,7 @@ static const Test TESTS[] = {
     {"event list: the time order on a task trace, with and without a selection", t_event_order_tasks},
     {"status line: fitted to the width, the filter and the highlight kept", t_status_fit},
     {"drill-down panes: line of the cursor row, bars at the cursor's time, partners", t_drill},
+    {"the full legend: names with their colours and times, every glyph, scroll, close", t_legend},
     {"status line: N of M counts the events visible in the window", t_visible_count},
     {"analyses: tables as the command line computes them, sort, save, Enter, overlay, range efficiency", t_analyses},
     {"analyses: every table's values equal tnav stats/waits/syncs/critpath --json (samples, a tasks trace)",

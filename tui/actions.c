@@ -53,6 +53,13 @@ static int a_help(App *A)
     return AF_REDRAW;
 }
 
+static int a_legend(App *A)
+{
+    A->show_legend = !A->show_legend;
+    A->legend_off = 0;
+    return AF_REDRAW;
+}
+
 static int a_view(App *A, ViewId v)
 {
     if (A->view == v) return 0;
@@ -523,6 +530,7 @@ static int a_redraw(App *A)
 
 const Action ACTIONS[] = {
     {"help", {'?', TK_F1}, "show or hide this help", a_help},
+    {"legend", {'K'}, "show or hide the full legend: every name's colour, every glyph, what the marks mean", a_legend},
     {"quit", {'q', TK_F1 + 9}, "quit (also Ctrl-C)", a_quit},
     {"view-gantt-loc", {'1'}, "view: Gantt by location", a_view1},
     {"view-gantt-act", {'2'}, "view: Gantt by activity (spawn tree)", a_view2},
@@ -683,6 +691,20 @@ int app_key(App *A, int key)
         }
         A->show_help = false;
         if (key == '?' || key == TK_ESC || key == 'q') return AF_REDRAW;
+    }
+    if (A->show_legend) {
+        /* as the help: scrolling keys move it, K, Esc and q close it, any
+         * other closes it and does what it does */
+        int d = key == 'j' || key == TK_DOWN ? 1 : key == 'k' || key == TK_UP ? -1 : key == TK_PGDN || key == ' ' ? 10
+                : key == TK_PGUP                                                ? -10
+                                                                                : 0;
+        if (d) {
+            A->legend_off += d;
+            if (A->legend_off < 0) A->legend_off = 0;
+            return AF_REDRAW;
+        }
+        A->show_legend = false;
+        if (key == 'K' || key == TK_ESC || key == 'q') return AF_REDRAW;
     }
     if (A->show_bookmarks) {
         A->show_bookmarks = false;

@@ -99,8 +99,9 @@ typedef struct App {
     int64_t mark_a, mark_b;
     bool bm_set[26];
     int64_t bm[26];
-    bool show_bookmarks, show_help;
+    bool show_bookmarks, show_help, show_legend;
     int help_off;        /* the first line of the help shown */
+    int legend_off;      /* the first line of the full legend shown (K) */
     /* details pane */
     bool details;
     DetailEv *dev;

@@ -22,6 +22,7 @@
 #include "app.h"
 #include "evlist.h"
 #include "keys.h"
+#include "legend.h"
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -376,23 +377,7 @@ static void draw_details(App *A, Canvas *c, const Areas *r)
     free(row0);
 }
 
-static void draw_box(Canvas *c, int x, int y, int w, int h, const char *title)
-{
-    fill(c, x, y, w, h, ROLE_DEFAULT);
-    for (int i = x; i < x + w; i++) {
-        canvas_put(c, i, y, 0x2500, ROLE_AXIS, 0, 0);
-        canvas_put(c, i, y + h - 1, 0x2500, ROLE_AXIS, 0, 0);
-    }
-    for (int j = y; j < y + h; j++) {
-        canvas_put(c, x, j, 0x2502, ROLE_AXIS, 0, 0);
-        canvas_put(c, x + w - 1, j, 0x2502, ROLE_AXIS, 0, 0);
-    }
-    canvas_put(c, x, y, 0x250C, ROLE_AXIS, 0, 0);
-    canvas_put(c, x + w - 1, y, 0x2510, ROLE_AXIS, 0, 0);
-    canvas_put(c, x, y + h - 1, 0x2514, ROLE_AXIS, 0, 0);
-    canvas_put(c, x + w - 1, y + h - 1, 0x2518, ROLE_AXIS, 0, 0);
-    canvas_text(c, x + 2, y, title, w - 4, ROLE_TITLE, ATTR_BOLD);
-}
+static void draw_box(Canvas *c, int x, int y, int w, int h, const char *title) { canvas_box(c, x, y, w, h, title); }
 
 /* the progress of the load, before there is an App: a box in the middle of
  * the screen (see app.h) */
@@ -724,6 +709,7 @@ void app_draw(App *A, Canvas *c, int flags)
     }
     app_status_fit(A, st, sizeof st, c->w - mw - (mw ? 1 : 0));
     canvas_text(c, 0, r.status_y, st, c->w - mw - (mw ? 1 : 0), ROLE_STATUS, 0);
+    if (A->show_legend) legend_draw(A, c);
     if (A->show_help) draw_help(A, c);
     if (A->show_bookmarks) draw_bookmarks(A, c);
 }

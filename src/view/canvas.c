@@ -145,6 +145,24 @@ size_t text_wrap(const char *s, int maxw)
     return (size_t)(p - s);
 }
 
+void canvas_box(Canvas *c, int x, int y, int w, int h, const char *title)
+{
+    for (int j = y; j < y + h; j++) canvas_hline(c, x, x + w, j, ' ', ROLE_DEFAULT, 0, 0);
+    for (int i = x; i < x + w; i++) {
+        canvas_put(c, i, y, 0x2500, ROLE_AXIS, 0, 0);
+        canvas_put(c, i, y + h - 1, 0x2500, ROLE_AXIS, 0, 0);
+    }
+    for (int j = y; j < y + h; j++) {
+        canvas_put(c, x, j, 0x2502, ROLE_AXIS, 0, 0);
+        canvas_put(c, x + w - 1, j, 0x2502, ROLE_AXIS, 0, 0);
+    }
+    canvas_put(c, x, y, 0x250C, ROLE_AXIS, 0, 0);
+    canvas_put(c, x + w - 1, y, 0x2510, ROLE_AXIS, 0, 0);
+    canvas_put(c, x, y + h - 1, 0x2514, ROLE_AXIS, 0, 0);
+    canvas_put(c, x + w - 1, y + h - 1, 0x2518, ROLE_AXIS, 0, 0);
+    canvas_text(c, x + 2, y, title, w - 4, ROLE_TITLE, ATTR_BOLD);
+}
+
 size_t elide_middle(const char *s, int maxw, char *out, size_t sz)
 {
     if (!sz) return 0;

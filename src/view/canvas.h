@@ -79,6 +79,8 @@ size_t text_wrap(const char *s, int maxw);
  * so that names sharing a prefix stay apart; into out (NUL-terminated);
  * returns its bytes */
 size_t elide_middle(const char *s, int maxw, char *out, size_t sz);
+/* A box of w x h cells, blank inside, with a title on its top rule. */
+void canvas_box(Canvas *c, int x, int y, int w, int h, const char *title);
 /* Fill a row span with one glyph. */
 void canvas_hline(Canvas *c, int x0, int x1, int y, uint32_t ch, uint8_t fg, uint8_t bg, uint8_t attr);
 

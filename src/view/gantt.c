@@ -21,7 +21,7 @@
 
 /* ---- Gantt ------------------------------------------------------------------------------------ */
 
-static uint8_t name_role(Summary *S, uint32_t e)
+uint8_t gantt_name_role(Summary *S, uint32_t e)
 {
     int r = summary_name_rank(S, e);
     if (r >= 0 && r < ROLE_CAT_N) return (uint8_t)(ROLE_CAT0 + r);
@@ -30,7 +30,7 @@ static uint8_t name_role(Summary *S, uint32_t e)
 }
 
 /* the glyph of an interval occupying a cell */
-static uint32_t interval_glyph(Summary *S, const Canvas *c, uint32_t e)
+uint32_t gantt_interval_glyph(Summary *S, const Canvas *c, uint32_t e)
 {
     const Store *s = summary_store(S);
     if (!c->color || c->ascii) {
@@ -41,9 +41,9 @@ static uint32_t interval_glyph(Summary *S, const Canvas *c, uint32_t e)
 }
 
 /* what an instant's glyph stands for (the glyph legend) */
-typedef enum { GL_SPAWN, GL_END, GL_MARK, GL_ATOMIC, GL_DMOVE, GL_MOVE, GL_FINISH, GL_USER, GL_CLOCK, GL__N } GlyphClass;
-static const char *const GL_TEXT[GL__N] = {"spawn", "end", "mark", "atomic", "move with data", "move",
-                                           "sync instant", "", "clock op"};
+const char *const GANTT_GLYPH_TEXT[GL__N] = {"spawn", "end", "mark", "atomic", "move with data", "move",
+                                             "sync instant", "user kind (its first letter)", "clock op (\u2190 drop, \u21C9 resume, \u21C7 wait)"};
+const uint32_t GANTT_GLYPH[GL__N] = {0x25B8, 0x25CF, 0x2022, 'A', 'D', 'M', 'F', 'x', 0x2192};
 
 static GlyphClass glyph_class(const Store *s, uint32_t e)
 {
@@ -137,7 +137,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
             for (int i = 0; i < g.ncell; i++) {
                 uint32_t e = dom[(size_t)r * (size_t)g.ncell + (size_t)i];
                 if (e == NONE32) continue;
-                canvas_put(c, L.x0 + i, (int)r, interval_glyph(S, c, e), name_role(S, e), 0, 0);
+                canvas_put(c, L.x0 + i, (int)r, gantt_interval_glyph(S, c, e), gantt_name_role(S, e), 0, 0);
             }
         /* instants: per row, the cells where its members have one (a
          * member costs per such cell, not per cell) */
@@ -262,7 +262,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
             for (int k = 0; k < nt && x < c->w - 4; k++) {
                 char el[96];
                 int room = c->w - x - 2 > 20 ? 20 : c->w - x - 2;
-                canvas_put(c, x, L.y_legend, interval_glyph(S, c, top[k]), name_role(S, top[k]), 0, 0);
+                canvas_put(c, x, L.y_legend, gantt_interval_glyph(S, c, top[k]), gantt_name_role(S, top[k]), 0, 0);
                 elide_middle(event_name(s, top[k]), room, el, sizeof el);
                 x += 2 + canvas_text(c, x + 2, L.y_legend, el, room, ROLE_DIM, 0);
                 x += 1;
@@ -273,9 +273,8 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
             int x = 0, y = L.y_legend2;
             for (int k = 0; k < GL__N && x < c->w; k++) {
                 if (!gl_seen[k] || k == GL_USER) continue;
-                static const uint32_t GLYPH[GL__N] = {0x25B8, 0x25CF, 0x2022, 'A', 'D', 'M', 'F', 0, 0x2192};
-                canvas_put(c, x, y, GLYPH[k], ROLE_GLYPH, 0, ATTR_BOLD);
-                x += 2 + canvas_text(c, x + 2, y, GL_TEXT[k], c->w - x - 2, ROLE_DIM, 0) + 2;
+                canvas_put(c, x, y, GANTT_GLYPH[k], ROLE_GLYPH, 0, ATTR_BOLD);
+                x += 2 + canvas_text(c, x + 2, y, GANTT_GLYPH_TEXT[k], c->w - x - 2, ROLE_DIM, 0) + 2;
             }
             for (int u = 0; u < nuser && x < c->w; u++) {
                 canvas_put(c, x, y, user_glyph[u], ROLE_GLYPH, 0, ATTR_BOLD);

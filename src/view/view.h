@@ -75,6 +75,14 @@ typedef struct {
     bool (*run)(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz);
 } ViewOps;
 
+/* the Gantt's glyphs of instants, what each stands for (the legends) */
+typedef enum { GL_SPAWN, GL_END, GL_MARK, GL_ATOMIC, GL_DMOVE, GL_MOVE, GL_FINISH, GL_USER, GL_CLOCK, GL__N } GlyphClass;
+extern const char *const GANTT_GLYPH_TEXT[GL__N];
+extern const uint32_t GANTT_GLYPH[GL__N];
+/* the glyph and the colour role the Gantt draws interval e's cells with */
+uint32_t gantt_interval_glyph(Summary *S, const Canvas *c, uint32_t e);
+uint8_t gantt_name_role(Summary *S, uint32_t e);
+
 extern const ViewOps *const VIEWS[];
 /* the lines of rows a rows x time view draws in a frame of ctx's size */
 int view_row_lines(const ViewCtx *ctx, const char *view);
