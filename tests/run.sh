@@ -575,6 +575,38 @@ if [ -d "$SHARED" ]; then
         TNAV_CHUNK_BYTES=5000 "$TNAV" stats --json "$p" >"$TMP/pv2.json" 2>/dev/null
         cmp -s "$TMP/pv.json" "$TMP/pv2.json" && ok "$b: the same trace when cut into 5000-byte chunks" || bad "$b: chunked load differs"
     done
+    # Paraver with several applications (lulesh: "2:8(...),12(...),14"):
+    # every thread that has records is named by its line of the .row, for
+    # every application (the .row read here, thread order from the header)
+    for p in "$SHARED"/paraver/extrae_lulesh_mpi/*.prv; do
+        [ -f "$p" ] || continue
+        "$TNAV" filter -o csv --fields act true "$p" 2>/dev/null | tail -n +2 | sort -u >"$TMP/pv.acts"
+        python3 - "$p" "${p%.prv}.row" >"$TMP/pv.want" <<'PY'
+import re, sys
+prv, row = sys.argv[1], sys.argv[2]
+hdr = open(prv).readline()
+apps = re.findall(r"(\d+)\(([^)]*)\)", hdr.split(":", 4)[4])  # [(ntasks, "nthreads:node,...")]
+first, g = {}, 0
+for a, (nt, lst) in enumerate(apps, 1):
+    for t, spec in enumerate(lst.split(","), 1):
+        first[(a, t)] = g
+        g += int(spec.split(":")[0])
+names, lvl = [], None
+for l in open(row):
+    l = l.rstrip("\n")
+    if l.startswith("LEVEL "): lvl = l.split()[1]
+    elif l and lvl == "THREAD": names.append(l)
+used = set()
+for l in open(prv):
+    f = l.split(":")
+    if f[0] in ("1", "2"): used.add((int(f[2]), int(f[3]), int(f[4])))
+print("\n".join(sorted({names[first[(a, t)] + th - 1] for a, t, th in used})))
+PY
+        b=$(basename "$p")
+        napp=$(cut -d: -f2 "$TMP/pv.acts" | sed -n 's/^THREAD \([0-9]*\)\..*/\1/p' | sort -u | wc -l)
+        [ -s "$TMP/pv.want" ] && cmp -s "$TMP/pv.acts" "$TMP/pv.want" && [ "$napp" -ge 2 ] \
+            && ok "$b: the threads of all $napp applications named from the .row" || { bad "$b: thread names differ from the .row"; diff "$TMP/pv.want" "$TMP/pv.acts" | head -5; }
+    done
     p=$(ls "$SHARED"/paraver/extrae_lulesh_mpi/lulesh_7+1*.prv 2>/dev/null | head -1)
     if [ -n "$p" ]; then
         "$TNAV" filter -o csv --fields name 'kind == "mark"' "$p" | sort | uniq -c | sort -rn >"$TMP/pv.names"
