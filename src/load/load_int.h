@@ -63,6 +63,8 @@ uint32_t map_also(const LoadOpts *o, const char *name, size_t n, int first);
  * NULL-terminated list, by case-insensitive edit distance, when one is
  * within about a third of its length). A new string. */
 char *columns_hint(char *const *names, int n, const char *const *wants, const char *what);
+/* names that suggest ts and loc, for columns_hint (NULL-terminated) */
+extern const char *const TS_ALIASES[], *const LOC_ALIASES[];
 
 typedef struct {
     const char *path;

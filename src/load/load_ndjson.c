@@ -53,6 +53,7 @@ struct Nd {
     int prio[F__N];
     uint32_t holder[F__N]; /* key id holding each canonical field */
     uint64_t recno;
+    int nhints; /* missing-key reasons with the record's keys (the first few) */
     const char *line0;
     char err[160];
     int mode; /* ND_MODE_* */
@@ -624,6 +625,38 @@ static inline const char *find_lf(const char *p, const char *lim, bool *high)
 #endif
 }
 
+/* A record without ts or loc: what it has instead, as CSV says of its
+ * header ("missing ts (--map ts=Time names no key of it; its keys are
+ * 'timestmp', 'loc'; did you mean 'timestmp'?)"), into why. The keys are
+ * those this record assigned (seen == recno), nested ones flattened. */
+static bool missing_hint(Nd *nd, char *why, size_t cap)
+{
+    int f = !strcmp(why, "missing ts") ? F_TS : !strcmp(why, "missing loc") ? F_LOC : -1;
+    if (f < 0) return false;
+    /* (a key for it that is null or empty: the plain reason says it) */
+    for (uint32_t kid = 0; kid < nd->keys.count && kid < nd->kicap; kid++)
+        if (nd->ki[kid].field != -2 && nd->ki[kid].seen == nd->recno && (nd->ki[kid].field == f || (nd->ki[kid].also >> f & 1)))
+            return false;
+    VEC(char *) names = {0};
+    for (uint32_t kid = 0; kid < nd->keys.count && kid < nd->kicap && names.len < 64; kid++)
+        if (nd->ki[kid].field != -2 && nd->ki[kid].seen == nd->recno) {
+            char *n = xmalloc(strtab_len(&nd->keys, kid) + 1);
+            memcpy(n, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid));
+            n[strtab_len(&nd->keys, kid)] = 0;
+            VEC_PUSH(names, n);
+        }
+    const char *m = nd->o->map[f];
+    char *hint = columns_hint(names.v, (int)names.len, m ? (const char *const[]){m, NULL} : f == F_TS ? TS_ALIASES : LOC_ALIASES,
+                              "keys");
+    if (m) snprintf(why, cap, "missing %s (--map %s=%s names no key of it; %s)", FIELD_NAMES[f], FIELD_NAMES[f], m, hint);
+    else snprintf(why, cap, "missing %s (no key '%s' nor an alias, --map %s=KEY names one; %s)", FIELD_NAMES[f], FIELD_NAMES[f],
+                  FIELD_NAMES[f], hint);
+    free(hint);
+    for (size_t i = 0; i < names.len; i++) free(names.v[i]);
+    VEC_FREE(names);
+    return true;
+}
+
 /* Parse and commit one line [s, e) (without its LF). */
 static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last, bool high)
 {
@@ -668,11 +701,14 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
         else batch_reject(b, line, "%s", nd->err);
         return;
     }
-    char why[256];
+    char why[800];
     b->cur_line = line;
     if (!batch_commit(b, &nd->rec, why, sizeof why)) {
         if (last) b->tail_incomplete = true;
-        else batch_reject(b, line, "%s", why);
+        else if (nd->nhints < 3 && missing_hint(nd, why, sizeof why)) {
+            nd->nhints++;
+            batch_reject(b, line, "%s", why);
+        } else batch_reject(b, line, "%s", why);
     }
 }
 
