@@ -743,7 +743,10 @@ int cmd_check(int argc, char **argv, int first)
         if (rep.files[i].incomplete_tail)
             printf("note: %s: the last line has no newline and does not parse (file still being written?)\n",
                    rep.files[i].path);
-    int rc = rep.rejected || err ? 1 : 0;
+    bool cut = false;
+    for (int i = 0; i < rep.nfiles; i++) cut |= rep.files[i].incomplete_tail;
+    int rc = rep.rejected || err || (cut && events == 0) ? 1 : 0;
+    if (cut && events == 0 && !rep.rejected) printf("nothing loaded: the only record is the incomplete last line\n");
     (void)strict;
     store_free(s);
     load_report_free(&rep);

@@ -556,11 +556,15 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     }
     uint64_t loaded = 0;
     for (int fi = 0; fi < npaths; fi++) loaded += rep->files[fi].events;
-    if (!loaded && rep->rejected && !o->keep_all_rejects) {
+    bool cut = false; /* (a last line left out as incomplete) */
+    for (int fi = 0; fi < npaths; fi++) cut |= rep->files[fi].incomplete_tail;
+    if (!loaded && (rep->rejected || cut) && !o->keep_all_rejects) {
         /* (tnav check lists them all and exits 1 itself) */
         FILE *rf = o->report ? o->report : stderr;
-        if (rep->rejected == 1) fprintf(rf, "tnav: nothing loaded: its only record was rejected\n");
-        else fprintf(rf, "tnav: nothing loaded: all %llu records were rejected\n", (unsigned long long)rep->rejected);
+        if (!rep->rejected) fprintf(rf, "tnav: nothing loaded: the only record is the incomplete last line\n");
+        else if (rep->rejected == 1 && !cut) fprintf(rf, "tnav: nothing loaded: its only record was rejected\n");
+        else fprintf(rf, "tnav: nothing loaded: all %llu records were rejected%s\n", (unsigned long long)rep->rejected,
+                     cut ? " (and the last line is incomplete)" : "");
         free_batches(all.v, all.len);
         VEC_FREE(all);
         return 1;

@@ -547,10 +547,13 @@ static void chrome_event(Ch *c, uint64_t line)
     }
 }
 
+/* the line ends in [s, e): LFs, or CRs in a file whose lines end with them */
+static _Thread_local char eol_byte = '\n';
+
 static uint64_t count_lf(const char *s, const char *e)
 {
     uint64_t n = 0;
-    while (s < e && (s = memchr(s, '\n', (size_t)(e - s)))) {
+    while (s < e && (s = memchr(s, eol_byte, (size_t)(e - s)))) {
         n++;
         s++;
     }
@@ -577,6 +580,7 @@ void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end
     Reader rd;
     rd_init(&rd, cf->fd, cf->mem, cf->size);
     b->unit_exp = 3; /* microseconds */
+    eol_byte = cf->cr_lines ? '\r' : '\n';
     b->chunk_start = start;
     batch_presize(b, &rd, start, end);
     Ch c = {b, nd_new(b, cf->opts, cf->tnav ? ND_MODE_CHROME_TNAV : ND_MODE_CHROME), NULL, 0, cf, {0}};

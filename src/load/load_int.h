@@ -98,6 +98,7 @@ typedef struct {
     const char *mem; /* LoadOpts.mem, or NULL: read fd */
     uint64_t size;
     const LoadOpts *opts;
+    bool cr_lines; /* lines end with lone CRs (no LF in the first 64 KiB, a CR) */
 } NdFile;
 
 void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end);
@@ -129,6 +130,7 @@ typedef struct {
     uint64_t data_start; /* the first byte inside the events array */
     bool tnav;           /* otherData.producer is "tnav" (tnav convert wrote it) */
     int64_t origin;      /* otherData.tnav_origin_ns: added to every time */
+    bool cr_lines;       /* lines end with lone CRs: line numbers count CRs */
 } ChFile;
 /* Find the events array (the file itself, or the traceEvents value of the
  * object); NULL or an error message (allocated). */

@@ -740,7 +740,15 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
             }
             /* one pass finds the line's end and whether it has non-ASCII bytes */
             bool high = false;
-            const char *q = find_lf(ls, lim, &high);
+            const char *q;
+            if (!nf->cr_lines) {
+                q = find_lf(ls, lim, &high);
+            } else {
+                /* (lines end with lone CRs) */
+                q = memchr(ls, '\r', (size_t)(lim - ls));
+                if (!q) q = lim;
+                for (const char *h = ls; h < q && !high; h++) high = (unsigned char)*h >= 0x80;
+            }
             if (q == lim && !at_eof) {
                 pos = ls_off; /* the line continues past the window: widen it */
                 want = (size_t)(lim - ls) * 2 + 4096;

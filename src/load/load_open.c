@@ -275,6 +275,8 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
     if (fmt == FMT_NDJSON && top_level_trace_events(fd, mem, size, first_at)) fmt = FMT_CHROME;
     if (o->format && fmt != 0) fmt = o->format;
     fj->fmt = fmt;
+    /* lines ended by lone CRs (old Mac style): no LF in the first bytes, a CR */
+    bool cr_lines = got > 0 && !memchr(head, '\n', (size_t)got) && memchr(head, '\r', (size_t)got);
     uint64_t data_start = bom, header_lines = 0;
     if (fmt == FMT_CSV) {
         fj->csv.path = path;
@@ -302,6 +304,7 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
         fj->ch.mem = mem;
         fj->ch.size = size;
         fj->ch.opts = o;
+        fj->ch.cr_lines = cr_lines;
         char *e = chrome_read_header(&fj->ch, bom);
         if (e) {
             *err = xasprintf("tnav: %s: %s", path, e);
@@ -316,7 +319,7 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
             size_t want = data_start - at < sizeof buf ? (size_t)(data_start - at) : sizeof buf;
             ssize_t k = in_pread(fd, mem, size, buf, want, at);
             if (k <= 0) break;
-            for (ssize_t i = 0; i < k; i++) fj->head_lines += buf[i] == '\n';
+            for (ssize_t i = 0; i < k; i++) fj->head_lines += buf[i] == (cr_lines ? '\r' : '\n');
             at += (uint64_t)k;
         }
     } else if (fmt == FMT_PARAVER) {
@@ -365,6 +368,7 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
         fj->nd.mem = mem;
         fj->nd.size = size;
         fj->nd.opts = o;
+        fj->nd.cr_lines = cr_lines;
     }
     (void)header_lines;
     if (fmt == 0) {
