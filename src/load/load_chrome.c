@@ -16,7 +16,8 @@
  *               messages (pair.c); bind_id + flow_out / flow_in on an X too;
  *   C           one counter row per numeric argument;
  *   M           process_name / thread_name rename the rows (pair.c),
- *               process_sort_index orders the locations (the store).
+ *               process_sort_index orders the locations, thread_sort_index
+ *               the activities within one (the store).
  * ts and dur are microseconds (decimals kept to the ns); pid is the
  * location, tid the activity; every other key (args.* flattened) is a
  * field. Any other phase is kept as an instant with its ph as a field.
@@ -331,6 +332,20 @@ static void metadata(Ch *c, Rec *r)
             if (loc != NONE32) {
                 LocOrder lo = {loc, o};
                 VEC_PUSH(c->b->loc_orders, lo);
+            }
+        }
+        return;
+    }
+    if (nm.n == 17 && !memcmp(nm.p, "thread_sort_index", 17)) {
+        /* the thread's place among its process's rows */
+        Val si;
+        int64_t o;
+        if ((r->has & (1u << F_ACT)) && nd_key(c->nd, CK_SORTIDX, &si) && si.t == V_NUM &&
+            parse_int64(si.p, si.n, &o) == TP_OK) {
+            uint32_t loc = batch_label(c->b, &r->f[F_LOC]), act = batch_label(c->b, &r->f[F_ACT]);
+            if (loc != NONE32 && act != NONE32) {
+                ActOrder ao = {loc, act, o};
+                VEC_PUSH(c->b->act_orders, ao);
             }
         }
         return;

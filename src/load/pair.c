@@ -464,6 +464,20 @@ void rename_labels(Batch **bs, size_t nb)
         for (size_t k = 0; k < b->loc_orders.len; k++)
             if (b->loc_orders.v[k].loc < nlab && lmap[b->loc_orders.v[k].loc] != NONE32)
                 b->loc_orders.v[k].loc = lmap[b->loc_orders.v[k].loc];
+        for (size_t k = 0; k < b->act_orders.len; k++) {
+            /* (as the pairs above: the thread's name, then its process's) */
+            ActOrder *ao = &b->act_orders.v[k];
+            size_t n1, n2;
+            const char *s1 = label_text(b, ao->loc, &n1), *s2 = label_text(b, ao->act, &n2);
+            uint32_t kid = key_of(&N.keys, &kb, &kcap, 'A', s1, n1, s2, n2, false);
+            if (kid != NONE32 && N.text_of.v[kid] == DROP_ACT) {
+                ao->act = NONE32;
+            } else if (kid != NONE32 && N.text_of.v[kid] != NONE32) {
+                uint32_t tx = N.text_of.v[kid];
+                ao->act = strtab_intern(&b->labels, strtab_str(&N.texts, tx), strtab_len(&N.texts, tx));
+            }
+            if (ao->loc < nlab && lmap[ao->loc] != NONE32) ao->loc = lmap[ao->loc];
+        }
         free(lmap);
     }
     VEC_FREE(N.text_of);
@@ -506,6 +520,9 @@ void prefix_locations(Batch **bs, size_t nb, const char *prefix)
         for (size_t k = 0; k < b->loc_orders.len; k++)
             if (b->loc_orders.v[k].loc < nlab && map[b->loc_orders.v[k].loc] != NONE32)
                 b->loc_orders.v[k].loc = map[b->loc_orders.v[k].loc];
+        for (size_t k = 0; k < b->act_orders.len; k++)
+            if (b->act_orders.v[k].loc < nlab && map[b->act_orders.v[k].loc] != NONE32)
+                b->act_orders.v[k].loc = map[b->act_orders.v[k].loc];
         free(map);
     }
     free(buf);

@@ -57,6 +57,7 @@ void batch_free(Batch *b)
     free(b->pair_group_of_uk);
     VEC_FREE(b->renames);
     VEC_FREE(b->loc_orders);
+    VEC_FREE(b->act_orders);
     for (size_t i = 0; i < b->rej.len; i++) free(b->rej.v[i].reason);
     VEC_FREE(b->rej);
     for (int i = 0; i < b->nprobs; i++) {

@@ -215,6 +215,13 @@ typedef struct {
     int64_t order;
 } LocOrder;
 
+/* An activity's explicit place among its location's activities (Chrome's
+ * thread_sort_index): loc and act are label string ids. */
+typedef struct {
+    uint32_t loc, act;
+    int64_t order;
+} ActOrder;
+
 typedef struct Batch {
     size_t n, cap;
     int64_t *ts, *dur;
@@ -266,6 +273,7 @@ typedef struct Batch {
     size_t role_cap;
     VEC(LabelRename) renames;
     VEC(LocOrder) loc_orders; /* explicit places of locations (sort indices) */
+    VEC(ActOrder) act_orders; /* explicit places of activities in their location */
     uint32_t nlab_parsed; /* labels below this id came from parsing; the rest
                              were added by a pass (lanes, metadata names,
                              flows' peers), ordered by the store after every

@@ -706,6 +706,24 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->loc_of_sid = xmalloc(((size_t)nstr + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < nstr; i++) B->loc_of_sid[i] = NONE32;
     for (uint32_t l = 0; l < s->nloc; l++) B->loc_of_sid[s->locs[l].label] = l;
+    /* explicit places of activities (the last one given for a pair wins) */
+    for (size_t b = 0; b < nb; b++) B->nact_orders += bs[b]->act_orders.len;
+    if (B->nact_orders) {
+        B->act_orders = xcalloc(B->nact_orders, sizeof *B->act_orders);
+        size_t k = 0;
+        for (size_t b = 0; b < nb; b++)
+            for (size_t j = 0; j < bs[b]->act_orders.len; j++) {
+                const ActOrder *o = &bs[b]->act_orders.v[j];
+                if (o->loc >= bs[b]->labels.count || (o->act != NONE32 && o->act >= bs[b]->labels.count)) continue;
+                uint32_t l = B->loc_of_sid[B->lremap[b][o->loc]];
+                if (l == NONE32) continue;
+                B->act_orders[k].loc = l;
+                B->act_orders[k].act = o->act == NONE32 ? NONE32 : B->lremap[b][o->act];
+                B->act_orders[k].order = o->order;
+                k++;
+            }
+        B->nact_orders = k;
+    }
     phase("locations");
 
     /* 3. global pairs; 4. row placement */
@@ -839,6 +857,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->gp_act);
     free(B->uf);
     free(B->loc_of_sid);
+    free(B->act_orders);
     km_free(&B->pairs);
     strtab_free(&B->xnames);
     free(B->alias);
