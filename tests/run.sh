@@ -808,6 +808,21 @@ GO
         RECIPE_INPUT=$TMP/ct/build-traces/ run_recipe chrome
         [ "$(jqv .locations)" = 2 ] && [ "$(jqv .kinds.state)" -gt 10 ] && [ "$(jqv .rejected)" = 0 ] \
             && ok "recipe chrome: two clang -ftime-trace files, one timeline of two processes" || bad "recipe chrome: $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+        # beginningOfTime: the two compilations (b.c after a.c) in absolute
+        # time, as python computes it from the files
+        "$TNAV" stats --json "$TMP/ct/build-traces/" >"$TMP/ct.json" 2>/dev/null
+        want=$(python3 -c 'import json, sys
+lo, hi = None, None
+for f in sys.argv[1:]:
+    d = json.load(open(f)); bot = d["beginningOfTime"]
+    for e in d["traceEvents"]:
+        if e["ph"] == "M": continue
+        s = (bot + e["ts"]) * 1000; t = s + e.get("dur", 0) * 1000
+        lo = s if lo is None or s < lo else lo; hi = t if hi is None or t > hi else hi
+print(lo, hi)' "$TMP/ct/build-traces/a.json" "$TMP/ct/build-traces/b.json")
+        got="$($JQ "$TMP/ct.json" .t_min) $($JQ "$TMP/ct.json" .t_max)"
+        [ "$got" = "$want" ] && [ "${want%% *}" -gt 1000000000000000000 ] \
+            && ok "clang -ftime-trace: beginningOfTime puts both compilations in absolute time ($got)" || bad "clang beginningOfTime: tnav $got, files $want"
     else
         skip "recipe chrome: clang is not installed"
     fi

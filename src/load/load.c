@@ -417,6 +417,21 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         /* begin/end rows into intervals, flows into messages, rows named
          * by metadata (pair.c) */
         for (int k = 0; k < fj.nchunks; k++) fj.batches[k]->nlab_parsed = fj.batches[k]->labels.count;
+        if (fj.fmt == FMT_CHROME) {
+            /* beginningOfTime (clang -ftime-trace): times since the epoch */
+            bool has = fj.ch.has_bot;
+            int64_t bot = fj.ch.bot_ns;
+            for (int k = 0; k < fj.nchunks; k++)
+                if (fj.batches[k]->has_bot) {
+                    has = true;
+                    bot = fj.batches[k]->bot_ns;
+                }
+            for (int k = 0; has && bot && k < fj.nchunks; k++) {
+                Batch *b = fj.batches[k];
+                for (size_t r = 0; r < b->n; r++)
+                    if (__builtin_add_overflow(b->ts[r], bot, &b->ts[r])) b->ts[r] = INT64_MAX;
+            }
+        }
         pair_file(fj.batches, (size_t)fj.nchunks);
         rename_labels(fj.batches, (size_t)fj.nchunks);
         if (fj.fmt == FMT_CHROME && npaths > 1) {
@@ -504,6 +519,30 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     if (probs.len > 1) qsort(probs.v, probs.len, sizeof(ProblemSummary), prob_cmp);
     rep->problems = probs.v;
     rep->nproblems = (int)probs.len;
+    {
+        /* begins never ended close at the end of the whole trace (all its
+         * files), not of their own file */
+        bool any = false;
+        for (size_t i = 0; i < all.len && !any; i++) any = all.v[i]->unfin_rows.len > 0;
+        if (any && all.len > 1) {
+            int64_t tend = INT64_MIN;
+            for (size_t i = 0; i < all.len; i++) {
+                const Batch *b = all.v[i];
+                for (size_t r = 0; r < b->n; r++) {
+                    int64_t t;
+                    if (__builtin_add_overflow(b->ts[r], b->dur[r] > 0 ? b->dur[r] : 0, &t)) t = INT64_MAX;
+                    if (t > tend) tend = t;
+                }
+            }
+            for (size_t i = 0; i < all.len; i++) {
+                Batch *b = all.v[i];
+                for (size_t k = 0; k < b->unfin_rows.len; k++) {
+                    uint32_t r = b->unfin_rows.v[k];
+                    if (r < b->n && tend > b->ts[r]) b->dur[r] = tend - b->ts[r];
+                }
+            }
+        }
+    }
     if (cancelled(o)) {
         free_batches(all.v, all.len);
         VEC_FREE(all);

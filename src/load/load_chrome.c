@@ -21,6 +21,9 @@
  * ts and dur are microseconds (decimals kept to the ns); pid is the
  * location, tid the activity; every other key (args.* flattened) is a
  * field. Any other phase is kept as an instant with its ph as a field.
+ * A top-level beginningOfTime (clang -ftime-trace: µs since the epoch,
+ * before or after the events) is added to every time (load.c), so files
+ * of several compilations line up.
  * A file tnav convert wrote (otherData.producer "tnav") reads back into
  * the events it was written from: kind from cat, args under their own
  * names, flows skipped, times from otherData.tnav_origin_ns.
@@ -98,6 +101,41 @@ static uint64_t skip_ws_at(Reader *rd, uint64_t off, int *c)
     }
 }
 
+/* the JSON number in [p, e) of the file as microseconds, in ns */
+static bool number_at(Reader *rd, uint64_t p, uint64_t e, int64_t *ns)
+{
+    if (e <= p || e - p > 40) return false;
+    size_t avail;
+    const char *w = rd_window(rd, p, (size_t)(e - p), &avail);
+    if (avail < e - p || w[0] == '"') return false;
+    return parse_time_value(w, (size_t)(e - p), 3, ns) == TP_OK;
+}
+
+/* The keys of the top-level object after the events array (its ']' at
+ * off): clang -ftime-trace writes beginningOfTime there. */
+static void tail_keys(Reader *rd, uint64_t off, Batch *b)
+{
+    int c;
+    uint64_t p = skip_ws_at(rd, off + 1, &c);
+    for (int guard = 0; guard < 1000; guard++) {
+        if (c != ',') return;
+        p = skip_ws_at(rd, p + 1, &c);
+        if (c != '"') return;
+        size_t avail;
+        const char *w = rd_window(rd, p, 17, &avail);
+        bool bt = avail >= 17 && !memcmp(w, "\"beginningOfTime\"", 17);
+        uint64_t k_end = skip_value(rd, p);
+        if (k_end == UINT64_MAX) return;
+        p = skip_ws_at(rd, k_end, &c);
+        if (c != ':') return;
+        p = skip_ws_at(rd, p + 1, &c);
+        uint64_t v_end = skip_value(rd, p);
+        if (v_end == UINT64_MAX) return;
+        if (bt) b->has_bot = number_at(rd, p, v_end, &b->bot_ns);
+        p = skip_ws_at(rd, v_end, &c);
+    }
+}
+
 char *chrome_read_header(ChFile *cf, uint64_t bom)
 {
     Reader rd;
@@ -126,6 +164,7 @@ char *chrome_read_header(ChFile *cf, uint64_t bom)
         const char *w = rd_window(&rd, p, 16, &avail);
         bool te = avail >= 13 && !memcmp(w, "\"traceEvents\"", 13);
         bool od = avail >= 11 && !memcmp(w, "\"otherData\"", 11); /* (w is valid until the next read) */
+        bool bt = avail >= 17 && !memcmp(w, "\"beginningOfTime\"", 17);
         uint64_t k_end = skip_value(&rd, p);
         if (k_end == UINT64_MAX) {
             err = xstrdup("the file ends inside its top-level object, before traceEvents");
@@ -147,6 +186,7 @@ char *chrome_read_header(ChFile *cf, uint64_t bom)
             err = xstrdup("the file ends inside its top-level object, before traceEvents");
             break;
         }
+        if (bt) cf->has_bot = number_at(&rd, p, v_end, &cf->bot_ns);
         if (od && v_end - p < 4096) {
             /* written by tnav convert? (and its time origin) */
             size_t a2;
@@ -633,6 +673,7 @@ void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end
                 /* the end of the events array: what follows is the rest of
                  * the object (metadata), never events */
                 line += count_lf(q, s);
+                tail_keys(&rd, pos + (uint64_t)(s - w), b);
                 q = lim;
                 pos = rd.limit;
                 done = true;

@@ -131,6 +131,8 @@ typedef struct {
     bool tnav;           /* otherData.producer is "tnav" (tnav convert wrote it) */
     int64_t origin;      /* otherData.tnav_origin_ns: added to every time */
     bool cr_lines;       /* lines end with lone CRs: line numbers count CRs */
+    bool has_bot;        /* a top-level beginningOfTime before the events */
+    int64_t bot_ns;      /* (clang -ftime-trace: µs since the epoch) in ns */
 } ChFile;
 /* Find the events array (the file itself, or the traceEvents value of the
  * object); NULL or an error message (allocated). */

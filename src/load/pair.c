@@ -11,6 +11,7 @@
  * becomes the interval (kind state) and the end's row goes. An end with
  * nothing open is rejected with its line ("end with no open begin"); a
  * begin still open when the file ends is closed at the file's last time
+ * (then, by load.c, at the last time of the whole trace: Batch.unfin_rows)
  * and gets the field unfinished = 1. An `end` (the activity kind) closes a
  * begin when one is open and otherwise stays what it is. A flow start and
  * its finish become one `msg` (source = the start's location, peer = the
@@ -285,6 +286,18 @@ void pair_file(Batch **bs, size_t nb)
         if (unfin[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
         if (outc[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc[i].v, outc[i].len, VT_STR);
         VEC_FREE(outc[i]);
+        if (unfin[i].len) {
+            /* (their rows after the compaction: load.c extends them to the
+             * end of the whole trace) */
+            uint32_t *before = xmalloc((b->n + 1) * sizeof *before);
+            uint32_t nd = 0;
+            for (size_t r = 0; r < b->n; r++) {
+                before[r] = nd;
+                nd += drop[i][r];
+            }
+            for (size_t k = 0; k < unfin[i].len; k++) VEC_PUSH(b->unfin_rows, unfin[i].v[k].row - before[unfin[i].v[k].row]);
+            free(before);
+        }
         batch_compact(b, drop[i]);
         free(drop[i]);
         VEC_FREE(unfin[i]);

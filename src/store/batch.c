@@ -58,6 +58,7 @@ void batch_free(Batch *b)
     VEC_FREE(b->renames);
     VEC_FREE(b->loc_orders);
     VEC_FREE(b->act_orders);
+    VEC_FREE(b->unfin_rows);
     for (size_t i = 0; i < b->rej.len; i++) free(b->rej.v[i].reason);
     VEC_FREE(b->rej);
     for (int i = 0; i < b->nprobs; i++) {

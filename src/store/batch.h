@@ -293,6 +293,9 @@ typedef struct Batch {
     /* chunk bookkeeping, filled by the loader */
     uint64_t chunk_start, chunk_stop, nlf;
     bool tail_incomplete;
+    VEC(uint32_t) unfin_rows; /* rows of begins never ended (pair.c): closed at the trace's end (load.c) */
+    bool has_bot;             /* Chrome: a top-level beginningOfTime after the events (clang -ftime-trace) */
+    int64_t bot_ns;           /* its value, in ns since the epoch */
     int read_errno;   /* a read of the chunk failed (errno), else 0 */
     bool file_shrank; /* the file ended before its size at open */
     int file_index;
