@@ -122,6 +122,8 @@ void usage(FILE *f)
           "  --columns A,B,C             CSV files have no header row: these name their columns\n"
           "  --pair BEGIN=END[,END...]   pair rows of these kinds into intervals too (by loc, act,\n"
           "                              name; the end's kind kept as outcome): --pair run=pass,fail\n"
+          "  --pair-key FIELD            begin and end rows pair by FIELD's value (an id) instead\n"
+          "                              of loc, act and name\n"
           "  --ts-end                    ts is the end of a row that has a dur (logs written at the end)\n"
           "  --lanes                     rows without loc (a build log) packed into lanes, as locations\n"
           "  --no-lanes                  intervals that overlap without nesting stay in their activity\n"
@@ -329,6 +331,10 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             a->load.no_lanes = true;
         } else if (!strcmp(name, "--ts-end")) {
             a->load.ts_end = true;
+        } else if (!strcmp(name, "--pair-key")) {
+            NEEDVAL();
+            if (!*val) return uerr(cmd, "%s", "--pair-key needs a field name: --pair-key id");
+            a->load.pair_key = val;
         } else if (!strcmp(name, "--pair")) {
             NEEDVAL();
             const char *err = load_opts_add_pair(&a->load, val);
@@ -739,6 +745,11 @@ int cmd_check(int argc, char **argv, int first)
     if (s->unmatched_send || s->unmatched_recv)
         printf("note: %" PRIu64 " sends and %" PRIu64 " receives have no matching other end\n", s->unmatched_send,
                s->unmatched_recv);
+    for (size_t i = 0; i < rep.nloose_kept; i++)
+        printf("note: %s:%" PRIu64 ": %s\n", rep.files[rep.loose[i].file].path, rep.loose[i].line, rep.loose[i].reason);
+    if (rep.unpaired_ends)
+        printf("note: %" PRIu64 " end%s of --pair with no open begin, kept as %s\n", rep.unpaired_ends,
+               rep.unpaired_ends == 1 ? "" : "s", rep.unpaired_ends == 1 ? "it is" : "they are");
     for (int i = 0; i < rep.nfiles; i++)
         if (rep.files[i].incomplete_tail)
             printf("note: %s: the last line has no newline and does not parse (file still being written?)\n",

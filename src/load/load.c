@@ -201,6 +201,7 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     b->lanes = o->lanes;
     b->ts_end = o->ts_end;
     b->pair_words = o->pair_words;
+    b->pair_key = o->pair_key;
     fj->batches[k] = b;
     ChunkProg cp = {o->progress, fj->starts[k], fj->starts[k + 1] - fj->starts[k], 0};
     if (cancelled(o)) return; /* (an empty batch) */
@@ -465,6 +466,16 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                 b->rej.v[i].reason = NULL;
             }
             merge_problems(&probs, b, fi, lines_before);
+            inf->unpaired_ends += b->loose.len;
+            rep->unpaired_ends += b->loose.len;
+            for (size_t i = 0; i < b->loose.len; i++) {
+                if (o->keep_all_rejects || rep->nloose_kept < (size_t)o->max_report) {
+                    rep->loose = xrealloc(rep->loose, (rep->nloose_kept + 1) * sizeof *rep->loose);
+                    Rejection r = {fi, lines_before + b->loose.v[i].line, b->loose.v[i].reason};
+                    rep->loose[rep->nloose_kept++] = r;
+                    b->loose.v[i].reason = NULL;
+                }
+            }
             lines_before += b->nlf;
             VEC_PUSH(all, b);
         }
@@ -581,6 +592,15 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         if (rep->rejected)
             fprintf(o->report, "tnav: %llu record%s rejected%s\n", (unsigned long long)rep->rejected,
                     rep->rejected == 1 ? "" : "s", rep->nproblems > 1 ? " in all" : "");
+        if (!o->quiet && rep->unpaired_ends && !o->keep_all_rejects) {
+            /* (tnav check lists them itself) */
+            for (size_t i = 0; i < rep->nloose_kept; i++)
+                fprintf(o->report, "%s:%llu: %s\n", rep->files[rep->loose[i].file].path, (unsigned long long)rep->loose[i].line,
+                        rep->loose[i].reason);
+            fprintf(o->report, "tnav: %llu end%s of --pair with no open begin, kept as %s\n",
+                    (unsigned long long)rep->unpaired_ends, rep->unpaired_ends == 1 ? "" : "s",
+                    rep->unpaired_ends == 1 ? "it is" : "they are");
+        }
         if (!o->quiet) {
             for (int fi = 0; fi < npaths; fi++)
                 if (rep->files[fi].incomplete_tail)
@@ -646,5 +666,7 @@ void load_report_free(LoadReport *rep)
     free(rep->files);
     for (size_t i = 0; i < rep->nrej_kept; i++) free(rep->rej[i].reason);
     free(rep->rej);
+    for (size_t i = 0; i < rep->nloose_kept; i++) free(rep->loose[i].reason);
+    free(rep->loose);
     memset(rep, 0, sizeof *rep);
 }

@@ -16,7 +16,8 @@
  * begin when one is open and otherwise stays what it is. A flow start and
  * its finish become one `msg` (source = the start's location, peer = the
  * finish's); a start or finish without its other half stays a `send` or a
- * `recv`.
+ * `recv`. A --pair end with nothing open stays what it is and is reported
+ * (Batch.loose: its line and why), not rejected.
  * Invariants: the result does not depend on how the file was cut into
  * batches (keys are compared as text, order is (time, file order)); rows
  * are only dropped or changed in place, so every batch stays valid.
@@ -165,7 +166,7 @@ void pair_file(Batch **bs, size_t nb)
     VEC(RowVal) *peers = xcalloc(nb, sizeof *peers);
     VEC(RowVal) *outc = xcalloc(nb, sizeof *outc);
     VEC(Ent) open = {0}, flows = {0}, left = {0};
-    VEC(Rej) rejs = {0};
+    VEC(Rej) rejs = {0}, loose = {0};
     for (size_t g = 0; g < ne;) {
         size_t h = g;
         while (h < ne && ents[h].gkey == ents[g].gkey) h++;
@@ -216,7 +217,7 @@ void pair_file(Batch **bs, size_t nb)
                         RowVal ov = {orow, strtab_intern(&ob->strs, strtab_str(&b->strs, ks), strtab_len(&b->strs, ks))};
                         VEC_PUSH(outc[o.batch], ov);
                     }
-                } else if (c->role == PR_END) {
+                } else if (c->role == PR_END || c->role == PR_END_KEEP) {
                     char nm[80], lb[80];
                     uint32_t ns = b->name[c->row];
                     if (ns != NONE32) quote_excerpt(nm, sizeof nm, strtab_str(&b->names, ns), strtab_len(&b->names, ns), 40);
@@ -224,6 +225,16 @@ void pair_file(Batch **bs, size_t nb)
                     size_t ln;
                     const char *lt = label_text(b, b->pairs[b->akey[c->row]].loc, &ln);
                     quote_excerpt(lb, sizeof lb, lt, ln, 30);
+                    if (c->role == PR_END_KEEP) {
+                        /* (--pair: the end stays what it is, and is reported) */
+                        char kw[80];
+                        uint32_t ks = b->kind[c->row] >= K_USER ? b->ukinds.v[b->kind[c->row] - K_USER] : NONE32;
+                        if (ks != NONE32) quote_excerpt(kw, sizeof kw, strtab_str(&b->strs, ks), strtab_len(&b->strs, ks), 30);
+                        else snprintf(kw, sizeof kw, "end");
+                        Rej rj = {e->batch, c->line, xasprintf("%s with no open begin (%s at location %s): kept as it is", kw, nm, lb)};
+                        VEC_PUSH(loose, rj);
+                        break;
+                    }
                     Rej rj = {e->batch, c->line, xasprintf("end with no open begin (%s at location %s)", nm, lb)};
                     VEC_PUSH(rejs, rj);
                     drop[e->batch][c->row] = 1;
@@ -258,6 +269,12 @@ void pair_file(Batch **bs, size_t nb)
         free(rejs.v[k].why);
     }
     VEC_FREE(rejs);
+    if (loose.len) qsort(loose.v, loose.len, sizeof(Rej), rej_cmp);
+    for (size_t k = 0; k < loose.len; k++) {
+        BatchReject br = {loose.v[k].line, loose.v[k].why};
+        VEC_PUSH(bs[loose.v[k].batch]->loose, br);
+    }
+    VEC_FREE(loose);
     /* begins still open: closed at the file's last time */
     if (left.len) {
         int64_t fend = INT64_MIN;

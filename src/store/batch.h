@@ -288,11 +288,13 @@ typedef struct Batch {
     bool lanes;              /* a row without loc goes to LANES_LOC, for the lanes pass */
     bool ts_end;             /* in a row with dur, ts is its end */
     const char *pair_words;  /* "begin=end,end;..." (LoadOpts.pair_words) */
+    const char *pair_key;    /* --pair-key FIELD (LoadOpts.pair_key) or NULL */
     size_t max_rejects_kept;
 
     /* chunk bookkeeping, filled by the loader */
     uint64_t chunk_start, chunk_stop, nlf;
     bool tail_incomplete;
+    VEC(BatchReject) loose; /* --pair ends with no open begin, kept as they are (pair.c): reported, not rejected */
     VEC(uint32_t) unfin_rows; /* rows of begins never ended (pair.c): closed at the trace's end (load.c) */
     bool has_bot;             /* Chrome: a top-level beginningOfTime after the events (clang -ftime-trace) */
     int64_t bot_ns;           /* its value, in ns since the epoch */
