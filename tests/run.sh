@@ -737,8 +737,18 @@ if [ -n "$JQ" ]; then
         RECIPE_INPUT=$SHARED/csv/pipit_ping-pong-csv.csv run_recipe pipit
         [ "$(jqv .kinds.state)" = 42 ] && [ "$(jqv .rejected)" = 0 ] && ok "recipe pipit: 42 Enter/Leave regions" || bad "recipe pipit: $(head -c 200 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
         f=$(ls "$SHARED"/ndjson/spark353_*.ndjson | head -1)
-        RECIPE_INPUT=$f run_recipe spark
-        [ "$(jqv .kinds.SparkListenerTaskEnd)" -gt 0 ] && [ "$(jqv .locations)" -ge 2 ] && ok "recipe spark: task intervals on $(jqv .locations) executors" || bad "recipe spark: $(head -c 300 "$TMP/rc.json")"
+        for f in "$SHARED"/ndjson/spark353_*.ndjson; do
+            RECIPE_INPUT=$f run_recipe spark
+            # the task ends, their executors and times, and the other records, counted by python
+            want=$(python3 -c 'import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+t = [e["Task Info"] for e in ev if e["Event"] == "SparkListenerTaskEnd"]
+print(len(t), len(ev) - len(t), len({x["Executor ID"] for x in t}), min(x["Launch Time"] for x in t) * 1000000, max(x["Finish Time"] for x in t) * 1000000)' "$f")
+            got="$(jqv .kinds.SparkListenerTaskEnd) $(jqv '.files[0].skipped') $(jqv .locations) $(jqv .t_min) $(jqv .t_max)"
+            [ "$got" = "$want" ] && [ "$(jqv .events)" = "${want%% *}" ] && [ "$(jqv .rejected)" = 0 ] && [ ! -s "$TMP/rc.err" ] \
+                && ok "recipe spark $(basename "$f"): every task an interval, the rest skipped, none rejected (tasks, skipped, executors, first, last: $got)" \
+                || bad "recipe spark $(basename "$f"): tnav $got, python $want, rejected $(jqv .rejected); $(head -2 "$TMP/rc.err")"
+        done
     fi
     if command -v parallel >/dev/null 2>&1; then
         parallel --joblog "$TMP/joblog.tsv" -j3 sleep ::: 0.2 0.1 0.15 0.05 0.1 >/dev/null 2>&1

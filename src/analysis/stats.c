@@ -330,6 +330,7 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
                 format_name(fi->format), fi->bytes, fi->events, fi->rejected, fi->blank, fi->comments,
                 fi->incomplete_tail ? "true" : "false");
         if (fi->unpaired_ends) fprintf(f, ",\"unpaired_ends\":%" PRIu64, fi->unpaired_ends);
+        if (fi->skipped) fprintf(f, ",\"skipped\":%" PRIu64, fi->skipped);
         putc('}', f);
     }
     fputs("]}\n", f);
@@ -348,6 +349,7 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
             if (fi->rejected) fprintf(f, ", %" PRIu64 " rejected", fi->rejected);
             if (fi->comments) fprintf(f, ", %" PRIu64 " comment line%s", fi->comments, fi->comments == 1 ? "" : "s");
             if (fi->incomplete_tail) fputs(", incomplete last line left out", f);
+            if (fi->skipped) fprintf(f, ", %" PRIu64 " of other kinds skipped", fi->skipped);
             if (fi->unpaired_ends) fprintf(f, ", %" PRIu64 " unpaired --pair end%s", fi->unpaired_ends, fi->unpaired_ends == 1 ? "" : "s");
             putc('\n', f);
         }

@@ -122,6 +122,8 @@ void usage(FILE *f)
           "  --columns A,B,C             CSV files have no header row: these name their columns\n"
           "  --pair BEGIN=END[,END...]   pair rows of these kinds into intervals too (by loc, act,\n"
           "                              name; the end's kind kept as outcome): --pair run=pass,fail\n"
+          "  --only-kind K[,K...]        load only records of these kinds; the others are skipped\n"
+          "                              and counted, not rejected\n"
           "  --pair-key FIELD            begin and end rows pair by FIELD's value (an id) instead\n"
           "                              of loc, act and name\n"
           "  --ts-end                    ts is the end of a row that has a dur (logs written at the end)\n"
@@ -331,6 +333,13 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             a->load.no_lanes = true;
         } else if (!strcmp(name, "--ts-end")) {
             a->load.ts_end = true;
+        } else if (!strcmp(name, "--only-kind")) {
+            NEEDVAL();
+            if (!*val || strstr(val, ",,") || val[0] == ',' || val[strlen(val) - 1] == ',')
+                return uerr(cmd, "%s", "--only-kind needs kinds: --only-kind SparkListenerTaskEnd,SparkListenerJobEnd");
+            char *all = a->load.only_kinds ? xasprintf("%s,%s", a->load.only_kinds, val) : xstrdup(val);
+            free((char *)a->load.only_kinds);
+            a->load.only_kinds = all;
         } else if (!strcmp(name, "--pair-key")) {
             NEEDVAL();
             if (!*val) return uerr(cmd, "%s", "--pair-key needs a field name: --pair-key id");
@@ -390,6 +399,8 @@ void cli_free(CliArgs *a)
     free(a->owned);
     free((char *)a->load.pair_words); /* (load_opts_add_pair's) */
     a->load.pair_words = NULL;
+    free((char *)a->load.only_kinds);
+    a->load.only_kinds = NULL;
     a->files = NULL;
     a->owned = NULL;
     a->nfiles = a->nowned = 0;
@@ -730,15 +741,17 @@ int cmd_check(int argc, char **argv, int first)
     }
     for (size_t i = 0; i < rep.nrej_kept; i++)
         printf("%s:%" PRIu64 ": %s\n", rep.files[rep.rej[i].file].path, rep.rej[i].line, rep.rej[i].reason);
-    uint64_t events = 0, blank = 0, comments = 0;
+    uint64_t events = 0, blank = 0, comments = 0, skipped = 0;
     for (int i = 0; i < rep.nfiles; i++) {
         events += rep.files[i].events;
+        skipped += rep.files[i].skipped;
         blank += rep.files[i].blank;
         comments += rep.files[i].comments;
     }
     printf("%" PRIu64 " events loaded, %" PRIu64 " rejected, %" PRIu64 " blank records skipped", events, rep.rejected,
            blank);
     if (comments) printf(", %" PRIu64 " comment line%s skipped", comments, comments == 1 ? "" : "s");
+    if (skipped) printf(", %" PRIu64 " record%s of other kinds skipped (--only-kind)", skipped, skipped == 1 ? "" : "s");
     printf("\n");
     const char *err = store_check(s);
     if (err) printf("internal error: store invariant broken: %s\n", err);

@@ -202,6 +202,7 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     b->ts_end = o->ts_end;
     b->pair_words = o->pair_words;
     b->pair_key = o->pair_key;
+    b->only_kinds = o->only_kinds;
     fj->batches[k] = b;
     ChunkProg cp = {o->progress, fj->starts[k], fj->starts[k + 1] - fj->starts[k], 0};
     if (cancelled(o)) return; /* (an empty batch) */
@@ -457,6 +458,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             inf->events += b->n;
             inf->rejected += b->nrej;
             inf->blank += b->nblank;
+            inf->skipped += b->nskipped;
             inf->comments += b->ncomment;
             if (b->tail_incomplete) inf->incomplete_tail = true;
             dropped_extras += b->dropped_extras;

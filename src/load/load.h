@@ -85,6 +85,10 @@ typedef struct {
                                     the end's kind is kept as the field outcome;
                                     allocated by load_opts_add_pair, freed by its
                                     owner (cli_free) */
+    const char *only_kinds;      /* --only-kind K,K,... (repeatable, joined with ','):
+                                    records of other kinds (or none) are skipped and
+                                    counted, not rejected; allocated, freed by its
+                                    owner (cli_free) */
     const char *pair_key;        /* --pair-key FIELD: begin and end rows with this
                                     field pair by its value (and --pair rule)
                                     instead of (loc, act, name) */
@@ -100,6 +104,7 @@ typedef struct {
     uint64_t comments; /* CSV lines skipped because they begin with '#' */
     bool incomplete_tail;
     uint64_t unpaired_ends; /* --pair ends with no open begin, kept as they are */
+    uint64_t skipped;       /* records of kinds --only-kind does not name */
 } FileInfo;
 
 typedef struct {

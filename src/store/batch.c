@@ -591,6 +591,23 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     bool h_line = rec_get(r, F_LINE, &v_line);
     bool h_value = rec_get(r, F_VALUE, &v_value);
 
+    /* --- records of other kinds than --only-kind names: skipped, counted --- */
+    if (b->only_kinds) {
+        bool keep = false;
+        if (h_kind && is_text(&v_kind))
+            for (const char *w = b->only_kinds; *w && !keep;) {
+                const char *c = strchr(w, ',');
+                size_t n = c ? (size_t)(c - w) : strlen(w);
+                keep = n == v_kind.n && !memcmp(w, v_kind.p, n);
+                w = c ? c + 1 : w + n;
+            }
+        if (!keep) {
+            b->nskipped++;
+            b->pend_role = PR_NONE;
+            b->pend_key = NONE32;
+            return true;
+        }
+    }
     /* --- time --- */
     if (!h_ts) return WHY("missing ts");
     {

@@ -251,6 +251,7 @@ typedef struct Batch {
     Problem *probs; /* BATCH_PROBLEMS, allocated at the first rejection */
     int nprobs;
     uint64_t nblank; /* records skipped because blank */
+    uint64_t nskipped; /* records skipped because of their kind (--only-kind) */
     uint64_t ncomment; /* CSV lines skipped because they begin with '#' */
     uint64_t dropped_extras; /* extra values past the extra-field limit */
 
@@ -289,6 +290,7 @@ typedef struct Batch {
     bool ts_end;             /* in a row with dur, ts is its end */
     const char *pair_words;  /* "begin=end,end;..." (LoadOpts.pair_words) */
     const char *pair_key;    /* --pair-key FIELD (LoadOpts.pair_key) or NULL */
+    const char *only_kinds;  /* --only-kind K,K,... (LoadOpts.only_kinds) or NULL */
     size_t max_rejects_kept;
 
     /* chunk bookkeeping, filled by the loader */
