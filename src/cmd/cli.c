@@ -124,6 +124,7 @@ void usage(FILE *f)
           "                              name; the end's kind kept as outcome): --pair run=pass,fail\n"
           "  --only-kind K[,K...]        load only records of these kinds; the others are skipped\n"
           "                              and counted, not rejected\n"
+          "  --not-busy K[,K...]         intervals of these kinds are not busy time (as idle)\n"
           "  --pair-key FIELD            begin and end rows pair by FIELD's value (an id) instead\n"
           "                              of loc, act and name\n"
           "  --ts-end                    ts is the end of a row that has a dur (logs written at the end)\n"
@@ -340,6 +341,13 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             char *all = a->load.only_kinds ? xasprintf("%s,%s", a->load.only_kinds, val) : xstrdup(val);
             free((char *)a->load.only_kinds);
             a->load.only_kinds = all;
+        } else if (!strcmp(name, "--not-busy")) {
+            NEEDVAL();
+            if (!*val || strstr(val, ",,") || val[0] == ',' || val[strlen(val) - 1] == ',')
+                return uerr(cmd, "%s", "--not-busy needs kinds: --not-busy io_wait,gc");
+            char *all = a->load.not_busy ? xasprintf("%s,%s", a->load.not_busy, val) : xstrdup(val);
+            free((char *)a->load.not_busy);
+            a->load.not_busy = all;
         } else if (!strcmp(name, "--pair-key")) {
             NEEDVAL();
             if (!*val) return uerr(cmd, "%s", "--pair-key needs a field name: --pair-key id");
@@ -401,6 +409,8 @@ void cli_free(CliArgs *a)
     a->load.pair_words = NULL;
     free((char *)a->load.only_kinds);
     a->load.only_kinds = NULL;
+    free((char *)a->load.not_busy);
+    a->load.not_busy = NULL;
     a->files = NULL;
     a->owned = NULL;
     a->nfiles = a->nowned = 0;

@@ -203,6 +203,7 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     b->pair_words = o->pair_words;
     b->pair_key = o->pair_key;
     b->only_kinds = o->only_kinds;
+    b->not_busy = o->not_busy;
     fj->batches[k] = b;
     ChunkProg cp = {o->progress, fj->starts[k], fj->starts[k + 1] - fj->starts[k], 0};
     if (cancelled(o)) return; /* (an empty batch) */

@@ -89,6 +89,9 @@ typedef struct {
                                     records of other kinds (or none) are skipped and
                                     counted, not rejected; allocated, freed by its
                                     owner (cli_free) */
+    const char *not_busy;        /* --not-busy K,K,... (repeatable, joined with ','):
+                                    intervals of these kinds are not busy (as idle);
+                                    allocated, freed by its owner (cli_free) */
     const char *pair_key;        /* --pair-key FIELD: begin and end rows with this
                                     field pair by its value (and --pair rule)
                                     instead of (loc, act, name) */

@@ -291,6 +291,7 @@ typedef struct Batch {
     const char *pair_words;  /* "begin=end,end;..." (LoadOpts.pair_words) */
     const char *pair_key;    /* --pair-key FIELD (LoadOpts.pair_key) or NULL */
     const char *only_kinds;  /* --only-kind K,K,... (LoadOpts.only_kinds) or NULL */
+    const char *not_busy;    /* --not-busy K,K,... (LoadOpts.not_busy) or NULL: for the store */
     size_t max_rejects_kept;
 
     /* chunk bookkeeping, filled by the loader */

@@ -524,6 +524,18 @@ static void tail_worker(void *ctx, int w, int nw)
 
 /* ---- the whole build ------------------------------------------------------ */
 
+/* whether [t, t+n) is one of the comma-separated words of list */
+static bool in_list(const char *list, const char *t, size_t n)
+{
+    for (const char *w = list; w && *w;) {
+        const char *c = strchr(w, ',');
+        size_t wn = c ? (size_t)(c - w) : strlen(w);
+        if (wn == n && !memcmp(w, t, n)) return true;
+        w = c ? c + 1 : w + wn;
+    }
+    return false;
+}
+
 Store *store_build(Batch **bs, size_t nb, int threads)
 {
     double t0 = now_sec();
@@ -537,6 +549,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->nb = nb;
     B->s = s;
     B->threads = threads < 1 ? 1 : threads;
+    s->state_not_busy = nb && in_list(bs[0]->not_busy, "state", 5);
     size_t n = 0;
     for (size_t b = 0; b < nb; b++) n += bs[b]->n;
     if (n >= UINT32_MAX - 1) {
@@ -636,7 +649,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         km_free(&uk);
         s->ukind_idle = xcalloc((size_t)s->nukind + 1, 1);
         for (uint32_t k = 0; k < s->nukind; k++)
-            s->ukind_idle[k] = strtab_len(&s->strs, s->ukind[k]) == 4 && !strncasecmp(strtab_str(&s->strs, s->ukind[k]), "idle", 4);
+            s->ukind_idle[k] = (strtab_len(&s->strs, s->ukind[k]) == 4 && !strncasecmp(strtab_str(&s->strs, s->ukind[k]), "idle", 4)) ||
+                               (nb && in_list(bs[0]->not_busy, strtab_str(&s->strs, s->ukind[k]), strtab_len(&s->strs, s->ukind[k])));
     }
     phase("dictionaries");
 
