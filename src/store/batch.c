@@ -116,6 +116,14 @@ size_t problem_len(const char *r)
     return i;
 }
 
+bool batch_reject_shown(const Batch *b, const char *problem)
+{
+    if (b->keep_all_rejects || b->rej.len < b->max_rejects_kept) return true;
+    for (int i = 0; i < b->nprobs; i++)
+        if (!strcmp(b->probs[i].key, problem)) return b->probs[i].nfirst < PROBLEM_FIRST;
+    return b->nprobs < BATCH_PROBLEMS || b->probs[BATCH_PROBLEMS - 1].nfirst < PROBLEM_FIRST;
+}
+
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...)
 {
     b->nrej++;

@@ -314,6 +314,11 @@ void fb_unpack(FieldBuf *fb);
 /* Make room for n more rows (an estimate; rows still grow past it). */
 void batch_reserve(Batch *b, size_t n);
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Whether a rejection of this problem rejected now would keep its whole
+ * reason (among the kept rejections or its problem's first ones): a parser
+ * builds a costly reason only then, so what is shown never depends on how
+ * the file was cut into batches. */
+bool batch_reject_shown(const Batch *b, const char *problem);
 
 static inline void rec_reset(Rec *r)
 {
