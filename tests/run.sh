@@ -599,6 +599,38 @@ if [ -d "$SHARED" ]; then
         TNAV_CHUNK_BYTES=5000 "$TNAV" stats --json "$p" >"$TMP/pv2.json" 2>/dev/null
         cmp -s "$TMP/pv.json" "$TMP/pv2.json" && ok "$b: the same trace when cut into 5000-byte chunks" || bad "$b: chunked load differs"
     done
+    # Paraver with several applications (lulesh: "2:8(...),12(...),14"):
+    # every thread that has records is named by its line of the .row, for
+    # every application (the .row read here, thread order from the header)
+    for p in "$SHARED"/paraver/extrae_lulesh_mpi/*.prv; do
+        [ -f "$p" ] || continue
+        "$TNAV" filter -o csv --fields act true "$p" 2>/dev/null | tail -n +2 | sort -u >"$TMP/pv.acts"
+        python3 - "$p" "${p%.prv}.row" >"$TMP/pv.want" <<'PY'
+import re, sys
+prv, row = sys.argv[1], sys.argv[2]
+hdr = open(prv).readline()
+apps = re.findall(r"(\d+)\(([^)]*)\)", hdr.split(":", 4)[4])  # [(ntasks, "nthreads:node,...")]
+first, g = {}, 0
+for a, (nt, lst) in enumerate(apps, 1):
+    for t, spec in enumerate(lst.split(","), 1):
+        first[(a, t)] = g
+        g += int(spec.split(":")[0])
+names, lvl = [], None
+for l in open(row):
+    l = l.rstrip("\n")
+    if l.startswith("LEVEL "): lvl = l.split()[1]
+    elif l and lvl == "THREAD": names.append(l)
+used = set()
+for l in open(prv):
+    f = l.split(":")
+    if f[0] in ("1", "2"): used.add((int(f[2]), int(f[3]), int(f[4])))
+print("\n".join(sorted({names[first[(a, t)] + th - 1] for a, t, th in used})))
+PY
+        b=$(basename "$p")
+        napp=$(cut -d: -f2 "$TMP/pv.acts" | sed -n 's/^THREAD \([0-9]*\)\..*/\1/p' | sort -u | wc -l)
+        [ -s "$TMP/pv.want" ] && cmp -s "$TMP/pv.acts" "$TMP/pv.want" && [ "$napp" -ge 2 ] \
+            && ok "$b: the threads of all $napp applications named from the .row" || { bad "$b: thread names differ from the .row"; diff "$TMP/pv.want" "$TMP/pv.acts" | head -5; }
+    done
     p=$(ls "$SHARED"/paraver/extrae_lulesh_mpi/lulesh_7+1*.prv 2>/dev/null | head -1)
     if [ -n "$p" ]; then
         "$TNAV" filter -o csv --fields name 'kind == "mark"' "$p" | sort | uniq -c | sort -rn >"$TMP/pv.names"
@@ -765,8 +797,18 @@ if [ -n "$JQ" ]; then
         RECIPE_INPUT=$SHARED/csv/pipit_ping-pong-csv.csv run_recipe pipit
         [ "$(jqv .kinds.state)" = 42 ] && [ "$(jqv .rejected)" = 0 ] && ok "recipe pipit: 42 Enter/Leave regions" || bad "recipe pipit: $(head -c 200 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
         f=$(ls "$SHARED"/ndjson/spark353_*.ndjson | head -1)
-        RECIPE_INPUT=$f run_recipe spark
-        [ "$(jqv .kinds.SparkListenerTaskEnd)" -gt 0 ] && [ "$(jqv .locations)" -ge 2 ] && ok "recipe spark: task intervals on $(jqv .locations) executors" || bad "recipe spark: $(head -c 300 "$TMP/rc.json")"
+        for f in "$SHARED"/ndjson/spark353_*.ndjson; do
+            RECIPE_INPUT=$f run_recipe spark
+            # the task ends, their executors and times, and the other records, counted by python
+            want=$(python3 -c 'import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+t = [e["Task Info"] for e in ev if e["Event"] == "SparkListenerTaskEnd"]
+print(len(t), len(ev) - len(t), len({x["Executor ID"] for x in t}), min(x["Launch Time"] for x in t) * 1000000, max(x["Finish Time"] for x in t) * 1000000)' "$f")
+            got="$(jqv .kinds.SparkListenerTaskEnd) $(jqv '.files[0].skipped') $(jqv .locations) $(jqv .t_min) $(jqv .t_max)"
+            [ "$got" = "$want" ] && [ "$(jqv .events)" = "${want%% *}" ] && [ "$(jqv .rejected)" = 0 ] && [ ! -s "$TMP/rc.err" ] \
+                && ok "recipe spark $(basename "$f"): every task an interval, the rest skipped, none rejected (tasks, skipped, executors, first, last: $got)" \
+                || bad "recipe spark $(basename "$f"): tnav $got, python $want, rejected $(jqv .rejected); $(head -2 "$TMP/rc.err")"
+        done
     fi
     if command -v parallel >/dev/null 2>&1; then
         parallel --joblog "$TMP/joblog.tsv" -j3 sleep ::: 0.2 0.1 0.15 0.05 0.1 >/dev/null 2>&1
@@ -836,6 +878,21 @@ GO
         RECIPE_INPUT=$TMP/ct/build-traces/ run_recipe chrome
         [ "$(jqv .locations)" = 2 ] && [ "$(jqv .kinds.state)" -gt 10 ] && [ "$(jqv .rejected)" = 0 ] \
             && ok "recipe chrome: two clang -ftime-trace files, one timeline of two processes" || bad "recipe chrome: $(head -c 300 "$TMP/rc.json") $(head -2 "$TMP/rc.err")"
+        # beginningOfTime: the two compilations (b.c after a.c) in absolute
+        # time, as python computes it from the files
+        "$TNAV" stats --json "$TMP/ct/build-traces/" >"$TMP/ct.json" 2>/dev/null
+        want=$(python3 -c 'import json, sys
+lo, hi = None, None
+for f in sys.argv[1:]:
+    d = json.load(open(f)); bot = d["beginningOfTime"]
+    for e in d["traceEvents"]:
+        if e["ph"] == "M": continue
+        s = (bot + e["ts"]) * 1000; t = s + e.get("dur", 0) * 1000
+        lo = s if lo is None or s < lo else lo; hi = t if hi is None or t > hi else hi
+print(lo, hi)' "$TMP/ct/build-traces/a.json" "$TMP/ct/build-traces/b.json")
+        got="$($JQ "$TMP/ct.json" .t_min) $($JQ "$TMP/ct.json" .t_max)"
+        [ "$got" = "$want" ] && [ "${want%% *}" -gt 1000000000000000000 ] \
+            && ok "clang -ftime-trace: beginningOfTime puts both compilations in absolute time ($got)" || bad "clang beginningOfTime: tnav $got, files $want"
     else
         skip "recipe chrome: clang is not installed"
     fi

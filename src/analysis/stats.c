@@ -348,9 +348,12 @@ void stats_print_json(FILE *f, const Store *s, const Stats *st, const LoadReport
         json_cstr(f, fi->path);
         fprintf(f,
                 ",\"format\":\"%s\",\"bytes\":%" PRIu64 ",\"events\":%" PRIu64 ",\"rejected\":%" PRIu64
-                ",\"blank\":%" PRIu64 ",\"comments\":%" PRIu64 ",\"incomplete_tail\":%s}",
+                ",\"blank\":%" PRIu64 ",\"comments\":%" PRIu64 ",\"incomplete_tail\":%s",
                 format_name(fi->format), fi->bytes, fi->events, fi->rejected, fi->blank, fi->comments,
                 fi->incomplete_tail ? "true" : "false");
+        if (fi->unpaired_ends) fprintf(f, ",\"unpaired_ends\":%" PRIu64, fi->unpaired_ends);
+        if (fi->skipped) fprintf(f, ",\"skipped\":%" PRIu64, fi->skipped);
+        putc('}', f);
     }
     fputs("]}\n", f);
 }
@@ -368,6 +371,8 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
             if (fi->rejected) fprintf(f, ", %" PRIu64 " rejected", fi->rejected);
             if (fi->comments) fprintf(f, ", %" PRIu64 " comment line%s", fi->comments, fi->comments == 1 ? "" : "s");
             if (fi->incomplete_tail) fputs(", incomplete last line left out", f);
+            if (fi->skipped) fprintf(f, ", %" PRIu64 " of other kinds skipped", fi->skipped);
+            if (fi->unpaired_ends) fprintf(f, ", %" PRIu64 " unpaired --pair end%s", fi->unpaired_ends, fi->unpaired_ends == 1 ? "" : "s");
             putc('\n', f);
         }
     }

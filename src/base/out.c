@@ -189,17 +189,19 @@ bool atomic_open(AtomicFile *af, const char *path, bool private_file)
     snprintf(af->tmp, pl + 16, "%s.XXXXXX", path);
     int fd = mkstemp(af->tmp);
     if (fd < 0) goto fail;
+    /* (at once: running out of memory from here on removes it too) */
+    pending_add(af->tmp);
     (void)fchmod(fd, mode);
     af->f = fdopen(fd, "w");
     if (!af->f) {
         int e = errno;
         close(fd);
         unlink(af->tmp);
+        pending_remove(af->tmp);
         errno = e;
         goto fail;
     }
     af->path = xstrdup(path);
-    pending_add(af->tmp);
     free(real);
     return true;
 fail:

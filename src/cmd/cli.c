@@ -123,6 +123,11 @@ void usage(FILE *f)
           "  --columns A,B,C             CSV files have no header row: these name their columns\n"
           "  --pair BEGIN=END[,END...]   pair rows of these kinds into intervals too (by loc, act,\n"
           "                              name; the end's kind kept as outcome): --pair run=pass,fail\n"
+          "  --only-kind K[,K...]        load only records of these kinds; the others are skipped\n"
+          "                              and counted, not rejected\n"
+          "  --not-busy K[,K...]         intervals of these kinds are not busy time (as idle)\n"
+          "  --pair-key FIELD            begin and end rows pair by FIELD's value (an id) instead\n"
+          "                              of loc, act and name\n"
           "  --ts-end                    ts is the end of a row that has a dur (logs written at the end)\n"
           "  --lanes                     rows without loc (a build log) packed into lanes, as locations\n"
           "  --no-lanes                  intervals that overlap without nesting stay in their activity\n"
@@ -330,6 +335,24 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             a->load.no_lanes = true;
         } else if (!strcmp(name, "--ts-end")) {
             a->load.ts_end = true;
+        } else if (!strcmp(name, "--only-kind")) {
+            NEEDVAL();
+            if (!*val || strstr(val, ",,") || val[0] == ',' || val[strlen(val) - 1] == ',')
+                return uerr(cmd, "%s", "--only-kind needs kinds: --only-kind SparkListenerTaskEnd,SparkListenerJobEnd");
+            char *all = a->load.only_kinds ? xasprintf("%s,%s", a->load.only_kinds, val) : xstrdup(val);
+            free((char *)a->load.only_kinds);
+            a->load.only_kinds = all;
+        } else if (!strcmp(name, "--not-busy")) {
+            NEEDVAL();
+            if (!*val || strstr(val, ",,") || val[0] == ',' || val[strlen(val) - 1] == ',')
+                return uerr(cmd, "%s", "--not-busy needs kinds: --not-busy io_wait,gc");
+            char *all = a->load.not_busy ? xasprintf("%s,%s", a->load.not_busy, val) : xstrdup(val);
+            free((char *)a->load.not_busy);
+            a->load.not_busy = all;
+        } else if (!strcmp(name, "--pair-key")) {
+            NEEDVAL();
+            if (!*val) return uerr(cmd, "%s", "--pair-key needs a field name: --pair-key id");
+            a->load.pair_key = val;
         } else if (!strcmp(name, "--pair")) {
             NEEDVAL();
             const char *err = load_opts_add_pair(&a->load, val);
@@ -385,6 +408,10 @@ void cli_free(CliArgs *a)
     free(a->owned);
     free((char *)a->load.pair_words); /* (load_opts_add_pair's) */
     a->load.pair_words = NULL;
+    free((char *)a->load.only_kinds);
+    a->load.only_kinds = NULL;
+    free((char *)a->load.not_busy);
+    a->load.not_busy = NULL;
     a->files = NULL;
     a->owned = NULL;
     a->nfiles = a->nowned = 0;
@@ -725,26 +752,36 @@ int cmd_check(int argc, char **argv, int first)
     }
     for (size_t i = 0; i < rep.nrej_kept; i++)
         printf("%s:%" PRIu64 ": %s\n", rep.files[rep.rej[i].file].path, rep.rej[i].line, rep.rej[i].reason);
-    uint64_t events = 0, blank = 0, comments = 0;
+    uint64_t events = 0, blank = 0, comments = 0, skipped = 0;
     for (int i = 0; i < rep.nfiles; i++) {
         events += rep.files[i].events;
+        skipped += rep.files[i].skipped;
         blank += rep.files[i].blank;
         comments += rep.files[i].comments;
     }
     printf("%" PRIu64 " events loaded, %" PRIu64 " rejected, %" PRIu64 " blank records skipped", events, rep.rejected,
            blank);
     if (comments) printf(", %" PRIu64 " comment line%s skipped", comments, comments == 1 ? "" : "s");
+    if (skipped) printf(", %" PRIu64 " record%s of other kinds skipped (--only-kind)", skipped, skipped == 1 ? "" : "s");
     printf("\n");
     const char *err = store_check(s);
     if (err) printf("internal error: store invariant broken: %s\n", err);
     if (s->unmatched_send || s->unmatched_recv)
         printf("note: %" PRIu64 " sends and %" PRIu64 " receives have no matching other end\n", s->unmatched_send,
                s->unmatched_recv);
+    for (size_t i = 0; i < rep.nloose_kept; i++)
+        printf("note: %s:%" PRIu64 ": %s\n", rep.files[rep.loose[i].file].path, rep.loose[i].line, rep.loose[i].reason);
+    if (rep.unpaired_ends)
+        printf("note: %" PRIu64 " end%s of --pair with no open begin, kept as %s\n", rep.unpaired_ends,
+               rep.unpaired_ends == 1 ? "" : "s", rep.unpaired_ends == 1 ? "it is" : "they are");
     for (int i = 0; i < rep.nfiles; i++)
         if (rep.files[i].incomplete_tail)
             printf("note: %s: the last line has no newline and does not parse (file still being written?)\n",
                    rep.files[i].path);
-    int rc = rep.rejected || err ? 1 : 0;
+    bool cut = false;
+    for (int i = 0; i < rep.nfiles; i++) cut |= rep.files[i].incomplete_tail;
+    int rc = rep.rejected || err || (cut && events == 0) ? 1 : 0;
+    if (cut && events == 0 && !rep.rejected) printf("nothing loaded: the only record is the incomplete last line\n");
     (void)strict;
     store_free(s);
     load_report_free(&rep);

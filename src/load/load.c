@@ -201,6 +201,9 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     b->lanes = o->lanes;
     b->ts_end = o->ts_end;
     b->pair_words = o->pair_words;
+    b->pair_key = o->pair_key;
+    b->only_kinds = o->only_kinds;
+    b->not_busy = o->not_busy;
     fj->batches[k] = b;
     ChunkProg cp = {o->progress, fj->starts[k], fj->starts[k + 1] - fj->starts[k], 0};
     if (cancelled(o)) return; /* (an empty batch) */
@@ -417,6 +420,21 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         /* begin/end rows into intervals, flows into messages, rows named
          * by metadata (pair.c) */
         for (int k = 0; k < fj.nchunks; k++) fj.batches[k]->nlab_parsed = fj.batches[k]->labels.count;
+        if (fj.fmt == FMT_CHROME) {
+            /* beginningOfTime (clang -ftime-trace): times since the epoch */
+            bool has = fj.ch.has_bot;
+            int64_t bot = fj.ch.bot_ns;
+            for (int k = 0; k < fj.nchunks; k++)
+                if (fj.batches[k]->has_bot) {
+                    has = true;
+                    bot = fj.batches[k]->bot_ns;
+                }
+            for (int k = 0; has && bot && k < fj.nchunks; k++) {
+                Batch *b = fj.batches[k];
+                for (size_t r = 0; r < b->n; r++)
+                    if (__builtin_add_overflow(b->ts[r], bot, &b->ts[r])) b->ts[r] = INT64_MAX;
+            }
+        }
         pair_file(fj.batches, (size_t)fj.nchunks);
         rename_labels(fj.batches, (size_t)fj.nchunks);
         if (fj.fmt == FMT_CHROME && npaths > 1) {
@@ -441,6 +459,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             inf->events += b->n;
             inf->rejected += b->nrej;
             inf->blank += b->nblank;
+            inf->skipped += b->nskipped;
             inf->comments += b->ncomment;
             if (b->tail_incomplete) inf->incomplete_tail = true;
             dropped_extras += b->dropped_extras;
@@ -450,6 +469,16 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                 b->rej.v[i].reason = NULL;
             }
             merge_problems(&probs, b, fi, lines_before);
+            inf->unpaired_ends += b->loose.len;
+            rep->unpaired_ends += b->loose.len;
+            for (size_t i = 0; i < b->loose.len; i++) {
+                if (o->keep_all_rejects || rep->nloose_kept < (size_t)o->max_report) {
+                    rep->loose = xrealloc(rep->loose, (rep->nloose_kept + 1) * sizeof *rep->loose);
+                    Rejection r = {fi, lines_before + b->loose.v[i].line, b->loose.v[i].reason};
+                    rep->loose[rep->nloose_kept++] = r;
+                    b->loose.v[i].reason = NULL;
+                }
+            }
             lines_before += b->nlf;
             VEC_PUSH(all, b);
         }
@@ -504,6 +533,30 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     if (probs.len > 1) qsort(probs.v, probs.len, sizeof(ProblemSummary), prob_cmp);
     rep->problems = probs.v;
     rep->nproblems = (int)probs.len;
+    {
+        /* begins never ended close at the end of the whole trace (all its
+         * files), not of their own file */
+        bool any = false;
+        for (size_t i = 0; i < all.len && !any; i++) any = all.v[i]->unfin_rows.len > 0;
+        if (any && all.len > 1) {
+            int64_t tend = INT64_MIN;
+            for (size_t i = 0; i < all.len; i++) {
+                const Batch *b = all.v[i];
+                for (size_t r = 0; r < b->n; r++) {
+                    int64_t t;
+                    if (__builtin_add_overflow(b->ts[r], b->dur[r] > 0 ? b->dur[r] : 0, &t)) t = INT64_MAX;
+                    if (t > tend) tend = t;
+                }
+            }
+            for (size_t i = 0; i < all.len; i++) {
+                Batch *b = all.v[i];
+                for (size_t k = 0; k < b->unfin_rows.len; k++) {
+                    uint32_t r = b->unfin_rows.v[k];
+                    if (r < b->n && tend > b->ts[r]) b->dur[r] = tend - b->ts[r];
+                }
+            }
+        }
+    }
     if (cancelled(o)) {
         free_batches(all.v, all.len);
         VEC_FREE(all);
@@ -542,6 +595,15 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         if (rep->rejected)
             fprintf(o->report, "tnav: %llu record%s rejected%s\n", (unsigned long long)rep->rejected,
                     rep->rejected == 1 ? "" : "s", rep->nproblems > 1 ? " in all" : "");
+        if (!o->quiet && rep->unpaired_ends && !o->keep_all_rejects) {
+            /* (tnav check lists them itself) */
+            for (size_t i = 0; i < rep->nloose_kept; i++)
+                fprintf(o->report, "%s:%llu: %s\n", rep->files[rep->loose[i].file].path, (unsigned long long)rep->loose[i].line,
+                        rep->loose[i].reason);
+            fprintf(o->report, "tnav: %llu end%s of --pair with no open begin, kept as %s\n",
+                    (unsigned long long)rep->unpaired_ends, rep->unpaired_ends == 1 ? "" : "s",
+                    rep->unpaired_ends == 1 ? "it is" : "they are");
+        }
         if (!o->quiet) {
             for (int fi = 0; fi < npaths; fi++)
                 if (rep->files[fi].incomplete_tail)
@@ -556,11 +618,15 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
     }
     uint64_t loaded = 0;
     for (int fi = 0; fi < npaths; fi++) loaded += rep->files[fi].events;
-    if (!loaded && rep->rejected && !o->keep_all_rejects) {
+    bool cut = false; /* (a last line left out as incomplete) */
+    for (int fi = 0; fi < npaths; fi++) cut |= rep->files[fi].incomplete_tail;
+    if (!loaded && (rep->rejected || cut) && !o->keep_all_rejects) {
         /* (tnav check lists them all and exits 1 itself) */
         FILE *rf = o->report ? o->report : stderr;
-        if (rep->rejected == 1) fprintf(rf, "tnav: nothing loaded: its only record was rejected\n");
-        else fprintf(rf, "tnav: nothing loaded: all %llu records were rejected\n", (unsigned long long)rep->rejected);
+        if (!rep->rejected) fprintf(rf, "tnav: nothing loaded: the only record is the incomplete last line\n");
+        else if (rep->rejected == 1 && !cut) fprintf(rf, "tnav: nothing loaded: its only record was rejected\n");
+        else fprintf(rf, "tnav: nothing loaded: all %llu records were rejected%s\n", (unsigned long long)rep->rejected,
+                     cut ? " (and the last line is incomplete)" : "");
         free_batches(all.v, all.len);
         VEC_FREE(all);
         return 1;
@@ -603,5 +669,7 @@ void load_report_free(LoadReport *rep)
     free(rep->files);
     for (size_t i = 0; i < rep->nrej_kept; i++) free(rep->rej[i].reason);
     free(rep->rej);
+    for (size_t i = 0; i < rep->nloose_kept; i++) free(rep->loose[i].reason);
+    free(rep->loose);
     memset(rep, 0, sizeof *rep);
 }

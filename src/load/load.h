@@ -85,6 +85,16 @@ typedef struct {
                                     the end's kind is kept as the field outcome;
                                     allocated by load_opts_add_pair, freed by its
                                     owner (cli_free) */
+    const char *only_kinds;      /* --only-kind K,K,... (repeatable, joined with ','):
+                                    records of other kinds (or none) are skipped and
+                                    counted, not rejected; allocated, freed by its
+                                    owner (cli_free) */
+    const char *not_busy;        /* --not-busy K,K,... (repeatable, joined with ','):
+                                    intervals of these kinds are not busy (as idle);
+                                    allocated, freed by its owner (cli_free) */
+    const char *pair_key;        /* --pair-key FIELD: begin and end rows with this
+                                    field pair by its value (and --pair rule)
+                                    instead of (loc, act, name) */
     bool keep_big_blocks;        /* leave the big blocks freed during the load in the
                                     recycler (xfree_big) for the caller's next big arrays;
                                     the caller calls big_cache_trim() */
@@ -96,6 +106,8 @@ typedef struct {
     uint64_t bytes, events, rejected, blank;
     uint64_t comments; /* CSV lines skipped because they begin with '#' */
     bool incomplete_tail;
+    uint64_t unpaired_ends; /* --pair ends with no open begin, kept as they are */
+    uint64_t skipped;       /* records of kinds --only-kind does not name */
 } FileInfo;
 
 typedef struct {
@@ -122,6 +134,9 @@ typedef struct {
     Rejection *rej;   /* the kept rejections, in file and line order */
     size_t nrej_kept;
     uint64_t rejected; /* total */
+    Rejection *loose;  /* the first --pair ends with no open begin (kept rows, not rejections) */
+    size_t nloose_kept;
+    uint64_t unpaired_ends; /* total */
     double t_parse, t_build; /* seconds */
 } LoadReport;
 

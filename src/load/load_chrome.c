@@ -16,10 +16,14 @@
  *               messages (pair.c); bind_id + flow_out / flow_in on an X too;
  *   C           one counter row per numeric argument;
  *   M           process_name / thread_name rename the rows (pair.c),
- *               process_sort_index orders the locations (the store).
+ *               process_sort_index orders the locations, thread_sort_index
+ *               the activities within one (the store).
  * ts and dur are microseconds (decimals kept to the ns); pid is the
  * location, tid the activity; every other key (args.* flattened) is a
  * field. Any other phase is kept as an instant with its ph as a field.
+ * A top-level beginningOfTime (clang -ftime-trace: µs since the epoch,
+ * before or after the events) is added to every time (load.c), so files
+ * of several compilations line up.
  * A file tnav convert wrote (otherData.producer "tnav") reads back into
  * the events it was written from: kind from cat, args under their own
  * names, flows skipped, times from otherData.tnav_origin_ns.
@@ -97,6 +101,41 @@ static uint64_t skip_ws_at(Reader *rd, uint64_t off, int *c)
     }
 }
 
+/* the JSON number in [p, e) of the file as microseconds, in ns */
+static bool number_at(Reader *rd, uint64_t p, uint64_t e, int64_t *ns)
+{
+    if (e <= p || e - p > 40) return false;
+    size_t avail;
+    const char *w = rd_window(rd, p, (size_t)(e - p), &avail);
+    if (avail < e - p || w[0] == '"') return false;
+    return parse_time_value(w, (size_t)(e - p), 3, ns) == TP_OK;
+}
+
+/* The keys of the top-level object after the events array (its ']' at
+ * off): clang -ftime-trace writes beginningOfTime there. */
+static void tail_keys(Reader *rd, uint64_t off, Batch *b)
+{
+    int c;
+    uint64_t p = skip_ws_at(rd, off + 1, &c);
+    for (int guard = 0; guard < 1000; guard++) {
+        if (c != ',') return;
+        p = skip_ws_at(rd, p + 1, &c);
+        if (c != '"') return;
+        size_t avail;
+        const char *w = rd_window(rd, p, 17, &avail);
+        bool bt = avail >= 17 && !memcmp(w, "\"beginningOfTime\"", 17);
+        uint64_t k_end = skip_value(rd, p);
+        if (k_end == UINT64_MAX) return;
+        p = skip_ws_at(rd, k_end, &c);
+        if (c != ':') return;
+        p = skip_ws_at(rd, p + 1, &c);
+        uint64_t v_end = skip_value(rd, p);
+        if (v_end == UINT64_MAX) return;
+        if (bt) b->has_bot = number_at(rd, p, v_end, &b->bot_ns);
+        p = skip_ws_at(rd, v_end, &c);
+    }
+}
+
 char *chrome_read_header(ChFile *cf, uint64_t bom)
 {
     Reader rd;
@@ -125,6 +164,7 @@ char *chrome_read_header(ChFile *cf, uint64_t bom)
         const char *w = rd_window(&rd, p, 16, &avail);
         bool te = avail >= 13 && !memcmp(w, "\"traceEvents\"", 13);
         bool od = avail >= 11 && !memcmp(w, "\"otherData\"", 11); /* (w is valid until the next read) */
+        bool bt = avail >= 17 && !memcmp(w, "\"beginningOfTime\"", 17);
         uint64_t k_end = skip_value(&rd, p);
         if (k_end == UINT64_MAX) {
             err = xstrdup("the file ends inside its top-level object, before traceEvents");
@@ -146,6 +186,7 @@ char *chrome_read_header(ChFile *cf, uint64_t bom)
             err = xstrdup("the file ends inside its top-level object, before traceEvents");
             break;
         }
+        if (bt) cf->has_bot = number_at(&rd, p, v_end, &cf->bot_ns);
         if (od && v_end - p < 4096) {
             /* written by tnav convert? (and its time origin) */
             size_t a2;
@@ -331,6 +372,20 @@ static void metadata(Ch *c, Rec *r)
             if (loc != NONE32) {
                 LocOrder lo = {loc, o};
                 VEC_PUSH(c->b->loc_orders, lo);
+            }
+        }
+        return;
+    }
+    if (nm.n == 17 && !memcmp(nm.p, "thread_sort_index", 17)) {
+        /* the thread's place among its process's rows */
+        Val si;
+        int64_t o;
+        if ((r->has & (1u << F_ACT)) && nd_key(c->nd, CK_SORTIDX, &si) && si.t == V_NUM &&
+            parse_int64(si.p, si.n, &o) == TP_OK) {
+            uint32_t loc = batch_label(c->b, &r->f[F_LOC]), act = batch_label(c->b, &r->f[F_ACT]);
+            if (loc != NONE32 && act != NONE32) {
+                ActOrder ao = {loc, act, o};
+                VEC_PUSH(c->b->act_orders, ao);
             }
         }
         return;
@@ -547,10 +602,13 @@ static void chrome_event(Ch *c, uint64_t line)
     }
 }
 
+/* the line ends in [s, e): LFs, or CRs in a file whose lines end with them */
+static _Thread_local char eol_byte = '\n';
+
 static uint64_t count_lf(const char *s, const char *e)
 {
     uint64_t n = 0;
-    while (s < e && (s = memchr(s, '\n', (size_t)(e - s)))) {
+    while (s < e && (s = memchr(s, eol_byte, (size_t)(e - s)))) {
         n++;
         s++;
     }
@@ -577,6 +635,7 @@ void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end
     Reader rd;
     rd_init(&rd, cf->fd, cf->mem, cf->size);
     b->unit_exp = 3; /* microseconds */
+    eol_byte = cf->cr_lines ? '\r' : '\n';
     b->chunk_start = start;
     batch_presize(b, &rd, start, end);
     Ch c = {b, nd_new(b, cf->opts, cf->tnav ? ND_MODE_CHROME_TNAV : ND_MODE_CHROME), NULL, 0, cf, {0}};
@@ -614,6 +673,7 @@ void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end
                 /* the end of the events array: what follows is the rest of
                  * the object (metadata), never events */
                 line += count_lf(q, s);
+                tail_keys(&rd, pos + (uint64_t)(s - w), b);
                 q = lim;
                 pos = rd.limit;
                 done = true;

@@ -483,10 +483,20 @@ static char *resolve_header(CsvFile *cf, const LoadOpts *o, const char *what)
             return m;
         }
     if (best[F_TS] < 0 || (best[F_LOC] < 0 && !o->lanes)) {
-        static const char *const TS_NAMES[] = {"ts", "start", "time", "timestamp", NULL};
-        static const char *const LOC_NAMES[] = {"loc", "rank", "pe", "proc", "place", "cell", "pid", NULL};
         bool ts = best[F_TS] < 0;
-        char *hint = columns_hint(cf->colnames, cf->ncols, ts ? TS_NAMES : LOC_NAMES, "columns");
+        /* a column named for this field that --map gave another one */
+        int want = ts ? F_TS : F_LOC;
+        for (int i = 0; i < cf->ncols; i++) {
+            int prio, f0 = field_for_column(cf->colnames[i], strlen(cf->colnames[i]), &prio);
+            int t = cf->target[i];
+            if (f0 == want && t >= 0 && t != want && o->map[t] && !strcmp(o->map[t], cf->colnames[i]))
+                return xasprintf("%s: %s has no column for %s: its column '%s' is taken by --map %s=%s; a column "
+                                 "feeds two fields when both are mapped to it (--map %s=%s), or name another with "
+                                 "--map %s=COLUMN",
+                                 cf->path, what, FIELD_NAMES[want], cf->colnames[i], FIELD_NAMES[t], cf->colnames[i],
+                                 FIELD_NAMES[want], cf->colnames[i], FIELD_NAMES[want]);
+        }
+        char *hint = columns_hint(cf->colnames, cf->ncols, ts ? TS_ALIASES : LOC_ALIASES, "columns");
         char *m = xasprintf("%s: %s has no '%s' column (nor %s); name one with --map %s=COLUMN: %s", cf->path, what,
                             ts ? "ts" : "loc", ts ? "start, time, timestamp" : "rank, pe, proc, place, cell, pid",
                             ts ? "ts" : "loc", hint);

@@ -63,6 +63,8 @@ uint32_t map_also(const LoadOpts *o, const char *name, size_t n, int first);
  * NULL-terminated list, by case-insensitive edit distance, when one is
  * within about a third of its length). A new string. */
 char *columns_hint(char *const *names, int n, const char *const *wants, const char *what);
+/* names that suggest ts and loc, for columns_hint (NULL-terminated) */
+extern const char *const TS_ALIASES[], *const LOC_ALIASES[];
 
 typedef struct {
     const char *path;
@@ -96,6 +98,7 @@ typedef struct {
     const char *mem; /* LoadOpts.mem, or NULL: read fd */
     uint64_t size;
     const LoadOpts *opts;
+    bool cr_lines; /* lines end with lone CRs (no LF in the first 64 KiB, a CR) */
 } NdFile;
 
 void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end);
@@ -127,6 +130,9 @@ typedef struct {
     uint64_t data_start; /* the first byte inside the events array */
     bool tnav;           /* otherData.producer is "tnav" (tnav convert wrote it) */
     int64_t origin;      /* otherData.tnav_origin_ns: added to every time */
+    bool cr_lines;       /* lines end with lone CRs: line numbers count CRs */
+    bool has_bot;        /* a top-level beginningOfTime before the events */
+    int64_t bot_ns;      /* (clang -ftime-trace: µs since the epoch) in ns */
 } ChFile;
 /* Find the events array (the file itself, or the traceEvents value of the
  * object); NULL or an error message (allocated). */

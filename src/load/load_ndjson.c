@@ -53,6 +53,7 @@ struct Nd {
     int prio[F__N];
     uint32_t holder[F__N]; /* key id holding each canonical field */
     uint64_t recno;
+    VEC(uint32_t) rkeys; /* the keys of the record, in its order (for missing_hint) */
     const char *line0;
     char err[160];
     int mode; /* ND_MODE_* */
@@ -424,6 +425,7 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
         return false;
     }
     k->seen = nd->recno;
+    if (nd->rkeys.len < 64) VEC_PUSH(nd->rkeys, kid);
     Rec *r = &nd->rec;
     int f = k->field;
     if (f <= -10) {
@@ -570,6 +572,7 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             /* null = absent, but the key still counts for duplicates */
             if (nd->ki[kid].seen == nd->recno) return dup_key(nd, kid, keyat);
             nd->ki[kid].seen = nd->recno;
+            if (nd->rkeys.len < 64) VEC_PUSH(nd->rkeys, kid);
             break;
         default:
             if (!parse_number(nd, &p, e)) return false;
@@ -624,6 +627,40 @@ static inline const char *find_lf(const char *p, const char *lim, bool *high)
 #endif
 }
 
+/* A record without ts or loc: what it has instead, as CSV says of its
+ * header ("missing ts (--map ts=Time names no key of it; its keys are
+ * 'timestmp', 'loc'; did you mean 'timestmp'?)"), into why. The keys are
+ * this record assigned, in its order (rkeys), nested ones flattened. Built
+ * only for a rejection whose reason is kept (batch_reject_shown). */
+static bool missing_hint(Nd *nd, char *why, size_t cap)
+{
+    int f = !strcmp(why, "missing ts") ? F_TS : !strcmp(why, "missing loc") ? F_LOC : -1;
+    if (f < 0) return false;
+    /* (a key for it that is null or empty: the plain reason says it) */
+    for (size_t i = 0; i < nd->rkeys.len; i++) {
+        const KeyInfo *k = &nd->ki[nd->rkeys.v[i]];
+        if (k->field == f || (k->also >> f & 1)) return false;
+    }
+    VEC(char *) names = {0};
+    for (size_t i = 0; i < nd->rkeys.len; i++) {
+        uint32_t kid = nd->rkeys.v[i];
+        char *n = xmalloc(strtab_len(&nd->keys, kid) + 1);
+        memcpy(n, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid));
+        n[strtab_len(&nd->keys, kid)] = 0;
+        VEC_PUSH(names, n);
+    }
+    const char *m = nd->o->map[f];
+    char *hint = columns_hint(names.v, (int)names.len, m ? (const char *const[]){m, NULL} : f == F_TS ? TS_ALIASES : LOC_ALIASES,
+                              "keys");
+    if (m) snprintf(why, cap, "missing %s (--map %s=%s names no key of it; %s)", FIELD_NAMES[f], FIELD_NAMES[f], m, hint);
+    else snprintf(why, cap, "missing %s (no key '%s' nor an alias, --map %s=KEY names one; %s)", FIELD_NAMES[f], FIELD_NAMES[f],
+                  FIELD_NAMES[f], hint);
+    free(hint);
+    for (size_t i = 0; i < names.len; i++) free(names.v[i]);
+    VEC_FREE(names);
+    return true;
+}
+
 /* Parse and commit one line [s, e) (without its LF). */
 static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last, bool high)
 {
@@ -657,6 +694,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     }
     nd->slen = 0;
     nd->recno++;
+    nd->rkeys.len = 0;
     rec_reset(&nd->rec);
     bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
@@ -668,11 +706,14 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
         else batch_reject(b, line, "%s", nd->err);
         return;
     }
-    char why[256];
+    char why[800];
     b->cur_line = line;
     if (!batch_commit(b, &nd->rec, why, sizeof why)) {
         if (last) b->tail_incomplete = true;
-        else batch_reject(b, line, "%s", why);
+        else {
+            if (batch_reject_shown(b, why)) missing_hint(nd, why, sizeof why);
+            batch_reject(b, line, "%s", why);
+        }
     }
 }
 
@@ -704,7 +745,15 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
             }
             /* one pass finds the line's end and whether it has non-ASCII bytes */
             bool high = false;
-            const char *q = find_lf(ls, lim, &high);
+            const char *q;
+            if (!nf->cr_lines) {
+                q = find_lf(ls, lim, &high);
+            } else {
+                /* (lines end with lone CRs) */
+                q = memchr(ls, '\r', (size_t)(lim - ls));
+                if (!q) q = lim;
+                for (const char *h = ls; h < q && !high; h++) high = (unsigned char)*h >= 0x80;
+            }
             if (q == lim && !at_eof) {
                 pos = ls_off; /* the line continues past the window: widen it */
                 want = (size_t)(lim - ls) * 2 + 4096;
@@ -727,6 +776,7 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
     free(nd.sbuf);
     free(nd.kbuf);
     VEC_FREE(nd.rec.x);
+    VEC_FREE(nd.rkeys);
     rd_finish(&rd, b);
 }
 
@@ -750,6 +800,7 @@ void nd_free(Nd *nd)
     free(nd->sbuf);
     free(nd->kbuf);
     VEC_FREE(nd->rec.x);
+    VEC_FREE(nd->rkeys);
     free(nd);
 }
 
@@ -761,6 +812,7 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     }
     nd->slen = 0;
     nd->recno++;
+    nd->rkeys.len = 0;
     nd->cxhas = 0;
     nd->line0 = line0;
     nd->err[0] = 0;

@@ -25,40 +25,76 @@
 
 #define MIN_CHUNK (1u << 20)
 
-/* whether the JSON object at p (p[0] == '{') has a top-level key
- * "traceEvents" within the n bytes seen: the object form of the Chrome
- * Trace Event format, whose other keys (displayTimeUnit, metadata,
- * stackFrames, ...) may come before it, on one line or on many. Looks
- * only at keys of the outermost object (depth 1), never inside strings,
- * and stops where that object ends (a later NDJSON line is not it). */
-static int top_level_trace_events(const unsigned char *p, size_t n)
+/* Whether the JSON object whose '{' is at off has a top-level key
+ * "traceEvents": the object form of the Chrome Trace Event format, whose
+ * other keys (displayTimeUnit, metadata, stackFrames, ...) may come before
+ * it with values of any size, on one line or on many. Streams through the
+ * outermost object's keys and skips their values (strings with escapes,
+ * nested objects and arrays) in a window of bounded size, never inside a
+ * string; stops where that object ends (a later NDJSON line is not it), at
+ * a raw line break inside a string (not JSON: a broken first NDJSON record
+ * is not followed into the rest of the file) and at the end of the input. */
+static bool top_level_trace_events(int fd, const char *mem, uint64_t size, uint64_t off)
 {
+    static const char KEY[] = "traceEvents";
+    Reader rd;
+    rd_init(&rd, fd, mem, size);
     int depth = 0;
-    for (size_t k = 0; k < n; k++) {
-        unsigned char c = p[k];
-        if (c == '"') {
-            size_t s0 = k + 1;
-            for (k = s0; k < n && p[k] != '"'; k++)
-                if (p[k] == '\\') k++;
-            if (k >= n) return 0;
-            if (depth == 1 && k - s0 == 11 && !memcmp(p + s0, "traceEvents", 11)) {
-                size_t j = k + 1;
-                while (j < n && (p[j] == ' ' || p[j] == '\t' || p[j] == '\r' || p[j] == '\n')) j++;
-                if (j < n && p[j] == ':') return 1;
+    bool in_str = false, esc = false, key_seen = false, found = false, done = false;
+    size_t klen = 0;   /* bytes of a depth-1 string matched against KEY so far */
+    bool kmatch = false;
+    for (uint64_t pos = off; !done;) {
+        size_t avail;
+        const unsigned char *w = (const unsigned char *)rd_window(&rd, pos, 65536, &avail);
+        if (avail == 0) break;
+        if (avail > 65536) avail = 65536; /* (in memory: the rest of the input) */
+        for (size_t i = 0; i < avail && !done; i++) {
+            unsigned char c = w[i];
+            if (in_str) {
+                if (esc) {
+                    esc = false;
+                    kmatch = false;
+                } else if (c == '\\') {
+                    esc = true;
+                } else if (c == '"') {
+                    in_str = false;
+                    key_seen = depth == 1 && kmatch && klen == sizeof KEY - 1;
+                } else if (c == '\n') {
+                    done = true;
+                } else if (kmatch) {
+                    kmatch = klen < sizeof KEY - 1 && c == (unsigned char)KEY[klen];
+                    klen++;
+                }
+                continue;
             }
-        } else if (c == '{' || c == '[') {
-            depth++;
-        } else if (c == '}' || c == ']') {
-            if (--depth <= 0) return 0;
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+            if (key_seen && c == ':') {
+                found = done = true;
+                break;
+            }
+            key_seen = false;
+            if (c == '"') {
+                in_str = true;
+                esc = false;
+                kmatch = depth == 1;
+                klen = 0;
+            } else if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (--depth <= 0) done = true;
+            }
         }
+        pos += avail;
     }
-    return 0;
+    rd_free(&rd);
+    return found;
 }
 
 /* what the first bytes say the file is */
-static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not)
+static int sniff(const unsigned char *p, size_t n, uint64_t *bom, size_t *first, char **why_not)
 {
     *bom = 0;
+    *first = 0;
     *why_not = NULL;
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) *bom = 3;
     size_t i = (size_t)*bom;
@@ -85,12 +121,11 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, char **why_not
     if (n >= 8 && memmem(p, n < 16 ? n : 16, "OTF2", 4) && memchr(p, 0, n < 16 ? n : 16)) return FMT_OTF2;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
     if (i >= n) return 0; /* empty or blank: an empty trace */
+    *first = i;
     if (p[i] == '[') return FMT_CHROME; /* the array form */
-    if (p[i] == '{') {
-        /* one object per line, unless this is one big JSON document */
-        if (top_level_trace_events(p + i, n - i)) return FMT_CHROME;
-        return FMT_NDJSON;
-    }
+    /* one object per line, unless this is one big JSON document (the
+     * caller looks through its keys: top_level_trace_events) */
+    if (p[i] == '{') return FMT_NDJSON;
     /* binary: a NUL in the first line, or NULs over a tenth of the bytes
      * (a NUL inside a value, which tnav filter -o csv may write, is data) */
     const unsigned char *nl1 = memchr(p + i, '\n', n - i);
@@ -207,9 +242,11 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
         if (fd >= 0) close(fd);
         return -1;
     }
-    uint64_t bom;
+    uint64_t bom, first_at;
+    size_t first;
     char *why;
-    int fmt = sniff(head, (size_t)got, &bom, &why);
+    int fmt = sniff(head, (size_t)got, &bom, &first, &why);
+    first_at = first;
     if (fmt == 0 && (uint64_t)got < size) {
         /* only blanks so far: look further for the first other byte */
         off_t at = (off_t)got;
@@ -221,7 +258,9 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
             if (i < (size_t)k) {
                 k = in_pread(fd, mem, size, head, sizeof head, (uint64_t)at + i);
                 uint64_t bom2;
-                fmt = k > 0 ? sniff(head, (size_t)k, &bom2, &why) : 0;
+                size_t f2;
+                fmt = k > 0 ? sniff(head, (size_t)k, &bom2, &f2, &why) : 0;
+                first_at = (uint64_t)at + i + f2;
                 break;
             }
             at += k;
@@ -233,8 +272,11 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
         if (fd >= 0) close(fd);
         return -1;
     }
+    if (fmt == FMT_NDJSON && top_level_trace_events(fd, mem, size, first_at)) fmt = FMT_CHROME;
     if (o->format && fmt != 0) fmt = o->format;
     fj->fmt = fmt;
+    /* lines ended by lone CRs (old Mac style): no LF in the first bytes, a CR */
+    bool cr_lines = got > 0 && !memchr(head, '\n', (size_t)got) && memchr(head, '\r', (size_t)got);
     uint64_t data_start = bom, header_lines = 0;
     if (fmt == FMT_CSV) {
         fj->csv.path = path;
@@ -262,6 +304,7 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
         fj->ch.mem = mem;
         fj->ch.size = size;
         fj->ch.opts = o;
+        fj->ch.cr_lines = cr_lines;
         char *e = chrome_read_header(&fj->ch, bom);
         if (e) {
             *err = xasprintf("tnav: %s: %s", path, e);
@@ -276,7 +319,7 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
             size_t want = data_start - at < sizeof buf ? (size_t)(data_start - at) : sizeof buf;
             ssize_t k = in_pread(fd, mem, size, buf, want, at);
             if (k <= 0) break;
-            for (ssize_t i = 0; i < k; i++) fj->head_lines += buf[i] == '\n';
+            for (ssize_t i = 0; i < k; i++) fj->head_lines += buf[i] == (cr_lines ? '\r' : '\n');
             at += (uint64_t)k;
         }
     } else if (fmt == FMT_PARAVER) {
@@ -325,6 +368,7 @@ int open_file(const char *path, FileJob *fj, const LoadOpts *o, int nthreads, ui
         fj->nd.mem = mem;
         fj->nd.size = size;
         fj->nd.opts = o;
+        fj->nd.cr_lines = cr_lines;
     }
     (void)header_lines;
     if (fmt == 0) {

@@ -119,6 +119,9 @@ PRINTF_LIKE(2, 3) static void hint_add(Hint *h, const char *fmt, ...)
     if (k > 0) h->len += (size_t)k < sizeof h->buf - h->len ? (size_t)k : sizeof h->buf - h->len - 1;
 }
 
+const char *const TS_ALIASES[] = {"ts", "start", "time", "timestamp", NULL};
+const char *const LOC_ALIASES[] = {"loc", "rank", "pe", "proc", "place", "cell", "pid", NULL};
+
 char *columns_hint(char *const *names, int n, const char *const *wants, const char *what)
 {
     Hint hb = {{0}, 0}, *b = &hb;

@@ -194,7 +194,7 @@ void prv_file_free(PrvFile *pf)
     free(pf->threads_before);
 }
 
-/* #Paraver (dd/mm/yyyy at hh:mm):TIME[_unit]:nodes(cpus):nappl:appl(ntasks:node,...)... */
+/* #Paraver (dd/mm/yyyy at hh:mm):TIME[_unit]:nodes(cpus):nappl:appl(ntasks:node,...)[:,]appl(...)...[,ncomms] */
 char *prv_read_header(PrvFile *pf, const char *head, size_t n, uint64_t bom)
 {
     const char *p = head + bom, *e = head + n;
@@ -240,7 +240,10 @@ char *prv_read_header(PrvFile *pf, const char *head, size_t n, uint64_t bom)
     int64_t tasks = 0, threads = 0;
     for (int64_t a = 0; a < nappl; a++) {
         pf->tasks_before[a] = tasks;
-        if (p >= e || *p != ':') continue; /* (an application the header does not describe: no tasks) */
+        /* applications are separated by ':' (the format's documentation)
+         * or ',' (Extrae's multi-application headers: 2:8(...),12(...),14);
+         * a ",N" after the last one counts the communicators (c: lines) */
+        if (p >= e || (*p != ':' && *p != ',')) continue; /* (an application the header does not describe: no tasks) */
         p++;
         int64_t nt = 0;
         d = p;

@@ -11,11 +11,13 @@
  * becomes the interval (kind state) and the end's row goes. An end with
  * nothing open is rejected with its line ("end with no open begin"); a
  * begin still open when the file ends is closed at the file's last time
+ * (then, by load.c, at the last time of the whole trace: Batch.unfin_rows)
  * and gets the field unfinished = 1. An `end` (the activity kind) closes a
  * begin when one is open and otherwise stays what it is. A flow start and
  * its finish become one `msg` (source = the start's location, peer = the
  * finish's); a start or finish without its other half stays a `send` or a
- * `recv`.
+ * `recv`. A --pair end with nothing open stays what it is and is reported
+ * (Batch.loose: its line and why), not rejected.
  * Invariants: the result does not depend on how the file was cut into
  * batches (keys are compared as text, order is (time, file order)); rows
  * are only dropped or changed in place, so every batch stays valid.
@@ -164,7 +166,7 @@ void pair_file(Batch **bs, size_t nb)
     VEC(RowVal) *peers = xcalloc(nb, sizeof *peers);
     VEC(RowVal) *outc = xcalloc(nb, sizeof *outc);
     VEC(Ent) open = {0}, flows = {0}, left = {0};
-    VEC(Rej) rejs = {0};
+    VEC(Rej) rejs = {0}, loose = {0};
     for (size_t g = 0; g < ne;) {
         size_t h = g;
         while (h < ne && ents[h].gkey == ents[g].gkey) h++;
@@ -215,7 +217,7 @@ void pair_file(Batch **bs, size_t nb)
                         RowVal ov = {orow, strtab_intern(&ob->strs, strtab_str(&b->strs, ks), strtab_len(&b->strs, ks))};
                         VEC_PUSH(outc[o.batch], ov);
                     }
-                } else if (c->role == PR_END) {
+                } else if (c->role == PR_END || c->role == PR_END_KEEP) {
                     char nm[80], lb[80];
                     uint32_t ns = b->name[c->row];
                     if (ns != NONE32) quote_excerpt(nm, sizeof nm, strtab_str(&b->names, ns), strtab_len(&b->names, ns), 40);
@@ -223,6 +225,16 @@ void pair_file(Batch **bs, size_t nb)
                     size_t ln;
                     const char *lt = label_text(b, b->pairs[b->akey[c->row]].loc, &ln);
                     quote_excerpt(lb, sizeof lb, lt, ln, 30);
+                    if (c->role == PR_END_KEEP) {
+                        /* (--pair: the end stays what it is, and is reported) */
+                        char kw[80];
+                        uint32_t ks = b->kind[c->row] >= K_USER ? b->ukinds.v[b->kind[c->row] - K_USER] : NONE32;
+                        if (ks != NONE32) quote_excerpt(kw, sizeof kw, strtab_str(&b->strs, ks), strtab_len(&b->strs, ks), 30);
+                        else snprintf(kw, sizeof kw, "end");
+                        Rej rj = {e->batch, c->line, xasprintf("%s with no open begin (%s at location %s): kept as it is", kw, nm, lb)};
+                        VEC_PUSH(loose, rj);
+                        break;
+                    }
                     Rej rj = {e->batch, c->line, xasprintf("end with no open begin (%s at location %s)", nm, lb)};
                     VEC_PUSH(rejs, rj);
                     drop[e->batch][c->row] = 1;
@@ -257,6 +269,12 @@ void pair_file(Batch **bs, size_t nb)
         free(rejs.v[k].why);
     }
     VEC_FREE(rejs);
+    if (loose.len) qsort(loose.v, loose.len, sizeof(Rej), rej_cmp);
+    for (size_t k = 0; k < loose.len; k++) {
+        BatchReject br = {loose.v[k].line, loose.v[k].why};
+        VEC_PUSH(bs[loose.v[k].batch]->loose, br);
+    }
+    VEC_FREE(loose);
     /* begins still open: closed at the file's last time */
     if (left.len) {
         int64_t fend = INT64_MIN;
@@ -285,6 +303,18 @@ void pair_file(Batch **bs, size_t nb)
         if (unfin[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
         if (outc[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc[i].v, outc[i].len, VT_STR);
         VEC_FREE(outc[i]);
+        if (unfin[i].len) {
+            /* (their rows after the compaction: load.c extends them to the
+             * end of the whole trace) */
+            uint32_t *before = xmalloc((b->n + 1) * sizeof *before);
+            uint32_t nd = 0;
+            for (size_t r = 0; r < b->n; r++) {
+                before[r] = nd;
+                nd += drop[i][r];
+            }
+            for (size_t k = 0; k < unfin[i].len; k++) VEC_PUSH(b->unfin_rows, unfin[i].v[k].row - before[unfin[i].v[k].row]);
+            free(before);
+        }
         batch_compact(b, drop[i]);
         free(drop[i]);
         VEC_FREE(unfin[i]);
@@ -464,6 +494,20 @@ void rename_labels(Batch **bs, size_t nb)
         for (size_t k = 0; k < b->loc_orders.len; k++)
             if (b->loc_orders.v[k].loc < nlab && lmap[b->loc_orders.v[k].loc] != NONE32)
                 b->loc_orders.v[k].loc = lmap[b->loc_orders.v[k].loc];
+        for (size_t k = 0; k < b->act_orders.len; k++) {
+            /* (as the pairs above: the thread's name, then its process's) */
+            ActOrder *ao = &b->act_orders.v[k];
+            size_t n1, n2;
+            const char *s1 = label_text(b, ao->loc, &n1), *s2 = label_text(b, ao->act, &n2);
+            uint32_t kid = key_of(&N.keys, &kb, &kcap, 'A', s1, n1, s2, n2, false);
+            if (kid != NONE32 && N.text_of.v[kid] == DROP_ACT) {
+                ao->act = NONE32;
+            } else if (kid != NONE32 && N.text_of.v[kid] != NONE32) {
+                uint32_t tx = N.text_of.v[kid];
+                ao->act = strtab_intern(&b->labels, strtab_str(&N.texts, tx), strtab_len(&N.texts, tx));
+            }
+            if (ao->loc < nlab && lmap[ao->loc] != NONE32) ao->loc = lmap[ao->loc];
+        }
         free(lmap);
     }
     VEC_FREE(N.text_of);
@@ -506,6 +550,9 @@ void prefix_locations(Batch **bs, size_t nb, const char *prefix)
         for (size_t k = 0; k < b->loc_orders.len; k++)
             if (b->loc_orders.v[k].loc < nlab && map[b->loc_orders.v[k].loc] != NONE32)
                 b->loc_orders.v[k].loc = map[b->loc_orders.v[k].loc];
+        for (size_t k = 0; k < b->act_orders.len; k++)
+            if (b->act_orders.v[k].loc < nlab && map[b->act_orders.v[k].loc] != NONE32)
+                b->act_orders.v[k].loc = map[b->act_orders.v[k].loc];
         free(map);
     }
     free(buf);

@@ -57,6 +57,10 @@ void batch_free(Batch *b)
     free(b->pair_group_of_uk);
     VEC_FREE(b->renames);
     VEC_FREE(b->loc_orders);
+    VEC_FREE(b->act_orders);
+    VEC_FREE(b->unfin_rows);
+    for (size_t i = 0; i < b->loose.len; i++) free(b->loose.v[i].reason);
+    VEC_FREE(b->loose);
     for (size_t i = 0; i < b->rej.len; i++) free(b->rej.v[i].reason);
     VEC_FREE(b->rej);
     for (int i = 0; i < b->nprobs; i++) {
@@ -110,6 +114,14 @@ size_t problem_len(const char *r)
             break;
     while (i && r[i - 1] == ' ') i--;
     return i;
+}
+
+bool batch_reject_shown(const Batch *b, const char *problem)
+{
+    if (b->keep_all_rejects || b->rej.len < b->max_rejects_kept) return true;
+    for (int i = 0; i < b->nprobs; i++)
+        if (!strcmp(b->probs[i].key, problem)) return b->probs[i].nfirst < PROBLEM_FIRST;
+    return b->nprobs < BATCH_PROBLEMS || b->probs[BATCH_PROBLEMS - 1].nfirst < PROBLEM_FIRST;
 }
 
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...)
@@ -475,6 +487,8 @@ static uint8_t user_kind_role(Batch *b, uint16_t kind)
         while (nc <= u) nc *= 2;
         b->role_of_uk = xrealloc(b->role_of_uk, nc);
         memset(b->role_of_uk + b->role_cap, 0, nc - b->role_cap);
+        b->pair_group_of_uk = xrealloc(b->pair_group_of_uk, nc * sizeof(uint32_t));
+        memset(b->pair_group_of_uk + b->role_cap, 0, (nc - b->role_cap) * sizeof(uint32_t));
         b->role_cap = nc;
     }
     if (!b->role_of_uk[u]) {
@@ -489,7 +503,8 @@ static uint8_t user_kind_role(Batch *b, uint16_t kind)
         for (size_t i = 0; i < sizeof END / sizeof END[0] && !r; i++)
             if (strlen(END[i]) == n && !strncasecmp(t, END[i], n)) r = PR_END;
         /* --pair rules: "begin=end,end;begin=end" (exact words) */
-        for (const char *w = b->pair_words; w && *w && !r;) {
+        uint32_t rule = 0;
+        for (const char *w = b->pair_words; w && *w && !r; rule++) {
             const char *semi = strchr(w, ';');
             const char *rule_end = semi ? semi : w + strlen(w);
             const char *eq = memchr(w, '=', (size_t)(rule_end - w));
@@ -502,6 +517,7 @@ static uint8_t user_kind_role(Batch *b, uint16_t kind)
                     e = c ? c + 1 : rule_end;
                 }
             }
+            if (r) b->pair_group_of_uk[u] = rule + 1; /* (the rule: its words pair only with each other) */
             w = semi ? semi + 1 : rule_end;
         }
         b->role_of_uk[u] = (uint8_t)(r + 1);
@@ -530,6 +546,37 @@ static inline bool rec_get(const Rec *r, int f, Val *v)
     return true;
 }
 
+/* --pair-key FIELD: the pairing key of a begin or end row, "P" rule \x1F
+ * value (its --pair rule, 0 for the built-in words, so that rules do not
+ * pair with each other), or NONE32 when the row has no such field (then
+ * it pairs by location, activity and name) */
+static uint32_t pair_key_of(Batch *b, const Rec *r, uint16_t kind)
+{
+    const char *fname = b->pair_key;
+    const Val *v = NULL;
+    int f = field_by_name(fname);
+    Val cv;
+    if (f >= 0 && f < F__N) {
+        if (rec_get(r, f, &cv)) v = &cv;
+    } else {
+        size_t fl = strlen(fname);
+        for (size_t i = 0; i < r->x.len && !v; i++)
+            if (r->x.v[i].xid < b->xnames.count && strtab_len(&b->xnames, r->x.v[i].xid) == fl &&
+                !memcmp(strtab_str(&b->xnames, r->x.v[i].xid), fname, fl))
+                v = &r->x.v[i].v;
+    }
+    if (!v || (v->n == 0 && v->t != V_STR)) return NONE32;
+    uint32_t rule = kind >= K_USER && (size_t)(kind - K_USER) < b->role_cap ? b->pair_group_of_uk[kind - K_USER] : 0;
+    char head[16];
+    int hn = snprintf(head, sizeof head, "P%u\x1F", (unsigned)rule);
+    char *k = xmalloc((size_t)hn + v->n + 1);
+    memcpy(k, head, (size_t)hn);
+    memcpy(k + hn, v->p, v->n);
+    uint32_t id = strtab_intern(&b->pkeys, k, (size_t)hn + v->n);
+    free(k);
+    return id;
+}
+
 bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
 {
     char ex[96];
@@ -552,6 +599,23 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     bool h_line = rec_get(r, F_LINE, &v_line);
     bool h_value = rec_get(r, F_VALUE, &v_value);
 
+    /* --- records of other kinds than --only-kind names: skipped, counted --- */
+    if (b->only_kinds) {
+        bool keep = false;
+        if (h_kind && is_text(&v_kind))
+            for (const char *w = b->only_kinds; *w && !keep;) {
+                const char *c = strchr(w, ',');
+                size_t n = c ? (size_t)(c - w) : strlen(w);
+                keep = n == v_kind.n && !memcmp(w, v_kind.p, n);
+                w = c ? c + 1 : w + n;
+            }
+        if (!keep) {
+            b->nskipped++;
+            b->pend_role = PR_NONE;
+            b->pend_key = NONE32;
+            return true;
+        }
+    }
     /* --- time --- */
     if (!h_ts) return WHY("missing ts");
     {
@@ -746,7 +810,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     } else if (kind >= K_USER || kind == K_END) {
         role = kind == K_END ? PR_SOFTEND : user_kind_role(b, kind);
         if (role) {
-            PairCand c = {row, role, NONE32, b->cur_line};
+            PairCand c = {row, role, b->pair_key ? pair_key_of(b, r, kind) : NONE32, b->cur_line};
             VEC_PUSH(b->cands, c);
         }
     }

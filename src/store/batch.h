@@ -215,6 +215,13 @@ typedef struct {
     int64_t order;
 } LocOrder;
 
+/* An activity's explicit place among its location's activities (Chrome's
+ * thread_sort_index): loc and act are label string ids. */
+typedef struct {
+    uint32_t loc, act;
+    int64_t order;
+} ActOrder;
+
 typedef struct Batch {
     size_t n, cap;
     int64_t *ts, *dur;
@@ -244,6 +251,7 @@ typedef struct Batch {
     Problem *probs; /* BATCH_PROBLEMS, allocated at the first rejection */
     int nprobs;
     uint64_t nblank; /* records skipped because blank */
+    uint64_t nskipped; /* records skipped because of their kind (--only-kind) */
     uint64_t ncomment; /* CSV lines skipped because they begin with '#' */
     uint64_t dropped_extras; /* extra values past the extra-field limit */
 
@@ -266,6 +274,7 @@ typedef struct Batch {
     size_t role_cap;
     VEC(LabelRename) renames;
     VEC(LocOrder) loc_orders; /* explicit places of locations (sort indices) */
+    VEC(ActOrder) act_orders; /* explicit places of activities in their location */
     uint32_t nlab_parsed; /* labels below this id came from parsing; the rest
                              were added by a pass (lanes, metadata names,
                              flows' peers), ordered by the store after every
@@ -280,11 +289,18 @@ typedef struct Batch {
     bool lanes;              /* a row without loc goes to LANES_LOC, for the lanes pass */
     bool ts_end;             /* in a row with dur, ts is its end */
     const char *pair_words;  /* "begin=end,end;..." (LoadOpts.pair_words) */
+    const char *pair_key;    /* --pair-key FIELD (LoadOpts.pair_key) or NULL */
+    const char *only_kinds;  /* --only-kind K,K,... (LoadOpts.only_kinds) or NULL */
+    const char *not_busy;    /* --not-busy K,K,... (LoadOpts.not_busy) or NULL: for the store */
     size_t max_rejects_kept;
 
     /* chunk bookkeeping, filled by the loader */
     uint64_t chunk_start, chunk_stop, nlf;
     bool tail_incomplete;
+    VEC(BatchReject) loose; /* --pair ends with no open begin, kept as they are (pair.c): reported, not rejected */
+    VEC(uint32_t) unfin_rows; /* rows of begins never ended (pair.c): closed at the trace's end (load.c) */
+    bool has_bot;             /* Chrome: a top-level beginningOfTime after the events (clang -ftime-trace) */
+    int64_t bot_ns;           /* its value, in ns since the epoch */
     int read_errno;   /* a read of the chunk failed (errno), else 0 */
     bool file_shrank; /* the file ended before its size at open */
     int file_index;
@@ -298,6 +314,11 @@ void fb_unpack(FieldBuf *fb);
 /* Make room for n more rows (an estimate; rows still grow past it). */
 void batch_reserve(Batch *b, size_t n);
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* Whether a rejection of this problem rejected now would keep its whole
+ * reason (among the kept rejections or its problem's first ones): a parser
+ * builds a costly reason only then, so what is shown never depends on how
+ * the file was cut into batches. */
+bool batch_reject_shown(const Batch *b, const char *problem);
 
 static inline void rec_reset(Rec *r)
 {

@@ -160,8 +160,9 @@ typedef struct Store {
 
     uint32_t *ukind; /* user kind k (K_USER + k) -> string id */
     uint32_t nukind;
-    uint8_t *ukind_idle; /* user kind k is named "idle" (any case): its
-                          * intervals are idle time, not busy */
+    uint8_t *ukind_idle; /* user kind k is named "idle" (any case) or by
+                          * --not-busy: its intervals are not busy */
+    bool state_not_busy; /* --not-busy state: state intervals are not busy */
 
     Column *cols;
     uint32_t ncols;
@@ -314,10 +315,10 @@ uint32_t store_group_of(const Store *s, uint32_t ev);
 void store_mem(const Store *s, size_t *per_event_bytes, size_t *dict_bytes);
 
 /* whether an interval of kind k is work (busy): state, and any user kind
- * but "idle" */
+ * but "idle" and those --not-busy names */
 static inline bool kind_is_busy(const Store *s, uint16_t k)
 {
-    return k == K_STATE || (k >= K_USER && !s->ukind_idle[k - K_USER]);
+    return (k == K_STATE && !s->state_not_busy) || (k >= K_USER && !s->ukind_idle[k - K_USER]);
 }
 
 #endif

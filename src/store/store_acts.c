@@ -3,7 +3,8 @@
  *
  * Owns: the (location, act label) pairs and their union-find (a move joins
  * the pair at its destination; a spawn creates one), the activities' order
- * (home location, first time, label, pair), the act column, the
+ * (home location; those with an explicit place first, by it; first time,
+ * label, pair), the act column, the
  * per-activity index act_ev (a parallel counting sort), depths (a min-heap
  * of open interval ends per activity, in parallel), moves, parents.
  * Invariants: see store.h (act_ev sorted per activity, depth = nesting
@@ -275,19 +276,37 @@ void build_activities(Build *B)
             }
         }
     }
-    /* order activities by (home location, first time, label, pair) */
+    /* order activities by (home location, explicit place, first time, label, pair) */
     uint32_t nr = 0;
     for (uint32_t p = 0; p < np; p++)
         if (live[p] && uf_find(B->uf, p) == p) nr++;
     typedef struct {
         uint32_t home;
+        bool placed; /* an explicit place (thread_sort_index): first, by it */
+        int64_t order;
         int64_t first;
         uint32_t label, root;
     } RK;
+    uint8_t *placed = NULL;
+    int64_t *porder = NULL;
+    if (B->nact_orders) {
+        placed = xcalloc(np, 1);
+        porder = xcalloc(np, sizeof(int64_t));
+        for (size_t k = 0; k < B->nact_orders; k++) {
+            uint32_t p = gp_get(B, B->act_orders[k].loc, B->act_orders[k].act, false);
+            if (p == NONE32 || p >= np) continue;
+            p = uf_find(B->uf, p);
+            placed[p] = 1;
+            porder[p] = B->act_orders[k].order;
+        }
+    }
     RK *rk = xmalloc(((size_t)nr + 1) * sizeof(RK));
     nr = 0;
     for (uint32_t p = 0; p < np; p++)
-        if (live[p] && uf_find(B->uf, p) == p) rk[nr++] = (RK){home[p], first_ts[p], B->gp_act[p], p};
+        if (live[p] && uf_find(B->uf, p) == p)
+            rk[nr++] = (RK){home[p], placed && placed[p], placed ? porder[p] : 0, first_ts[p], B->gp_act[p], p};
+    free(placed);
+    free(porder);
     uint32_t *ord = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *otmp = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < nr; i++) ord[i] = i;
     for (uint32_t wdt = 1; wdt < nr; wdt *= 2) {
@@ -297,6 +316,8 @@ void build_activities(Build *B)
             while (i < mid && j < b) {
                 const RK *x = &rk[ord[i]], *y = &rk[ord[j]];
                 bool ylt = y->home != x->home     ? y->home < x->home
+                           : y->placed != x->placed ? y->placed
+                           : y->order != x->order ? y->order < x->order
                            : y->first != x->first ? y->first < x->first
                            : y->label != x->label ? y->label < x->label
                                                   : y->root < x->root;

@@ -524,6 +524,18 @@ static void tail_worker(void *ctx, int w, int nw)
 
 /* ---- the whole build ------------------------------------------------------ */
 
+/* whether [t, t+n) is one of the comma-separated words of list */
+static bool in_list(const char *list, const char *t, size_t n)
+{
+    for (const char *w = list; w && *w;) {
+        const char *c = strchr(w, ',');
+        size_t wn = c ? (size_t)(c - w) : strlen(w);
+        if (wn == n && !memcmp(w, t, n)) return true;
+        w = c ? c + 1 : w + wn;
+    }
+    return false;
+}
+
 Store *store_build(Batch **bs, size_t nb, int threads)
 {
     double t0 = now_sec();
@@ -537,6 +549,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->nb = nb;
     B->s = s;
     B->threads = threads < 1 ? 1 : threads;
+    s->state_not_busy = nb && in_list(bs[0]->not_busy, "state", 5);
     size_t n = 0;
     for (size_t b = 0; b < nb; b++) n += bs[b]->n;
     if (n >= UINT32_MAX - 1) {
@@ -636,7 +649,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         km_free(&uk);
         s->ukind_idle = xcalloc((size_t)s->nukind + 1, 1);
         for (uint32_t k = 0; k < s->nukind; k++)
-            s->ukind_idle[k] = strtab_len(&s->strs, s->ukind[k]) == 4 && !strncasecmp(strtab_str(&s->strs, s->ukind[k]), "idle", 4);
+            s->ukind_idle[k] = (strtab_len(&s->strs, s->ukind[k]) == 4 && !strncasecmp(strtab_str(&s->strs, s->ukind[k]), "idle", 4)) ||
+                               (nb && in_list(bs[0]->not_busy, strtab_str(&s->strs, s->ukind[k]), strtab_len(&s->strs, s->ukind[k])));
     }
     phase("dictionaries");
 
@@ -706,6 +720,24 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->loc_of_sid = xmalloc(((size_t)nstr + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < nstr; i++) B->loc_of_sid[i] = NONE32;
     for (uint32_t l = 0; l < s->nloc; l++) B->loc_of_sid[s->locs[l].label] = l;
+    /* explicit places of activities (the last one given for a pair wins) */
+    for (size_t b = 0; b < nb; b++) B->nact_orders += bs[b]->act_orders.len;
+    if (B->nact_orders) {
+        B->act_orders = xcalloc(B->nact_orders, sizeof *B->act_orders);
+        size_t k = 0;
+        for (size_t b = 0; b < nb; b++)
+            for (size_t j = 0; j < bs[b]->act_orders.len; j++) {
+                const ActOrder *o = &bs[b]->act_orders.v[j];
+                if (o->loc >= bs[b]->labels.count || (o->act != NONE32 && o->act >= bs[b]->labels.count)) continue;
+                uint32_t l = B->loc_of_sid[B->lremap[b][o->loc]];
+                if (l == NONE32) continue;
+                B->act_orders[k].loc = l;
+                B->act_orders[k].act = o->act == NONE32 ? NONE32 : B->lremap[b][o->act];
+                B->act_orders[k].order = o->order;
+                k++;
+            }
+        B->nact_orders = k;
+    }
     phase("locations");
 
     /* 3. global pairs; 4. row placement */
@@ -839,6 +871,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->gp_act);
     free(B->uf);
     free(B->loc_of_sid);
+    free(B->act_orders);
     km_free(&B->pairs);
     strtab_free(&B->xnames);
     free(B->alias);

@@ -67,6 +67,11 @@ typedef struct {
     XAlias *alias; /* the prefix+number ids whose text is in strs, by value */
     size_t nalias;
     /* activities */
+    struct {
+        uint32_t loc, act; /* location index, act label string id */
+        int64_t order;
+    } *act_orders; /* explicit places (Chrome's thread_sort_index), in input order */
+    size_t nact_orders;
     uint32_t *act_tmp_cnt; /* per worker x activity counts */
     size_t nw_cnt;
     atomic_uint max_depth;
