@@ -162,7 +162,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
             }
             size_t used = 0;
             for (size_t i = 0; i < ncz; i++) used += bestc[i] != NONE32;
-            if (ctx->marks == OVL_AUTO && used * OVL_DENSE > ncz) {
+            if (ctx->marks == OVL_AUTO && used >= OVL_MIN && used * OVL_DENSE > ncz) {
                 ctx->out_dense_marks++;
                 continue;
             }
@@ -204,7 +204,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
             /* (auto: a row whose arrivals would cover its cells gives way) */
             size_t used = 0;
             for (size_t i = 0; i < ncz; i++) used += arrc[(size_t)r * ncz + i] != 0;
-            if (ctx->msgs == OVL_AUTO && used * OVL_DENSE > ncz) {
+            if (ctx->msgs == OVL_AUTO && used >= OVL_MIN && used * OVL_DENSE > ncz) {
                 ctx->out_dense_msgs++;
                 memset(arrc + (size_t)r * ncz, 0, ncz * sizeof(uint32_t));
             }

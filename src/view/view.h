@@ -24,9 +24,11 @@ typedef enum { MX_BYTES, MX_COUNT, MX_MEAN } MatrixValue;
 
 /* how the Gantt draws an overlay (message arrivals, instants' glyphs):
  * auto gives way where it would cover more than 1/OVL_DENSE of a row's
- * cells, all draws every one, off none */
+ * cells (and at least OVL_MIN of them: a few marks are never a wall), all
+ * draws every one, off none */
 typedef enum { OVL_AUTO, OVL_ALL, OVL_OFF, OVL__N } OverlayMode;
 #define OVL_DENSE 6
+#define OVL_MIN 4
 extern const char *const OVL_NAMES[OVL__N];
 
 typedef struct {
