@@ -91,6 +91,26 @@ static inline int64_t sat_sub64(int64_t a, int64_t b)
     return r;
 }
 
+/* x rounded to the nearest integer and held within [lo, hi]; NaN gives lo.
+ * Every float-to-int conversion of a computed value goes through this (a
+ * cast of a double out of int's range is undefined, and in practice
+ * INT_MIN: the lightest shade where the darkest was meant). */
+static inline int dbl_to_int(double x, int lo, int hi)
+{
+    if (!(x >= lo)) return lo; /* (and NaN) */
+    if (x >= hi) return hi;
+    return (int)__builtin_lround(x);
+}
+
+/* v held within +-DBL_MAX (a sum or mean of huge values that overflowed to
+ * infinity saturates, as integer sums do); NaN stays NaN (undefined) */
+static inline double sat_dbl(double v)
+{
+    if (v > 1.7976931348623157e308) return 1.7976931348623157e308;
+    if (v < -1.7976931348623157e308) return -1.7976931348623157e308;
+    return v;
+}
+
 /* Growable vector of T: struct { T *v; size_t len, cap; } */
 #define VEC(T) struct { T *v; size_t len, cap; }
 #define VEC_RESERVE(vec, n)                                                   \
