@@ -913,6 +913,40 @@ static void t_filter(void)
     if (!t.ok) return;
     CHECK(t.A.prompt.nhist >= 2 && !strcmp(t.A.prompt.hist[t.A.prompt.nhist - 1], "loc in 0..3"));
     close_app(&t);
+    /* a history that cannot be written ($XDG_STATE_HOME/tnav/history is a
+     * directory): the filter applies, the status line says so once */
+    char *st2 = xasprintf("%s/state-dir", g_tmpdir), *hd = xasprintf("%s/tnav/history", st2);
+    char *mk = xasprintf("mkdir -p '%s'", hd);
+    CHECK(system(mk) == 0);
+    setenv("XDG_STATE_HOME", st2, 1);
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (t.ok) {
+        keys(&t, "/kind == \"send\"\n");
+        CHECK_EQ_I(t.A.ss.nsel, 80);
+        char *want = xasprintf("filter history not saved (Is a directory): %s", hd);
+        CHECK_EQ_S(t.A.msg, want);
+        CHECK(screen_has(&t, "filter history not saved (Is a directory): /"));
+        free(want);
+        /* the next filter works, without the message again */
+        keys(&t, "/");
+        key(&t, CTRL('u'));
+        keys(&t, "loc in 0..3\n");
+        CHECK_EQ_I(t.A.ss.nsel, 164);
+        char *s = screen(&t);
+        CHECK(!strstr(s, "history not saved"));
+        free(s);
+        /* (the prompt still walks this session's history) */
+        keys(&t, "/");
+        key(&t, CTRL('u'));
+        key(&t, TK_UP);
+        CHECK_EQ_S(t.A.prompt.buf, "loc in 0..3");
+        key(&t, TK_ESC);
+        close_app(&t);
+    }
+    setenv("XDG_STATE_HOME", g_tmpdir, 1);
+    free(mk);
+    free(hd);
+    free(st2);
 }
 
 static void t_highlight_and_matches(void)
