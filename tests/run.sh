@@ -250,6 +250,30 @@ for cmd in "filter --count" "stats" "render --view density" "convert -F ndjson -
         && ok "$cmd: a run past --filter-timeout stops: exit 2, said, no output" || bad "$cmd budget: exit $rc, $(head -c 200 "$TMP/err")"
 done
 [ ! -e "$TMP/slow.out" ] && ok "... convert leaves no output file" || bad "convert wrote $TMP/slow.out"
+# the name patterns of stats (--comm-names, --sync-names): the same budget
+for o in --comm-names --sync-names; do
+    "$TNAV" stats --filter-timeout 0.05 $o '(a+)+\d$' "$TMP/slow.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && grep -qx "tnav: $o: stopped after 0.05 s (--filter-timeout)" "$TMP/err" && [ ! -s "$TMP/out" ] \
+        && ok "stats $o past --filter-timeout stops: exit 2, said, no output" || bad "stats $o budget: exit $rc, $(head -c 200 "$TMP/err")"
+done
+# ... and the same limits: a 200 KB name on which /^(ab|x)*$/ needs more than
+# 1 MiB of JIT stack, or (TNAV_NO_JIT=1, the interpreter) nests past depth
+# 10,000; in a filter and in a name pattern: exit 2 and the limit named
+awk 'BEGIN { printf "ts,dur,loc,kind,name\n1,5,0,state,"; for (i = 0; i < 100000; i++) printf "ab"; print "" }' >"$TMP/deep.csv"
+subj="'abababababababababababababababababababab…'"
+for nojit in 0 1; do
+    if [ $nojit = 0 ]; then why="JIT stack limit reached"; else why="matching depth limit exceeded"; fi
+    TNAV_NO_JIT=$nojit "$TNAV" filter --count 'name =~ /^(ab|x)*$/' "$TMP/deep.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    if [ $nojit = 0 ] && grep -q "matching depth limit exceeded" "$TMP/err"; then
+        skip "the JIT stack limit: PCRE2 JIT is not available here"
+        continue
+    fi
+    [ $rc -eq 2 ] && [ "$(cat "$TMP/err")" = "tnav: regex /^(ab|x)*$/ failed on $subj: $why" ] && [ ! -s "$TMP/out" ] \
+        && ok "filter: a match past the limit ($why): exit 2, the filter's error" || bad "filter, $why: exit $rc, $(head -c 300 "$TMP/err")"
+    TNAV_NO_JIT=$nojit "$TNAV" stats --sync-names '^(ab|x)*$' "$TMP/deep.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && [ "$(cat "$TMP/err")" = "tnav: --sync-names: regex /^(ab|x)*$/ failed on $subj: $why" ] && [ ! -s "$TMP/out" ] \
+        && ok "stats --sync-names: the same limit ($why), the same error naming the option" || bad "stats --sync-names, $why: exit $rc, $(head -c 300 "$TMP/err")"
+done
 "$TNAV" filter --count --filter-timeout 0.05 -f 'name =~ /^a{18}!1\d*$/' "$TMP/slow.csv" >"$TMP/out" 2>"$TMP/err"
 [ "$(cat "$TMP/out")" = 1111 ] && [ ! -s "$TMP/err" ] && ok "a quick filter under the same budget: its answer" || bad "quick filter: $(cat "$TMP/out" "$TMP/err")"
 

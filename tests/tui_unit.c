@@ -1557,7 +1557,7 @@ static void t_analyses(void)
     Stats st;
     TimeCatRules rules;
     char err[200];
-    CHECK(timecat_rules(s, NULL, NULL, &rules, err, sizeof err));
+    CHECK(timecat_rules(s, NULL, NULL, 0, &rules, err, sizeof err) == TC_RULES_OK);
     stats_compute(s, NULL, A->t0, A->t1, &rules, &st);
     keys(&t, "9");
     CHECK_EQ_I(A->view, V_ANALYSES);

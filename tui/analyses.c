@@ -279,7 +279,7 @@ static void ensure_rules(App *A, Analyses *an)
 {
     if (an->have_rules) return;
     char err[300];
-    an->have_rules = timecat_rules(A->s, NULL, NULL, &an->rules, err, sizeof err);
+    an->have_rules = timecat_rules(A->s, NULL, NULL, 0, &an->rules, err, sizeof err) == TC_RULES_OK;
 }
 
 static void compute(App *A)

@@ -666,9 +666,19 @@ int cmd_stats(int argc, char **argv, int first)
     int64_t t0, t1;
     r = cli_window("stats", &a, ss.s, &t0, &t1);
     TimeCatRules rules;
-    char err[400];
-    if (!r && !timecat_rules(ss.s, cli_extra(&a, "--comm-names"), cli_extra(&a, "--sync-names"), &rules, err, sizeof err))
-        r = uerr("stats", "%s", err);
+    char err[600];
+    if (!r) {
+        oom_phase("classifying the names");
+        int tr = timecat_rules(ss.s, cli_extra(&a, "--comm-names"), cli_extra(&a, "--sync-names"),
+                               filter_default_budget(), &rules, err, sizeof err);
+        if (tr == TC_RULES_BAD_PATTERN) {
+            r = uerr("stats", "%s", err);
+        } else if (tr == TC_RULES_FAILED) {
+            /* (as a filter's regex that failed or ran out of time: no partial answer) */
+            fprintf(stderr, "tnav: %s\n", err);
+            r = 2;
+        }
+    }
     if (r) {
         session_close(&ss);
         cli_free(&a);
