@@ -111,6 +111,26 @@ else
     bad "long filter error: $n bytes"; head -c 600 "$TMP/err"
 fi
 
+# an argument of 100 KB in an error is quoted as its first and last 30
+# bytes around '…' (arg_quote): one short line, whatever the argument
+big=$(awk 'BEGIN { s = "x"; for (i = 0; i < 17; i++) s = s s; print substr(s, 1, 100000) }')
+q30=$(printf '%030d' 0 | tr 0 x)
+for c in "stats --from $big sample-logs/ring.csv|tnav stats: --from: not a time: '$q30…$q30' (see tnav --help)" \
+    "stats --$big sample-logs/ring.csv|tnav stats: unknown option --${q30%xx}…$q30 (see tnav --help)" \
+    "stats sample-logs/$big|tnav: cannot open sample-logs/xxxxxxxxxxxxxxxxxx…$q30: File name too long" \
+    "render --width $big sample-logs/ring.csv|tnav render: --width must be 10..10000, not '$q30…$q30' (see tnav --help)" \
+    "convert -o $TMP/$big.csv sample-logs/ring.csv|tnav convert: cannot write '$(echo "$TMP/$big" | cut -c1-30)…$(printf '%026d' 0 | tr 0 x).csv': File name too long" \
+    "filter -o $big true sample-logs/ring.csv|tnav filter: -o must be csv or ndjson, not '$q30…$q30' (see tnav --help)"; do
+    args=${c%%|*}; want=${c#*|}
+    # (word splitting of args is wanted: no argument here has a space)
+    "$TNAV" $args >"$TMP/out" 2>"$TMP/err"; rc=$?
+    if [ $rc -eq 2 ] && [ "$(cat "$TMP/err")" = "$want" ]; then
+        ok "a 100 KB argument in an error ($(echo "$args" | cut -c1-14)...): one line of $(wc -c <"$TMP/err") bytes, 30 + 30 quoted"
+    else
+        bad "100 KB argument: exit $rc, $(wc -c <"$TMP/err") bytes: $(head -c 300 "$TMP/err") (want: $want)"
+    fi
+done
+
 # ---------------------------------------------------------------------------
 section "golden outputs of the samples"
 for f in sample-logs/*.csv sample-logs/*.ndjson; do

@@ -283,6 +283,21 @@ char *xasprintf(const char *fmt, ...)
     return p;
 }
 
+const char *arg_quote(const char *s, char *buf)
+{
+    if (!s) return "";
+    size_t n = strnlen(s, ARG_QUOTE_MAX + 1);
+    if (n <= ARG_QUOTE_MAX) return s;
+    n = strlen(s);
+    size_t h = ARG_QUOTE_MAX / 2, t = n - ARG_QUOTE_MAX / 2;
+    while (h > 0 && ((unsigned char)s[h] & 0xC0) == 0x80) h--; /* (not inside a character) */
+    while (t < n && ((unsigned char)s[t] & 0xC0) == 0x80) t++;
+    memcpy(buf, s, h);
+    memcpy(buf + h, "\xe2\x80\xa6", 3); /* … */
+    memcpy(buf + h + 3, s + t, n - t + 1);
+    return buf;
+}
+
 double now_sec(void)
 {
     struct timespec ts;

@@ -55,6 +55,15 @@ void big_cache_trim(void);
 void mem_release(void *p, size_t n);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* An argument as an error message quotes it: s itself when it is at most
+ * ARG_QUOTE_MAX bytes, else its first and its last ARG_QUOTE_MAX / 2 bytes
+ * (whole UTF-8 characters) around "…" (a path keeps its file name); s or
+ * buf (ARG_QUOTE_BUF bytes) is returned. Every message that echoes a
+ * command-line argument (a value, an unknown option, a file name) goes
+ * through it, so that a 100 KB argument gives a line. */
+#define ARG_QUOTE_MAX 60
+#define ARG_QUOTE_BUF (ARG_QUOTE_MAX + 4)
+const char *arg_quote(const char *s, char *buf);
 /* Out of memory: "tnav: out of memory while PHASE" on stderr, the fatal
  * hooks run (newest first: the terminal restored, temp files removed),
  * then exit status 3 at once (no half-built state is used). Any thread. */

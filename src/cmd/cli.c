@@ -168,7 +168,10 @@ static int uerr(const char *cmd, const char *fmt, const char *arg)
     /* (callers free their CliArgs: cli_parse frees what it allocated
      * before returning an error) */
     fprintf(stderr, "tnav %s: ", cmd);
-    fprintf(stderr, fmt, arg);
+    /* arg is what the user typed (quoted at most ARG_QUOTE_MAX bytes), or
+     * with the format "%s" a whole message of ours */
+    char q[ARG_QUOTE_BUF];
+    fprintf(stderr, fmt, strcmp(fmt, "%s") != 0 ? arg_quote(arg, q) : arg);
     fprintf(stderr, " (see tnav --help)\n");
     return 2;
 }
