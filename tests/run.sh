@@ -111,6 +111,20 @@ else
     bad "long filter error: $n bytes"; head -c 600 "$TMP/err"
 fi
 
+# a flat chain of || (or &&) is not nesting: 5000 terms compile (a tree of
+# logarithmic height) and select what the same set as a range selects; a
+# chain of 401 '+' is 401 levels, and the message says so
+chain=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%sloc == %d", (i ? " || " : ""), i % 4; print "" }')
+n1=$("$TNAV" filter --count "$chain" sample-logs/ring.csv 2>"$TMP/err"); n2=$("$TNAV" filter --count 'loc in 0..3' sample-logs/ring.csv)
+[ -n "$n1" ] && [ "$n1" = "$n2" ] && ok "a flat chain of 5000 '||' terms: $n1 events, as loc in 0..3" || bad "5000-term || chain: '$n1' vs '$n2': $(head -c 300 "$TMP/err")"
+chain=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%sloc != %d", (i ? " and " : ""), 4 + i % 4; print "" }')
+n1=$("$TNAV" filter --count "$chain" sample-logs/ring.csv 2>"$TMP/err")
+[ -n "$n1" ] && [ "$n1" = "$n2" ] && ok "... and of 5000 'and' terms" || bad "5000-term and chain: '$n1' vs '$n2': $(head -c 300 "$TMP/err")"
+sum=$(awk 'BEGIN { for (i = 0; i < 401; i++) printf "%s1", (i ? " + " : ""); print " > 0" }')
+"$TNAV" filter --count "$sum" sample-logs/ring.csv >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(head -1 "$TMP/err")" = "tnav: filter:1:1599: filter too deep: more than 400 levels of operators, parentheses and calls (in a chain of arithmetic each '+' is one; chains of && and || have no limit)" ] \
+    && ok "a chain of 401 '+': the limit named (levels, each '+' one), at the 401st" || bad "401 '+': exit $rc, $(head -c 300 "$TMP/err")"
+
 # an argument of 100 KB in an error is quoted as its first and last 30
 # bytes around '…' (arg_quote): one short line, whatever the argument
 big=$(awk 'BEGIN { s = "x"; for (i = 0; i < 17; i++) s = s s; print substr(s, 1, 100000) }')

@@ -58,15 +58,30 @@ int cli_top(const char *cmd, const CliArgs *a, int *top)
     return 0;
 }
 
-int cli_window(const char *cmd, const CliArgs *a, const Store *s, int64_t *t0, int64_t *t1)
+int cli_window_of(const char *cmd, const char *from, const char *to, const Store *s, int64_t *t0, int64_t *t1)
 {
     *t0 = s->t_min;
-    *t1 = s->t_max < INT64_MAX ? s->t_max + 1 : INT64_MAX;
-    const char *from = cli_extra(a, "--from"), *to = cli_extra(a, "--to");
+    *t1 = s->t_max < INT64_MAX ? s->t_max + 1 : INT64_MAX; /* (instants at the very end are in the window) */
     if (from && !cli_time_arg(from, s->t_min, t0)) return cli_usage_error(cmd, "--from: not a time: '%s'", from);
     if (to && !cli_time_arg(to, s->t_min, t1)) return cli_usage_error(cmd, "--to: not a time: '%s'", to);
-    if (*t1 <= *t0) return cli_usage_error(cmd, "%s", "--to must be after --from");
-    return 0;
+    if (*t1 > *t0) return 0;
+    /* an empty window: say which end is wrong */
+    char msg[300], span[48], q[ARG_QUOTE_BUF];
+    format_dur(span, sizeof span, s->t_max > s->t_min ? s->t_max - s->t_min : 0);
+    if (from && !to)
+        snprintf(msg, sizeof msg, "--from %s is after the end of the trace (its events span %s from its start)",
+                 arg_quote(from, q), span);
+    else if (to && !from)
+        snprintf(msg, sizeof msg, "--to %s is at or before the start of the trace (give a time after it: --to 1s is 1 s "
+                 "after the start)", arg_quote(to, q));
+    else
+        snprintf(msg, sizeof msg, "--to must be after --from");
+    return cli_usage_error(cmd, "%s", msg);
+}
+
+int cli_window(const char *cmd, const CliArgs *a, const Store *s, int64_t *t0, int64_t *t1)
+{
+    return cli_window_of(cmd, cli_extra(a, "--from"), cli_extra(a, "--to"), s, t0, t1);
 }
 
 void usage(FILE *f)

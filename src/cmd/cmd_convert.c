@@ -122,10 +122,8 @@ int cmd_convert(int argc, char **argv, int first)
         return r;
     }
     const Store *s = ss.s;
-    int64_t t0 = s->t_min, t1 = s->t_max + 1;
-    if (from && !cli_time_arg(from, s->t_min, &t0)) r = cli_usage_error("convert", "--from: not a time: '%s'", from);
-    else if (to && !cli_time_arg(to, s->t_min, &t1)) r = cli_usage_error("convert", "--to: not a time: '%s'", to);
-    else if (t1 <= t0) r = cli_usage_error("convert", "%s", "--to must be after --from");
+    int64_t t0, t1;
+    r = cli_window_of("convert", from, to, s, &t0, &t1);
     Emitter em;
     memset(&em, 0, sizeof em);
     char err[300];

@@ -290,12 +290,8 @@ int cmd_render(int argc, char **argv, int first)
         return r;
     }
     int64_t origin = s->t_min;
-    ctx.t0 = s->t_min;
-    ctx.t1 = s->t_max + 1; /* (instants at the very end are in the window) */
-    if (from && !cli_time_arg(from, origin, &ctx.t0)) r = cli_usage_error("render", "--from: not a time: '%s'", from);
-    else if (to && !cli_time_arg(to, origin, &ctx.t1)) r = cli_usage_error("render", "--to: not a time: '%s'", to);
-    else if (ctx.t1 <= ctx.t0) r = cli_usage_error("render", "%s", "--to must be after --from");
-    else if (at && !cli_time_arg(at, origin, &ctx.at)) r = cli_usage_error("render", "--at: not a time: '%s'", at);
+    r = cli_window_of("render", from, to, s, &ctx.t0, &ctx.t1);
+    if (!r && at && !cli_time_arg(at, origin, &ctx.at)) r = cli_usage_error("render", "--at: not a time: '%s'", at);
     if (r) {
         session_close(&ss);
         cli_free(&a);
