@@ -82,6 +82,14 @@ bool set_max_memory(uint64_t bytes);
 /* "512M", "2GiB", "1.5G", "1000000" (bytes): K M G T are powers of 1024,
  * KB MB GB TB of 1000. false when it is not a size. */
 bool parse_size_arg(const char *s, uint64_t *out);
+/* The one syntax of a number on the command line (every numeric option and
+ * the number of a size): decimal digits with an optional fraction and
+ * exponent — 16, 0.5, .5, 1e2, 2.5E-3, an optional sign — and nothing else:
+ * no hexadecimal, digit separators, inf, nan, spaces or trailing text.
+ * parse_real_arg: such a number, finite. parse_int_arg: such a number whose
+ * value is a whole number within [lo, hi] (16, 16.0 and 1.6e1 are 16). */
+bool parse_real_arg(const char *s, double *out);
+bool parse_int_arg(const char *s, int64_t lo, int64_t hi, int64_t *out);
 
 /* a + b, held at INT64_MAX / INT64_MIN instead of wrapping (sums that are
  * shown: busy time, bytes, waits) */

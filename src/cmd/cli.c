@@ -51,9 +51,9 @@ int cli_top(const char *cmd, const CliArgs *a, int *top)
 {
     const char *v = cli_extra(a, "--top");
     if (!v) return 0;
-    char *e;
-    long t = strtol(v, &e, 10);
-    if (e == v || *e || t < 0 || t > 100000000) return cli_usage_error(cmd, "--top must be a number of rows (0 = all), not '%s'", v);
+    int64_t t;
+    if (!parse_int_arg(v, 0, 100000000, &t))
+        return cli_usage_error(cmd, "--top must be a whole number of rows, 0 (all) to 100000000, not '%s'", v);
     *top = (int)t;
     return 0;
 }
@@ -336,10 +336,9 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             if (err) return uerr(cmd, "%s", err);
         } else if (!strcmp(name, "--filter-timeout")) {
             NEEDVAL();
-            char *e;
-            double t = strtod(val, &e);
-            if (e == val || *e || !(t >= 0) || t > 1e6)
-                return uerr(cmd, "--filter-timeout must be a number of seconds (0 = no limit), not '%s'", val);
+            double t;
+            if (!parse_real_arg(val, &t) || !(t >= 0) || t > 1e6)
+                return uerr(cmd, "--filter-timeout must be a number of seconds, 0 (no limit) to 1e6, not '%s'", val);
             filter_set_default_budget(t);
         } else if (!strcmp(name, "--lanes")) {
             a->load.lanes = true;
@@ -357,9 +356,9 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             a->load.columns = val;
         } else if (!strcmp(name, "--threads")) {
             NEEDVAL();
-            int t = atoi(val);
-            if (t < 1 || t > 256) return uerr(cmd, "--threads must be 1..256, not '%s'", val);
-            a->load.threads = t;
+            int64_t t;
+            if (!parse_int_arg(val, 1, 256, &t)) return uerr(cmd, "--threads must be a whole number 1..256, not '%s'", val);
+            a->load.threads = (int)t;
         } else if (!strcmp(name, "--input-format") || (!strcmp(name, "--format") && !takes_value(a->extra_opts, name, &xi))) {
             /* (a command with an output --format of its own, like render,
              * takes the input format as --input-format) */

@@ -221,8 +221,9 @@ int cmd_render(int argc, char **argv, int first)
     }
     ctx.subbins = 8;
     if ((v = cli_extra(&a, "--sub-bins"))) {
-        ctx.subbins = atoi(v);
-        if (ctx.subbins < 1 || ctx.subbins > 64) BAD("--sub-bins must be 1..64, not '%s'", v);
+        int64_t n;
+        if (!parse_int_arg(v, 1, 64, &n)) BAD("--sub-bins must be a whole number 1..64, not '%s'", v);
+        ctx.subbins = (int)n;
     }
     int w = 100, h = 30;
     struct winsize ws;
@@ -231,12 +232,14 @@ int cmd_render(int argc, char **argv, int first)
         h = ws.ws_row - 1;
     }
     if ((v = cli_extra(&a, "--width"))) {
-        w = atoi(v);
-        if (w < 10 || w > 10000) BAD("--width must be 10..10000, not '%s'", v);
+        int64_t n;
+        if (!parse_int_arg(v, 10, 10000, &n)) BAD("--width must be a whole number 10..10000, not '%s'", v);
+        w = (int)n;
     }
     if ((v = cli_extra(&a, "--height"))) {
-        h = atoi(v);
-        if (h < 5 || h > 10000) BAD("--height must be 5..10000, not '%s'", v);
+        int64_t n;
+        if (!parse_int_arg(v, 5, 10000, &n)) BAD("--height must be a whole number 5..10000, not '%s'", v);
+        h = (int)n;
     }
     ctx.w = w;
     ctx.h = h;
@@ -258,17 +261,15 @@ int cmd_render(int argc, char **argv, int first)
     if (ansi && cv && !strcmp(cv, "never")) color = false;
     bool ascii = cli_flag(&a, "--ascii");
     if ((v = cli_extra(&a, "--scale"))) {
-        char *end;
-        ctx.scale = strtod(v, &end);
         /* (a value of the view: a time, a byte or event count, at most an int64) */
-        if (*end || end == v || !(ctx.scale > 0) || !(ctx.scale <= 9.2e18))
+        if (!parse_real_arg(v, &ctx.scale) || !(ctx.scale > 0) || !(ctx.scale <= 9.2e18))
             BAD("--scale must be a finite number above 0 and at most 9.2e18, not '%s'", v);
     }
     ctx.row_sel = cli_extra(&a, "--row");
     const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to"), *at = cli_extra(&a, "--at");
     const char *runs_s = cli_extra(&a, "--runs");
-    int runs = runs_s ? atoi(runs_s) : 10;
-    if (runs < 1 || runs > 100000) runs = 10;
+    int64_t runs = 10;
+    if (runs_s && !parse_int_arg(runs_s, 1, 100000, &runs)) BAD("--runs must be a whole number 1..100000, not '%s'", runs_s);
     bool bench = cli_flag(&a, "--bench");
 #undef BAD
     /* the trace, with the filter */
@@ -284,7 +285,7 @@ int cmd_render(int argc, char **argv, int first)
     ctx.s = s;
     ctx.filter_text = filter_text;
     if (bench) {
-        r = bench_render(&ss, &ctx, filter_text, runs);
+        r = bench_render(&ss, &ctx, filter_text, (int)runs);
         session_close(&ss);
         cli_free(&a);
         return r;
