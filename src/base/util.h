@@ -68,6 +68,9 @@ const char *arg_quote(const char *s, char *buf);
  * hooks run (newest first: the terminal restored, temp files removed),
  * then exit status 3 at once (no half-built state is used). Any thread. */
 NORETURN void die_oom(void);
+/* the exit status of die_oom in a sanitizer build when LeakSanitizer found
+ * a leak at that point (tests/fault_inject.py) */
+#define TNAV_EXIT_LEAK 23
 /* What the process is doing, for that message ("loading the trace"); a
  * string that lives for the process. Thread-safe. With TNAV_FAULT_OOM set
  * to part of a phase's name, entering that phase runs out of memory (a
