@@ -132,7 +132,7 @@ q30=$(printf '%030d' 0 | tr 0 x)
 for c in "stats --from $big sample-logs/ring.csv|tnav stats: --from: not a time: '$q30…$q30' (see tnav --help)" \
     "stats --$big sample-logs/ring.csv|tnav stats: unknown option --${q30%xx}…$q30 (see tnav --help)" \
     "stats sample-logs/$big|tnav: cannot open sample-logs/xxxxxxxxxxxxxxxxxx…$q30: File name too long" \
-    "render --width $big sample-logs/ring.csv|tnav render: --width must be 10..10000, not '$q30…$q30' (see tnav --help)" \
+    "render --width $big sample-logs/ring.csv|tnav render: --width must be a whole number 10..10000, not '$q30…$q30' (see tnav --help)" \
     "convert -o $TMP/$big.csv sample-logs/ring.csv|tnav convert: cannot write '$(echo "$TMP/$big" | cut -c1-30)…$(printf '%026d' 0 | tr 0 x).csv': File name too long" \
     "filter -o $big true sample-logs/ring.csv|tnav filter: -o must be csv or ndjson, not '$q30…$q30' (see tnav --help)"; do
     args=${c%%|*}; want=${c#*|}
