@@ -334,6 +334,30 @@ grep -q '"events":20000,"rejected":0' "$TMP/q1.json" && ok "quoted multi-line CR
 cmp -s "$TMP/q1.json" "$TMP/q2.json" && ok "quoted trace: hybrid = libcsv, 1 thread" || bad "quoted trace: hybrid and libcsv differ"
 cmp -s "$TMP/q1.json" "$TMP/q3.json" && ok "quoted trace: 4 threads, 4 KiB chunks, seams inside records" || bad "quoted trace: chunked load differs"
 
+# libcsv's field buffer grows geometrically (its realloc function doubles a
+# capacity; libcsv itself asks for a fixed step at a time): a quoted field of
+# 16 MB costs a few more allocations than one of 1 KB, not one per step
+# (4,000 of them in 4 KiB steps). Counted, not timed: TNAV_FAULT_ALLOC=N
+# fails the Nth allocation, so the smallest N that completes is the count.
+allocs() {
+    lo=0 hi=1
+    while TNAV_FAULT_ALLOC=$hi "$@" >/dev/null 2>&1; [ $? -ne 0 ]; do lo=$hi; hi=$((hi * 2)); [ $hi -gt 1000000 ] && break; done
+    while [ $((hi - lo)) -gt 1 ]; do
+        mid=$(((lo + hi) / 2))
+        if TNAV_FAULT_ALLOC=$mid "$@" >/dev/null 2>&1; then hi=$mid; else lo=$mid; fi
+    done
+    echo $((hi - 1))
+}
+for sz in 1000 16000000; do
+    awk -v n=$sz 'BEGIN { printf "ts,loc,name\n1,0,a\n2,0,\""; s = "xxxxxxxxxxxxxxxx"; for (i = 0; i < n / 16; i++) printf "%s", s; printf "\"\n3,0,c\n" }' >"$TMP/q$sz.csv"
+done
+for e in libcsv hybrid; do
+    a=$(allocs "$TNAV" stats --threads 1 --csv-engine $e "$TMP/q1000.csv"); b=$(allocs "$TNAV" stats --threads 1 --csv-engine $e "$TMP/q16000000.csv")
+    [ "$a" -gt 10 ] && [ "$b" -lt $((a + 64)) ] && ok "--csv-engine $e: a quoted field of 16 MB takes $b allocations, one of 1 KB $a (the buffer doubles)" \
+        || bad "--csv-engine $e: a quoted field of 16 MB takes $b allocations, one of 1 KB $a"
+done
+rm -f "$TMP/q16000000.csv"
+
 # ---------------------------------------------------------------------------
 section "standard input, pipes and compressed files (gzip, zstd)"
 # the same trace by every road gives the same answer as the plain file
