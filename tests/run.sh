@@ -1009,8 +1009,11 @@ rm -f "$TMP/oom-big.csv"
 if command -v tmux >/dev/null 2>&1; then
     # out of memory with the screen up, while loading (the progress shown)
     # and while drawing (injected where the phase begins: TNAV_FAULT_OOM)
+    k=0
     for ph in "--max-memory 24MiB" "TNAV_FAULT_OOM=drawing" "TNAV_FAULT_OOM=summaries"; do
-        S=tnav-oom-$$
+        # (a server of its own each time: the previous one may still be
+        # exiting when the next starts)
+        k=$((k + 1)); S=tnav-oom-$$-$k
         case $ph in --*) env=""; opt=$ph ;; *) env=$ph; opt="" ;; esac
         tmux -L "$S" new-session -d -x 100 -y 30 "sh" 2>/dev/null
         # keys typed before the shell's prompt is drawn are echoed ahead of

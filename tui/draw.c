@@ -161,19 +161,19 @@ static void draw_stats(App *A, Canvas *c, int w, int h)
         int y = 1 + (int)l - A->st_off;
         if (y < 1 || y > rows) continue;
         char b[5][48], line[300];
-        format_dur(b[0], sizeof b[0], (int64_t)v[1]);
-        format_dur(b[1], sizeof b[1], (int64_t)v[2]);
-        format_bytes(b[2], sizeof b[2], (int64_t)v[3]);
-        format_bytes(b[3], sizeof b[3], (int64_t)v[4]);
+        format_dur(b[0], sizeof b[0], dbl_to_i64(v[1]));
+        format_dur(b[1], sizeof b[1], dbl_to_i64(v[2]));
+        format_bytes(b[2], sizeof b[2], dbl_to_i64(v[3]));
+        format_bytes(b[3], sizeof b[3], dbl_to_i64(v[4]));
         snprintf(line, sizeof line, "%-14.14s %10.0f %11s %5.1f%% %11s %5.1f%% %11s %11s", loc_label(s, l), v[0], b[0],
                  100 * v[1] / span, b[1], 100 * v[2] / span, b[2], b[3]);
         canvas_text(c, 0, y, line, w, ROLE_DEFAULT, (int)l == A->st_cur ? ATTR_REVERSE : 0);
     }
     char b[4][48], line[300];
-    format_dur(b[0], sizeof b[0], (int64_t)tot[1]);
-    format_dur(b[1], sizeof b[1], (int64_t)tot[2]);
-    format_bytes(b[2], sizeof b[2], (int64_t)tot[3]);
-    format_bytes(b[3], sizeof b[3], (int64_t)tot[4]);
+    format_dur(b[0], sizeof b[0], dbl_to_i64(tot[1]));
+    format_dur(b[1], sizeof b[1], dbl_to_i64(tot[2]));
+    format_bytes(b[2], sizeof b[2], dbl_to_i64(tot[3]));
+    format_bytes(b[3], sizeof b[3], dbl_to_i64(tot[4]));
     snprintf(line, sizeof line, "%-14s %10.0f %11s %6s %11s %6s %11s %11s", "total", tot[0], b[0], "", b[1], "", b[2], b[3]);
     canvas_text(c, 0, h - 1, line, w, ROLE_TITLE, ATTR_BOLD);
 }

@@ -122,6 +122,17 @@ static inline int dbl_to_int(double x, int lo, int hi)
     return (int)__builtin_lround(x);
 }
 
+/* v as an int64, held within [INT64_MIN, INT64_MAX] (a double of a
+ * saturated sum is 2^63, one past INT64_MAX: the cast would be undefined);
+ * NaN gives 0 */
+static inline int64_t dbl_to_i64(double v)
+{
+    if (!(v == v)) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)v;
+}
+
 /* v held within +-DBL_MAX (a sum or mean of huge values that overflowed to
  * infinity saturates, as integer sums do); NaN stays NaN (undefined) */
 static inline double sat_dbl(double v)
