@@ -432,8 +432,21 @@ static void chain_flatten(const Cg *g, Node *n, int op, Node ***v, int *nv)
         chain_flatten(g, n->kids[1], op, v, nv);
         return;
     }
-    *v = xrealloc(*v, ((size_t)*nv + 1) * sizeof(Node *));
+    if ((*nv & (*nv - 1)) == 0) /* (at 0, 1, 2, 4, ...: doubling) */
+        *v = xrealloc(*v, ((size_t)*nv * 2 + 1) * sizeof(Node *));
     (*v)[(*nv)++] = n;
+}
+
+typedef struct {
+    int cost, at;
+    Node *n;
+} ChainItem;
+
+static int cmp_chain_item(const void *a, const void *b)
+{
+    const ChainItem *x = a, *y = b;
+    if (x->cost != y->cost) return x->cost < y->cost ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at); /* ties keep source order */
 }
 
 /* a && b && c (or ||): the operands cheapest first (they are pure, so
@@ -445,17 +458,12 @@ static int cg_chain(Cg *g, Node *n)
     Node **v = NULL;
     int nv = 0;
     chain_flatten(g, n, n->op, &v, &nv);
-    int *c = xmalloc((size_t)nv * sizeof(int));
-    for (int i = 0; i < nv; i++) c[i] = cost(g, v[i]);
-    for (int i = 1; i < nv; i++) /* stable insertion sort: ties keep source order */
-        for (int j = i; j > 0 && c[j] < c[j - 1]; j--) {
-            int tc = c[j];
-            c[j] = c[j - 1];
-            c[j - 1] = tc;
-            Node *tn = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = tn;
-        }
+    /* (a stable sort in n log n: a chain may have thousands of operands) */
+    ChainItem *ci = xmalloc((size_t)nv * sizeof(ChainItem));
+    for (int i = 0; i < nv; i++) ci[i] = (ChainItem){cost(g, v[i]), i, v[i]};
+    qsort(ci, (size_t)nv, sizeof(ChainItem), cmp_chain_item);
+    for (int i = 0; i < nv; i++) v[i] = ci[i].n;
+    free(ci);
     int res = new_m(g);
     int *jumps = xmalloc((size_t)nv * sizeof(int));
     int acc = cg_bool(g, v[0]);
@@ -478,7 +486,6 @@ static int cg_chain(Cg *g, Node *n)
     for (int i = 1; i < nv && !g->failed; i++) g->P->code[jumps[i]].target = g->P->ncode;
     g->nloaded = loaded_before;
     free(jumps);
-    free(c);
     free(v);
     return acc;
 }

@@ -153,16 +153,7 @@ void filter_fail_regex(Filter *F, int rx, int code, const char *str, size_t n)
 {
     if (F->status) return;
     F->status = FILTER_FAILED;
-    size_t pl;
-    int fl;
-    const char *pat = rx_pattern(F->rx[rx], &pl, &fl);
-    char why[160];
-    rx_error(code, why, sizeof why);
-    /* the subject: its first 40 bytes (whole characters), then "…" */
-    size_t k = n < 40 ? n : 40;
-    while (k < n && k > 0 && ((unsigned char)str[k] & 0xC0) == 0x80) k--;
-    snprintf(F->errmsg, sizeof F->errmsg, "regex /%.*s/ failed on '%.*s%s': %s", (int)(pl < 80 ? pl : 80), pat,
-             (int)k, str, k < n ? "…" : "", why);
+    rx_fail_message(F->rx[rx], code, str, n, F->errmsg, sizeof F->errmsg);
 }
 
 /* before a run: no stop yet, the deadline set */

@@ -187,7 +187,15 @@ static bool lex_string(P *p, Token *t)
     const char *s = p->s;
     char q = s[p->pos];
     int i = p->pos + 1;
-    char *o = xmalloc((size_t)(p->n - p->pos) * 4 + 1);
+    /* The decoded string is never longer than its source text (an escape
+     * of 2, 4 or 6 characters gives 1 to 3 bytes), so the buffer is the
+     * span up to the closing quote, found the way the loop below walks:
+     * linear in the literal, not in the rest of the filter (a list of
+     * 12,000 strings used to allocate 4x the filter text for each). */
+    int close = i;
+    while (close < p->n && s[close] != q) close += s[close] == '\\' ? 2 : 1;
+    if (close > p->n) close = p->n;
+    char *o = xmalloc((size_t)(close - i) + 1);
     size_t on = 0;
     for (;;) {
         if (i >= p->n) {
@@ -592,6 +600,60 @@ static Node *parse_expr(P *p, int minbp)
     return n;
 }
 
+/* a && b && c ... (or ||) as a tree: operands v[lo..hi), ops[i] the span
+ * of the operator between v[i] and v[i + 1]. Up to CHAIN_FOLD operands fold
+ * to the left, as any other operator; a longer chain is split in halves
+ * (the operators are associative and pure, and the compiler flattens the
+ * chain again), so that a flat chain of thousands of terms is a tree of
+ * logarithmic height, not thousands of levels of nesting. */
+#define CHAIN_FOLD 32
+static Node *chain_tree(Node **v, const int (*ops)[2], int lo, int hi, int op)
+{
+    if (hi - lo == 1) return v[lo];
+    int mid = hi - lo <= CHAIN_FOLD ? hi - 1 : lo + (hi - lo) / 2;
+    Node *l = chain_tree(v, ops, lo, mid, op), *r = chain_tree(v, ops, mid, hi, op);
+    Node *b = node_new(N_BINARY, l->start, r->end);
+    b->op = op;
+    b->ival = ops[mid - 1][0]; /* the operator's own span, for messages */
+    b->fval = ops[mid - 1][1];
+    node_add(b, l);
+    node_add(b, r);
+    return b;
+}
+
+/* after lhs, the operator k (&& or ||, the current token): the rest of the
+ * chain of k at this level; NULL (lhs freed) on an error */
+static Node *parse_chain(P *p, Node *lhs, int k, int r)
+{
+    VEC(Node *) v = {0};
+    VEC(int) ops = {0};
+    VEC_PUSH(v, lhs);
+    bool ok = true;
+    while ((int)p->tok.k == k) {
+        VEC_PUSH(ops, p->tok.start);
+        VEC_PUSH(ops, p->tok.end);
+        if (!next(p)) {
+            ok = false;
+            break;
+        }
+        Node *rhs = parse_expr(p, r);
+        if (!rhs) {
+            ok = false;
+            break;
+        }
+        VEC_PUSH(v, rhs);
+    }
+    Node *t = NULL;
+    if (ok) {
+        t = chain_tree(v.v, (const int (*)[2])ops.v, 0, (int)v.len, k);
+    } else {
+        for (size_t i = 0; i < v.len; i++) node_free(v.v[i]);
+    }
+    VEC_FREE(v);
+    VEC_FREE(ops);
+    return t;
+}
+
 static Node *parse_expr_inner(P *p, int minbp)
 {
     Node *lhs;
@@ -622,6 +684,12 @@ static Node *parse_expr_inner(P *p, int minbp)
         int k = p->tok.k, l, r;
         infix_bp(k, &l, &r);
         if (l < 0 || l < minbp) break;
+        if (k == T_AND || k == T_OR) {
+            lhs = parse_chain(p, lhs, k, r);
+            if (!lhs) return NULL;
+            if (lhs->height > AST_MAX_HEIGHT) break; /* reported by parse_expr */
+            continue;
+        }
         Token op = p->tok;
         if (!next(p)) break;
         Node *rhs;
@@ -660,7 +728,15 @@ static Node *parse_expr_inner(P *p, int minbp)
         node_add(b, lhs);
         node_add(b, rhs);
         lhs = b;
-        if (b->height > AST_MAX_HEIGHT) break; /* reported by parse_expr */
+        if (b->height > AST_MAX_HEIGHT) {
+            /* (a chain of arithmetic folds to the left: each operator is a
+             * level, and the order matters where a sum overflows) */
+            perr(p, op.start, op.end,
+                 "filter too deep: more than %d levels of operators, parentheses and calls (in a chain of "
+                 "arithmetic each %s is one; chains of && and || have no limit)",
+                 AST_MAX_HEIGHT, tok_name(k));
+            break;
+        }
         if (is_cmp(k) && is_cmp(p->tok.k)) {
             perr(p, p->tok.start, p->tok.end, "comparisons do not chain: write a < b && b < c");
             break;

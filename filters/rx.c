@@ -43,7 +43,10 @@ Regex *rx_compile(const char *pattern, size_t n, int flags, char *err, size_t er
     rx->pattern = xstrndup(pattern, n);
     rx->plen = n;
     rx->flags = flags;
-    rx->jit = pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
+    /* TNAV_NO_JIT=1: the interpreter only (where JIT memory is refused, and
+     * for the tests of the interpreter's limits) */
+    const char *nj = getenv("TNAV_NO_JIT");
+    rx->jit = !(nj && nj[0] == '1') && pcre2_jit_compile(re, PCRE2_JIT_COMPLETE) == 0;
     rx->md = pcre2_match_data_create_from_pattern(re, NULL);
     rx->mc = pcre2_match_context_create(NULL);
     if (!rx->md || !rx->mc) die_oom();
@@ -74,6 +77,19 @@ void rx_error(int code, char *buf, size_t sz)
     PCRE2_UCHAR msg[256];
     if (pcre2_get_error_message(code, msg, sizeof msg) < 0) snprintf(buf, sz, "PCRE2 error %d", code);
     else snprintf(buf, sz, "%s", (const char *)msg);
+}
+
+void rx_fail_message(const Regex *rx, int code, const char *s, size_t n, char *buf, size_t sz)
+{
+    char why[256];
+    rx_error(code, why, sizeof why);
+    /* the subject: its first 40 bytes (whole characters), then "…" */
+    size_t k = n < 40 ? n : 40;
+    while (k < n && k > 0 && ((unsigned char)s[k] & 0xC0) == 0x80) k--;
+    size_t pl = rx->plen < 80 ? rx->plen : 80;
+    while (pl < rx->plen && pl > 0 && ((unsigned char)rx->pattern[pl] & 0xC0) == 0x80) pl--;
+    snprintf(buf, sz, "regex /%.*s%s/ failed on '%.*s%s': %s", (int)pl, rx->pattern, pl < rx->plen ? "…" : "", (int)k, s,
+             k < n ? "…" : "", why);
 }
 
 bool rx_jit(const Regex *rx) { return rx->jit; }

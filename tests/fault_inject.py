@@ -8,8 +8,14 @@ and check every time:
     stderr, or (N past the last allocation) exit 0 with the normal output;
     never a crash, a sanitizer report or a hang; an output file of
     convert -o is complete or absent (no temp file left beside it);
+  * under ASan (--asan): no leak at the out-of-memory exit either — die_oom
+    runs LeakSanitizer's check before _exit and exits 23 (TNAV_EXIT_LEAK)
+    when it finds one — and the write failures too;
   * writes: exit 2 and a line saying why; an output file of convert -o is
-    the old one, untouched, and no temp file is left.
+    the old one, untouched, and no temp file is left;
+  * the interface in a real terminal (tmux), for a bounded sample of N:
+    exit 3 and the line, and the terminal given back (alternate screen off)
+    — or, N past the start, the interface up and 'q' quits it (exit 0).
 
 usage: fault_inject.py TNAV [--full] [--asan TNAV_ASAN]
 Prints "ok - ..." / "not ok - ..." lines and "fault: P passed, F failed".
@@ -18,10 +24,14 @@ geometric stride (make test).
 """
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
+
+EXIT_LEAK = 23  # TNAV_EXIT_LEAK (src/base/util.h)
 
 PASS = 0
 FAIL = 0
@@ -102,7 +112,9 @@ def alloc_suite(tnav, cmd, tmp, full, label):
                 problems.append("N=%d: exit 0 but a different output" % n)
             ended = True
             break
-        if rc != 3:
+        if rc == EXIT_LEAK:
+            problems.append("N=%d: LeakSanitizer found a leak at the out-of-memory exit: %s" % (n, err.strip()[-400:]))
+        elif rc != 3:
             problems.append("N=%d: exit %d (expected 3): %s" % (n, rc, err.strip()[:300]))
         elif len(lines) != 1 or not lines[0].startswith("tnav: out of memory while "):
             problems.append("N=%d: stderr is not one 'out of memory while' line: %r" % (n, err[:300]))
@@ -117,8 +129,8 @@ def alloc_suite(tnav, cmd, tmp, full, label):
     if problems:
         bad("%s: allocation failures (%d runs): %s" % (label, runs, "; ".join(problems[:5])))
     else:
-        ok("%s: every allocation failure of %d (1..%d) ends with exit 3 and one line saying what was being done"
-           % (label, runs, n - 1))
+        ok("%s: every allocation failure of %d (1..%d) ends with exit 3 and one line saying what was being done%s"
+           % (label, runs, n - 1, ", no leak" if label.endswith("(asan)") else ""))
 
 
 def write_suite(tnav, cmd, tmp, full, label):
@@ -165,6 +177,73 @@ def write_suite(tnav, cmd, tmp, full, label):
            % (label, len(sizes), sizes[-1], size, ", the old file intact, no temp file" if has_out else ""))
 
 
+def tmux_suite(tnav, trace, samples, label):
+    """the interface in tmux with the Nth allocation failing, for each N of
+    samples: exit 3, the line, the alternate screen off; or the interface
+    comes up (N past its start), 'q' quits it and it exits 0"""
+    if not shutil.which("tmux"):
+        print("skip - %s: tmux is not installed" % label)
+        return
+    problems = []
+    seen = {"oom": 0, "up": 0}
+    phases = []
+    for n in samples:
+        sock = "tnav-fi-%d-%d" % (os.getpid(), n)
+        tm = ["tmux", "-L", sock]
+        subprocess.run(tm + ["new-session", "-d", "-x", "100", "-y", "30", "sh"], env=env_for({}),
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            def pane():
+                return subprocess.run(tm + ["capture-pane", "-p"], capture_output=True, text=True).stdout
+
+            def alt():
+                return subprocess.run(tm + ["display", "-p", "#{alternate_on}"], capture_output=True,
+                                      text=True).stdout.strip()
+            t0 = time.time()
+            while time.time() - t0 < 10 and not pane().strip():
+                time.sleep(0.05)
+            subprocess.run(tm + ["send-keys", "TERM=xterm LC_ALL=C.UTF-8 TZ=UTC TNAV_FAULT_ALLOC=%d %s %s; echo rc=$?"
+                                 % (n, tnav, trace), "Enter"])
+            quit_sent = False
+            t0 = time.time()
+            while time.time() - t0 < 20:
+                p = pane()
+                if any(l.startswith("rc=") for l in p.splitlines()):
+                    break
+                if not quit_sent and alt() == "1" and "? help" in p:
+                    subprocess.run(tm + ["send-keys", "q"])
+                    quit_sent = True
+                time.sleep(0.05)
+            p, a = pane(), alt()
+            rcs = [l for l in p.splitlines() if l.startswith("rc=")]
+            if not rcs:
+                problems.append("N=%d: no exit within 20 s" % n)
+            elif rcs[-1] == "rc=3":
+                seen["oom"] += 1
+                ph = [l.split("while ", 1)[1] for l in p.splitlines() if "tnav: out of memory while " in l]
+                if ph and ph[0] not in phases:
+                    phases.append(ph[0])
+                if "tnav: out of memory while " not in p or a != "0":
+                    problems.append("N=%d: exit 3 but the terminal not given back (alternate screen %s) or no line: %r"
+                                    % (n, a, p[-300:]))
+            elif rcs[-1] == "rc=0" and quit_sent:
+                seen["up"] += 1
+                if a != "0":
+                    problems.append("N=%d: quit, but the alternate screen is still on" % n)
+            else:
+                problems.append("N=%d: %s: %r" % (n, rcs[-1], p[-300:]))
+        finally:
+            subprocess.run(tm + ["kill-server"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if not seen["oom"]:
+        problems.append("no N of %s failed: nothing was tested" % samples)
+    if problems:
+        bad("%s: %s" % (label, "; ".join(problems[:5])))
+    else:
+        ok("%s: for %d values of N (%s), %d out of memory (while %s) with the terminal given back and the line, "
+           "%d came up and quit" % (label, len(samples), ",".join(map(str, samples)), seen["oom"], "; ".join(phases),
+                                    seen["up"]))
+
+
 def main():
     args = sys.argv[1:]
     if not args:
@@ -198,6 +277,13 @@ def main():
                 alloc_suite(asan, cmd, tmp, False, label + " (asan)")
         for cmd, label in cmds[:8]:
             write_suite(tnav, cmd, tmp, full, label)
+        if asan and os.path.exists(asan):
+            for cmd, label in cmds[:1] + cmds[3:4] + cmds[6:7]:
+                write_suite(asan, cmd, tmp, False, label + " (asan)")
+        # the interface in a terminal: a bounded sample (every N under --full
+        # would take hours); from the first allocations to past the start
+        samples = [1, 2, 5, 20, 80, 200, 300, 400, 450, 500, 550, 600, 650, 700, 1500, 10000]
+        tmux_suite(tnav, ring, samples, "interface in tmux, out of memory at the Nth allocation")
     print("fault: %d passed, %d failed" % (PASS, FAIL))
     return 1 if FAIL else 0
 

@@ -111,6 +111,40 @@ else
     bad "long filter error: $n bytes"; head -c 600 "$TMP/err"
 fi
 
+# a flat chain of || (or &&) is not nesting: 5000 terms compile (a tree of
+# logarithmic height) and select what the same set as a range selects; a
+# chain of 401 '+' is 401 levels, and the message says so
+chain=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%sloc == %d", (i ? " || " : ""), i % 4; print "" }')
+n1=$("$TNAV" filter --count "$chain" sample-logs/ring.csv 2>"$TMP/err"); n2=$("$TNAV" filter --count 'loc in 0..3' sample-logs/ring.csv)
+[ -n "$n1" ] && [ "$n1" = "$n2" ] && ok "a flat chain of 5000 '||' terms: $n1 events, as loc in 0..3" || bad "5000-term || chain: '$n1' vs '$n2': $(head -c 300 "$TMP/err")"
+chain=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%sloc != %d", (i ? " and " : ""), 4 + i % 4; print "" }')
+n1=$("$TNAV" filter --count "$chain" sample-logs/ring.csv 2>"$TMP/err")
+[ -n "$n1" ] && [ "$n1" = "$n2" ] && ok "... and of 5000 'and' terms" || bad "5000-term and chain: '$n1' vs '$n2': $(head -c 300 "$TMP/err")"
+sum=$(awk 'BEGIN { for (i = 0; i < 401; i++) printf "%s1", (i ? " + " : ""); print " > 0" }')
+"$TNAV" filter --count "$sum" sample-logs/ring.csv >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(head -1 "$TMP/err")" = "tnav: filter:1:1599: filter too deep: more than 400 levels of operators, parentheses and calls (in a chain of arithmetic each '+' is one; chains of && and || have no limit)" ] \
+    && ok "a chain of 401 '+': the limit named (levels, each '+' one), at the 401st" || bad "401 '+': exit $rc, $(head -c 300 "$TMP/err")"
+
+# an argument of 100 KB in an error is quoted as its first and last 30
+# bytes around '…' (arg_quote): one short line, whatever the argument
+big=$(awk 'BEGIN { s = "x"; for (i = 0; i < 17; i++) s = s s; print substr(s, 1, 100000) }')
+q30=$(printf '%030d' 0 | tr 0 x)
+for c in "stats --from $big sample-logs/ring.csv|tnav stats: --from: not a time: '$q30…$q30' (see tnav --help)" \
+    "stats --$big sample-logs/ring.csv|tnav stats: unknown option --${q30%xx}…$q30 (see tnav --help)" \
+    "stats sample-logs/$big|tnav: cannot open sample-logs/xxxxxxxxxxxxxxxxxx…$q30: File name too long" \
+    "render --width $big sample-logs/ring.csv|tnav render: --width must be a whole number 10..10000, not '$q30…$q30' (see tnav --help)" \
+    "convert -o $TMP/$big.csv sample-logs/ring.csv|tnav convert: cannot write '$(echo "$TMP/$big" | cut -c1-30)…$(printf '%026d' 0 | tr 0 x).csv': File name too long" \
+    "filter -o $big true sample-logs/ring.csv|tnav filter: -o must be csv or ndjson, not '$q30…$q30' (see tnav --help)"; do
+    args=${c%%|*}; want=${c#*|}
+    # (word splitting of args is wanted: no argument here has a space)
+    "$TNAV" $args >"$TMP/out" 2>"$TMP/err"; rc=$?
+    if [ $rc -eq 2 ] && [ "$(cat "$TMP/err")" = "$want" ]; then
+        ok "a 100 KB argument in an error ($(echo "$args" | cut -c1-14)...): one line of $(wc -c <"$TMP/err") bytes, 30 + 30 quoted"
+    else
+        bad "100 KB argument: exit $rc, $(wc -c <"$TMP/err") bytes: $(head -c 300 "$TMP/err") (want: $want)"
+    fi
+done
+
 # ---------------------------------------------------------------------------
 section "golden outputs of the samples"
 for f in sample-logs/*.csv sample-logs/*.ndjson; do
@@ -230,6 +264,14 @@ sa=$(echo "$a" | tr ' ' '\n' | sed -n 's/^selected=//p')
 want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "line") c = i } NR > 1 && $c != "" && $c % 2 == 0 && $c < 24000 { n++ } END { print n + 0 }' "$TMP/inlist.csv")
 [ "$sa" = "$want" ] && ok "line in [12,000 integers]: the $sa events with an even line below 24,000" || bad "line in [12,000 integers]: $sa selected, expected $want"
 awk -v a="$ta" -v b="$tb" 'BEGIN { exit !(a < 3 * b + 1) }' && ok "... in $ta ms, against $tb ms for 1,200 (a set, not a chain)" || bad "line in [12,000 integers]: $ta ms against $tb ms for 1,200"
+# a list of 12,000 strings compiles in memory linear in its text: each
+# literal's buffer is the literal, not a multiple of the rest of the filter
+# (which took 2.4 GB of address space for this list)
+strlist=$(awk 'BEGIN { s = "name in [\"compute\""; for (i = 0; i < 12000; i++) s = s ",\"n" i "\""; print s ",\"main\"]" }')
+"$TNAV" filter --count --max-memory 32MiB "$strlist" sample-logs/ring.csv >"$TMP/out" 2>"$TMP/err"; rc=$?
+[ $rc -eq 0 ] && [ "$(cat "$TMP/out")" = 88 ] && [ ! -s "$TMP/err" ] \
+    && ok "name in [12,002 strings] (${#strlist} bytes) under --max-memory 32MiB: the 88 compute and main events" \
+    || bad "name in [12,002 strings] under --max-memory 32MiB: exit $rc, $(head -c 300 "$TMP/out" "$TMP/err")"
 
 # ---------------------------------------------------------------------------
 section "filters: a time budget per run (--filter-timeout)"
@@ -242,6 +284,30 @@ for cmd in "filter --count" "stats" "render --view density" "convert -F ndjson -
         && ok "$cmd: a run past --filter-timeout stops: exit 2, said, no output" || bad "$cmd budget: exit $rc, $(head -c 200 "$TMP/err")"
 done
 [ ! -e "$TMP/slow.out" ] && ok "... convert leaves no output file" || bad "convert wrote $TMP/slow.out"
+# the name patterns of stats (--comm-names, --sync-names): the same budget
+for o in --comm-names --sync-names; do
+    "$TNAV" stats --filter-timeout 0.05 $o '(a+)+\d$' "$TMP/slow.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && grep -qx "tnav: $o: stopped after 0.05 s (--filter-timeout)" "$TMP/err" && [ ! -s "$TMP/out" ] \
+        && ok "stats $o past --filter-timeout stops: exit 2, said, no output" || bad "stats $o budget: exit $rc, $(head -c 200 "$TMP/err")"
+done
+# ... and the same limits: a 200 KB name on which /^(ab|x)*$/ needs more than
+# 1 MiB of JIT stack, or (TNAV_NO_JIT=1, the interpreter) nests past depth
+# 10,000; in a filter and in a name pattern: exit 2 and the limit named
+awk 'BEGIN { printf "ts,dur,loc,kind,name\n1,5,0,state,"; for (i = 0; i < 100000; i++) printf "ab"; print "" }' >"$TMP/deep.csv"
+subj="'abababababababababababababababababababab…'"
+for nojit in 0 1; do
+    if [ $nojit = 0 ]; then why="JIT stack limit reached"; else why="matching depth limit exceeded"; fi
+    TNAV_NO_JIT=$nojit "$TNAV" filter --count 'name =~ /^(ab|x)*$/' "$TMP/deep.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    if [ $nojit = 0 ] && grep -q "matching depth limit exceeded" "$TMP/err"; then
+        skip "the JIT stack limit: PCRE2 JIT is not available here"
+        continue
+    fi
+    [ $rc -eq 2 ] && [ "$(cat "$TMP/err")" = "tnav: regex /^(ab|x)*$/ failed on $subj: $why" ] && [ ! -s "$TMP/out" ] \
+        && ok "filter: a match past the limit ($why): exit 2, the filter's error" || bad "filter, $why: exit $rc, $(head -c 300 "$TMP/err")"
+    TNAV_NO_JIT=$nojit "$TNAV" stats --sync-names '^(ab|x)*$' "$TMP/deep.csv" >"$TMP/out" 2>"$TMP/err"; rc=$?
+    [ $rc -eq 2 ] && [ "$(cat "$TMP/err")" = "tnav: --sync-names: regex /^(ab|x)*$/ failed on $subj: $why" ] && [ ! -s "$TMP/out" ] \
+        && ok "stats --sync-names: the same limit ($why), the same error naming the option" || bad "stats --sync-names, $why: exit $rc, $(head -c 300 "$TMP/err")"
+done
 "$TNAV" filter --count --filter-timeout 0.05 -f 'name =~ /^a{18}!1\d*$/' "$TMP/slow.csv" >"$TMP/out" 2>"$TMP/err"
 [ "$(cat "$TMP/out")" = 1111 ] && [ ! -s "$TMP/err" ] && ok "a quick filter under the same budget: its answer" || bad "quick filter: $(cat "$TMP/out" "$TMP/err")"
 
@@ -267,6 +333,30 @@ TNAV_CHUNK_BYTES=4096 "$TNAV" stats --json --threads 4 "$TMP/quoted.csv" | strip
 grep -q '"events":20000,"rejected":0' "$TMP/q1.json" && ok "quoted multi-line CRLF trace loads completely" || bad "quoted trace: $(head -c 120 "$TMP/q1.json")"
 cmp -s "$TMP/q1.json" "$TMP/q2.json" && ok "quoted trace: hybrid = libcsv, 1 thread" || bad "quoted trace: hybrid and libcsv differ"
 cmp -s "$TMP/q1.json" "$TMP/q3.json" && ok "quoted trace: 4 threads, 4 KiB chunks, seams inside records" || bad "quoted trace: chunked load differs"
+
+# libcsv's field buffer grows geometrically (its realloc function doubles a
+# capacity; libcsv itself asks for a fixed step at a time): a quoted field of
+# 16 MB costs a few more allocations than one of 1 KB, not one per step
+# (4,000 of them in 4 KiB steps). Counted, not timed: TNAV_FAULT_ALLOC=N
+# fails the Nth allocation, so the smallest N that completes is the count.
+allocs() {
+    lo=0 hi=1
+    while TNAV_FAULT_ALLOC=$hi "$@" >/dev/null 2>&1; [ $? -ne 0 ]; do lo=$hi; hi=$((hi * 2)); [ $hi -gt 1000000 ] && break; done
+    while [ $((hi - lo)) -gt 1 ]; do
+        mid=$(((lo + hi) / 2))
+        if TNAV_FAULT_ALLOC=$mid "$@" >/dev/null 2>&1; then hi=$mid; else lo=$mid; fi
+    done
+    echo $((hi - 1))
+}
+for sz in 1000 16000000; do
+    awk -v n=$sz 'BEGIN { printf "ts,loc,name\n1,0,a\n2,0,\""; s = "xxxxxxxxxxxxxxxx"; for (i = 0; i < n / 16; i++) printf "%s", s; printf "\"\n3,0,c\n" }' >"$TMP/q$sz.csv"
+done
+for e in libcsv hybrid; do
+    a=$(allocs "$TNAV" stats --threads 1 --csv-engine $e "$TMP/q1000.csv"); b=$(allocs "$TNAV" stats --threads 1 --csv-engine $e "$TMP/q16000000.csv")
+    [ "$a" -gt 10 ] && [ "$b" -lt $((a + 64)) ] && ok "--csv-engine $e: a quoted field of 16 MB takes $b allocations, one of 1 KB $a (the buffer doubles)" \
+        || bad "--csv-engine $e: a quoted field of 16 MB takes $b allocations, one of 1 KB $a"
+done
+rm -f "$TMP/q16000000.csv"
 
 # ---------------------------------------------------------------------------
 section "standard input, pipes and compressed files (gzip, zstd)"
@@ -1036,8 +1126,11 @@ rm -f "$TMP/oom-big.csv"
 if command -v tmux >/dev/null 2>&1; then
     # out of memory with the screen up, while loading (the progress shown)
     # and while drawing (injected where the phase begins: TNAV_FAULT_OOM)
+    k=0
     for ph in "--max-memory 24MiB" "TNAV_FAULT_OOM=drawing" "TNAV_FAULT_OOM=summaries"; do
-        S=tnav-oom-$$
+        # (a server of its own each time: the previous one may still be
+        # exiting when the next starts)
+        k=$((k + 1)); S=tnav-oom-$$-$k
         case $ph in --*) env=""; opt=$ph ;; *) env=$ph; opt="" ;; esac
         tmux -L "$S" new-session -d -x 100 -y 30 "sh" 2>/dev/null
         # keys typed before the shell's prompt is drawn are echoed ahead of

@@ -287,6 +287,28 @@ keys unkterm q
 check "... a normal exit that says which description was used" wait_for unkterm "^tnav: TERM 'no-such-terminal-xyz' has no terminfo entry here: drawn as xterm-256color$"
 check "... exit 0" wait_for unkterm "tnav-exit=0" F
 
+# ---- no terminal description at all: exit 2 at once, before loading ------------------------------
+# (root only: a mount namespace of its own with an empty tmpfs over every
+# terminfo directory; $HOME without .terminfo, no TERMINFO*). The trace does
+# not exist: its error would come first if tnav loaded before checking.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
+    cat >"$TMP/noterm.sh" <<EOS
+for d in /etc/terminfo /lib/terminfo /usr/share/terminfo /usr/lib/terminfo; do
+    [ -d "\$d" ] && mount -t tmpfs tmpfs "\$d"
+done
+unset TERMINFO TERMINFO_DIRS
+HOME=$TMP/nohome TERM=no-such-terminal-xyz $TNAV $TMP/no-such-trace.csv
+EOS
+    start noterm 200 30 "unshare -m sh $TMP/noterm.sh"
+    check "no terminfo description at all (not even xterm or vt100): exit 2" wait_for noterm "tnav-exit=2" F
+    check "... at once, before loading (the missing trace is not reached), saying so" \
+        wait_for noterm "^tnav: the terminal type 'no-such-terminal-xyz' \(TERM\) has no terminfo description on this machine, nor have xterm-256color, xterm or vt100"
+    s=$(screen noterm)
+    if echo "$s" | grep -q "no-such-trace\|cannot open"; then bad "... the trace was opened before the terminal check"; echo "$s" | sed 's/^/    | /'; else ok "... the trace never opened"; fi
+else
+    echo "skip - no terminfo at all: needs root and unshare -m (a private mount namespace) to hide the terminfo directories"
+fi
+
 # ---- a headless command's progress on stderr ends its line -------------------------------------
 start errprog 100 30 "TNAV_TEST_PROGRESS_MIN_BYTES=0 $SLOW $TNAV stats $R | head -3"
 check "tnav stats on a terminal: a progress line on stderr while it loads" wait_for errprog "tnav: loading $R: [0-9]+%"

@@ -162,8 +162,8 @@ static void time_cell(void *ctx, size_t r, int c, char *b, size_t sz)
     if (c == 0) snprintf(b, sz, "%s", loc_label(an->s, (uint32_t)r));
     else if (c == 1) snprintf(b, sz, "%.0f", v);
     else if (c == 3) pct_cell(b, sz, v);
-    else if (c >= 8) format_bytes(b, sz, (int64_t)v);
-    else dur_cell(b, sz, (int64_t)v);
+    else if (c >= 8) format_bytes(b, sz, dbl_to_i64(v));
+    else dur_cell(b, sz, dbl_to_i64(v));
 }
 
 static const TableCol WAIT_COLS[] = {{"pattern", false, 18}, {"victim", false, 10}, {"wait", true, 10},
@@ -194,7 +194,7 @@ static void wait_cell(void *ctx, size_t r, int c, char *b, size_t sz)
     case 1: snprintf(b, sz, "%s", loc_label(an->s, R->loc)); break;
     case 3: pct_cell(b, sz, wait_num(ctx, r, c)); break;
     case 6: snprintf(b, sz, "%s", I->culprit != NONE32 ? loc_label(an->s, I->culprit) : "-"); break;
-    default: dur_cell(b, sz, (int64_t)wait_num(ctx, r, c)); break;
+    default: dur_cell(b, sz, dbl_to_i64(wait_num(ctx, r, c))); break;
     }
 }
 
@@ -232,7 +232,7 @@ static void sync_cell(void *ctx, size_t r, int c, char *b, size_t sz)
     }
     case 2: snprintf(b, sz, "%u", I->n); break;
     case 4: snprintf(b, sz, "%s", loc_label(s, s->loc[I->last_ev])); break;
-    default: dur_cell(b, sz, (int64_t)sync_num(ctx, r, c)); break;
+    default: dur_cell(b, sz, dbl_to_i64(sync_num(ctx, r, c))); break;
     }
 }
 
@@ -263,7 +263,7 @@ static void crit_cell(void *ctx, size_t r, int c, char *b, size_t sz)
                                    sizeof ab));
         break;
     case 5: pct_cell(b, sz, crit_num(ctx, r, c)); break;
-    default: dur_cell(b, sz, (int64_t)crit_num(ctx, r, c)); break;
+    default: dur_cell(b, sz, dbl_to_i64(crit_num(ctx, r, c))); break;
     }
 }
 
@@ -291,7 +291,8 @@ static void ensure_rules(App *A, Analyses *an)
     char err[400];
     const char *comm = A->args ? cli_extra(A->args, "--comm-names") : NULL;
     const char *sync = A->args ? cli_extra(A->args, "--sync-names") : NULL;
-    an->have_rules = timecat_rules(A->s, comm, sync, &an->rules, err, sizeof err);
+    an->have_rules = timecat_rules(A->s, comm, sync, filter_default_budget(), &an->rules, err, sizeof err) ==
+                     TC_RULES_OK;
     if (!an->have_rules) snprintf(A->msg, sizeof A->msg, "%.200s", err);
 }
 

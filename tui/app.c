@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -561,7 +562,11 @@ bool app_apply_filter(App *A, const char *text, bool highlight)
     if (getenv("TNAV_TIMING"))
         fprintf(stderr, "tnav: filter %.1f ms, summaries %.1f ms\n", (t1 - t0) * 1e3, (now_sec() - t1) * 1e3);
     prompt_history_add(&A->prompt, text);
-    if (A->hist_path) prompt_history_save(&A->prompt, A->hist_path, 500);
+    if (A->hist_path && !prompt_history_save(&A->prompt, A->hist_path, 500) && !A->hist_warned) {
+        /* the filter is applied all the same; said once, not at every Enter */
+        snprintf(A->msg, sizeof A->msg, "filter history not saved (%s): %.150s", strerror(errno), A->hist_path);
+        A->hist_warned = true;
+    }
     A->perr_set = false;
     return true;
 }

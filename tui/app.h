@@ -124,6 +124,7 @@ typedef struct App {
     PromptMode pmode;
     Prompt prompt;
     char *hist_path;
+    bool hist_warned;    /* a failed history write was shown on the status line (once a session) */
     bool perr_set;
     FilterError perr;    /* the last compile error of the prompt's text */
     bool plive_ok, plive_dirty; /* (dirty: the line changed since the count) */

@@ -275,6 +275,7 @@ static bool term_check(void)
 static bool screen_open(bool *color)
 {
     setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C"); /* (numbers are read and written with '.' everywhere) */
     /* keys as soon as they come; Esc alone after 25 ms */
     set_escdelay(25);
     g_scr = newterm(g_term, stdout, g_keys ? g_keys : stdin);
@@ -725,19 +726,29 @@ int tui_main(int argc, char **argv, int first)
         return 2;
     }
     const char *vs = cli_extra(&a, "--view");
-    int view = vs ? atoi(vs) : 1;
-    if (view < 1 || view > V_ANALYSES + 1) { /* (the views with a number key) */
+    int64_t view = 1;
+    if (vs && !parse_int_arg(vs, 1, V_ANALYSES + 1, &view)) { /* (the views with a number key) */
         cli_free(&a);
         return cli_usage_error("tui", "--view must be 1..9, not '%s'", vs);
     }
     int w = 100, h = 30;
     if (bk || bo) {
         const char *sz = cli_extra(&a, "--bench-size");
-        if (sz && (sscanf(sz, "%dx%d", &w, &h) != 2 || w < 20 || h < 10 || w > 1000 || h > 1000)) {
+        const char *xp = sz ? strchr(sz, 'x') : NULL;
+        int64_t bw = 0, bh = 0;
+        char wbuf[32];
+        if (xp && (size_t)(xp - sz) < sizeof wbuf) {
+            memcpy(wbuf, sz, (size_t)(xp - sz));
+            wbuf[xp - sz] = 0;
+        } else {
+            wbuf[0] = 0;
+        }
+        if (sz && (!xp || !parse_int_arg(wbuf, 20, 1000, &bw) || !parse_int_arg(xp + 1, 10, 1000, &bh))) {
             cli_free(&a);
             return cli_usage_error("tui", "--bench-size must be WxH (20x10 to 1000x1000), not '%s'", sz);
         }
-        if (!sz) w = 208, h = 66;
+        if (sz) w = (int)bw, h = (int)bh;
+        else w = 208, h = 66;
     }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

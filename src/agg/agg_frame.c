@@ -127,8 +127,8 @@ double metric_value(Metric m, double c0, double c1, double d0, double d1, int64_
     switch (m) {
     case M_BUSY:
     case M_SYNC: return (c1 - c0) / (double)(b - a);
-    case M_COUNTER: return d1 - d0 > 0 ? (c1 - c0) / (d1 - d0) : NAN;
-    default: return c1 - c0;
+    case M_COUNTER: return d1 - d0 > 0 ? sat_dbl((c1 - c0) / (d1 - d0)) : NAN;
+    default: return sat_dbl(c1 - c0);
     }
 }
 
@@ -556,7 +556,7 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
                 }
             np += (size_t)sb;
         }
-        for (int i = 0; i < nc; i++) values[(size_t)gi * (size_t)nc + (size_t)i] = reduce_parts(r, parts + (size_t)i * maxparts, np);
+        for (int i = 0; i < nc; i++) values[(size_t)gi * (size_t)nc + (size_t)i] = sat_dbl(reduce_parts(r, parts + (size_t)i * maxparts, np));
     }
     free(parts);
     free(cum);

@@ -57,6 +57,10 @@ typedef struct {
     double *v;
     double *cum;   /* integral from the row's first step to t[k] */
     double *dcum;  /* time with a value, from the row's first step to t[k] */
+    double tscale; /* cum and dcum count time in units of tscale ns (a power
+                    * of two: 1, or 2^-66 for counters of values so large
+                    * that value x time would overflow a double; the mean,
+                    * cum / dcum, is the same either way) */
     uint8_t *defd; /* whether v[k] is defined */
 } Steps;
 

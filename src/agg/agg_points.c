@@ -11,6 +11,7 @@
  */
 #include "agg_int.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +322,12 @@ static void steps_from_raw(Steps *P, RawStep *raw, size_t n, uint32_t nrows, boo
     P->cum = xmalloc_big(cap * sizeof(double));
     P->dcum = xmalloc_big(cap * sizeof(double));
     P->defd = xmalloc_big(cap);
+    /* counters: a value near DBL_MAX held for 2^63 ns overflows the
+     * integral; time is then counted in units of 2^66 ns (exact: a power of
+     * two), and a row's sum of series is held within +-DBL_MAX */
+    P->tscale = 1;
+    for (size_t q = 0; counter && q < n; q++)
+        if (!(fabs(raw[q].d) <= 0x1p900)) P->tscale = 0x1p-66;
     size_t k = 0, i = 0;
     VEC(uint64_t) skey = {0};
     VEC(double) sval = {0};
@@ -347,14 +354,16 @@ static void steps_from_raw(Steps *P, RawStep *raw, size_t n, uint32_t nrows, boo
             if (counter) {
                 rate = 0;
                 for (size_t q = 0; q < sval.len; q++) rate += sval.v[q];
+                if (rate > DBL_MAX) rate = DBL_MAX;
+                if (rate < -DBL_MAX) rate = -DBL_MAX;
             } else if (fabs(rate) < 1e-9 * scale) {
                 rate = 0; /* what is left of rates that started and ended */
             }
             if (k > P->off[r]) {
-                int64_t dt = t - P->t[k - 1];
+                double dt = (double)(t - P->t[k - 1]) * P->tscale;
                 if (P->defd[k - 1]) {
-                    cum += P->v[k - 1] * (double)dt;
-                    dcum += (double)dt;
+                    cum += P->v[k - 1] * dt;
+                    dcum += dt;
                 }
             }
             P->t[k] = t;
@@ -366,9 +375,9 @@ static void steps_from_raw(Steps *P, RawStep *raw, size_t n, uint32_t nrows, boo
         }
         if (counter && k > P->off[r] && until > P->t[k - 1]) {
             /* a counter holds its value until the end of the trace */
-            int64_t dt = until - P->t[k - 1];
-            cum += P->v[k - 1] * (double)dt;
-            dcum += (double)dt;
+            double dt = (double)(until - P->t[k - 1]) * P->tscale;
+            cum += P->v[k - 1] * dt;
+            dcum += dt;
             P->t[k] = until;
             P->v[k] = 0;
             P->cum[k] = cum;
@@ -399,7 +408,7 @@ void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def)
         if (P->t[mid] <= t) lo = mid;
         else hi = mid;
     }
-    double dt = (double)(t - P->t[lo]);
+    double dt = (double)(t - P->t[lo]) * P->tscale;
     *cum = P->cum[lo] + (P->defd[lo] ? P->v[lo] * dt : 0);
     *def = P->dcum[lo] + (P->defd[lo] ? dt : 0);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/profile.h"
 #include "analysis/report.h"
@@ -16,8 +17,17 @@
 
 static inline bool selected(const uint64_t *sel, size_t e) { return !sel || ((sel[e >> 6] >> (e & 63)) & 1); }
 
-bool timecat_rules(const Store *s, const char *comm_re, const char *sync_re, TimeCatRules *r, char *err, size_t errsz)
+static double mono_sec(void)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int timecat_rules(const Store *s, const char *comm_re, const char *sync_re, double budget, TimeCatRules *r, char *err,
+                  size_t errsz)
+{
+    double deadline = budget > 0 ? mono_sec() + budget : 0;
     memset(r, 0, sizeof *r);
     r->comm = xstrdup(comm_re ? comm_re : TIMECAT_COMM_DEFAULT);
     r->sync = xstrdup(sync_re ? sync_re : TIMECAT_SYNC_DEFAULT);
@@ -30,27 +40,37 @@ bool timecat_rules(const Store *s, const char *comm_re, const char *sync_re, Tim
         size_t off = 0;
         Regex *rx = rx_compile(pat[k], strlen(pat[k]), 0, msg, sizeof msg, &off);
         if (!rx) {
-            snprintf(err, errsz, "%s: not a regular expression: %s at offset %zu of '%s'", opt[k], msg, off, pat[k]);
+            snprintf(err, errsz, "%s: not a regular expression: %s at offset %zu of '%.80s%s'", opt[k], msg, off, pat[k],
+                     strlen(pat[k]) > 80 ? "…" : "");
             timecat_rules_free(r);
-            return false;
+            return TC_RULES_BAD_PATTERN;
         }
         for (uint32_t m = 0; m < s->nnames; m++) {
+            /* the budget, checked before every 8th match (a match may take
+             * milliseconds; the clock is the coarse one) */
+            if (deadline > 0 && (m & 7) == 0 && mono_sec() >= deadline) {
+                snprintf(err, errsz, "%s: stopped after %g s (--filter-timeout)", opt[k], budget);
+                rx_free(rx);
+                timecat_rules_free(r);
+                return TC_RULES_FAILED;
+            }
             if (r->name_cat[m]) continue; /* (sync first) */
             size_t n;
             const char *t = store_strn(s, m, &n);
             int x = rx_match(rx, t, n);
             if (x < 0) {
-                rx_error(x, msg, sizeof msg);
-                snprintf(err, errsz, "%s: matching '%s' failed on the name '%.60s': %s", opt[k], pat[k], t, msg);
+                char why[400];
+                rx_fail_message(rx, x, t, n, why, sizeof why);
+                snprintf(err, errsz, "%s: %s", opt[k], why);
                 rx_free(rx);
                 timecat_rules_free(r);
-                return false;
+                return TC_RULES_FAILED;
             }
             if (x) r->name_cat[m] = cat[k];
         }
         rx_free(rx);
     }
-    return true;
+    return TC_RULES_OK;
 }
 
 bool timecat_check_patterns(const char *comm_re, const char *sync_re, char *err, size_t errsz)

@@ -37,9 +37,14 @@ typedef struct {
 } TimeCatRules;
 
 /* Compile the patterns (NULL: the default, "": none) and classify every
- * name. false with a message (naming the option) on a bad pattern or a
- * match error. */
-bool timecat_rules(const Store *s, const char *comm_re, const char *sync_re, TimeCatRules *r, char *err, size_t errsz);
+ * name, under the limits of filter regexes (rx.h) and a time budget of
+ * `budget` seconds for both patterns (0 = none; --filter-timeout).
+ * TC_RULES_OK; TC_RULES_BAD_PATTERN (a usage error) or TC_RULES_FAILED (a
+ * match that hit a limit, the budget spent) with a message naming the
+ * option in err. */
+enum { TC_RULES_OK, TC_RULES_BAD_PATTERN, TC_RULES_FAILED };
+int timecat_rules(const Store *s, const char *comm_re, const char *sync_re, double budget, TimeCatRules *r, char *err,
+                  size_t errsz);
 void timecat_rules_free(TimeCatRules *r);
 /* Only check that the patterns compile (before a trace is loaded); false
  * with the message timecat_rules would give. */

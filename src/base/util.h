@@ -55,10 +55,22 @@ void big_cache_trim(void);
 void mem_release(void *p, size_t n);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* An argument as an error message quotes it: s itself when it is at most
+ * ARG_QUOTE_MAX bytes, else its first and its last ARG_QUOTE_MAX / 2 bytes
+ * (whole UTF-8 characters) around "…" (a path keeps its file name); s or
+ * buf (ARG_QUOTE_BUF bytes) is returned. Every message that echoes a
+ * command-line argument (a value, an unknown option, a file name) goes
+ * through it, so that a 100 KB argument gives a line. */
+#define ARG_QUOTE_MAX 60
+#define ARG_QUOTE_BUF (ARG_QUOTE_MAX + 4)
+const char *arg_quote(const char *s, char *buf);
 /* Out of memory: "tnav: out of memory while PHASE" on stderr, the fatal
  * hooks run (newest first: the terminal restored, temp files removed),
  * then exit status 3 at once (no half-built state is used). Any thread. */
 NORETURN void die_oom(void);
+/* the exit status of die_oom in a sanitizer build when LeakSanitizer found
+ * a leak at that point (tests/fault_inject.py) */
+#define TNAV_EXIT_LEAK 23
 /* What the process is doing, for that message ("loading the trace"); a
  * string that lives for the process. Thread-safe. With TNAV_FAULT_OOM set
  * to part of a phase's name, entering that phase runs out of memory (a
@@ -73,6 +85,14 @@ bool set_max_memory(uint64_t bytes);
 /* "512M", "2GiB", "1.5G", "1000000" (bytes): K M G T are powers of 1024,
  * KB MB GB TB of 1000. false when it is not a size. */
 bool parse_size_arg(const char *s, uint64_t *out);
+/* The one syntax of a number on the command line (every numeric option and
+ * the number of a size): decimal digits with an optional fraction and
+ * exponent — 16, 0.5, .5, 1e2, 2.5E-3, an optional sign — and nothing else:
+ * no hexadecimal, digit separators, inf, nan, spaces or trailing text.
+ * parse_real_arg: such a number, finite. parse_int_arg: such a number whose
+ * value is a whole number within [lo, hi] (16, 16.0 and 1.6e1 are 16). */
+bool parse_real_arg(const char *s, double *out);
+bool parse_int_arg(const char *s, int64_t lo, int64_t hi, int64_t *out);
 
 /* a + b, held at INT64_MAX / INT64_MIN instead of wrapping (sums that are
  * shown: busy time, bytes, waits) */
@@ -89,6 +109,37 @@ static inline int64_t sat_sub64(int64_t a, int64_t b)
     int64_t r;
     if (__builtin_sub_overflow(a, b, &r)) return b < 0 ? INT64_MAX : INT64_MIN;
     return r;
+}
+
+/* x rounded to the nearest integer and held within [lo, hi]; NaN gives lo.
+ * Every float-to-int conversion of a computed value goes through this (a
+ * cast of a double out of int's range is undefined, and in practice
+ * INT_MIN: the lightest shade where the darkest was meant). */
+static inline int dbl_to_int(double x, int lo, int hi)
+{
+    if (!(x >= lo)) return lo; /* (and NaN) */
+    if (x >= hi) return hi;
+    return (int)__builtin_lround(x);
+}
+
+/* v as an int64, held within [INT64_MIN, INT64_MAX] (a double of a
+ * saturated sum is 2^63, one past INT64_MAX: the cast would be undefined);
+ * NaN gives 0 */
+static inline int64_t dbl_to_i64(double v)
+{
+    if (!(v == v)) return 0;
+    if (v >= 9223372036854775807.0) return INT64_MAX;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    return (int64_t)v;
+}
+
+/* v held within +-DBL_MAX (a sum or mean of huge values that overflowed to
+ * infinity saturates, as integer sums do); NaN stays NaN (undefined) */
+static inline double sat_dbl(double v)
+{
+    if (v > 1.7976931348623157e308) return 1.7976931348623157e308;
+    if (v < -1.7976931348623157e308) return -1.7976931348623157e308;
+    return v;
 }
 
 /* Growable vector of T: struct { T *v; size_t len, cap; } */

@@ -51,22 +51,37 @@ int cli_top(const char *cmd, const CliArgs *a, int *top)
 {
     const char *v = cli_extra(a, "--top");
     if (!v) return 0;
-    char *e;
-    long t = strtol(v, &e, 10);
-    if (e == v || *e || t < 0 || t > 100000000) return cli_usage_error(cmd, "--top must be a number of rows (0 = all), not '%s'", v);
+    int64_t t;
+    if (!parse_int_arg(v, 0, 100000000, &t))
+        return cli_usage_error(cmd, "--top must be a whole number of rows, 0 (all) to 100000000, not '%s'", v);
     *top = (int)t;
     return 0;
 }
 
-int cli_window(const char *cmd, const CliArgs *a, const Store *s, int64_t *t0, int64_t *t1)
+int cli_window_of(const char *cmd, const char *from, const char *to, const Store *s, int64_t *t0, int64_t *t1)
 {
     *t0 = s->t_min;
-    *t1 = s->t_max < INT64_MAX ? s->t_max + 1 : INT64_MAX;
-    const char *from = cli_extra(a, "--from"), *to = cli_extra(a, "--to");
+    *t1 = s->t_max < INT64_MAX ? s->t_max + 1 : INT64_MAX; /* (instants at the very end are in the window) */
     if (from && !cli_time_arg(from, s->t_min, t0)) return cli_usage_error(cmd, "--from: not a time: '%s'", from);
     if (to && !cli_time_arg(to, s->t_min, t1)) return cli_usage_error(cmd, "--to: not a time: '%s'", to);
-    if (*t1 <= *t0) return cli_usage_error(cmd, "%s", "--to must be after --from");
-    return 0;
+    if (*t1 > *t0) return 0;
+    /* an empty window: say which end is wrong */
+    char msg[300], span[48], q[ARG_QUOTE_BUF];
+    format_dur(span, sizeof span, s->t_max > s->t_min ? s->t_max - s->t_min : 0);
+    if (from && !to)
+        snprintf(msg, sizeof msg, "--from %s is after the end of the trace (its events span %s from its start)",
+                 arg_quote(from, q), span);
+    else if (to && !from)
+        snprintf(msg, sizeof msg, "--to %s is at or before the start of the trace (give a time after it: --to 1s is 1 s "
+                 "after the start)", arg_quote(to, q));
+    else
+        snprintf(msg, sizeof msg, "--to must be after --from");
+    return cli_usage_error(cmd, "%s", msg);
+}
+
+int cli_window(const char *cmd, const CliArgs *a, const Store *s, int64_t *t0, int64_t *t1)
+{
+    return cli_window_of(cmd, cli_extra(a, "--from"), cli_extra(a, "--to"), s, t0, t1);
 }
 
 void usage(FILE *f)
@@ -174,7 +189,10 @@ static int uerr(const char *cmd, const char *fmt, const char *arg)
     /* (callers free their CliArgs: cli_parse frees what it allocated
      * before returning an error) */
     fprintf(stderr, "tnav %s: ", cmd);
-    fprintf(stderr, fmt, arg);
+    /* arg is what the user typed (quoted at most ARG_QUOTE_MAX bytes), or
+     * with the format "%s" a whole message of ours */
+    char q[ARG_QUOTE_BUF];
+    fprintf(stderr, fmt, strcmp(fmt, "%s") != 0 ? arg_quote(arg, q) : arg);
     fprintf(stderr, " (see tnav --help)\n");
     return 2;
 }
@@ -324,10 +342,9 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             if (err) return uerr(cmd, "%s", err);
         } else if (!strcmp(name, "--filter-timeout")) {
             NEEDVAL();
-            char *e;
-            double t = strtod(val, &e);
-            if (e == val || *e || !(t >= 0) || t > 1e6)
-                return uerr(cmd, "--filter-timeout must be a number of seconds (0 = no limit), not '%s'", val);
+            double t;
+            if (!parse_real_arg(val, &t) || !(t >= 0) || t > 1e6)
+                return uerr(cmd, "--filter-timeout must be a number of seconds, 0 (no limit) to 1e6, not '%s'", val);
             filter_set_default_budget(t);
         } else if (!strcmp(name, "--lanes")) {
             a->load.lanes = true;
@@ -363,9 +380,9 @@ static int cli_parse_inner(const char *cmd, int argc, char **argv, int first, Cl
             a->load.columns = val;
         } else if (!strcmp(name, "--threads")) {
             NEEDVAL();
-            int t = atoi(val);
-            if (t < 1 || t > 256) return uerr(cmd, "--threads must be 1..256, not '%s'", val);
-            a->load.threads = t;
+            int64_t t;
+            if (!parse_int_arg(val, 1, 256, &t)) return uerr(cmd, "--threads must be a whole number 1..256, not '%s'", val);
+            a->load.threads = (int)t;
         } else if (!strcmp(name, "--input-format") || (!strcmp(name, "--format") && !takes_value(a->extra_opts, name, &xi))) {
             /* (a command with an output --format of its own, like render,
              * takes the input format as --input-format) */
@@ -694,9 +711,19 @@ int cmd_stats(int argc, char **argv, int first)
     int64_t t0, t1;
     r = cli_window("stats", &a, ss.s, &t0, &t1);
     TimeCatRules rules;
-    char err[400];
-    if (!r && !timecat_rules(ss.s, cli_extra(&a, "--comm-names"), cli_extra(&a, "--sync-names"), &rules, err, sizeof err))
-        r = uerr("stats", "%s", err);
+    char err[600];
+    if (!r) {
+        oom_phase("classifying the names");
+        int tr = timecat_rules(ss.s, cli_extra(&a, "--comm-names"), cli_extra(&a, "--sync-names"),
+                               filter_default_budget(), &rules, err, sizeof err);
+        if (tr == TC_RULES_BAD_PATTERN) {
+            r = uerr("stats", "%s", err);
+        } else if (tr == TC_RULES_FAILED) {
+            /* (as a filter's regex that failed or ran out of time: no partial answer) */
+            fprintf(stderr, "tnav: %s\n", err);
+            r = 2;
+        }
+    }
     if (r) {
         session_close(&ss);
         cli_free(&a);

@@ -78,6 +78,10 @@ bool cli_time_arg(const char *v, int64_t origin, int64_t *out);
 /* --top N (0: all) into *top when given; 0, or 2 after a usage error */
 int cli_top(const char *cmd, const CliArgs *a, int *top);
 int cli_window(const char *cmd, const CliArgs *a, const Store *s, int64_t *t0, int64_t *t1);
+/* ... of these --from and --to (NULL: not given); an empty window is a
+ * usage error naming the cause: --from past the trace's end, --to at or
+ * before its start, or --to not after --from */
+int cli_window_of(const char *cmd, const char *from, const char *to, const Store *s, int64_t *t0, int64_t *t1);
 
 void usage(FILE *f);
 

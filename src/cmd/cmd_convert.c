@@ -87,6 +87,7 @@ int cmd_convert(int argc, char **argv, int first)
     const char *fs = cli_extra(&a, "-F");
     if (!fs) fs = cli_extra(&a, "--to-format");
     OutFormat fmt = OUT_CSV;
+    char q[ARG_QUOTE_BUF];
 #define BAD(...)                                                                                                       \
     do {                                                                                                               \
         fprintf(stderr, "tnav convert: " __VA_ARGS__);                                                                 \
@@ -100,18 +101,18 @@ int cmd_convert(int argc, char **argv, int first)
         if (!strcmp(fs, "csv")) fmt = OUT_CSV;
         else if (!strcmp(fs, "ndjson")) fmt = OUT_NDJSON;
         else if (!strcmp(fs, "chrome") || !strcmp(fs, "json")) fmt = OUT_CHROME;
-        else BAD("-F must be csv, ndjson or chrome, not '%s'", fs);
+        else BAD("-F must be csv, ndjson or chrome, not '%s'", arg_quote(fs, q));
     } else if (ends_with(out, ".ndjson") || ends_with(out, ".jsonl")) {
         fmt = OUT_NDJSON;
     } else if (ends_with(out, ".json")) {
         fmt = OUT_CHROME;
     } else if (!ends_with(out, ".csv") && strcmp(out, "-") != 0) {
-        BAD("cannot tell the output format from '%s': give -F csv, ndjson or chrome", out);
+        BAD("cannot tell the output format from '%s': give -F csv, ndjson or chrome", arg_quote(out, q));
     }
     if (fmt == OUT_CHROME && cli_extra(&a, "--fields")) BAD("--fields is for -F csv and ndjson");
     if (strcmp(out, "-") != 0)
         for (int i = 0; i < a.nfiles; i++)
-            if (same_file(out, a.files[i])) BAD("the output '%s' is an input: tnav never writes over a trace", out);
+            if (same_file(out, a.files[i])) BAD("the output '%s' is an input: tnav never writes over a trace", arg_quote(out, q));
 #undef BAD
     const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to");
     Session ss;
@@ -121,10 +122,8 @@ int cmd_convert(int argc, char **argv, int first)
         return r;
     }
     const Store *s = ss.s;
-    int64_t t0 = s->t_min, t1 = s->t_max + 1;
-    if (from && !cli_time_arg(from, s->t_min, &t0)) r = cli_usage_error("convert", "--from: not a time: '%s'", from);
-    else if (to && !cli_time_arg(to, s->t_min, &t1)) r = cli_usage_error("convert", "--to: not a time: '%s'", to);
-    else if (t1 <= t0) r = cli_usage_error("convert", "%s", "--to must be after --from");
+    int64_t t0, t1;
+    r = cli_window_of("convert", from, to, s, &t0, &t1);
     Emitter em;
     memset(&em, 0, sizeof em);
     char err[300];
@@ -146,7 +145,7 @@ int cmd_convert(int argc, char **argv, int first)
     FILE *f = stdout;
     if (strcmp(out, "-") != 0) {
         if (!atomic_open(&af, out, false)) {
-            fprintf(stderr, "tnav convert: cannot write '%s': %s\n", out, strerror(errno));
+            fprintf(stderr, "tnav convert: cannot write '%s': %s\n", arg_quote(out, q), strerror(errno));
             free(wsel);
             if (fmt != OUT_CHROME) emitter_free(&em);
             session_close(&ss);
@@ -177,7 +176,7 @@ int cmd_convert(int argc, char **argv, int first)
     } else {
         bool in_place = af.tmp == NULL; /* (a device or a pipe) */
         if (!atomic_commit(&af, ok)) {
-            fprintf(stderr, "tnav convert: cannot write '%s': %s%s\n", out, strerror(errno),
+            fprintf(stderr, "tnav convert: cannot write '%s': %s%s\n", arg_quote(out, q), strerror(errno),
                     in_place ? "" : " (nothing written)");
             ok = false;
         }

@@ -124,15 +124,18 @@ int cmd_filter(int argc, char **argv, int first)
     a.nfiles = nfiles;
     const char *text = a.filter;
     bool bench = cli_flag(&a, "--bench");
+    int64_t runs = 10;
+    const char *rs = cli_extra(&a, "--runs");
+    if (rs && !parse_int_arg(rs, 1, 100000, &runs)) {
+        r = cli_usage_error("filter", "--runs must be a whole number 1..100000, not '%s'", rs);
+        goto out;
+    }
     if (bench || disasm) a.filter = NULL; /* compiled below */
     Session ss;
     r = session_open("filter", &a, &ss);
     if (r) goto out;
     if (bench) {
-        const char *rs = cli_extra(&a, "--runs");
-        int runs = rs ? atoi(rs) : 10;
-        if (runs < 1 || runs > 100000) runs = 10;
-        r = bench_filter(&ss, text, runs);
+        r = bench_filter(&ss, text, (int)runs);
         session_close(&ss);
         goto out;
     }

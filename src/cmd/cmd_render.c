@@ -221,8 +221,9 @@ int cmd_render(int argc, char **argv, int first)
     }
     ctx.subbins = 8;
     if ((v = cli_extra(&a, "--sub-bins"))) {
-        ctx.subbins = atoi(v);
-        if (ctx.subbins < 1 || ctx.subbins > 64) BAD("--sub-bins must be 1..64, not '%s'", v);
+        int64_t n;
+        if (!parse_int_arg(v, 1, 64, &n)) BAD("--sub-bins must be a whole number 1..64, not '%s'", v);
+        ctx.subbins = (int)n;
     }
     int w = 100, h = 30;
     struct winsize ws;
@@ -231,12 +232,14 @@ int cmd_render(int argc, char **argv, int first)
         h = ws.ws_row - 1;
     }
     if ((v = cli_extra(&a, "--width"))) {
-        w = atoi(v);
-        if (w < 10 || w > 10000) BAD("--width must be 10..10000, not '%s'", v);
+        int64_t n;
+        if (!parse_int_arg(v, 10, 10000, &n)) BAD("--width must be a whole number 10..10000, not '%s'", v);
+        w = (int)n;
     }
     if ((v = cli_extra(&a, "--height"))) {
-        h = atoi(v);
-        if (h < 5 || h > 10000) BAD("--height must be 5..10000, not '%s'", v);
+        int64_t n;
+        if (!parse_int_arg(v, 5, 10000, &n)) BAD("--height must be a whole number 5..10000, not '%s'", v);
+        h = (int)n;
     }
     ctx.w = w;
     ctx.h = h;
@@ -258,10 +261,8 @@ int cmd_render(int argc, char **argv, int first)
     if (ansi && cv && !strcmp(cv, "never")) color = false;
     bool ascii = cli_flag(&a, "--ascii");
     if ((v = cli_extra(&a, "--scale"))) {
-        char *end;
-        ctx.scale = strtod(v, &end);
         /* (a value of the view: a time, a byte or event count, at most an int64) */
-        if (*end || end == v || !(ctx.scale > 0) || !(ctx.scale <= 9.2e18))
+        if (!parse_real_arg(v, &ctx.scale) || !(ctx.scale > 0) || !(ctx.scale <= 9.2e18))
             BAD("--scale must be a finite number above 0 and at most 9.2e18, not '%s'", v);
     }
     /* the Gantt's overlays: auto (default), all, off */
@@ -279,8 +280,8 @@ int cmd_render(int argc, char **argv, int first)
     const char *partner = cli_extra(&a, "--partner");
     const char *from = cli_extra(&a, "--from"), *to = cli_extra(&a, "--to"), *at = cli_extra(&a, "--at");
     const char *runs_s = cli_extra(&a, "--runs");
-    int runs = runs_s ? atoi(runs_s) : 10;
-    if (runs < 1 || runs > 100000) runs = 10;
+    int64_t runs = 10;
+    if (runs_s && !parse_int_arg(runs_s, 1, 100000, &runs)) BAD("--runs must be a whole number 1..100000, not '%s'", runs_s);
     bool bench = cli_flag(&a, "--bench");
 #undef BAD
     /* the trace, with the filter */
@@ -296,18 +297,14 @@ int cmd_render(int argc, char **argv, int first)
     ctx.s = s;
     ctx.filter_text = filter_text;
     if (bench) {
-        r = bench_render(&ss, &ctx, filter_text, runs);
+        r = bench_render(&ss, &ctx, filter_text, (int)runs);
         session_close(&ss);
         cli_free(&a);
         return r;
     }
     int64_t origin = s->t_min;
-    ctx.t0 = s->t_min;
-    ctx.t1 = s->t_max + 1; /* (instants at the very end are in the window) */
-    if (from && !cli_time_arg(from, origin, &ctx.t0)) r = cli_usage_error("render", "--from: not a time: '%s'", from);
-    else if (to && !cli_time_arg(to, origin, &ctx.t1)) r = cli_usage_error("render", "--to: not a time: '%s'", to);
-    else if (ctx.t1 <= ctx.t0) r = cli_usage_error("render", "%s", "--to must be after --from");
-    else if (at && !cli_time_arg(at, origin, &ctx.at)) r = cli_usage_error("render", "--at: not a time: '%s'", at);
+    r = cli_window_of("render", from, to, s, &ctx.t0, &ctx.t1);
+    if (!r && at && !cli_time_arg(at, origin, &ctx.at)) r = cli_usage_error("render", "--at: not a time: '%s'", at);
     if (r) {
         session_close(&ss);
         cli_free(&a);

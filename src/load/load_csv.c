@@ -136,13 +136,39 @@ static void slow_free(Slow *sl)
     free(sl->ptrs);
 }
 
+/* libcsv's field buffer: libcsv asks for it to grow by blk_size bytes at a
+ * time (csv_increase_buffer), an arithmetic growth whose copies are
+ * quadratic in a field of megabytes (glibc's mremap of big blocks hides it;
+ * ASan's realloc, which always copies, does not). Its realloc function
+ * (csv_set_realloc_func) keeps the capacity in a header and doubles it, so
+ * a request within the capacity is free and the copies are geometric; and
+ * an allocation that fails is out of memory, as everywhere (die_oom). */
+#define CSVBUF_HDR 16 /* (keeps the buffer 16-byte aligned) */
+static void *csvbuf_realloc(void *p, size_t n)
+{
+    unsigned char *h = p ? (unsigned char *)p - CSVBUF_HDR : NULL;
+    size_t cap = 0;
+    if (h) memcpy(&cap, h, sizeof cap);
+    if (h && n <= cap) return p;
+    size_t want = cap > n / 2 ? cap * 2 : n;
+    if (want < n || want > SIZE_MAX - CSVBUF_HDR) want = n; /* (overflow) */
+    h = xrealloc(h, want + CSVBUF_HDR);
+    memcpy(h, &want, sizeof want);
+    return h + CSVBUF_HDR;
+}
+
+static void csvbuf_free(void *p)
+{
+    if (p) free((unsigned char *)p - CSVBUF_HDR);
+}
+
 static void setup_parser(struct csv_parser *p, unsigned char delim)
 {
     if (csv_init(p, 0) != 0) die_oom();
     csv_set_delim(p, delim);
-    /* libcsv grows its field buffer by this much at a time (default 128
-     * bytes, quadratic for a field of megabytes) */
-    csv_set_blk_size(p, (size_t)64 << 10);
+    csv_set_realloc_func(p, csvbuf_realloc);
+    csv_set_free_func(p, csvbuf_free);
+    csv_set_blk_size(p, (size_t)4 << 10); /* (the step libcsv asks for; the capacity doubles) */
 }
 
 /* libcsv's documented parser state: 0 (ROW_NOT_BEGUN) between records. */

@@ -164,7 +164,8 @@ static int open_input(const char *path, const LoadOpts *o, uint64_t done_base, u
     int fd = std_in ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC);
     const char *name = std_in ? "standard input" : path;
     if (fd < 0) {
-        *err = xasprintf("tnav: cannot open %s: %s", name, strerror(errno));
+        char q[ARG_QUOTE_BUF];
+        *err = xasprintf("tnav: cannot open %s: %s", arg_quote(name, q), strerror(errno));
         return -2;
     }
     struct stat st;

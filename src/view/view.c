@@ -12,6 +12,7 @@
  */
 #include "view.h"
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,7 +28,9 @@ static const uint32_t RAMP_GLYPH[5] = {' ', 0x2591, 0x2592, 0x2593, 0x2588};
 
 /* ---- numbers ---------------------------------------------------------------------- */
 
-/* a short number: 3 significant digits, with k M G T P above 10000 */
+/* a short number: 3 significant digits, with k M G T P E above 10000, and
+ * past 10^21 a power of ten (1.5e307); a sum that overflowed to infinity is
+ * shown as the largest double, never "inf" */
 static void fmt_num(char *buf, size_t sz, double v)
 {
     static const char SI[] = "kMGTPE";
@@ -35,7 +38,17 @@ static void fmt_num(char *buf, size_t sz, double v)
         snprintf(buf, sz, "-");
         return;
     }
+    if (v > DBL_MAX) v = DBL_MAX;
+    if (v < -DBL_MAX) v = -DBL_MAX;
     double a = fabs(v);
+    if (a >= 999.5e18) {
+        char t[32];
+        snprintf(t, sizeof t, "%.2g", v); /* 1.8e+308 -> 1.8e308 */
+        char *e = strchr(t, 'e');
+        if (e && e[1] == '+') memmove(e + 1, e + 2, strlen(e + 2) + 1);
+        snprintf(buf, sz, "%s", t);
+        return;
+    }
     if (a < 1e4) {
         if (v == floor(v)) snprintf(buf, sz, "%.0f", v);
         else snprintf(buf, sz, "%.3g", v);
@@ -57,8 +70,13 @@ static void fmt_value(char *buf, size_t sz, Metric m, double v)
         snprintf(buf, sz, "-");
     } else if (m == M_BYTES) {
         /* (sums of cells are doubles: past int64, in EiB directly) */
-        if (fabs(v) >= 9.2e18) snprintf(buf, sz, "%.0f EiB", v / 1152921504606846976.0);
-        else format_bytes(buf, sz, (int64_t)llround(v));
+        if (fabs(v) >= 9.2e18) {
+            char n[40];
+            fmt_num(n, sizeof n, v / 1152921504606846976.0);
+            snprintf(buf, sz, "%s EiB", n);
+        } else {
+            format_bytes(buf, sz, (int64_t)llround(v));
+        }
     } else {
         fmt_num(buf, sz, v);
     }
@@ -68,6 +86,8 @@ static void fmt_value(char *buf, size_t sz, Metric m, double v)
 static void tsv_num(FILE *f, double v)
 {
     if (v != v) return;
+    if (v > DBL_MAX) v = DBL_MAX; /* (a sum that overflowed: never "inf") */
+    if (v < -DBL_MAX) v = -DBL_MAX;
     if (v == floor(v) && fabs(v) < 1e15) fprintf(f, "%.0f", v);
     else fprintf(f, "%.10g", v);
 }
@@ -305,12 +325,8 @@ static void shade(double v, double scale, uint32_t *glyph, uint8_t *role)
         *role = ROLE_DEFAULT;
         return;
     }
-    double f = v / scale;
-    int k = (int)ceil(f * 4 - 1e-9), q = (int)ceil(f * ROLE_RAMP_N - 1e-9);
-    if (k < 1) k = 1;
-    if (k > 4) k = 4;
-    if (q < 1) q = 1;
-    if (q > ROLE_RAMP_N) q = ROLE_RAMP_N;
+    double f = v / scale; /* (can be +inf: a tiny --scale) */
+    int k = dbl_to_int(ceil(f * 4 - 1e-9), 1, 4), q = dbl_to_int(ceil(f * ROLE_RAMP_N - 1e-9), 1, ROLE_RAMP_N);
     *glyph = RAMP_GLYPH[k];
     *role = (uint8_t)(ROLE_RAMP0 + q - 1);
 }
@@ -342,7 +358,7 @@ static void draw_ramp_legend(Canvas *c, int y, Metric m, double scale, const cha
     int x = 0;
     for (int k = 1; k <= 4; k++) {
         char v[48], item[80];
-        fmt_value(v, sizeof v, m, scale * k / 4);
+        fmt_value(v, sizeof v, m, scale / 4 * k /* (exact; scale * k would overflow near DBL_MAX) */);
         uint8_t role = (uint8_t)(ROLE_RAMP0 + (k * ROLE_RAMP_N) / 4 - 1);
         canvas_put(c, x, y, RAMP_GLYPH[k], role, 0, 0);
         snprintf(item, sizeof item, " \xe2\x89\xa4%s  ", v);
@@ -676,9 +692,7 @@ static bool run_line(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz
                 prev = -1;
                 continue;
             }
-            int lv = scale > 0 ? (int)lround(v[x] / scale * (levels - 1)) : 0;
-            if (lv < 0) lv = 0;
-            if (lv > levels - 1) lv = levels - 1;
+            int lv = scale > 0 ? dbl_to_int(v[x] / scale * (levels - 1), 0, levels - 1) : 0;
             int lo = lv, hi = lv;
             if (prev >= 0) {
                 if (prev < lo) lo = prev + 1 <= lv ? prev + 1 : lv;
@@ -762,8 +776,9 @@ static bool run_bars(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz
             canvas_text(c, 0, (int)r, lab[r], L.lw, ROLE_LABEL, 0);
             canvas_put(c, L.lw, (int)r, G_VLINE, ROLE_AXIS, 0, 0);
             double f = scale > 0 && v[r] == v[r] ? v[r] / scale : 0;
+            if (!(f > 0)) f = 0; /* (a negative value: no bar) */
             if (f > 1) f = 1;
-            int eighths = (int)lround(f * bw * 8);
+            int eighths = dbl_to_int(f * bw * 8, 0, bw * 8);
             if (f > 0 && eighths == 0) eighths = 1;
             uint8_t role;
             uint32_t gl;
