@@ -32,7 +32,7 @@ extern const char *const VIEW_TITLES[V__N];
 /* what an action invalidated */
 enum { AF_REDRAW = 1, AF_REAGG = 2, AF_REFILTER = 4, AF_QUIT = 8 };
 
-typedef enum { PM_NONE, PM_FILTER, PM_HIGHLIGHT, PM_GOTO } PromptMode;
+typedef enum { PM_NONE, PM_FILTER, PM_HIGHLIGHT, PM_GOTO, PM_COMMAND } PromptMode;
 typedef enum { SORT_NATURAL, SORT_NAME, SORT_BUSY, SORT_WINDOW, SORT__N } RowSort;
 extern const char *const SORT_NAMES[SORT__N];
 
@@ -99,8 +99,10 @@ typedef struct App {
     int64_t mark_a, mark_b;
     bool bm_set[26];
     int64_t bm[26];
+    char bm_name[26][40]; /* :mark NAME ("" : unnamed) */
     bool show_bookmarks, show_help;
-    int help_off;        /* the first line of the help shown */
+    int help_off;        /* the first line of the help shown (-1: help_focus's) */
+    int help_focus;      /* an action the help marks (:help NAME), or -1 */
     /* details pane */
     bool details;
     DetailEv *dev;
@@ -126,6 +128,17 @@ typedef struct App {
     FilterError perr;    /* the last compile error of the prompt's text */
     bool plive_ok, plive_dirty; /* (dirty: the line changed since the count) */
     uint64_t plive_count;
+    /* the command line (:): its own line and history (commands.h) */
+    Prompt cmd;
+    char *cmd_hist_path;
+    bool cmd_failed;     /* the command just run failed (perr says why) */
+    char cmd_hint[256];  /* Tab's candidates when there are several */
+    /* options of :set beyond ascii and color */
+    bool opt_no_marks;   /* gantt: no instants nor message arrivals */
+    /* the saved session of this trace (session.h): its key, and whether
+     * it is saved on quit */
+    char *sess_paths, *sess_stamp;
+    bool sess_on;
     char msg[256];       /* a transient message on the status line */
     /* the views' drawing, kept while only the cursor or the overlays change */
     Canvas *vcache;
@@ -201,6 +214,8 @@ void app_status(const App *A, char *buf, size_t sz);
 void app_prompt_live(App *A);
 /* a new selection: the events f selects (their number in *count) */
 uint64_t *app_run_filter(App *A, Filter *f, uint64_t *count);
+/* the line editor of the prompt that is open (the command line has its own) */
+static inline Prompt *app_prompt(App *A) { return A->pmode == PM_COMMAND ? &A->cmd : &A->prompt; }
 /* the candidates for Tab in the prompt */
 int app_complete(void *ctx, const char *prefix, const char **out, int max);
 
