@@ -177,6 +177,9 @@ int app_mouse(App *A, int x, int y, int what);
  * flags (from the keys since the last frame) hold AF_REAGG or AF_REFILTER,
  * or the size changed; otherwise the last drawing gets new overlays. */
 void app_draw(App *A, Canvas *c, int flags);
+/* the current view alone into v (:save); the next frame must recompute
+ * the views (AF_REAGG: the layout is v's until then) */
+void app_draw_views(App *A, Canvas *v);
 /* While the trace loads (there is no App yet): a box in the middle with the
  * file's name, a bar and load_progress_text (percent of bytes, MB/s), and
  * "Esc: cancel" (or "cancelling..." once asked). */

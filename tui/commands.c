@@ -439,21 +439,29 @@ int c_save(App *A, const char *arg, int off)
     bool table = (A->view == V_EVENTS || A->view == V_STATS) && !as_text;
     if (A->view == V_EVENTS && (A->evlist_dirty || A->ev_t0 != A->t0 || A->ev_t1 != A->t1))
         return cmd_error(A, off, off + (int)strlen(arg), "the event list is not drawn yet");
-    if (!table && (!A->vcache || !A->vcache_ok)) return cmd_error(A, off, off + (int)strlen(arg), "nothing drawn yet");
+    /* a view: drawn again at the size of the screen's view area without
+     * the prompt (as tnav render draws it at that size) */
+    Canvas *v = NULL;
+    if (!table) {
+        v = canvas_new(A->w, A->h - 1 > 6 ? A->h - 1 : 6, A->ascii, A->color);
+        app_draw_views(A, v);
+    }
     AtomicFile af;
     if (!atomic_open(&af, path, false)) {
         snprintf(A->msg, sizeof A->msg, "could not write %.200s: %s", path, strerror(errno));
+        canvas_free(v);
         return AF_REDRAW;
     }
     size_t rows = 0;
     if (A->view == V_EVENTS && table) save_events(A, af.f, &rows);
     else if (table) save_stats(A, af.f, &rows);
-    else canvas_write_text(A->vcache, af.f);
+    else canvas_write_text(v, af.f);
     bool ok = atomic_commit(&af, !ferror(af.f));
     if (!ok) snprintf(A->msg, sizeof A->msg, "could not write %.200s: %s", path, strerror(errno));
     else if (table) snprintf(A->msg, sizeof A->msg, "wrote %zu rows to %.200s", rows, path);
-    else snprintf(A->msg, sizeof A->msg, "wrote the %s view (%dx%d) to %.200s", VIEW_TITLES[A->view], A->vcache->w, A->vcache->h, path);
-    return AF_REDRAW;
+    else snprintf(A->msg, sizeof A->msg, "wrote the %s view (%dx%d) to %.200s", VIEW_TITLES[A->view], v->w, v->h, path);
+    canvas_free(v);
+    return AF_REAGG; /* (the views are laid out for the screen again) */
 }
 
 /* ---- :set ----------------------------------------------------------------------------------- */
@@ -551,6 +559,7 @@ int cmdline_candidates(App *A, int kind, int argi, const char *opt, const char *
     switch (kind) {
     case ARG_COMMAND:
         for (const Action *a = ACTIONS; a->name && n < 128; a++) all[n++] = a->name;
+        qsort(all, (size_t)n, sizeof *all, cmp_str);
         break;
     case ARG_VIEW:
         if (argi) break;

@@ -652,6 +652,8 @@ static void draw_views(App *A, Canvas *v)
     }
 }
 
+void app_draw_views(App *A, Canvas *v) { draw_views(A, v); }
+
 void app_draw(App *A, Canvas *c, int flags)
 {
     app_prompt_live(A);

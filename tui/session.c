@@ -134,7 +134,8 @@ bool sessfile_read(const char *path, SessFile *F, char *note, size_t nsz)
 static int cmp_saved(const void *a, const void *b)
 {
     const SessEntry *x = a, *y = b;
-    return x->saved < y->saved ? -1 : x->saved > y->saved;
+    if (x->saved != y->saved) return x->saved < y->saved ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
 }
 
 bool sessfile_put(const char *path, const char *paths, const char *stamp, const char *body)
@@ -162,6 +163,7 @@ bool sessfile_put(const char *path, const char *paths, const char *stamp, const 
     me->body = xstrdup(body);
     me->saved = (int64_t)time(NULL);
     /* the newest last (this one among them: equal times keep their order) */
+    for (int i = 0; i < F.n; i++) F.e[i].order = i;
     SessEntry mine = *me;
     *me = F.e[F.n - 1];
     F.e[F.n - 1] = mine;

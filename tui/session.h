@@ -40,6 +40,7 @@ typedef struct {
     char *paths, *stamp; /* the key: the paths' line, and their sizes and times */
     int64_t saved;
     char *body;          /* the lines between stamp/saved and end */
+    int order;           /* (its place in the file: equal times keep it) */
 } SessEntry;
 
 typedef struct {
