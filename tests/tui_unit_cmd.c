@@ -345,11 +345,18 @@ static void t_cmd_save(void)
     free(want);
     free(line);
     free(p);
-    /* the event list as CSV: a row per event listed */
-    command(&t, "view events");
+    /* the event list as CSV: a row per event listed (also when the keys
+     * came together, before the list was drawn) */
+    app_key(A, ':');
+    for (const char *c = "view events"; *c; c++) app_key(A, *c);
+    app_key(A, TK_ENTER);
+    CHECK(A->view == V_EVENTS && A->evlist_dirty);
     p = xasprintf("%s/ev.csv", g_tmpdir);
     line = xasprintf("save %s", p);
-    command(&t, line);
+    app_key(A, ':');
+    for (const char *c = line; *c; c++) app_key(A, *c);
+    app_key(A, TK_ENTER);
+    frame(&t, AF_REAGG);
     got = read_all(p);
     CHECK(got && !strncmp(got, "time,dur,loc,act,kind,name\n", 27) && count_lines(got) == 1 + (int)A->nevlist);
     CHECK(A->nevlist == 328);

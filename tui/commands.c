@@ -437,11 +437,16 @@ int c_save(App *A, const char *arg, int off)
     bool as_text = pl > 4 && !strcmp(path + pl - 4, ".txt");
     if (A->view == V_ANALYSES && !as_text) return analyses_save_to(A, path);
     bool table = (A->view == V_EVENTS || A->view == V_STATS) && !as_text;
-    if (A->view == V_EVENTS && (A->evlist_dirty || A->ev_t0 != A->t0 || A->ev_t1 != A->t1))
-        return cmd_error(A, off, off + (int)strlen(arg), "the event list is not drawn yet");
+    Canvas *v = NULL;
+    if (A->view == V_EVENTS && (A->evlist_dirty || A->ev_t0 != A->t0 || A->ev_t1 != A->t1)) {
+        /* (not drawn yet for this window: keys that came together) */
+        v = canvas_new(A->w, A->h - 1 > 6 ? A->h - 1 : 6, A->ascii, A->color);
+        app_draw_views(A, v);
+        canvas_free(v);
+        v = NULL;
+    }
     /* a view: drawn again at the size of the screen's view area without
      * the prompt (as tnav render draws it at that size) */
-    Canvas *v = NULL;
     if (!table) {
         v = canvas_new(A->w, A->h - 1 > 6 ? A->h - 1 : 6, A->ascii, A->color);
         app_draw_views(A, v);
@@ -496,7 +501,7 @@ int c_set(App *A, const char *arg, int off)
         if (b < 0) return cmd_error(A, vs, ve, "%s is on or off, not '%s'", w[0], v);
         *flag = invert ? !b : b;
         A->vcache_ok = false;
-        snprintf(A->msg, sizeof A->msg, "%s: %s", w[0], b ? "on" : "off");
+        snprintf(A->msg, sizeof A->msg, "%.40s: %s", w[0], b ? "on" : "off");
         return AF_REAGG;
     }
     if (!strcmp(w[0], "filter-timeout")) {
