@@ -183,6 +183,15 @@ static void t_cmd_dispatch(void)
     CHECK(A->perr_set);
     key(&t, TK_ESC);
     filter_set_default_budget(FILTER_DEFAULT_BUDGET);
+    command(&t, "set metric bytes");
+    CHECK(A->metric.m == M_BYTES);
+    command(&t, "set reducer mean");
+    CHECK(A->reducer == RED_MEAN);
+    command(&t, "set sub-bins 16");
+    CHECK(A->opt_subbins == 16);
+    command(&t, "set sub-bins 65");
+    CHECK(A->perr_set && A->opt_subbins == 16);
+    key(&t, TK_ESC);
     command(&t, "set nope 1");
     CHECK(A->perr_set && A->perr.start == 4);
     key(&t, TK_ESC);
@@ -238,6 +247,9 @@ static void t_cmd_complete(void)
     CHECK(strstr(A->cmd_hint, "on  off") != NULL);
     keys(&t, "f\t");
     CHECK_EQ_S(A->cmd.buf, "set ascii off ");
+    prompt_clear(&A->cmd);
+    keys(&t, "set reducer mi\t");
+    CHECK_EQ_S(A->cmd.buf, "set reducer min-nonzero ");
     prompt_clear(&A->cmd);
     keys(&t, "help mar\t");
     CHECK_EQ_S(A->cmd.buf, "help mark"); /* (mark, mark-start, mark-end) */

@@ -501,7 +501,7 @@ const Action ACTIONS[] = {
                   "render prints it; FILE.txt: any view as text)",
      NULL, "FILE", ARG_FILE, c_save},
     {"set", {0}, "set an option: ascii, color, details, marks (instants and arrivals on the Gantt) on or off (no VALUE: "
-                 "toggle); filter-timeout SECONDS",
+                 "toggle); filter-timeout SECONDS; metric NAME, reducer NAME; sub-bins N (1..64)",
      NULL, "OPTION [VALUE]", ARG_OPTION, c_set},
     {"critical-path", {'c'}, "show or hide the critical path on the Gantt (in red, bold)", a_path, NULL, ARG_NONE, NULL},
     {"path-next", {'}'}, "the critical path's next segment", a_path_next, NULL, ARG_NONE, NULL},

@@ -135,6 +135,7 @@ typedef struct App {
     char cmd_hint[256];  /* Tab's candidates when there are several */
     /* options of :set beyond ascii and color */
     bool opt_no_marks;   /* gantt: no instants nor message arrivals */
+    int opt_subbins;     /* finer bins per cell of max, min-nonzero, mode (0: 8) */
     /* the saved session of this trace (session.h): its key, and whether
      * it is saved on quit */
     char *sess_paths, *sess_stamp;

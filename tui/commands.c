@@ -471,7 +471,7 @@ int c_save(App *A, const char *arg, int off)
 
 /* ---- :set ----------------------------------------------------------------------------------- */
 
-static const char *const OPTS[] = {"ascii", "color", "details", "marks", "filter-timeout", NULL};
+static const char *const OPTS[] = {"ascii", "color", "details", "marks", "filter-timeout", "metric", "reducer", "sub-bins", NULL};
 static const char *const BOOL_VALUES[] = {"on", "off", NULL};
 
 /* on/off (yes/no, true/false, 1/0); none: the other way (-1: not one) */
@@ -513,7 +513,20 @@ int c_set(App *A, const char *arg, int off)
         snprintf(A->msg, sizeof A->msg, "filter-timeout: %g s%s", t, t > 0 ? "" : " (no limit)");
         return AF_REDRAW;
     }
-    return cmd_error(A, off + o[0], off + o[0] + (int)strlen(w[0]), "no option '%s' (ascii, color, details, marks, filter-timeout)", w[0]);
+    if (!strcmp(w[0], "sub-bins")) {
+        char *e;
+        long b = strtol(v, &e, 10);
+        if (!*v || *e || b < 1 || b > 64) return cmd_error(A, vs, ve, "sub-bins is 1..64 (as tnav render --sub-bins)");
+        A->opt_subbins = (int)b;
+        snprintf(A->msg, sizeof A->msg, "sub-bins: %ld (max, min-nonzero and mode look at %ld bins a cell)", b, b);
+        return AF_REAGG;
+    }
+    if (!strcmp(w[0], "metric") || !strcmp(w[0], "reducer")) {
+        if (!*v) return cmd_error(A, vs, ve, "%s needs a VALUE", w[0]);
+        return w[0][0] == 'm' ? c_metric(A, v, vs) : c_reducer(A, v, vs);
+    }
+    return cmd_error(A, off + o[0], off + o[0] + (int)strlen(w[0]),
+                     "no option '%s' (ascii, color, details, marks, filter-timeout, metric, reducer, sub-bins)", w[0]);
 }
 
 /* ---- completion ------------------------------------------------------------------------------- */
@@ -595,7 +608,11 @@ int cmdline_candidates(App *A, int kind, int argi, const char *opt, const char *
     case ARG_OPTION:
         if (argi == 0)
             for (int i = 0; OPTS[i]; i++) all[n++] = OPTS[i];
-        else if (argi == 1 && opt && strcmp(opt, "filter-timeout") != 0)
+        else if (argi == 1 && opt && !strcmp(opt, "metric"))
+            return cmdline_candidates(A, ARG_METRIC, 0, NULL, prefix, out, max);
+        else if (argi == 1 && opt && !strcmp(opt, "reducer"))
+            return cmdline_candidates(A, ARG_REDUCER, 0, NULL, prefix, out, max);
+        else if (argi == 1 && opt && strcmp(opt, "filter-timeout") != 0 && strcmp(opt, "sub-bins") != 0)
             for (int i = 0; BOOL_VALUES[i]; i++) all[n++] = BOOL_VALUES[i];
         break;
     case ARG_FILE: return argi ? 0 : file_candidates(prefix, out, max);

@@ -90,7 +90,7 @@ static void view_ctx(App *A, ViewCtx *ctx, int w, int h)
     ctx->w = w;
     ctx->h = h;
     ctx->reducer = A->reducer;
-    ctx->subbins = 8;
+    ctx->subbins = A->opt_subbins > 0 ? A->opt_subbins : 8;
     ctx->t0 = A->t0;
     ctx->t1 = A->t1;
     ctx->mx = MX_BYTES;
