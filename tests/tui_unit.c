@@ -1648,6 +1648,7 @@ static const Test TESTS[] = {
     {"command line: :save writes a view as text, tables as CSV, says why it cannot", t_cmd_save},
     {"sessions: saved and restored, --view and --no-session, a changed trace, corrupt entries and files", t_session_restore},
     {"sessions: other traces' entries kept, two writers at once, the newest kept", t_session_merge},
+    {"sessions: random files and entries read and applied without a crash, never in part", t_session_garbage},
     {"doc/tnav.1 lists every key and command of the table", t_man_lists_actions},
     {"help: descriptions wrapped whole, Esc, mouse and prompt keys, how it closes", t_help_wraps},
     {"viewport: zoom around the cursor, pan, fit, flags of each key", t_zoom_pan},

@@ -503,6 +503,67 @@ static void t_session_restore(void)
     free(state);
 }
 
+/* files and entries of random lines (pieces of valid ones, random bytes):
+ * read and applied without a crash, a corrupt one never applied in part */
+static void t_session_garbage(void)
+{
+    char *state = xasprintf("%s/state-garbage", g_tmpdir);
+    setenv("XDG_STATE_HOME", state, 1);
+    T t;
+    CHECK(open_app(&t, "sample-logs/ring.csv", 100, 30));
+    if (!t.ok) return;
+    App *A = &t.A;
+    char *file = state_path("sessions");
+    static const char *const PIECES[] = {"tnav-sessions 1", "trace\t", "stamp 1:2", "saved 12", "end", "view density",
+                                         "view nosuch", "window 5 4", "window 1 99999999999", "cursor 3 -1",
+                                         "cursor 10 2", "filter kind ==", "filter kind == \"send\"", "highlight (",
+                                         "bookmark z 5 name", "bookmark { 5", "range a x", "range b 7", "", "saved x"};
+    unsigned seed = 12345;
+    int applied = 0, refused = 0;
+    char *kp = NULL, *ks = NULL;
+    CHECK(session_key(t.args.files, t.args.nfiles, &kp, &ks));
+    for (int round = 0; round < 300; round++) {
+        FILE *f = fopen(file, "w");
+        if (!f) break;
+        int nl = (int)((seed = seed * 1103515245 + 12345) >> 16) % 12;
+        if (round % 3) fprintf(f, "tnav-sessions 1\ntrace\t%s\nstamp %s\n", kp ? kp : "", ks ? ks : "");
+        for (int i = 0; i < nl; i++) {
+            seed = seed * 1103515245 + 12345;
+            if ((seed >> 16) % 7 == 0) {
+                for (int k = 0; k < 20; k++) fputc((int)((seed = seed * 1103515245 + 12345) >> 16) & 0xff, f);
+                fputc('\n', f);
+            } else {
+                fprintf(f, "%s\n", PIECES[(seed >> 16) % (sizeof PIECES / sizeof PIECES[0])]);
+            }
+        }
+        if (round % 2) fputs("end\n", f);
+        fclose(f);
+        SessFile F;
+        char note[300];
+        sessfile_read(file, &F, note, sizeof note);
+        sessfile_free(&F);
+        ViewId v0 = A->view;
+        A->msg[0] = 0;
+        session_restore(A, true, false);
+        if (strstr(A->msg, "session restored")) applied++;
+        else if (A->msg[0]) {
+            refused++;
+            CHECK(A->view == v0 || strstr(A->msg, "no longer compiles"));
+        }
+        frame(&t, AF_REFILTER);
+        free(A->sess_paths);
+        free(A->sess_stamp);
+        A->sess_paths = A->sess_stamp = NULL;
+    }
+    CHECK(applied > 10 && refused > 10);
+    if (!(applied > 10 && refused > 10)) printf("    # applied %d, refused %d\n", applied, refused);
+    free(kp);
+    free(ks);
+    free(file);
+    close_app(&t);
+    free(state);
+}
+
 static void t_session_merge(void)
 {
     char *file = xasprintf("%s/sessions-merge", g_tmpdir);
