@@ -101,11 +101,11 @@ build/asan/agg_check: tests/agg_check.c tests/check.h build/libtnav-asan.a
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/agg_check.c build/libtnav-asan.a $(LIBS)
 
 # the interactive interface without a terminal
-build/rel/tui_unit: tests/tui_unit.c tests/check.h tests/jsondom.c tests/jsondom.h build/libtnav.a
+build/rel/tui_unit: tests/tui_unit.c tests/tui_unit_cmd.c tests/check.h tests/jsondom.c tests/jsondom.h build/libtnav.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/tui_unit.c tests/jsondom.c build/libtnav.a $(LIBS)
 
-build/asan/tui_unit: tests/tui_unit.c tests/check.h tests/jsondom.c tests/jsondom.h build/libtnav-asan.a
+build/asan/tui_unit: tests/tui_unit.c tests/tui_unit_cmd.c tests/check.h tests/jsondom.c tests/jsondom.h build/libtnav-asan.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -Itests -o $@ tests/tui_unit.c tests/jsondom.c build/libtnav-asan.a $(LIBS)
 

@@ -45,7 +45,9 @@ start() {
     shift 3
     SOCK="tnav-e2e-$$-$name"
     SOCKS="$SOCKS $SOCK"
-    T new-session -d -s "$name" -x "$w" -y "$h" -e TZ=UTC -e LC_ALL=C.UTF-8 -e "XDG_STATE_HOME=$TMP/state" \
+    # (a state directory per scenario: a session saved by one does not
+    # restore into the next; the session tests share one explicitly)
+    T new-session -d -s "$name" -x "$w" -y "$h" -e TZ=UTC -e LC_ALL=C.UTF-8 -e "XDG_STATE_HOME=$TMP/state-$name" \
         -e TERM=xterm-256color \
         "sh -c 'printf \"before-tnav\\n\"; $*; echo tnav-exit=\$?; exec sleep 3600'"
     T set-option -t "$name" -g window-size manual >/dev/null 2>&1
@@ -392,6 +394,137 @@ keys an 0 "[" End "]"
 check "a marked range: its efficiency on the status line" wait_for an "range: efficiency [0-9.]+% \\(LB"
 keys an q
 check "... q: exit 0" wait_for an "tnav-exit=0" F
+
+# ---- the command line ----------------------------------------------------------------------------
+# (TERM=xterm-256color set explicitly: the interface inside tmux as most users' terminals announce it)
+start cmd 120 30 "TERM=xterm-256color $TNAV $R"
+check "(the ring sample, TERM=xterm-256color)" wait_for cmd "328 of 328 events" F
+check "... drawn in 256 colours" sh -c "tmux -L '$SOCK' capture-pane -p -e -t cmd | grep -q '38;5;'"
+keys cmd :
+check ": opens the command line with its hint" wait_for cmd "a command: Tab completes" F
+type_text cmd "zo"
+keys cmd Tab
+check "Tab lists the commands a prefix starts" wait_for cmd "zoom  zoom-in  zoom-out" F
+type_text cmd " 10ms 20ms"
+check "the command's synopsis as it is typed" wait_for cmd ":zoom FROM TO  show the range" F
+keys cmd Enter
+check ":zoom 10ms 20ms shows that window" wait_for cmd "│ 10 ms – 20 ms │" F
+keys cmd :
+type_text cmd "go"
+keys cmd Tab
+check "Tab completes a command's name" wait_for cmd "^:goto"
+type_text cmd "40ms"
+keys cmd Enter
+check ":goto 40ms centres the window on it" wait_for cmd "│ 35 ms – 45 ms │" F
+keys cmd :
+type_text cmd "view de"
+keys cmd Tab Enter
+check ":view de<Tab> completes and shows the density view" wait_for cmd " density │ busy (sum) │ 35 ms – 45 ms" F
+keys cmd :
+type_text cmd 'filter kind == "send"'
+keys cmd Enter
+check ":filter applies the filter" wait_for cmd 'filter: kind == "send" │' F
+keys cmd :
+type_text cmd "view nosuch"
+keys cmd Enter
+check "an unknown view: the message with line:column" wait_for cmd "1:6: no view 'nosuch' (Tab lists them)" F
+check "... and the caret under it" wait_for cmd "^      \^~~~~~$"
+keys cmd Escape
+check "Esc cancels the command line" wait_gone cmd "no view 'nosuch'"
+keys cmd :
+type_text cmd "frob"
+keys cmd Enter
+check "an unknown command is said, with its caret" wait_for cmd "1:1: unknown command 'frob'" F
+keys cmd Escape
+keys cmd :
+type_text cmd "save $TMP/density.txt"
+keys cmd Enter
+check ":save FILE in a view: the text drawn" wait_for cmd "wrote the density view (120x29) to" F
+check "... the file holds the view's rows" sh -c "grep -q '^0│' '$TMP/density.txt' && [ \$(wc -l <'$TMP/density.txt') -eq 29 ]"
+keys cmd :
+type_text cmd "view events"
+keys cmd Enter :
+type_text cmd "save $TMP/events.csv"
+keys cmd Enter
+check ":save FILE in the event list: CSV" wait_for cmd "wrote [0-9]+ rows to $TMP/events.csv"
+n=$(screen cmd | grep -o 'wrote [0-9]* rows' | grep -o '[0-9]*')
+check "... a header and a row per event listed ($n), every one a send" sh -c "head -1 '$TMP/events.csv' | grep -qx 'time,dur,loc,act,kind,name' && [ \$(wc -l <'$TMP/events.csv') -eq \$(( ${n:-0} + 1 )) ] && [ ${n:-0} -gt 0 ] && ! awk -F, 'NR > 1 && \$5 != \"send\"' '$TMP/events.csv' | grep -q ."
+keys cmd :
+type_text cmd "save /nonexistent-dir/x.csv"
+keys cmd Enter
+check ":save to a directory that does not exist: said on the status line" wait_for cmd "could not write /nonexistent-dir/x.csv: No such file" F
+keys cmd :
+type_text cmd "set ascii on"
+keys cmd Enter
+check ":set ascii on: ASCII separators" wait_for cmd "events | 35 ms - 45 ms |" F
+keys cmd :
+type_text cmd "set color off"
+keys cmd Enter
+check ":set color off: no colours" sh -c "n=0; while [ \$n -lt $((LIMIT * 20)) ]; do tmux -L '$SOCK' capture-pane -p -e -t cmd | grep -qE '\[([0-9;]*;)?(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)[;m]' || exit 0; n=\$((n + 1)); sleep 0.05; done; exit 1"
+keys cmd :
+type_text cmd "help zoom"
+keys cmd Enter
+check ":help zoom: the help, its description" wait_for cmd "show the range from FROM to TO" F
+keys cmd Escape :
+keys cmd Up
+check "Up on the command line: the last command" wait_for cmd "^:help zoom"
+keys cmd Escape
+keys cmd :
+type_text cmd "quit"
+keys cmd Enter
+check ":quit quits, exit 0" wait_for cmd "tnav-exit=0" F
+"$TNAV" tui --list-actions >"$TMP/actions.txt"
+check "tnav tui --list-actions: the table, a line per action with keys, command and description" \
+    sh -c "grep -qP '^g\t:goto \\[TIME\\|NAME\\]\tgo to a time' '$TMP/actions.txt' && grep -qP '^-\t:save FILE\t' '$TMP/actions.txt' && ! awk -F'\t' 'NF != 3' '$TMP/actions.txt' | grep -q ."
+
+# ---- sessions: the state of a trace comes back when it is opened again ---------------------------
+S="XDG_STATE_HOME=$TMP/sessions"
+start sess1 120 30 "$S $TNAV $R"
+wait_for sess1 "328 of 328 events" F >/dev/null
+keys sess1 :
+type_text sess1 "view density"
+keys sess1 Enter :
+type_text sess1 "zoom 10ms 20ms"
+keys sess1 Enter :
+type_text sess1 'filter kind == "send"'
+keys sess1 Enter :
+type_text sess1 "mark hot spot"
+keys sess1 Enter
+check "(a first run: density, 10-20 ms, a filter, a named bookmark)" wait_for sess1 "bookmark a 'hot spot' set" F
+keys sess1 q
+check "... quits" wait_for sess1 "tnav-exit=0" F
+start sess2 120 30 "$S $TNAV $R"
+check "the second run on the trace restores the view, the window and the filter" \
+    wait_for sess2 ' density │ busy \(sum\) │ 10 ms – 20 ms │ [0-9]+ of 328 events │ x6.06 │ filte'
+check "... and says so" wait_for sess2 "session restored" F
+keys sess2 Right
+check "... the filter" wait_for sess2 '│ x6.06 │ filter: kind == "send" │ ? help' F
+keys sess2 "'"
+check "... the bookmarks with their names" wait_for sess2 "a   +10 ms          hot spot" F
+keys sess2 Escape :
+type_text sess2 "goto 50ms"
+keys sess2 Enter :
+type_text sess2 "goto hot spot"
+keys sess2 Enter
+check "... :goto NAME goes to the bookmark" wait_for sess2 "bookmark a (hot spot)" F
+keys sess2 q
+wait_for sess2 "tnav-exit=0" F >/dev/null
+start sess3 120 30 "$S $TNAV --no-session $R"
+check "--no-session: the whole trace, no filter" wait_for sess3 "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │ x1.00 │ no filter │" F
+keys sess3 3 q
+wait_for sess3 "tnav-exit=0" F >/dev/null
+start sess4 120 30 "$S $TNAV $R"
+check "... and saves nothing: the next run restores the session before it" wait_for sess4 ' density │ busy \(sum\) │ [0-9.]+ ms – [0-9.]+ ms │ [0-9]+ of 328 events │ x6.06 │ filte'
+keys sess4 q
+wait_for sess4 "tnav-exit=0" F >/dev/null
+printf 'tnav-sessions 1\ntrace\t/x\n' >"$TMP/sessions/tnav/sessions"
+start sess5 120 30 "$S $TNAV $R"
+check "a corrupt sessions file: a one-line note, the trace opens as new" wait_for sess5 "session not restored: .*sessions is corrupt"
+keys sess5 Right
+check "... whole" wait_for sess5 "gantt: locations │ 0 ns – 60.62 ms │ 328 of 328 events │ x1.00 │ no filter │ ? help" F
+keys sess5 q
+check "... exit 0" wait_for sess5 "tnav-exit=0" F
+check "... and the file is whole again" sh -c "head -1 '$TMP/sessions/tnav/sessions' | grep -qx 'tnav-sessions 1' && grep -q '^end$' '$TMP/sessions/tnav/sessions'"
 
 # ---- a trace piped in: the keys come from the terminal ----------------------------------------
 start piped 100 30 "gzip -c $R | $TNAV -"

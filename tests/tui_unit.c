@@ -291,10 +291,14 @@ static void t_keymap(void)
 {
     int n = 0;
     for (const Action *a = ACTIONS; a->name; a++, n++) {
-        CHECK(a->name[0] && a->help && a->help[0] && a->fn);
-        CHECK(a->keys[0] != 0); /* every action has a key */
+        CHECK(a->name[0] && a->help && a->help[0] && (a->fn || a->cmd));
+        /* every action has a key, or is a command with its argument */
+        CHECK(a->keys[0] != 0 || (a->cmd && a->args && a->args[0] != '['));
+        CHECK(!a->cmd == !a->args); /* (an argument has a synopsis and a function) */
+        CHECK(a->fn || (a->args && a->args[0] != '[')); /* (an optional one runs fn without it) */
         for (const Action *b = ACTIONS; b < a; b++) CHECK(strcmp(a->name, b->name) != 0);
         for (int i = 0; i < ACTION_KEYS && a->keys[i]; i++) {
+            CHECK(a->fn != NULL);
             /* bound once: the lookup finds this action, no other has it */
             CHECK(action_for_key(a->keys[i]) == a);
             for (const Action *b = ACTIONS; b->name; b++)
@@ -351,7 +355,7 @@ static void t_help(void)
     int n = 0;
     while (ACTIONS[n].name) n++;
     bool *seen = xcalloc((size_t)n, 1);
-    for (int page = 0; page < 80; page++) {
+    for (int page = 0; page < 200; page++) {
         char *s = screen(&t);
         for (int i = 0; i < n; i++) {
             /* the start of the description (the column may cut the end) */
@@ -2277,6 +2281,8 @@ static void t_analyses_names(void)
     close_app(&t);
 }
 
+#include "tui_unit_cmd.c"
+
 /* ---- runner ------------------------------------------------------------------ */
 
 static const Test TESTS[] = {
@@ -2285,6 +2291,15 @@ static const Test TESTS[] = {
     {"prompt: shell-like editing, UTF-8, Ctrl-W/U/K", t_prompt_editing},
     {"prompt: Tab completes fields, functions, extra fields", t_prompt_complete},
     {"prompt: history walk and an atomic history file", t_prompt_history},
+    {"command line: every action by name, arguments, errors with a caret, Esc", t_cmd_dispatch},
+    {"command line: Tab completes commands, views, metrics, options, columns, files, bookmarks", t_cmd_complete},
+    {"command line: its own history, saved like the filter's", t_cmd_history},
+    {"command line: :save writes a view as text, tables as CSV, says why it cannot", t_cmd_save},
+    {"sessions: saved and restored, --view and --no-session, a changed trace, corrupt entries and files", t_session_restore},
+    {"sessions: other traces' entries kept, two writers at once, the newest kept", t_session_merge},
+    {"sessions: random files and entries read and applied without a crash, never in part", t_session_garbage},
+    {"doc/tnav.1 lists every key and command of the table", t_man_lists_actions},
+    {"help: descriptions wrapped whole, Esc, mouse and prompt keys, how it closes", t_help_wraps},
     {"viewport: zoom around the cursor, pan, fit, flags of each key", t_zoom_pan},
     {"viewport: go to a time, mark a range and zoom to it", t_goto_and_range},
     {"mouse: click, drag a range, wheel", t_mouse},

@@ -10,6 +10,7 @@
  */
 #include "actions.h"
 #include "analyses.h"
+#include "commands.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,7 @@ static int a_help(App *A)
 {
     A->show_help = !A->show_help;
     A->help_off = 0;
+    A->help_focus = -1;
     return AF_REDRAW;
 }
 
@@ -260,8 +262,10 @@ static int a_end(App *A)
 static int open_prompt(App *A, PromptMode m, const char *init)
 {
     A->pmode = m;
-    prompt_clear(&A->prompt);
-    if (init) prompt_set(&A->prompt, init);
+    Prompt *P = app_prompt(A);
+    prompt_clear(P);
+    if (init) prompt_set(P, init);
+    A->cmd_hint[0] = 0;
     A->perr_set = false;
     A->plive_ok = false;
     A->plive_dirty = true; /* (the count of the text it starts with) */
@@ -269,6 +273,7 @@ static int open_prompt(App *A, PromptMode m, const char *init)
 }
 
 static int a_goto(App *A) { return open_prompt(A, PM_GOTO, NULL); }
+static int a_command(App *A) { return open_prompt(A, PM_COMMAND, NULL); }
 static int a_filter(App *A) { return open_prompt(A, PM_FILTER, A->filter_text); }
 static int a_highlight(App *A) { return open_prompt(A, PM_HIGHLIGHT, A->hl_text); }
 
@@ -362,15 +367,7 @@ static int a_prev_match(App *A) { return app_next_match(A, -1) ? AF_REAGG : AF_R
 
 static int a_bookmark(App *A)
 {
-    int k = 0;
-    while (k < 26 && A->bm_set[k]) k++;
-    if (k == 26) {
-        /* all taken: the oldest one goes */
-        memmove(A->bm, A->bm + 1, 25 * sizeof(int64_t));
-        k = 25;
-    }
-    A->bm_set[k] = true;
-    A->bm[k] = app_cursor_time(A);
+    int k = bookmark_set(A, NULL);
     snprintf(A->msg, sizeof A->msg, "bookmark %c set; ' lists the bookmarks", 'a' + k);
     return AF_REDRAW;
 }
@@ -529,71 +526,119 @@ static int a_redraw(App *A)
 }
 
 const Action ACTIONS[] = {
-    {"help", {'?', TK_F1}, "show or hide this help", a_help},
-    {"legend", {'K'}, "show or hide the full legend: every name's colour, every glyph, what the marks mean", a_legend},
-    {"quit", {'q', TK_F1 + 9}, "quit (also Ctrl-C)", a_quit},
-    {"view-gantt-loc", {'1'}, "view: Gantt by location", a_view1},
-    {"view-gantt-act", {'2'}, "view: Gantt by activity (spawn tree)", a_view2},
-    {"view-density", {'3'}, "view: density map", a_view3},
-    {"view-comm", {'4'}, "view: communication monitor", a_view4},
-    {"view-matrix", {'5'}, "view: communication matrix", a_view5},
+    {"help", {'?', TK_F1}, "show or hide this help; :help COMMAND shows that command's entry", a_help, "[COMMAND]",
+     ARG_COMMAND, c_help},
+    {"legend", {'K'}, "show or hide the full legend: every name's colour, every glyph, what the marks mean", a_legend, NULL,
+     ARG_NONE, NULL},
+    {"command", {':'}, "the command line: any action by its name, with an argument where it takes one", a_command, NULL, ARG_NONE, NULL},
+    {"quit", {'q', TK_F1 + 9}, "quit (also Ctrl-C)", a_quit, NULL, ARG_NONE, NULL},
+    {"view-gantt-loc", {'1'}, "view: Gantt by location", a_view1, NULL, ARG_NONE, NULL},
+    {"view-gantt-act", {'2'}, "view: Gantt by activity (spawn tree)", a_view2, NULL, ARG_NONE, NULL},
+    {"view-density", {'3'}, "view: density map", a_view3, NULL, ARG_NONE, NULL},
+    {"view-comm", {'4'}, "view: communication monitor", a_view4, NULL, ARG_NONE, NULL},
+    {"view-matrix", {'5'}, "view: communication matrix (of the marked range, when one is marked)", a_view5, NULL, ARG_NONE,
+     NULL},
     {"view-stats", {'6'}, "view: statistics per location of the visible range (the analyses' time table, as tnav stats)",
-     a_view6},
-    {"view-events", {'7'}, "view: events of the visible range", a_view7},
-    {"view-split", {'8'}, "view: density map above the Gantt", a_view8},
+     a_view6, NULL, ARG_NONE, NULL},
+    {"view-events", {'7'}, "view: every event of the filter in time order (s: the window's events by a column)", a_view7,
+     NULL, ARG_NONE, NULL},
+    {"view-split", {'8'}, "view: density map above the Gantt", a_view8, NULL, ARG_NONE, NULL},
     {"view-imbalance", {'I'}, "view: imbalance, locations x time shaded by their waits at syncs (! the last to arrive)",
-     a_view_imbalance},
-    {"view-analyses", {'9'}, "view: analyses (profile, time and efficiency, waits, syncs, critical path)", a_view9},
-    {"next-view", {TK_TAB}, "next view", a_next_view},
-    {"prev-view", {TK_BTAB}, "previous view", a_prev_view},
-    {"zoom-in", {'+', '=', 'z'}, "zoom in around the cursor", a_zoom_in},
-    {"zoom-out", {'-', 'Z'}, "zoom out around the cursor", a_zoom_out},
-    {"fit", {'0'}, "zoom to fit the whole trace", a_fit},
-    {"left", {TK_LEFT, 'h'}, "cursor left (pans at the edge)", a_left},
-    {"right", {TK_RIGHT, 'l'}, "cursor right (pans at the edge)", a_right},
-    {"up", {TK_UP, 'k'}, "cursor up a row", a_up},
-    {"down", {TK_DOWN, 'j'}, "cursor down a row", a_down},
-    {"page-left", {TK_PGUP}, "pan a screen back in time", a_page_left},
-    {"page-right", {TK_PGDN}, "pan a screen forward in time", a_page_right},
-    {"start", {TK_HOME}, "pan to the start of the trace", a_start},
-    {"end", {TK_END}, "pan to the end of the trace", a_end},
-    {"goto", {'g'}, "go to a time (e.g. 1.25s, 200us, or a date-time)", a_goto},
-    {"mark-start", {'['}, "mark the start of a range at the cursor", a_mark_a},
-    {"mark-end", {']'}, "mark the end of a range at the cursor", a_mark_b},
+     a_view_imbalance, NULL, ARG_NONE, NULL},
+    {"view-analyses", {'9'}, "view: analyses (profile, time and efficiency, waits, syncs, critical path)", a_view9, NULL, ARG_NONE, NULL},
+    {"next-view", {TK_TAB}, "next view", a_next_view, NULL, ARG_NONE, NULL},
+    {"prev-view", {TK_BTAB}, "previous view", a_prev_view, NULL, ARG_NONE, NULL},
+    {"zoom-in", {'+', '=', 'z'}, "zoom in around the cursor", a_zoom_in, NULL, ARG_NONE, NULL},
+    {"zoom-out", {'-', 'Z'}, "zoom out around the cursor", a_zoom_out, NULL, ARG_NONE, NULL},
+    {"fit", {'0'}, "zoom to fit the whole trace", a_fit, NULL, ARG_NONE, NULL},
+    {"left", {TK_LEFT, 'h'}, "cursor left (pans at the edge)", a_left, NULL, ARG_NONE, NULL},
+    {"right", {TK_RIGHT, 'l'}, "cursor right (pans at the edge)", a_right, NULL, ARG_NONE, NULL},
+    {"up", {TK_UP, 'k'}, "cursor up a row", a_up, NULL, ARG_NONE, NULL},
+    {"down", {TK_DOWN, 'j'}, "cursor down a row", a_down, NULL, ARG_NONE, NULL},
+    {"page-left", {TK_PGUP}, "pan a screen back in time", a_page_left, NULL, ARG_NONE, NULL},
+    {"page-right", {TK_PGDN}, "pan a screen forward in time", a_page_right, NULL, ARG_NONE, NULL},
+    {"start", {TK_HOME}, "pan to the start of the trace", a_start, NULL, ARG_NONE, NULL},
+    {"end", {TK_END}, "pan to the end of the trace", a_end, NULL, ARG_NONE, NULL},
+    {"goto", {'g'}, "go to a time (e.g. 1.25s, 200us, or a date-time), or to a named bookmark", a_goto, "[TIME|NAME]",
+     ARG_TIME, c_goto},
+    {"zoom", {0}, "show the range from FROM to TO (times as for goto, or bookmarks' names)", NULL, "FROM TO", ARG_TIME,
+     c_zoom},
+    {"view", {0}, "show a view by name (gantt, activities, density, comm, matrix, stats, events, split, analyses, "
+                  "imbalance; or a table of analyses: profile, time, waits, syncs, critical-path)",
+     NULL, "NAME", ARG_VIEW, c_view},
+    {"mark-start", {'['}, "mark the start of a range at the cursor", a_mark_a, NULL, ARG_NONE, NULL},
+    {"mark-end", {']'}, "mark the end of a range at the cursor", a_mark_b, NULL, ARG_NONE, NULL},
     {"enter", {TK_ENTER}, "zoom to the marked range; else open the details, jump to a message's other end, list a "
                           "sync's participants",
-     a_enter},
-    {"details", {'i'}, "show or hide the details of the events under the cursor", a_details},
-    {"details-next", {'>'}, "details: the next event; tables (views 6, 9): the column cursor right", a_details_next},
-    {"details-prev", {'<'}, "details: the previous event; tables: the column cursor left", a_details_prev},
-    {"filter", {'/'}, "filter: show only the events an expression selects", a_filter},
-    {"highlight", {'t'}, "highlight the events an expression selects (the rest stays)", a_highlight},
-    {"clear-filter", {'C'}, "clear the filter", a_clear_filter},
-    {"clear-highlight", {'T'}, "clear the highlight", a_clear_highlight},
-    {"next-match", {'n'}, "the next matching event in time", a_next_match},
-    {"prev-match", {'N'}, "the previous matching event in time", a_prev_match},
-    {"bookmark", {'m'}, "bookmark the cursor's time", a_bookmark},
-    {"bookmarks", {'\''}, "list the bookmarks; a letter jumps to one", a_bookmarks},
-    {"expand", {'x'}, "expand or collapse the group of rows under the cursor", a_expand},
-    {"hide-row", {'H'}, "hide the row under the cursor", a_hide},
-    {"unhide-rows", {'U'}, "show every row again", a_unhide},
-    {"sort", {'s'}, "sort rows: natural, name, busy, metric of the window; events: the next column; tables: by the column under the cursor (< >), again the other way", a_sort},
-    {"sort-reverse", {'S'}, "analyses: sort the other way", a_sort_reverse},
-    {"save-table", {'w'}, "analyses: save the table shown as CSV (tnav-TABLE.csv)", a_save},
-    {"critical-path", {'c'}, "show or hide the critical path on the Gantt (in red, bold)", a_path},
-    {"path-next", {'}'}, "the critical path's next segment", a_path_next},
-    {"path-prev", {'{'}, "the critical path's previous segment", a_path_prev},
-    {"metric", {'M'}, "density: next metric (busy, sync, events, bytes, counter)", a_metric},
+     a_enter, NULL, ARG_NONE, NULL},
+    {"details", {'i'}, "show or hide the details of the events under the cursor", a_details, NULL, ARG_NONE, NULL},
+    {"details-next", {'>'}, "details: the next event; tables (views 6, 9): the column cursor right", a_details_next, NULL,
+     ARG_NONE, NULL},
+    {"details-prev", {'<'}, "details: the previous event; tables: the column cursor left", a_details_prev, NULL, ARG_NONE,
+     NULL},
+    {"filter", {'/'}, "filter: show only the events an expression selects", a_filter, "[EXPR]", ARG_EXPR, c_filter},
+    {"highlight", {'t'}, "highlight the events an expression selects (the rest stays)", a_highlight, "[EXPR]", ARG_EXPR,
+     c_highlight},
+    {"clear-filter", {'C'}, "clear the filter", a_clear_filter, NULL, ARG_NONE, NULL},
+    {"clear-highlight", {'T'}, "clear the highlight", a_clear_highlight, NULL, ARG_NONE, NULL},
+    {"next-match", {'n'}, "the next matching event in time", a_next_match, NULL, ARG_NONE, NULL},
+    {"prev-match", {'N'}, "the previous matching event in time", a_prev_match, NULL, ARG_NONE, NULL},
+    {"bookmark", {'m'}, "bookmark the cursor's time", a_bookmark, NULL, ARG_NONE, NULL},
+    {"mark", {0}, "bookmark the cursor's time under a name (:goto NAME goes back to it)", NULL, "NAME", ARG_NAME, c_mark},
+    {"bookmarks", {'\''}, "list the bookmarks; a letter jumps to one", a_bookmarks, NULL, ARG_NONE, NULL},
+    {"expand", {'x'}, "expand or collapse the group of rows under the cursor", a_expand, NULL, ARG_NONE, NULL},
+    {"hide-row", {'H'}, "hide the row under the cursor", a_hide, NULL, ARG_NONE, NULL},
+    {"unhide-rows", {'U'}, "show every row again", a_unhide, NULL, ARG_NONE, NULL},
+    {"sort", {'s'}, "sort rows: natural, name, busy, metric of the window; events: the next column; tables: by the column "
+                    "under the cursor (< >), again the other way; :sort COLUMN sorts by that one (-COLUMN: the other way, "
+                    "in the tables)",
+     a_sort, "[COLUMN]", ARG_COLUMN, c_sort},
+    {"sort-reverse", {'S'}, "analyses: sort the other way", a_sort_reverse, NULL, ARG_NONE, NULL},
+    {"save-table", {'w'}, "analyses: save the table shown as CSV (tnav-TABLE.csv)", a_save, NULL, ARG_NONE, NULL},
+    {"save", {0}, "save to FILE: a table (analyses, statistics, events) as CSV, another view as the text drawn (as tnav "
+                  "render prints it; FILE.txt: any view as text)",
+     NULL, "FILE", ARG_FILE, c_save},
+    {"set", {0}, "set an option: ascii, color, details, marks (instants and arrivals on the Gantt) on or off (no VALUE: "
+                 "toggle); messages, instants auto, all or off; filter-timeout SECONDS; metric NAME, reducer NAME; "
+                 "sub-bins N (1..64)",
+     NULL, "OPTION [VALUE]", ARG_OPTION, c_set},
+    {"critical-path", {'c'}, "show or hide the critical path on the Gantt (in red, bold)", a_path, NULL, ARG_NONE, NULL},
+    {"path-next", {'}'}, "the critical path's next segment", a_path_next, NULL, ARG_NONE, NULL},
+    {"path-prev", {'{'}, "the critical path's previous segment", a_path_prev, NULL, ARG_NONE, NULL},
+    {"metric", {'M'}, "density: next metric (busy, sync, events, bytes, counter), or the one named", a_metric, "[NAME]",
+     ARG_METRIC, c_metric},
     {"messages", {'o'}, "Gantt: message arrivals and connectors: auto (hidden where they would cover a row), all, off",
-     a_messages},
-    {"instants", {'O'}, "Gantt: instants' glyphs (spawn, end, marks...): auto, all, off", a_instants},
+     a_messages, NULL, ARG_NONE, NULL},
+    {"instants", {'O'}, "Gantt: instants' glyphs (spawn, end, marks...): auto, all, off", a_instants, NULL, ARG_NONE, NULL},
     {"drill-line", {'L'}, "drill down: a pane with the metric of the row under the cursor over time (L again closes it)",
-     a_drill_line},
-    {"drill-bars", {'B'}, "drill down: a pane with every row's metric at the cursor's time, as bars", a_drill_bars},
-    {"drill-partners", {'P'}, "drill down: a pane with the cursor location's traffic by partner over time", a_drill_partners},
-    {"reducer", {'R'}, "next reducer for grouped rows (sum, mean, max, min-nonzero, mode)", a_reducer},
-    {"redraw", {CTRL('l')}, "redraw the screen", a_redraw},
-    {NULL, {0}, NULL, NULL},
+     a_drill_line, NULL, ARG_NONE, NULL},
+    {"drill-bars", {'B'}, "drill down: a pane with every row's metric at the cursor's time, as bars", a_drill_bars, NULL,
+     ARG_NONE, NULL},
+    {"drill-partners", {'P'}, "drill down: a pane with the cursor location's traffic by partner over time",
+     a_drill_partners, NULL, ARG_NONE, NULL},
+    {"reducer", {'R'}, "next reducer for grouped rows (sum, mean, max, min-nonzero, mode), or the one named", a_reducer,
+     "[NAME]", ARG_REDUCER, c_reducer},
+    {"redraw", {CTRL('l')}, "redraw the screen", a_redraw, NULL, ARG_NONE, NULL},
+    {NULL, {0}, NULL, NULL, NULL, ARG_NONE, NULL},
+};
+
+const Action *action_by_name(const char *name)
+{
+    for (const Action *a = ACTIONS; a->name; a++)
+        if (!strcmp(a->name, name)) return a;
+    return NULL;
+}
+
+const char *const HELP_EXTRA[][2] = {
+    {"Esc", "close the help, a list, a prompt; clear the range marks or the list of a sync's participants"},
+    {"Ctrl-C", "quit (in a prompt: cancel it; while a filter runs: cancel the filter)"},
+    {"mouse", "click: the cursor to the cell and row; drag: mark a range (Enter zooms to it); wheel: zoom in/out there"},
+    {"prompt", "in the prompts (/ t g :) Left Right, Home End (Ctrl-A Ctrl-E), Bksp Del (Ctrl-H Ctrl-D), Ctrl-U Ctrl-K "
+               "(delete to the start, the end), Ctrl-W (the word before), Up Down (history), Tab (complete), Enter "
+               "(apply), Esc Ctrl-G Ctrl-C (cancel)"},
+    {"help", "j k Down Up scroll a line, PgDn Space PgUp ten; ? Esc q close; any other key closes it and does what it "
+             "does"},
+    {NULL, NULL},
 };
 
 const Action *action_for_key(int key)
@@ -642,6 +687,16 @@ void app_prompt_live(App *A)
 static int prompt_enter(App *A)
 {
     PromptMode m = A->pmode;
+    if (m == PM_COMMAND) {
+        char *line = xstrdup(A->cmd.buf);
+        int f = cmdline_run(A, line);
+        if (!A->cmd_failed) {
+            prompt_history_add(&A->cmd, line);
+            if (A->cmd_hist_path) prompt_history_save(&A->cmd, A->cmd_hist_path, 500);
+        }
+        free(line);
+        return f;
+    }
     const char *text = A->prompt.buf;
     if (m == PM_GOTO) {
         if (!app_goto(A, text)) {
@@ -675,6 +730,17 @@ int app_key(App *A, int key)
         }
         if (key == TK_ENTER || key == '\n') return prompt_enter(A);
         if (A->pmode == PM_GOTO && (key == TK_UP || key == TK_DOWN)) return 0; /* (the history is of filters) */
+        if (A->pmode == PM_COMMAND) {
+            /* (the hint of the last Tab stays until the line changes) */
+            if (key == TK_TAB) {
+                cmdline_complete(A);
+                return AF_REDRAW;
+            }
+            A->cmd_hint[0] = 0;
+            A->perr_set = false;
+            prompt_key(&A->cmd, key, NULL, A);
+            return AF_REDRAW;
+        }
         if (prompt_key(&A->prompt, key, A->pmode == PM_GOTO ? NULL : app_complete, A)) A->plive_dirty = true;
         return AF_REDRAW;
     }
@@ -690,6 +756,7 @@ int app_key(App *A, int key)
             return AF_REDRAW;
         }
         A->show_help = false;
+        A->help_focus = -1;
         if (key == '?' || key == TK_ESC || key == 'q') return AF_REDRAW;
     }
     if (A->show_legend) {

@@ -448,6 +448,30 @@ void analyses_sort(App *A)
     snprintf(A->msg, sizeof A->msg, "sorted by %s", t->sort_col >= 0 ? t->src.cols[t->sort_col].title : "(none)");
 }
 
+int analyses_columns(App *A, const char **out, int max)
+{
+    compute(A);
+    const Table *t = &A->an->t[A->an->tab];
+    int n = 0;
+    for (int k = 0; k < t->src.ncol && n < max; k++) out[n++] = t->src.cols[k].title;
+    return n;
+}
+
+bool analyses_sort_by(App *A, const char *col, bool reverse)
+{
+    compute(A);
+    Table *t = &A->an->t[A->an->tab];
+    for (int k = 0; k < t->src.ncol; k++)
+        if (!strcmp(t->src.cols[k].title, col)) {
+            /* (numbers largest first, text A..Z, as s sorts them) */
+            table_sort(t, k, t->src.cols[k].num != reverse);
+            remember_sort(A->an);
+            snprintf(A->msg, sizeof A->msg, "sorted by %s", col);
+            return true;
+        }
+    return false;
+}
+
 void analyses_reverse(App *A)
 {
     compute(A);
@@ -560,11 +584,17 @@ int analyses_enter(App *A)
 
 int analyses_save(App *A)
 {
-    compute(A);
-    Analyses *an = A->an;
     const char *dir = getenv("TNAV_SAVE_DIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s%stnav-%s.csv", dir && *dir ? dir : "", dir && *dir ? "/" : "", SAVE_NAMES[an->tab]);
+    snprintf(path, sizeof path, "%s%stnav-%s.csv", dir && *dir ? dir : "", dir && *dir ? "/" : "",
+             SAVE_NAMES[A->an->tab]);
+    return analyses_save_to(A, path);
+}
+
+int analyses_save_to(App *A, const char *path)
+{
+    compute(A);
+    Analyses *an = A->an;
     const Table *t = &an->t[an->tab];
     if (table_write_csv(t, path)) snprintf(A->msg, sizeof A->msg, "wrote %zu rows to %.200s", t->src.nrow, path);
     else snprintf(A->msg, sizeof A->msg, "could not write %.200s: %s", path, strerror(errno));

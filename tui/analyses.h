@@ -49,6 +49,13 @@ int analyses_enter(struct App *A);
 /* save the table shown as CSV (tnav-TAB.csv in the current directory, or
  * $TNAV_SAVE_DIR); says so in A->msg */
 int analyses_save(struct App *A);
+/* the same to path (the :save command) */
+int analyses_save_to(struct App *A, const char *path);
+/* the titles of the columns of the table shown (:sort completes them);
+ * sort by the column titled col (numbers largest first, text A..Z; reverse:
+ * the other way), false when there is none */
+int analyses_columns(struct App *A, const char **out, int max);
+bool analyses_sort_by(struct App *A, const char *col, bool reverse);
 
 /* the critical-path overlay: on/off, the next / previous segment */
 int analyses_path_toggle(struct App *A);

@@ -428,6 +428,10 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     prompt_init(&A->prompt);
     A->hist_path = history_path();
     if (A->hist_path) prompt_history_load(&A->prompt, A->hist_path);
+    prompt_init(&A->cmd);
+    A->cmd_hist_path = state_path("commands");
+    if (A->cmd_hist_path) prompt_history_load(&A->cmd, A->cmd_hist_path);
+    A->help_focus = -1;
     A->evlist_dirty = true;
     app_fit(A);
     if (getenv("TNAV_TIMING"))
@@ -505,6 +509,10 @@ void app_free(App *A)
     canvas_free(A->vcache);
     prompt_free(&A->prompt);
     free(A->hist_path);
+    prompt_free(&A->cmd);
+    free(A->cmd_hist_path);
+    free(A->sess_paths);
+    free(A->sess_stamp);
     /* (the session's store and selection belong to the caller) */
 }
 

@@ -32,7 +32,7 @@ extern const char *const VIEW_TITLES[V__N];
 /* what an action invalidated */
 enum { AF_REDRAW = 1, AF_REAGG = 2, AF_REFILTER = 4, AF_QUIT = 8 };
 
-typedef enum { PM_NONE, PM_FILTER, PM_HIGHLIGHT, PM_GOTO } PromptMode;
+typedef enum { PM_NONE, PM_FILTER, PM_HIGHLIGHT, PM_GOTO, PM_COMMAND } PromptMode;
 typedef enum { SORT_NATURAL, SORT_NAME, SORT_BUSY, SORT_WINDOW, SORT__N } RowSort;
 extern const char *const SORT_NAMES[SORT__N];
 
@@ -99,8 +99,10 @@ typedef struct App {
     int64_t mark_a, mark_b;
     bool bm_set[26];
     int64_t bm[26];
+    char bm_name[26][40]; /* :mark NAME ("" : unnamed) */
     bool show_bookmarks, show_help, show_legend;
-    int help_off;        /* the first line of the help shown */
+    int help_off;        /* the first line of the help shown (-1: help_focus's) */
+    int help_focus;      /* an action the help marks (:help NAME), or -1 */
     int legend_off;      /* the first line of the full legend shown (K) */
     /* details pane */
     bool details;
@@ -129,6 +131,17 @@ typedef struct App {
     FilterError perr;    /* the last compile error of the prompt's text */
     bool plive_ok, plive_dirty; /* (dirty: the line changed since the count) */
     uint64_t plive_count;
+    /* the command line (:): its own line and history (commands.h) */
+    Prompt cmd;
+    char *cmd_hist_path;
+    bool cmd_failed;     /* the command just run failed (perr says why) */
+    char cmd_hint[256];  /* Tab's candidates when there are several */
+    /* options of :set beyond ascii and color */
+    int opt_subbins;     /* finer bins per cell of max, min-nonzero, mode (0: 8) */
+    /* the saved session of this trace (session.h): its key, and whether
+     * it is saved on quit */
+    char *sess_paths, *sess_stamp;
+    bool sess_on;
     char msg[256];       /* a transient message on the status line */
     /* the views' drawing, kept while only the cursor or the overlays change */
     Canvas *vcache;
@@ -173,6 +186,9 @@ int app_mouse(App *A, int x, int y, int what);
  * flags (from the keys since the last frame) hold AF_REAGG or AF_REFILTER,
  * or the size changed; otherwise the last drawing gets new overlays. */
 void app_draw(App *A, Canvas *c, int flags);
+/* the current view alone into v (:save); the next frame must recompute
+ * the views (AF_REAGG: the layout is v's until then) */
+void app_draw_views(App *A, Canvas *v);
 /* While the trace loads (there is no App yet): a box in the middle with the
  * file's name, a bar and load_progress_text (percent of bytes, MB/s), and
  * "Esc: cancel" (or "cancelling..." once asked). */
@@ -213,6 +229,8 @@ void app_status_fit(const App *A, char *buf, size_t sz, int width);
 void app_prompt_live(App *A);
 /* a new selection: the events f selects (their number in *count) */
 uint64_t *app_run_filter(App *A, Filter *f, uint64_t *count);
+/* the line editor of the prompt that is open (the command line has its own) */
+static inline Prompt *app_prompt(App *A) { return A->pmode == PM_COMMAND ? &A->cmd : &A->prompt; }
 /* the candidates for Tab in the prompt */
 int app_complete(void *ctx, const char *prefix, const char **out, int max);
 

@@ -21,6 +21,7 @@
 #include "analyses.h"
 #include "app.h"
 #include "evlist.h"
+#include "commands.h"
 #include "keys.h"
 #include "legend.h"
 #include "base/out.h"
@@ -91,7 +92,7 @@ static void view_ctx(App *A, ViewCtx *ctx, int w, int h)
     ctx->w = w;
     ctx->h = h;
     ctx->reducer = A->reducer;
-    ctx->subbins = 8;
+    ctx->subbins = A->opt_subbins > 0 ? A->opt_subbins : 8;
     ctx->t0 = A->t0;
     ctx->t1 = A->t1;
     ctx->mx = MX_BYTES;
@@ -400,61 +401,135 @@ void draw_loading(Canvas *c, const char *what, uint64_t done, uint64_t total, in
     canvas_text(c, x + 2, y + 4, cancelling ? "cancelling..." : "Esc: cancel", w - 4, ROLE_DIM, 0);
 }
 
-/* the help: generated from the table of actions; in one or two columns,
- * scrolled by A->help_off when it does not fit */
-static void draw_help(App *A, Canvas *c)
+/* the help: generated from the table of actions (then the keys beyond it:
+ * Esc, the mouse, the prompt), an entry's description wrapped under it; in
+ * one or two columns, scrolled by A->help_off when it does not fit */
+typedef struct {
+    char keys[64];
+    const char *text;
+    char buf[512];
+    int nl;   /* its lines */
+    bool focus;
+} HelpEnt;
+
+static int help_lines(const char *text, int w)
 {
     int n = 0;
-    while (ACTIONS[n].name) n++;
-    int w = c->w - 2 < 120 ? c->w - 2 : 120, h = c->h - 2;
+    for (const char *p = text; *p; n++) {
+        size_t l = text_wrap(p, w);
+        if (!l) break;
+        p += l;
+        while (*p == ' ') p++;
+    }
+    return n ? n : 1;
+}
+
+static void draw_help(App *A, Canvas *c)
+{
+    int na = 0, nx = 0;
+    while (ACTIONS[na].name) na++;
+    while (HELP_EXTRA[nx][0]) nx++;
+    int n = na + nx;
+    int w = c->w - 2 < 140 ? c->w - 2 : 140, h = c->h - 2;
     if (w < 20 || h < 4) return;
-    int cols = w >= 112 ? 2 : 1;
-    int per = (n + cols - 1) / cols, cw = (w - 2) / cols;
+    int cols = w >= 112 ? 2 : 1, cw = (w - 2) / cols;
+    int kw = cw >= 60 ? 16 : 12, tw = cw - kw - 3;
+    if (tw < 8) tw = 8;
+    HelpEnt *E = xcalloc((size_t)n, sizeof *E);
+    int total = 0;
+    for (int i = 0; i < n; i++) {
+        HelpEnt *e = &E[i];
+        if (i < na) {
+            const Action *a = &ACTIONS[i];
+            char kn[24];
+            for (int k = 0; k < ACTION_KEYS && a->keys[k]; k++) {
+                if (k) strcat(e->keys, " ");
+                strcat(e->keys, tkey_name(a->keys[k], kn, sizeof kn));
+            }
+            if (!a->keys[0]) snprintf(e->keys, sizeof e->keys, ":%s", a->name);
+            /* what it is as a command */
+            snprintf(e->buf, sizeof e->buf, "%s  [:%s%s%s]", a->help, a->name, a->args ? " " : "", a->args ? a->args : "");
+            e->text = e->buf;
+            e->focus = i == A->help_focus;
+        } else {
+            snprintf(e->keys, sizeof e->keys, "%s", HELP_EXTRA[i - na][0]);
+            e->text = HELP_EXTRA[i - na][1];
+        }
+        e->nl = help_lines(e->text, tw);
+        total += e->nl;
+    }
+    /* the entries of each column, the first up to half the lines */
+    int split = n, acc = 0;
+    if (cols == 2)
+        for (int i = 0; i < n; i++) {
+            if (acc >= (total + 1) / 2) {
+                split = i;
+                break;
+            }
+            acc += E[i].nl;
+        }
+    int l1 = 0;
+    for (int i = 0; i < split; i++) l1 += E[i].nl;
+    int per = l1 > total - l1 ? l1 : total - l1;
     int rows = h - 2; /* lines inside the box */
     if (per < rows) {
         rows = per;
         h = per + 2;
     }
     int maxoff = per - rows;
+    if (A->help_off < 0) {
+        /* (:help NAME) its entry at the top */
+        int y = 0;
+        if (A->help_focus >= 0 && A->help_focus < n)
+            for (int i = A->help_focus >= split ? split : 0; i < A->help_focus; i++) y += E[i].nl;
+        A->help_off = y;
+    }
     if (A->help_off > maxoff) A->help_off = maxoff;
     if (A->help_off < 0) A->help_off = 0;
     int x = (c->w - w) / 2, y = (c->h - h) / 2;
-    char title[96];
+    char title[128];
     if (maxoff > 0)
-        snprintf(title, sizeof title, " tnav keys %d-%d of %d (j/k/PgDn scroll, any other key closes) ", A->help_off + 1,
+        snprintf(title, sizeof title, " tnav keys, lines %d-%d of %d: j k PgDn PgUp scroll; ? Esc q close ", A->help_off + 1,
                  A->help_off + rows, per);
     else
-        snprintf(title, sizeof title, " tnav keys (any key closes) ");
+        snprintf(title, sizeof title, " tnav keys: ? Esc q close (another key closes it and acts) ");
     draw_box(c, x, y, w, h, title);
-    int kw = cw >= 60 ? 16 : 12;
+    int line[2] = {0, 0};
+    char piece[512];
     for (int i = 0; i < n; i++) {
-        int col = i / per, row = i % per - A->help_off;
-        if (row < 0 || row >= rows) continue;
-        char keys[64] = "", kn[24];
-        for (int k = 0; k < ACTION_KEYS && ACTIONS[i].keys[k]; k++) {
-            if (k) strcat(keys, " ");
-            strcat(keys, tkey_name(ACTIONS[i].keys[k], kn, sizeof kn));
-        }
+        int col = i < split ? 0 : 1;
         int xx = x + 2 + col * cw;
-        canvas_text(c, xx, y + 1 + row, keys, kw, ROLE_GLYPH, ATTR_BOLD);
-        canvas_text(c, xx + kw + 1, y + 1 + row, ACTIONS[i].help, cw - kw - 3, ROLE_DEFAULT, 0);
+        const char *p = E[i].text;
+        for (int l = 0; l < E[i].nl; l++) {
+            int row = line[col]++ - A->help_off;
+            size_t len = text_wrap(p, tw);
+            if (len >= sizeof piece) len = sizeof piece - 1;
+            memcpy(piece, p, len);
+            piece[len] = 0;
+            p += len;
+            while (*p == ' ') p++;
+            if (row < 0 || row >= rows) continue;
+            if (!l) canvas_text(c, xx, y + 1 + row, E[i].keys, kw, ROLE_GLYPH, ATTR_BOLD);
+            canvas_text(c, xx + kw + 1, y + 1 + row, piece, tw, ROLE_DEFAULT, E[i].focus ? ATTR_REVERSE : 0);
+        }
     }
+    free(E);
 }
 
 static void draw_bookmarks(App *A, Canvas *c)
 {
     int n = 0;
     for (int k = 0; k < 26; k++) n += A->bm_set[k];
-    int w = 40, h = (n ? n : 1) + 2;
+    int w = c->w - 4 < 64 ? c->w - 4 : 64, h = (n ? n : 1) + 2;
     int x = (c->w - w) / 2, y = (c->h - h) / 2;
-    draw_box(c, x, y, w, h, " bookmarks: a letter jumps ");
+    draw_box(c, x, y, w, h, " bookmarks: a letter jumps, Esc closes ");
     if (!n) canvas_text(c, x + 2, y + 1, "none yet: m marks the cursor's time", w - 4, ROLE_DIM, 0);
     int row = 0;
     for (int k = 0; k < 26; k++) {
         if (!A->bm_set[k]) continue;
-        char tb[48], line[80];
+        char tb[48], line[120];
         format_dur(tb, sizeof tb, A->bm[k] - A->s->t_min);
-        snprintf(line, sizeof line, "%c   +%s", 'a' + k, tb);
+        snprintf(line, sizeof line, "%c   +%-14s %s", 'a' + k, tb, A->bm_name[k]);
         canvas_text(c, x + 2, y + 1 + row++, line, w - 4, ROLE_DEFAULT, 0);
     }
 }
@@ -462,7 +537,8 @@ static void draw_bookmarks(App *A, Canvas *c)
 static void draw_prompt(App *A, Canvas *c, const Areas *r)
 {
     int y = r->prompt_y;
-    const char *lead = A->pmode == PM_FILTER ? "/ " : A->pmode == PM_HIGHLIGHT ? "highlight: " : "go to: ";
+    const char *lead = A->pmode == PM_FILTER ? "/ " : A->pmode == PM_HIGHLIGHT ? "highlight: " : A->pmode == PM_COMMAND ? ":" : "go to: ";
+    Prompt *P = app_prompt(A);
     /* the line, under it the caret, under that the message */
     fill(c, 0, y, c->w, 3, ROLE_DEFAULT);
     int lw = canvas_text(c, 0, y, lead, c->w, ROLE_TITLE, ATTR_BOLD);
@@ -471,13 +547,13 @@ static void draw_prompt(App *A, Canvas *c, const Areas *r)
     int cw = 0;
     {
         /* columns before the cursor */
-        char save = A->prompt.buf[A->prompt.cur];
-        A->prompt.buf[A->prompt.cur] = 0;
-        cw = text_width(A->prompt.buf);
-        A->prompt.buf[A->prompt.cur] = save;
+        char save = P->buf[P->cur];
+        P->buf[P->cur] = 0;
+        cw = text_width(P->buf);
+        P->buf[P->cur] = save;
     }
     int skip = cw >= avail ? cw - avail + 1 : 0;
-    const char *p = A->prompt.buf;
+    const char *p = P->buf;
     for (int k = 0; k < skip && *p;) {
         size_t l = utf8_seq_len((const unsigned char *)p, strlen(p));
         p += l ? l : 1;
@@ -498,17 +574,21 @@ static void draw_prompt(App *A, Canvas *c, const Areas *r)
         int len = 0;
         {
             int s0 = A->perr.start, e0 = A->perr.end;
-            for (int i = s0; i < e0 && A->prompt.buf[i]; i++)
-                if (((unsigned char)A->prompt.buf[i] & 0xC0) != 0x80) len++;
+            for (int i = s0; i < e0 && P->buf[i]; i++)
+                if (((unsigned char)P->buf[i] & 0xC0) != 0x80) len++;
         }
         if (len < 1) len = 1;
         for (int i = 0; i < len; i++) canvas_put(c, col + i, y + 1, i ? '~' : '^', ROLE_WARN, 0, ATTR_BOLD);
+    } else if (A->pmode == PM_COMMAND) {
+        char hint[400];
+        cmdline_hint(A, hint, sizeof hint);
+        canvas_text(c, 0, y + 2, hint, c->w, ROLE_DIM, 0);
     } else if (A->plive_ok) {
         char msg[160];
         snprintf(msg, sizeof msg, "%" PRIu64 " of %zu events match; Enter applies, Esc cancels, Tab completes", A->plive_count,
                  A->s->n);
         canvas_text(c, 0, y + 2, msg, c->w, ROLE_DIM, 0);
-    } else if (A->msg[0] && A->prompt.len) {
+    } else if (A->msg[0] && P->len) {
         /* (the live count's note: too slow to count as one types, a regex that failed) */
         canvas_text(c, 0, y + 2, A->msg, c->w, ROLE_WARN, 0);
     } else {
@@ -656,6 +736,8 @@ static void draw_views(App *A, Canvas *v)
     default: break;
     }
 }
+
+void app_draw_views(App *A, Canvas *v) { draw_views(A, v); }
 
 void app_draw(App *A, Canvas *c, int flags)
 {

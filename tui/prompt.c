@@ -102,6 +102,26 @@ static void history_walk(Prompt *p, int dir)
     prompt_set(p, np == p->nhist ? (p->saved ? p->saved : "") : p->hist[np]);
 }
 
+size_t prompt_complete_with(Prompt *p, size_t a, const char *const *cand, int k, bool space)
+{
+    if (k <= 0 || a > p->cur) return 0;
+    size_t n = p->cur - a;
+    size_t common = strlen(cand[0]);
+    for (int i = 1; i < k; i++) {
+        size_t j = 0;
+        while (j < common && cand[i][j] == cand[0][j]) j++;
+        common = j;
+    }
+    if (common < n || memcmp(cand[0], p->buf + a, n) != 0) return 0;
+    size_t before = p->len;
+    if (common > n) insert(p, cand[0] + n, common - n);
+    /* one candidate, complete: what follows it */
+    if (k == 1 && space && common && cand[0][common - 1] != '/' && cand[0][common - 1] != '(' &&
+        (p->cur == p->len || p->buf[p->cur] != ' '))
+        insert(p, " ", 1);
+    return p->len - before;
+}
+
 /* Tab: complete the identifier before the cursor; with several candidates,
  * their longest common prefix */
 static bool complete(Prompt *p, CompleteFn fn, void *ctx)
@@ -116,16 +136,14 @@ static bool complete(Prompt *p, CompleteFn fn, void *ctx)
     prefix[n] = 0;
     const char *cand[64];
     int k = fn(ctx, prefix, cand, 64);
-    if (k <= 0) return false;
-    size_t common = strlen(cand[0]);
-    for (int i = 1; i < k; i++) {
-        size_t j = 0;
-        while (j < common && cand[i][j] == cand[0][j]) j++;
-        common = j;
-    }
-    if (common <= n) return false;
-    insert(p, cand[0] + n, common - n);
-    return true;
+    return prompt_complete_with(p, a, cand, k, false) > 0;
+}
+
+size_t prompt_word_start(const Prompt *p)
+{
+    size_t a = p->cur;
+    while (a > 0 && is_word(p->buf[a - 1])) a--;
+    return a;
 }
 
 bool prompt_key(Prompt *p, int key, CompleteFn complete_fn, void *ctx)
@@ -266,7 +284,7 @@ static bool mkdirs(char *path)
     return mkdir(path, 0700) == 0 || errno == EEXIST;
 }
 
-char *history_path(void)
+char *state_path(const char *name)
 {
     const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     char dir[4096];
@@ -274,8 +292,10 @@ char *history_path(void)
     else if (home && home[0]) snprintf(dir, sizeof dir, "%s/.local/state/tnav", home);
     else return NULL;
     if (!mkdirs(dir)) return NULL;
-    size_t n = strlen(dir) + 16;
+    size_t n = strlen(dir) + strlen(name) + 2;
     char *p = xmalloc(n);
-    snprintf(p, n, "%s/history", dir);
+    snprintf(p, n, "%s/%s", dir, name);
     return p;
 }
+
+char *history_path(void) { return state_path("history"); }

@@ -1,5 +1,6 @@
 /*
- * prompt.h — the line editor of the filter prompt: editing like a shell
+ * prompt.h — the line editor of the prompts (filter, highlight, go to, the
+ * command line): editing like a shell
  * line, a history walked with Up/Down, and Tab completion of field and
  * function names.
  *
@@ -35,6 +36,13 @@ void prompt_clear(Prompt *p);
  * (may be NULL). */
 typedef int (*CompleteFn)(void *ctx, const char *prefix, const char **out, int max);
 bool prompt_key(Prompt *p, int key, CompleteFn complete, void *ctx);
+/* Complete the word that starts at byte a and ends at the cursor from the
+ * k candidates (each starting with that word): up to their longest common
+ * prefix; space: after a single candidate, a blank (not after a '/' or a
+ * '('). Returns the bytes inserted. */
+size_t prompt_complete_with(Prompt *p, size_t a, const char *const *cand, int k, bool space);
+/* where the identifier before the cursor starts (letters, digits, _ .) */
+size_t prompt_word_start(const Prompt *p);
 /* Add a line to the history (not twice in a row, not empty). */
 void prompt_history_add(Prompt *p, const char *line);
 /* The history file: load (one entry per line); save: under a lock on
@@ -48,5 +56,7 @@ bool prompt_history_save(Prompt *p, const char *path, int keep);
 /* $XDG_STATE_HOME/tnav/history, or ~/.local/state/tnav/history; the
  * directory is created. NULL when there is no home. */
 char *history_path(void);
+/* $XDG_STATE_HOME/tnav/NAME (the command history, the sessions) */
+char *state_path(const char *name);
 
 #endif

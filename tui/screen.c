@@ -33,8 +33,10 @@
 #include <unistd.h>
 
 #include "analysis/timecat.h"
+#include "actions.h"
 #include "app.h"
 #include "cmd/cli.h"
+#include "session.h"
 #include "keys.h"
 #include "tui.h"
 #include "base/util.h"
@@ -77,21 +79,21 @@ static short role_color8(int role, bool bg)
     }
 }
 
-static int cell_attrs(const Cell *cell)
+static int cell_attrs(const Cell *cell, bool nocol)
 {
     int a = 0;
     if (cell->attr & ATTR_BOLD) a |= A_BOLD;
     if (cell->attr & ATTR_UNDERLINE) a |= A_UNDERLINE;
     if (cell->attr & ATTR_REVERSE) a |= A_REVERSE;
     if (cell->fg == ROLE_STATUS) a ^= A_REVERSE;
-    if (g_cmode == COL_NONE && (cell->fg == ROLE_TITLE || cell->fg == ROLE_GLYPH || cell->fg == ROLE_MSG)) a |= A_BOLD;
+    if (nocol && (cell->fg == ROLE_TITLE || cell->fg == ROLE_GLYPH || cell->fg == ROLE_MSG)) a |= A_BOLD;
     if (cell->fg == ROLE_DIM || cell->fg == ROLE_IDLE) a |= A_DIM;
     return a;
 }
 
-static short cell_pair(const Cell *cell)
+static short cell_pair(const Cell *cell, bool nocol)
 {
-    if (g_cmode == COL_NONE) return 0;
+    if (nocol) return 0;
     short *p = &g_pair[cell->fg][cell->bg];
     if (*p) return *p;
     short fg = g_cmode == COL_256 ? (short)role_color256(cell->fg, false) : role_color8(cell->fg, false);
@@ -105,13 +107,14 @@ static short cell_pair(const Cell *cell)
 
 static void blit(const Canvas *c)
 {
+    bool nocol = g_cmode == COL_NONE || !c->color; /* (:set color off) */
     for (int y = 0; y < c->h; y++)
         for (int x = 0; x < c->w; x++) {
             const Cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)x];
             if (cell->ch == CANVAS_CONT) continue;
             wchar_t wc[2] = {(wchar_t)cell->ch, 0};
             cchar_t cc;
-            setcchar(&cc, wc, (attr_t)cell_attrs(cell), cell_pair(cell), NULL);
+            setcchar(&cc, wc, (attr_t)cell_attrs(cell, nocol), cell_pair(cell, nocol), NULL);
             mvadd_wch(y, x, &cc);
         }
 }
@@ -681,13 +684,31 @@ static int bench_open(App *A, const Loader *L)
 
 /* ---- the entry point -------------------------------------------------------------------------- */
 
+/* tnav tui --list-actions: the table of actions, a line each: the keys
+ * (space-separated names, "-" for none), the command and its arguments,
+ * the description, separated by tabs (the man page is checked against it) */
+static int list_actions(void)
+{
+    for (const Action *x = ACTIONS; x->name; x++) {
+        char keys[96] = "", kn[24];
+        for (int k = 0; k < ACTION_KEYS && x->keys[k]; k++) {
+            size_t l = strlen(keys);
+            snprintf(keys + l, sizeof keys - l, "%s%s", k ? " " : "", tkey_name(x->keys[k], kn, sizeof kn));
+        }
+        printf("%s\t:%s%s%s\t%s\n", keys[0] ? keys : "-", x->name, x->args ? " " : "", x->args ? x->args : "", x->help);
+    }
+    return 0;
+}
+
 int tui_main(int argc, char **argv, int first)
 {
+    for (int i = first; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (!strcmp(argv[i], "--list-actions")) return list_actions();
     CliArgs a;
     memset(&a, 0, sizeof a);
     static const char *const opts[] = {"--color", "--view", "--bench-keys", "--bench-size", "--comm-names", "--sync-names",
                                        NULL};
-    static const char *const flags[] = {"--ascii", "--bench-open", NULL};
+    static const char *const flags[] = {"--ascii", "--bench-open", "--no-session", NULL};
     a.extra_opts = opts;
     a.extra_flags = flags;
     int r = cli_begin("tui", argc, argv, first, &a);
@@ -795,6 +816,8 @@ int tui_main(int argc, char **argv, int first)
     App A;
     app_init(&A, &ss, &a, w, h, ascii, color);
     app_set_view(&A, (ViewId)(view - 1));
+    /* where the user was in this trace last time (not in the benchmarks) */
+    session_restore(&A, !bench && !cli_flag(&a, "--no-session"), vs != NULL);
     if (bo) {
         r = bench_open(&A, &L);
     } else if (bk) {
@@ -807,6 +830,10 @@ int tui_main(int argc, char **argv, int first)
     }
     screen_close();
     loader_messages(&L);
+    char *sfile;
+    if (!bench && !session_save(&A, &sfile))
+        fprintf(stderr, "tnav: could not save the session in %s: %s\n", sfile ? sfile : "?", strerror(errno));
+    free(sfile);
     ss = A.ss; /* (the filter may have changed the selection) */
     app_free(&A);
     session_close(&ss);
