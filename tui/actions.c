@@ -718,6 +718,15 @@ static int prompt_enter(App *A)
     return hl ? AF_REAGG : AF_REFILTER;
 }
 
+/* the lines a key scrolls an overlay (the help, the legend) by; 0: not a scrolling key */
+static int scroll_delta(int key)
+{
+    if (key == 'j' || key == TK_DOWN) return 1;
+    if (key == 'k' || key == TK_UP) return -1;
+    if (key == TK_PGDN || key == ' ') return 10;
+    return key == TK_PGUP ? -10 : 0;
+}
+
 int app_key(App *A, int key)
 {
     A->msg[0] = 0;
@@ -747,9 +756,7 @@ int app_key(App *A, int key)
     if (A->show_help) {
         /* scrolling keys move the help; any other closes it (and those
          * that do something else also do it) */
-        int d = key == 'j' || key == TK_DOWN ? 1 : key == 'k' || key == TK_UP ? -1 : key == TK_PGDN || key == ' ' ? 10
-                : key == TK_PGUP                                                ? -10
-                                                                                : 0;
+        int d = scroll_delta(key);
         if (d) {
             A->help_off += d;
             if (A->help_off < 0) A->help_off = 0;
@@ -762,9 +769,7 @@ int app_key(App *A, int key)
     if (A->show_legend) {
         /* as the help: scrolling keys move it, K, Esc and q close it, any
          * other closes it and does what it does */
-        int d = key == 'j' || key == TK_DOWN ? 1 : key == 'k' || key == TK_UP ? -1 : key == TK_PGDN || key == ' ' ? 10
-                : key == TK_PGUP                                                ? -10
-                                                                                : 0;
+        int d = scroll_delta(key);
         if (d) {
             A->legend_off += d;
             if (A->legend_off < 0) A->legend_off = 0;
