@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "analysis/syncs.h"
 #include "analysis/timecat.h"
 #include "base/out.h"
 #include "tui/actions.h"
@@ -1215,6 +1216,15 @@ static void t_details_sync(void)
     CHECK(A->dfocus < A->ndev && A->dev[A->dfocus].ev == e);
     CHECK(details_has(A, "sync group: 8 participants"));
     CHECK(details_has(A, "last: 5"));
+    /* its wait is the instance's wait as tnav syncs computes it */
+    Syncs y;
+    syncs_compute(s, NULL, s->t_min, s->t_max + 1, &y);
+    char want[96], wb[48];
+    want[0] = 0;
+    for (uint32_t i = 0; i < y.ninst; i++)
+        if (y.inst[i].group == gi) snprintf(want, sizeof want, "%s waited", format_dur(wb, sizeof wb, y.inst[i].total_wait));
+    syncs_free(&y);
+    CHECK(want[0] && details_has(A, want));
     CHECK(keys(&t, "\n") & AF_REAGG);
     CHECK_EQ_I(A->participants_of, gi);
     /* the participants, the last to arrive (the straggler) marked */

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "analyses.h"
+#include "analysis/syncs.h"
 #include "cmd/emit.h"
 #include "base/out.h"
 #include "store/store.h"
@@ -494,6 +495,8 @@ static void hl_drop(App *A)
 
 void app_free(App *A)
 {
+    if (A->sctx) syncctx_free(A->sctx);
+    free(A->sctx);
     app_prewarm_wait(A);
     analyses_free(A->an);
     if (A->S != A->S_all) summary_free(A->S);
@@ -713,6 +716,16 @@ static bool field_text(const Store *s, const Column *c, size_t e, char *b, size_
     return true;
 }
 
+/* the sync instances' shared definition (analysis/waits.h), built once */
+static const SyncCtx *app_syncctx(App *A)
+{
+    if (!A->sctx) {
+        A->sctx = xmalloc(sizeof *A->sctx);
+        syncctx_init(A->s, A->sctx);
+    }
+    return A->sctx;
+}
+
 static void details_event(App *A, uint32_t e, bool focus)
 {
     const Store *s = A->s;
@@ -771,9 +784,10 @@ static void details_event(App *A, uint32_t e, bool focus)
     uint32_t gi = store_group_of(s, e);
     if (gi != NONE32) {
         const SyncGroup *G = &s->groups[gi];
-        format_dur(b2, sizeof b2, G->wait_ns);
+        uint32_t last;
+        format_dur(b2, sizeof b2, syncs_instance_wait(app_syncctx(A), gi, &last));
         dline(A, 2, "  sync group: %u participants, %s waited, last: %s (Enter: list them)", G->nparts, b2,
-              loc_label(s, s->loc[G->last_ev]));
+              loc_label(s, s->loc[last]));
     }
 }
 
@@ -786,7 +800,7 @@ static void details_participants(App *A, uint32_t gi)
     const Column *gc = store_canon_col(s, F_GROUP);
     char gname[128] = "?";
     if (gc) field_text(s, gc, e0, gname, sizeof gname);
-    format_dur(b2, sizeof b2, G->wait_ns);
+    format_dur(b2, sizeof b2, syncs_instance_wait(app_syncctx(A), gi, NULL));
     dline(A, 1, "sync group %s: %u events, %u participants, %s waited", gname, G->nev, G->nparts, b2);
     for (uint32_t i = 0; i < G->nev; i++) {
         uint32_t e = s->group_ev[G->ev_off + i];

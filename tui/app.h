@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "agg/agg.h"
+#include "analysis/waits.h"
 #include "view/canvas.h"
 #include "cmd/cli.h"
 #include "filters/filter.h"
@@ -68,6 +69,7 @@ typedef struct App {
     Session ss;
     uint64_t sel_gen;    /* counts the selections (a new filter, a cleared one) */
     struct Analyses *an; /* view 9's tables, the critical-path overlay (analyses.h) */
+    SyncCtx *sctx;       /* the sync instances' definition, for the details pane (built when first needed) */
     CliArgs *args;
     const Store *s;
     Summary *S;          /* of the current selection */

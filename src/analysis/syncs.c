@@ -30,6 +30,24 @@ static size_t name_key(const Store *s, uint32_t e)
     return s->name[e] != NONE32 ? s->name[e] : (size_t)s->nnames + s->kind[e];
 }
 
+int64_t syncs_instance_wait(const SyncCtx *c, uint32_t g, uint32_t *last_ev)
+{
+    const Store *s = c->s;
+    const SyncGroup *G = &s->groups[g];
+    SyncDef d;
+    syncdef_group(c, g, &d);
+    int64_t tot = 0;
+    for (uint32_t k = 0; k < G->nev; k++) {
+        uint32_t e = s->group_ev[G->ev_off + k];
+        WaitPattern p;
+        int64_t ns;
+        uint32_t cev;
+        if (syncdef_arrival_wait(c, &d, e, &p, &ns, &cev) && ns > 0) tot = sat_add64(tot, ns);
+    }
+    if (last_ev) *last_ev = d.culprit != NONE32 ? d.culprit : G->last_ev;
+    return tot;
+}
+
 void syncs_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, Syncs *y)
 {
     memset(y, 0, sizeof *y);

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/waits.h"
 #include "store/store.h"
 
 typedef struct {
@@ -54,6 +55,9 @@ typedef struct {
 } Syncs;
 
 /* over the events sel selects (NULL: all) that overlap [t0, t1) */
+/* One instance over the whole trace, unfiltered: its participants' waits
+ * (as syncs_compute sums them) and the one they waited for. */
+int64_t syncs_instance_wait(const SyncCtx *c, uint32_t g, uint32_t *last_ev);
 void syncs_compute(const Store *s, const uint64_t *sel, int64_t t0, int64_t t1, Syncs *y);
 void syncs_free(Syncs *y);
 /* the event whose name names an instance: its first listed sync event (else
