@@ -511,7 +511,7 @@ int c_set(App *A, const char *arg, int off)
             if (!strcmp(v, OVL_NAMES[i])) k = i;
         if (k < 0) return cmd_error(A, vs, ve, "%s is auto, all or off, not '%s'", w[0], v);
         *m = (OverlayMode)k;
-        snprintf(A->msg, sizeof A->msg, "%s on the Gantt: %s", w[0], OVL_NAMES[k]);
+        snprintf(A->msg, sizeof A->msg, "%.40s on the Gantt: %s", w[0], OVL_NAMES[k]);
         return AF_REAGG;
     }
     if (flag) {
