@@ -1226,6 +1226,9 @@ make -s install PREFIX="$TMP/prefix" >/dev/null 2>&1
 [ -x "$TMP/prefix/bin/tnav" ] && [ -f "$TMP/prefix/share/man/man1/tnav.1" ] && ok "make install PREFIX=... installs binary and man page" || bad "make install"
 if command -v groff >/dev/null 2>&1; then
     groff -man -Tutf8 -ww -z doc/tnav.1 2>"$TMP/man.err"; [ ! -s "$TMP/man.err" ] && ok "man page renders without warnings" || { bad "man page warnings"; head "$TMP/man.err"; }
+    # (an argument glued to the next where a macro's words were not quoted: "EXPRTRACE...")
+    glued=$(groff -man -Tutf8 doc/tnav.1 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g; s/.\x08//g' | grep -cE '[A-Z]TRACE\.\.\.')
+    [ "$glued" = 0 ] && ok "man page: no synopsis word glued to TRACE..." || bad "man page: $glued synopsis lines glue a word to TRACE..."
 else
     skip "groff not installed: man page not rendered"
 fi
