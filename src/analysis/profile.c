@@ -246,11 +246,18 @@ void profile_print_text(FILE *f, const Store *s, const Profile *p, int top)
     char b[64], c1[32], c2[32], c3[32], c4[32], c5[32], c6[32];
     if (!p->n) return;
     fprintf(f, "\nprofile by name (intervals; self = without the intervals inside)\n");
-    fprintf(f, "%-28s %8s %12s %12s %7s %12s %12s %12s %12s\n", "name", "calls", "self", "total", "share", "mean", "min",
-            "max", "stddev");
+    /* the name column as wide as the names shown (28 to 48) */
+    int nw = 28;
+    for (uint32_t i = 0; i < p->n && (top <= 0 || i < (uint32_t)top); i++) {
+        int w = text_cols(profile_row_name(s, &p->rows[i], b, sizeof b));
+        if (w > nw) nw = w < 48 ? w : 48;
+    }
+    fput_col(f, "name", nw);
+    fprintf(f, " %8s %12s %12s %7s %12s %12s %12s %12s\n", "calls", "self", "total", "share", "mean", "min", "max", "stddev");
     for (uint32_t i = 0; i < p->n && (top <= 0 || i < (uint32_t)top); i++) {
         const ProfRow *r = &p->rows[i];
-        fprintf(f, "%-28.28s %8" PRIu64 " %12s %12s %6.1f%% %12s %12s %12s %12s\n", profile_row_name(s, r, b, sizeof b),
+        fput_col(f, profile_row_name(s, r, b, sizeof b), nw);
+        fprintf(f, " %8" PRIu64 " %12s %12s %6.1f%% %12s %12s %12s %12s\n",
                 r->calls, format_dur(c1, sizeof c1, r->self), format_dur(c2, sizeof c2, r->incl),
                 p->total_self ? 100.0 * (double)r->self / (double)p->total_self : 0.0,
                 format_dur(c3, sizeof c3, r->incl / (int64_t)r->calls), format_dur(c6, sizeof c6, r->min),

@@ -407,8 +407,6 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
     fputs("\nkind                     events\n", f);
     for (uint32_t k = 0; k < K_USER + s->nukind; k++)
         if (st->kinds[k]) fprintf(f, "%-20s %10" PRIu64 "\n", kind_name(s, (uint16_t)k), st->kinds[k]);
-    fprintf(f, "\n%-12s %9s %10s %6s %10s %10s %10s %10s %9s %9s\n", "loc", "events", "useful", "util%", "comm", "sync",
-            "wait", "idle", "sent", "received");
     uint32_t *lord = xmalloc(((size_t)s->nloc + 1) * sizeof *lord);
     for (uint32_t l = 0; l < s->nloc; l++) lord[l] = l;
     if (st->loc_sort >= 0 && s->nloc > 1) {
@@ -416,11 +414,22 @@ void stats_print_text(FILE *f, const Store *s, const Stats *st, const LoadReport
         qsort(lord, s->nloc, sizeof *lord, loc_row_cmp);
     }
     uint32_t nshow = st->loc_top > 0 && (uint32_t)st->loc_top < s->nloc ? (uint32_t)st->loc_top : s->nloc;
+    /* the label column as wide as the labels shown (12 to 32) */
+    int lw = 12;
+    for (uint32_t i = 0; i < nshow; i++) {
+        int w = text_cols(loc_label(s, lord[i]));
+        if (w > lw) lw = w < 32 ? w : 32;
+    }
+    fputc('\n', f);
+    fput_col(f, "loc", lw);
+    fprintf(f, " %9s %10s %6s %10s %10s %10s %10s %9s %9s\n", "events", "useful", "util%", "comm", "sync", "wait", "idle",
+            "sent", "received");
     for (uint32_t i = 0; i < nshow; i++) {
         uint32_t l = lord[i];
         const LocStats *L = &st->loc[l];
         char e[64], g[64], h[64];
-        fprintf(f, "%-12s %9" PRIu64 " %10s %5.1f%% %10s %10s %10s %10s %9s %9s\n", loc_label(s, l), L->events,
+        fput_col(f, loc_label(s, l), lw);
+        fprintf(f, " %9" PRIu64 " %10s %5.1f%% %10s %10s %10s %10s %9s %9s\n", L->events,
                 format_dur(a, sizeof a, L->busy_ns), 100 * L->util, format_dur(b, sizeof b, L->comm_ns),
                 format_dur(c, sizeof c, L->sync_ns), format_dur(d, sizeof d, L->wait_ns),
                 format_dur(e, sizeof e, L->idle_ns), format_bytes(g, sizeof g, L->sent_bytes),

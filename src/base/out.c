@@ -254,3 +254,30 @@ void csv_field(FILE *f, const char *s, size_t n)
     }
     putc('"', f);
 }
+
+int text_cols(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+void fput_col(FILE *f, const char *s, int w)
+{
+    int n = text_cols(s);
+    if (n <= w) {
+        fputs(s, f);
+        for (; n < w; n++) putc(' ', f);
+        return;
+    }
+    /* the first w - 1 code points, then … */
+    int k = 0;
+    const char *p = s;
+    while (*p && k < w - 1) {
+        p++;
+        while (((unsigned char)*p & 0xC0) == 0x80) p++;
+        k++;
+    }
+    fwrite(s, 1, (size_t)(p - s), f);
+    fputs("\xe2\x80\xa6", f);
+}

@@ -24,6 +24,11 @@ static inline void json_cstr(FILE *f, const char *s) { json_str(f, s, strlen(s))
 void csv_field(FILE *f, const char *s, size_t n);
 /* "4 KiB", "1.5 MiB", "12 B" */
 char *format_bytes(char *buf, size_t sz, int64_t b);
+/* Columns a UTF-8 text takes in a plain-text table (a code point each). */
+int text_cols(const char *s);
+/* s left-aligned in a column of w (padded; a longer text cut, ending
+ * with "…"), for the aligned text tables of the commands. */
+void fput_col(FILE *f, const char *s, int w);
 
 /* A file written whole or not at all: atomic_open creates a temp file
  * beside path (NULL with errno on failure); atomic_commit flushes, syncs,
