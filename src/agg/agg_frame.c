@@ -571,38 +571,39 @@ typedef struct {
     uint32_t ev, n;
 } Tally;
 
-static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e)
+static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e, uint64_t key)
 {
     size_t z = 0;
     while (z < *ntal && (*tal)[z].ev != e) z++;
     if (z == *ntal) {
         if (*ntal == *cap) *tal = xrealloc(*tal, (*cap *= 2) * sizeof(Tally));
-        (*tal)[(*ntal)++] = (Tally){0, e, 0};
+        (*tal)[(*ntal)++] = (Tally){key, e, 0};
     }
     (*tal)[z].n++;
 }
 
-/* the segment of lane L at t, for t that do not decrease from call to call
- * (*k: the previous answer, SIZE_MAX at first): a galloping search forward
- * from the previous answer, which reads the lane's times in order */
-static inline uint32_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k)
+/* the segment of lane L at t (its index, or SIZE_MAX before the lane),
+ * for t that do not decrease from call to call (*k: the previous answer,
+ * SIZE_MAX at first): a galloping search forward from the previous
+ * answer, which reads the lane's times in order */
+static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k, bool *far)
 {
     const int64_t *T = S->seg_t;
     size_t end = (size_t)L->off + L->n;
-    if (!L->n || T[L->off] > t) return NONE32;
-    if (*k == SIZE_MAX) {
-        ptrdiff_t f = seg_find(S, L, t, NULL);
-        *k = (size_t)f;
-        return S->seg_ev[f];
+    if (!L->n || T[L->off] > t) return SIZE_MAX;
+    if (*k == SIZE_MAX || *far) {
+        /* (after a far jump, the next one is likely far too: the index
+         * at once, without reading the segments on the way) */
+        size_t f = (size_t)seg_find(S, L, t, NULL);
+        *far = *k == SIZE_MAX || f > *k + 64;
+        return *k = f;
     }
     size_t lo = *k; /* T[lo] <= t */
     size_t step = 1, hi = lo + 1;
     while (hi < end && T[hi] <= t) {
-        if (step == 8) {
-            /* far ahead: the lane's time index */
-            ptrdiff_t f = seg_find(S, L, t, NULL);
-            *k = (size_t)f;
-            return S->seg_ev[f];
+        if (step == 32) { /* far ahead: the lane's time index */
+            *far = true;
+            return *k = (size_t)seg_find(S, L, t, NULL);
         }
         lo = hi;
         step *= 2;
@@ -614,8 +615,7 @@ static inline uint32_t seg_walk(const Summary *S, const Lane *L, int64_t t, size
         if (T[mid] <= t) lo = mid;
         else hi = mid;
     }
-    *k = lo;
-    return S->seg_ev[lo];
+    return *k = lo;
 }
 
 /* For each cell i of g, the lanes of ls[0..n) whose span [t0, t1) meets
@@ -686,6 +686,9 @@ static void dom_worker(void *ctx, int wk, int nw)
     VEC(double) pf = {0};    /* and where in each cell */
     VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
     U32Vec coff = {0}, cl = {0}; /* per cell, the lanes whose span meets it */
+    VEC(size_t) segk = {0};      /* [cell][probe]: the segment found */
+    VEC(uint32_t) ord = {0};     /* a lane's probes by place in the cell */
+    VEC(uint64_t) hkey = {0};    /* [cell][probe]: the name key of the event found */
     size_t gj;
     while ((gj = jobq_next(&c->q)) != (size_t)-1) {
         uint32_t gi = (uint32_t)gj;
@@ -717,29 +720,52 @@ static void dom_worker(void *ctx, int wk, int nw)
         bool cl_built = false;
         hit.len = 0;
         for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
-        /* each probe walks forward through its lane, cell after cell */
-        for (size_t p = 0; p < np; p++) {
-            const Lane *L = &S->lanes[pl.v[p]];
+        /* the probes of a lane (consecutive in pl) walk forward through it
+         * together, cell after cell and in each cell by their place in it,
+         * so that the lane is read once, in order; the segments found
+         * first, then their events (loads that do not wait for one
+         * another) */
+        segk.len = 0;
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(segk, SIZE_MAX);
+        for (size_t p0 = 0, p1; p0 < np; p0 = p1) {
+            p1 = p0 + 1;
+            while (p1 < np && pl.v[p1] == pl.v[p0]) p1++;
+            ord.len = 0;
+            for (size_t p = p0; p < p1; p++) { /* (by place in the cell: few) */
+                VEC_PUSH(ord, (uint32_t)p);
+                for (size_t u = ord.len - 1; u > 0 && pf.v[ord.v[u - 1]] > pf.v[ord.v[u]]; u--) {
+                    uint32_t x = ord.v[u];
+                    ord.v[u] = ord.v[u - 1];
+                    ord.v[u - 1] = x;
+                }
+            }
+            const Lane *L = &S->lanes[pl.v[p0]];
             size_t k = SIZE_MAX;
+            bool far = false;
             for (int i = 0; i < nc; i++) {
                 int64_t a = g->b[i], b = g->b[i + 1];
-                int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
-                if (t >= b) t = b - 1;
-                if (t < a) t = a;
-                hit.v[(size_t)i * np + p] = seg_walk(S, L, t, &k);
+                for (size_t u = 0; u < ord.len; u++) {
+                    size_t p = ord.v[u];
+                    int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
+                    if (t >= b) t = b - 1;
+                    if (t < a) t = a;
+                    segk.v[(size_t)i * np + p] = seg_walk(S, L, t, &k, &far);
+                }
             }
         }
+        for (size_t z = 0; z < (size_t)nc * np; z++) hit.v[z] = segk.v[z] == SIZE_MAX ? NONE32 : S->seg_ev[segk.v[z]];
+        hkey.len = 0; /* (and their names' keys, the same way) */
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hkey, hit.v[z] == NONE32 ? 0 : (uint64_t)name_key(s, hit.v[z]));
         for (int i = 0; i < nc; i++) {
             int64_t a = g->b[i], b = g->b[i + 1];
             /* the samples, counted by event (a long interval is one) */
             ntal = 0;
             for (size_t p = 0; p < np; p++) {
                 uint32_t e = hit.v[(size_t)i * np + p];
-                if (e != NONE32) tally_add(&tal, &ntal, &captal, e);
+                if (e != NONE32) tally_add(&tal, &ntal, &captal, e, hkey.v[(size_t)i * np + p]);
             }
             /* then by name: the name with the most samples */
             uint32_t best = NONE32, bn = 0;
-            for (size_t z = 0; z < ntal; z++) tal[z].key = name_key(s, tal[z].ev);
             for (size_t z = 0; z < ntal; z++) {
                 uint32_t n = 0;
                 for (size_t y = 0; y < ntal; y++)
@@ -777,7 +803,11 @@ static void dom_worker(void *ctx, int wk, int nw)
     VEC_FREE(hit);
     VEC_FREE(coff);
     VEC_FREE(cl);
-    free(tal);}
+    VEC_FREE(segk);
+    VEC_FREE(ord);
+    VEC_FREE(hkey);
+    free(tal);
+}
 
 void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
 {
