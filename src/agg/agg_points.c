@@ -41,12 +41,6 @@ void steps_free(Steps *p)
 
 /* ---- pairs and message points ------------------------------------------------------ */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* locations of a message's ends (falling back on its events' locations) */
 static void msg_ends(const Store *s, const Message *M, uint32_t *src, uint32_t *dst)
 {
@@ -99,85 +93,70 @@ void build_pairs(Summary *S)
         S->pairs_built = true;
         return;
     }
-    /* the distinct pairs through a hash set of their keys (a message
-     * costs one probe, not a share of a sort of all messages), sorted */
-    size_t cap = 64;
-    while (cap < 2 * (size_t)s->nloc + 64 && cap < ((size_t)s->nmsg + 1) * 2) cap *= 2;
-    uint64_t *hk = xmalloc(cap * sizeof(uint64_t));
-    uint32_t *hv = xmalloc(cap * sizeof(uint32_t));
-    memset(hv, 0xff, cap * sizeof(uint32_t));
-    size_t u = 0;
+    /* the messages' (source, destination) keys radix-sorted (11 bits a
+     * pass over the bits a location needs, twice), then the distinct ones */
+    typedef struct {
+        uint64_t k;
+        uint32_t m;
+    } KeyMsg;
+    KeyMsg *a = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(KeyMsg)), *b = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(KeyMsg));
+    size_t nk = 0;
     for (uint32_t m = 0; m < s->nmsg; m++) {
         const Message *M = &s->msgs[m];
         uint32_t src, dst;
         msg_ends(s, M, &src, &dst);
         if (src == NONE32 || dst == NONE32) continue;
         bool any = (M->send_ev != NONE32 && selected(S, M->send_ev)) || (M->recv_ev != NONE32 && selected(S, M->recv_ev));
-        if (!any) continue;
-        uint64_t key = (uint64_t)src << 32 | dst;
-        size_t h = (size_t)hash_u64(key) & (cap - 1);
-        while (hv[h] != NONE32 && hk[h] != key) h = (h + 1) & (cap - 1);
-        if (hv[h] != NONE32) continue;
-        hk[h] = key;
-        hv[h] = 0;
-        if (++u * 2 > cap) { /* grow */
-            size_t nc = cap * 2;
-            uint64_t *k2 = xmalloc(nc * sizeof(uint64_t));
-            uint32_t *v2 = xmalloc(nc * sizeof(uint32_t));
-            memset(v2, 0xff, nc * sizeof(uint32_t));
-            for (size_t i = 0; i < cap; i++) {
-                if (hv[i] == NONE32) continue;
-                size_t g = (size_t)hash_u64(hk[i]) & (nc - 1);
-                while (v2[g] != NONE32) g = (g + 1) & (nc - 1);
-                k2[g] = hk[i];
-                v2[g] = 0;
-            }
-            free(hk);
-            free(hv);
-            hk = k2;
-            hv = v2;
-            cap = nc;
-        }
+        if (any) a[nk++] = (KeyMsg){(uint64_t)src << 32 | dst, m};
     }
-    uint64_t *keys = xmalloc((u + 1) * sizeof(uint64_t));
-    size_t nk = 0;
-    for (size_t i = 0; i < cap; i++)
-        if (hv[i] != NONE32) keys[nk++] = hk[i];
-    free(hk);
-    free(hv);
-    qsort(keys, nk, sizeof(uint64_t), cmp_u64);
+    uint32_t maxl = 0;
+    for (size_t i = 0; i < nk; i++) {
+        uint32_t x = (uint32_t)(a[i].k >> 32) | (uint32_t)a[i].k;
+        maxl |= x;
+    }
+    int bits = 1;
+    while (bits < 32 && (maxl >> bits)) bits++;
+    size_t *cnt = xmalloc(2048 * sizeof(size_t));
+    for (int sh = 0; sh < 2 * bits; sh += 11) {
+        /* digit sh..sh+10 of (src << bits | dst) */
+        memset(cnt, 0, 2048 * sizeof(size_t));
+#define PAIR_DIGIT(k) ((size_t)((((k) >> 32) << bits | ((k) & 0xffffffffu)) >> sh) & 2047)
+        for (size_t i = 0; i < nk; i++) cnt[PAIR_DIGIT(a[i].k)]++;
+        size_t acc = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = cnt[d];
+            cnt[d] = acc;
+            acc += c;
+        }
+        for (size_t i = 0; i < nk; i++) b[cnt[PAIR_DIGIT(a[i].k)]++] = a[i];
+#undef PAIR_DIGIT
+        KeyMsg *t = a;
+        a = b;
+        b = t;
+    }
+    free(cnt);
+    size_t u = 0;
+    for (size_t i = 0; i < nk; i++) u += !i || a[i].k != a[i - 1].k;
     S->npairs = (uint32_t)u;
     S->pair_src = xmalloc((u + 1) * sizeof(uint32_t));
     S->pair_dst = xmalloc((u + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < u; i++) {
-        S->pair_src[i] = (uint32_t)(keys[i] >> 32);
-        S->pair_dst[i] = (uint32_t)keys[i];
-    }
-    S->pairs_built = true;
     if (!S->sel) {
-        /* (for the summaries derived from this one) each message's pair,
-         * from the same key's last answer when consecutive messages share
-         * it */
+        /* (for the summaries derived from this one) each message's pair */
         S->msg_pair = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(uint32_t));
-        uint64_t lastk = UINT64_MAX;
-        uint32_t lastp = NONE32;
-        for (uint32_t m = 0; m < s->nmsg; m++) {
-            const Message *M = &s->msgs[m];
-            uint32_t src, dst;
-            msg_ends(s, M, &src, &dst);
-            if (src == NONE32 || dst == NONE32) {
-                S->msg_pair[m] = NONE32;
-                continue;
-            }
-            uint64_t key = (uint64_t)src << 32 | dst;
-            if (key != lastk) {
-                lastk = key;
-                lastp = pair_index(S, src, dst);
-            }
-            S->msg_pair[m] = lastp;
-        }
+        memset(S->msg_pair, 0xff, ((size_t)s->nmsg + 1) * sizeof(uint32_t));
     }
-    free(keys);
+    u = 0;
+    for (size_t i = 0; i < nk; i++) {
+        if (!i || a[i].k != a[i - 1].k) {
+            S->pair_src[u] = (uint32_t)(a[i].k >> 32);
+            S->pair_dst[u] = (uint32_t)a[i].k;
+            u++;
+        }
+        if (S->msg_pair) S->msg_pair[a[i].m] = (uint32_t)(u - 1);
+    }
+    xfree_big(a, ((size_t)s->nmsg + 1) * sizeof(KeyMsg));
+    xfree_big(b, ((size_t)s->nmsg + 1) * sizeof(KeyMsg));
+    S->pairs_built = true;
 }
 
 uint32_t summary_npairs(Summary *S)
@@ -341,8 +320,11 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
         if (rk == ROWS_PAIR) {
             /* base's pairs include S's */
             map = xmalloc(((size_t)S->base->npairs + 1) * sizeof(uint32_t));
-            for (uint32_t q = 0; q < S->base->npairs; q++)
-                map[q] = pair_index(S, S->base->pair_src[q], S->base->pair_dst[q]);
+            uint32_t u = 0; /* (both sorted: a merge) */
+            for (uint32_t q = 0; q < S->base->npairs; q++) {
+                bool same = u < S->npairs && S->pair_src[u] == S->base->pair_src[q] && S->pair_dst[u] == S->base->pair_dst[q];
+                map[q] = same ? u++ : NONE32;
+            }
         }
         points_derive(S, P, B, map, nrows_of(S, rk));
         free(map);
@@ -398,7 +380,7 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
         uint32_t row;
         if (rk == ROWS_LOC) row = recv ? (dst != NONE32 ? dst : s->loc[ev]) : src;
         else if (rk == ROWS_ACT) row = s->act[ev];
-        else row = (src == NONE32 || dst == NONE32) ? NONE32 : pair_index(S, src, dst);
+        else row = (src == NONE32 || dst == NONE32) ? NONE32 : S->msg_pair ? S->msg_pair[m] : pair_index(S, src, dst);
         if (row == NONE32) continue;
         int64_t t = recv ? msg_t_recv(s, M) : s->ts[ev];
         if (t == INT64_MIN) continue;
