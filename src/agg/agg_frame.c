@@ -346,7 +346,6 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
      * and cell (equal to the dense sum up to the order of additions) */
     bool walk_ok = !P && sb == 1 && (r == RED_SUM || r == RED_MEAN);
     int64_t *ov = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL, *fullc = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL;
-    VEC(uint32_t) touched = {0};
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
@@ -360,31 +359,55 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
             uint32_t nl;
             const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
             if (walk_ok && nl <= 4) {
-                size_t nseg = 0;
-                for (uint32_t q = 0; q < nl; q++) nseg += S->lanes[ls[q]].n;
-                if (nseg <= 2 * nbz) {
-                    const int64_t *T = S->seg_t;
-                    int64_t gb0 = bb[0], gbn = bb[nbz - 1];
-                    touched.len = 0;
+                /* walked when its segments inside the grid cost less than
+                 * looking it up at the boundaries inside its lanes' spans
+                 * (a segment costs a few comparisons, a lookup a search) */
+                const int64_t *T = S->seg_t;
+                int64_t gb0 = bb[0], gbn = bb[nbz - 1];
+                size_t nseg = 0, nlook = 0;
+                size_t z0[4], z1[4];
+                for (uint32_t q = 0; q < nl; q++) {
+                    const Lane *L = &S->lanes[ls[q]];
+                    z0[q] = z1[q] = 0;
+                    if (!L->n || L->t0 >= gbn || L->t1 <= gb0) continue;
+                    ptrdiff_t f = seg_find(S, L, gb0, NULL), h = seg_find(S, L, gbn - 1, NULL);
+                    z0[q] = f < 0 ? L->off : (size_t)f;
+                    z1[q] = h < 0 ? L->off : (size_t)h + 1;
+                    nseg += z1[q] - z0[q];
+                    size_t i0 = grid_upper(g, L->t0), i1 = L->t1 == INT64_MAX ? nbz : grid_lower(g, L->t1);
+                    nlook += i1 > i0 ? i1 - i0 : 0;
+                }
+                if (nseg <= 8 * nlook + 16) {
+                    size_t qlo = nbz, qhi = 0;
                     for (uint32_t q = 0; q < nl; q++) {
                         const Lane *L = &S->lanes[ls[q]];
-                        if (!L->n || L->t0 >= gbn || L->t1 <= gb0) continue;
-                        ptrdiff_t f = seg_find(S, L, gb0, NULL);
-                        size_t end = (size_t)L->off + L->n;
-                        for (size_t z = f < 0 ? L->off : (size_t)f; z < end && T[z] < gbn; z++) {
+                        size_t end = (size_t)L->off + L->n, qa = 0;
+                        bool first = true;
+                        for (size_t z = z0[q]; z < z1[q]; z++) {
                             if (S->seg_cat[z] != cat) continue;
                             int64_t x = T[z] > gb0 ? T[z] : gb0, y = z + 1 < end ? T[z + 1] : INT64_MAX;
                             if (y > gbn) y = gbn;
                             if (y <= x) continue;
-                            size_t qa = grid_upper(g, x) - 1, qb = grid_lower(g, y) - 1;
+                            /* qa: the last bin with bb[qa] <= x; qb: the last
+                             * with bb[qb] < y (forward: segments come in
+                             * time order; far: the grid's arithmetic) */
+                            if (first || bb[qa + 1] <= x) {
+                                if (!first && bb[qa + 2 < nbz ? qa + 2 : nbz - 1] > x) qa++;
+                                else qa = grid_upper(g, x) - 1;
+                                first = false;
+                            }
+                            size_t qb = qa;
+                            if (bb[qb + 1] < y) {
+                                if (qb + 2 < nbz && bb[qb + 2] >= y) qb++;
+                                else qb = grid_lower(g, y) - 1;
+                            }
+                            if (qa < qlo) qlo = qa;
+                            if (qb > qhi) qhi = qb;
                             if (qa == qb) {
-                                if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
                                 ov[qa] += y - x;
                                 continue;
                             }
-                            if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
                             ov[qa] += bb[qa + 1] - x;
-                            if (!ov[qb]) VEC_PUSH(touched, (uint32_t)qb);
                             ov[qb] += y - bb[qb];
                             if (qa + 1 < qb) {
                                 fullc[qa + 1]++;
@@ -394,15 +417,8 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
                         }
                     }
                     /* the member's partly covered bins, in order */
-                    for (size_t t = 1; t < touched.len; t++)
-                        for (size_t u = t; u > 0 && touched.v[u - 1] > touched.v[u]; u--) {
-                            uint32_t x = touched.v[u];
-                            touched.v[u] = touched.v[u - 1];
-                            touched.v[u - 1] = x;
-                        }
-                    for (size_t t = 0; t < touched.len; t++) {
-                        uint32_t q = touched.v[t];
-                        if (ov[q] && bb[q + 1] > bb[q]) acc_add(&A, q, (double)ov[q] / (double)(bb[q + 1] - bb[q]));
+                    for (size_t q = qlo; q <= qhi && q < nbz; q++) {
+                        if (ov[q] && bb[q + 1] > bb[q]) acc_add(&A, (uint32_t)q, (double)ov[q] / (double)(bb[q + 1] - bb[q]));
                         ov[q] = 0;
                     }
                     continue;
@@ -502,7 +518,6 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
         }
     }
     VEC_FREE(span);
-    VEC_FREE(touched);
     free(ov);
     free(fullc);
     VEC_FREE(list);
