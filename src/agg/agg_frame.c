@@ -321,8 +321,9 @@ static void member_points(const Points *P, bool count, uint32_t row, const int64
     }
 }
 
-static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
-                        int sb, const int64_t *bb, int nb, double *values)
+/* the display rows that q hands out (each worker with its own buffers) */
+static void frame_lanes_rows(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
+                             int sb, const int64_t *bb, int nb, double *values, JobQueue *jq)
 {
     int nc = g->ncell;
     size_t nbz = (size_t)nb;
@@ -346,7 +347,9 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
      * and cell (equal to the dense sum up to the order of additions) */
     bool walk_ok = !P && sb == 1 && (r == RED_SUM || r == RED_MEAN);
     int64_t *ov = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL, *fullc = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL;
-    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+    size_t gj;
+    while ((gj = jobq_next(jq)) != (size_t)-1) {
+        uint32_t gi = (uint32_t)gj;
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
         list.len = 0;
@@ -529,6 +532,42 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
     free(mn);
     free(nz);
     free(vs);
+}
+
+typedef struct {
+    Summary *S;
+    int cat;
+    const Points *P;
+    bool count;
+    Reducer r;
+    const RowSet *rs;
+    const TimeGrid *g;
+    int sb;
+    const int64_t *bb;
+    int nb;
+    double *values;
+    JobQueue q;
+} LanesCtx;
+
+static void lanes_worker(void *ctx, int wk, int nw)
+{
+    (void)wk;
+    (void)nw;
+    LanesCtx *c = ctx;
+    frame_lanes_rows(c->S, c->cat, c->P, c->count, c->r, c->rs, c->g, c->sb, c->bb, c->nb, c->values, &c->q);
+}
+
+/* A frame of busy / sync (P NULL) or of a point series, sparsely; the
+ * display rows are independent: a big frame (many members) runs on 2
+ * workers, the same computation per row */
+static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
+                        int sb, const int64_t *bb, int nb, double *values)
+{
+    if (rs->kind == ROWS_LOC && !P) locidx_build(S); /* (before the workers: they only read) */
+    LanesCtx c = {S, cat, P, count, r, rs, g, sb, bb, nb, values, {0}};
+    jobq_init(&c.q, rs->ng);
+    size_t work = (size_t)rs->n * (size_t)nb;
+    par_run(rs->ng >= 8 && S->threads > 1 && work >= 1000000 ? 2 : 1, lanes_worker, &c);
 }
 
 void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, const TimeGrid *g, int subbins,
