@@ -34,7 +34,7 @@ static void build_act_rank(Summary *S)
  * a guess by interpolation between the ends (a location's events are
  * spread over its time), a galloping search from it, then a binary
  * search in the bracket: a few cache lines instead of log2(n) */
-static size_t ts_lower_interp(const int64_t *ts, size_t lo, size_t hi, int64_t t)
+size_t ts_lower_interp(const int64_t *ts, size_t lo, size_t hi, int64_t t)
 {
     if (hi - lo > 16) {
         int64_t t0 = ts[lo], t1 = ts[hi - 1];
