@@ -314,6 +314,22 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
     if (P->built) return P;
     if (rk == ROWS_PAIR) build_pairs(S); /* (rows of pairs only) */
     const Store *s = S->s;
+    if (rk == ROWS_ACT && S->msg[recv][ROWS_LOC].built) {
+        /* the same points as by location (every end has a location), by
+         * activity: the location's series read in order (this summary's
+         * own, a filtered one's being small) */
+        const Points *O = &S->msg[recv][ROWS_LOC];
+        size_t no = O->off[O->nrows], n = 0;
+        RawPt *raw = xmalloc_big((no + 1) * sizeof(RawPt));
+        for (size_t k = 0; k < no; k++) {
+            uint32_t e = O->ev[k];
+            if (s->act[e] == NONE32) continue;
+            raw[n++] = (RawPt){s->act[e], e, O->t[k], O->cum[k + 1] - O->cum[k], O->id[k]};
+        }
+        points_from_raw(P, raw, n, nrows_of(S, rk));
+        xfree_big(raw, (no + 1) * sizeof(RawPt));
+        return P;
+    }
     if (S->base && S->sel) {
         const Points *B = msg_points(S->base, recv, rk);
         uint32_t *map = NULL;
@@ -328,21 +344,6 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
         }
         points_derive(S, P, B, map, nrows_of(S, rk));
         free(map);
-        return P;
-    }
-    if (rk == ROWS_ACT && S->msg[recv][ROWS_LOC].built) {
-        /* the same points as by location (every end has a location), by
-         * activity: the location's series read in order */
-        const Points *O = &S->msg[recv][ROWS_LOC];
-        size_t no = O->off[O->nrows], n = 0;
-        RawPt *raw = xmalloc_big((no + 1) * sizeof(RawPt));
-        for (size_t k = 0; k < no; k++) {
-            uint32_t e = O->ev[k];
-            if (s->act[e] == NONE32) continue;
-            raw[n++] = (RawPt){s->act[e], e, O->t[k], O->cum[k + 1] - O->cum[k], O->id[k]};
-        }
-        points_from_raw(P, raw, n, nrows_of(S, rk));
-        xfree_big(raw, (no + 1) * sizeof(RawPt));
         return P;
     }
     /* each message's size: its send's bytes (a cursor over the column:
@@ -618,12 +619,12 @@ static Points *glyph_points(Summary *S, RowKind rk)
     Points *P = &S->glyphs[rk];
     if (P->built) return P;
     const Store *s = S->s;
-    if (S->base && S->sel) {
+    VEC(RawPt) raw = {0};
+    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
+    if (!O->built && S->base && S->sel) {
         points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
         return P;
     }
-    VEC(RawPt) raw = {0};
-    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
     if (O->built) {
         /* the same events as the other row kind's: its points, by row */
         for (size_t k = 0; k < O->off[O->nrows]; k++) {
