@@ -1,7 +1,7 @@
 /*
  * agg_frame.c — the values of a frame: cumulative functions of a row at
  * increasing times, metric values, time grids, reducers over the members
- * of a grouped row, and the Gantt's dominant interval per cell.
+ * of a grouped row (the Gantt's dominant interval is in agg_dominant.c).
  *
  * Owns: Summary.act_rank (built lazily), nothing else.
  * Invariants: evaluating a frame only builds lazily built parts; a cell's
@@ -30,17 +30,56 @@ static void build_act_rank(Summary *S)
     S->act_rank[s->n] = 0;
 }
 
+/* the first k in [lo, hi) with ts[k] >= t (hi if none), ts increasing:
+ * a guess by interpolation between the ends (a location's events are
+ * spread over its time), a galloping search from it, then a binary
+ * search in the bracket: a few cache lines instead of log2(n) */
+size_t ts_lower_interp(const int64_t *ts, size_t lo, size_t hi, int64_t t)
+{
+    if (hi - lo > 16) {
+        int64_t t0 = ts[lo], t1 = ts[hi - 1];
+        if (t <= t0) return lo;
+        if (t > t1) return hi;
+        size_t g = lo + (size_t)((__int128)(t - t0) * (__int128)(hi - 1 - lo) / (__int128)(t1 - t0));
+        /* bracket: ts[a] < t <= ts[b] with lo <= a < b <= hi - 1 */
+        size_t a, b, step = 1;
+        if (ts[g] < t) {
+            a = g;
+            b = g + 1;
+            while (b < hi - 1 && ts[b] < t) {
+                a = b;
+                b += step;
+                step *= 2;
+            }
+            if (b > hi - 1) b = hi - 1;
+        } else {
+            if (g == lo) return lo;
+            b = g;
+            a = g - 1;
+            while (a > lo && ts[a] >= t) {
+                b = a;
+                a = a > lo + step ? a - step : lo;
+                step *= 2;
+            }
+            if (ts[a] >= t) return a; /* (a == lo) */
+        }
+        lo = a + 1;
+        hi = b + 1;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ts[mid] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* selected events of a row starting before t */
 uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t)
 {
     const Store *s = S->s;
     if (rk == ROWS_LOC) {
-        size_t lo = s->locs[row].first, hi = lo + s->locs[row].count, first = lo;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (s->ts[mid] < t) lo = mid + 1;
-            else hi = mid;
-        }
+        size_t first = s->locs[row].first, lo = ts_lower_interp(s->ts, first, first + s->locs[row].count, t);
         return sel_prefix(S, lo) - sel_prefix(S, first);
     }
     size_t lo = s->act_off[row], hi = s->act_off[row + 1], first = lo;
@@ -321,8 +360,9 @@ static void member_points(const Points *P, bool count, uint32_t row, const int64
     }
 }
 
-static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
-                        int sb, const int64_t *bb, int nb, double *values)
+/* the display rows that q hands out (each worker with its own buffers) */
+static void frame_lanes_rows(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
+                             int sb, const int64_t *bb, int nb, double *values, JobQueue *jq)
 {
     int nc = g->ncell;
     size_t nbz = (size_t)nb;
@@ -346,8 +386,9 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
      * and cell (equal to the dense sum up to the order of additions) */
     bool walk_ok = !P && sb == 1 && (r == RED_SUM || r == RED_MEAN);
     int64_t *ov = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL, *fullc = walk_ok ? xcalloc(nbz + 1, sizeof(int64_t)) : NULL;
-    VEC(uint32_t) touched = {0};
-    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+    size_t gj;
+    while ((gj = jobq_next(jq)) != (size_t)-1) {
+        uint32_t gi = (uint32_t)gj;
         uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
         for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
         list.len = 0;
@@ -360,31 +401,55 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
             uint32_t nl;
             const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
             if (walk_ok && nl <= 4) {
-                size_t nseg = 0;
-                for (uint32_t q = 0; q < nl; q++) nseg += S->lanes[ls[q]].n;
-                if (nseg <= 2 * nbz) {
-                    const int64_t *T = S->seg_t;
-                    int64_t gb0 = bb[0], gbn = bb[nbz - 1];
-                    touched.len = 0;
+                /* walked when its segments inside the grid cost less than
+                 * looking it up at the boundaries inside its lanes' spans
+                 * (a segment costs a few comparisons, a lookup a search) */
+                const int64_t *T = S->seg_t;
+                int64_t gb0 = bb[0], gbn = bb[nbz - 1];
+                size_t nseg = 0, nlook = 0;
+                size_t z0[4], z1[4];
+                for (uint32_t q = 0; q < nl; q++) {
+                    const Lane *L = &S->lanes[ls[q]];
+                    z0[q] = z1[q] = 0;
+                    if (!L->n || L->t0 >= gbn || L->t1 <= gb0) continue;
+                    ptrdiff_t f = seg_find(S, L, gb0, NULL), h = seg_find(S, L, gbn - 1, NULL);
+                    z0[q] = f < 0 ? L->off : (size_t)f;
+                    z1[q] = h < 0 ? L->off : (size_t)h + 1;
+                    nseg += z1[q] - z0[q];
+                    size_t i0 = grid_upper(g, L->t0), i1 = L->t1 == INT64_MAX ? nbz : grid_lower(g, L->t1);
+                    nlook += i1 > i0 ? i1 - i0 : 0;
+                }
+                if (nseg <= 8 * nlook + 16) {
+                    size_t qlo = nbz, qhi = 0;
                     for (uint32_t q = 0; q < nl; q++) {
                         const Lane *L = &S->lanes[ls[q]];
-                        if (!L->n || L->t0 >= gbn || L->t1 <= gb0) continue;
-                        ptrdiff_t f = seg_find(S, L, gb0, NULL);
-                        size_t end = (size_t)L->off + L->n;
-                        for (size_t z = f < 0 ? L->off : (size_t)f; z < end && T[z] < gbn; z++) {
+                        size_t end = (size_t)L->off + L->n, qa = 0;
+                        bool first = true;
+                        for (size_t z = z0[q]; z < z1[q]; z++) {
                             if (S->seg_cat[z] != cat) continue;
                             int64_t x = T[z] > gb0 ? T[z] : gb0, y = z + 1 < end ? T[z + 1] : INT64_MAX;
                             if (y > gbn) y = gbn;
                             if (y <= x) continue;
-                            size_t qa = grid_upper(g, x) - 1, qb = grid_lower(g, y) - 1;
+                            /* qa: the last bin with bb[qa] <= x; qb: the last
+                             * with bb[qb] < y (forward: segments come in
+                             * time order; far: the grid's arithmetic) */
+                            if (first || bb[qa + 1] <= x) {
+                                if (!first && bb[qa + 2 < nbz ? qa + 2 : nbz - 1] > x) qa++;
+                                else qa = grid_upper(g, x) - 1;
+                                first = false;
+                            }
+                            size_t qb = qa;
+                            if (bb[qb + 1] < y) {
+                                if (qb + 2 < nbz && bb[qb + 2] >= y) qb++;
+                                else qb = grid_lower(g, y) - 1;
+                            }
+                            if (qa < qlo) qlo = qa;
+                            if (qb > qhi) qhi = qb;
                             if (qa == qb) {
-                                if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
                                 ov[qa] += y - x;
                                 continue;
                             }
-                            if (!ov[qa]) VEC_PUSH(touched, (uint32_t)qa);
                             ov[qa] += bb[qa + 1] - x;
-                            if (!ov[qb]) VEC_PUSH(touched, (uint32_t)qb);
                             ov[qb] += y - bb[qb];
                             if (qa + 1 < qb) {
                                 fullc[qa + 1]++;
@@ -394,15 +459,8 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
                         }
                     }
                     /* the member's partly covered bins, in order */
-                    for (size_t t = 1; t < touched.len; t++)
-                        for (size_t u = t; u > 0 && touched.v[u - 1] > touched.v[u]; u--) {
-                            uint32_t x = touched.v[u];
-                            touched.v[u] = touched.v[u - 1];
-                            touched.v[u - 1] = x;
-                        }
-                    for (size_t t = 0; t < touched.len; t++) {
-                        uint32_t q = touched.v[t];
-                        if (ov[q] && bb[q + 1] > bb[q]) acc_add(&A, q, (double)ov[q] / (double)(bb[q + 1] - bb[q]));
+                    for (size_t q = qlo; q <= qhi && q < nbz; q++) {
+                        if (ov[q] && bb[q + 1] > bb[q]) acc_add(&A, (uint32_t)q, (double)ov[q] / (double)(bb[q + 1] - bb[q]));
                         ov[q] = 0;
                     }
                     continue;
@@ -502,7 +560,6 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
         }
     }
     VEC_FREE(span);
-    VEC_FREE(touched);
     free(ov);
     free(fullc);
     VEC_FREE(list);
@@ -514,6 +571,42 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
     free(mn);
     free(nz);
     free(vs);
+}
+
+typedef struct {
+    Summary *S;
+    int cat;
+    const Points *P;
+    bool count;
+    Reducer r;
+    const RowSet *rs;
+    const TimeGrid *g;
+    int sb;
+    const int64_t *bb;
+    int nb;
+    double *values;
+    JobQueue q;
+} LanesCtx;
+
+static void lanes_worker(void *ctx, int wk, int nw)
+{
+    (void)wk;
+    (void)nw;
+    LanesCtx *c = ctx;
+    frame_lanes_rows(c->S, c->cat, c->P, c->count, c->r, c->rs, c->g, c->sb, c->bb, c->nb, c->values, &c->q);
+}
+
+/* A frame of busy / sync (P NULL) or of a point series, sparsely; the
+ * display rows are independent: a big frame (many members) runs on 2
+ * workers, the same computation per row */
+static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
+                        int sb, const int64_t *bb, int nb, double *values)
+{
+    if (rs->kind == ROWS_LOC && !P) locidx_build(S); /* (before the workers: they only read) */
+    LanesCtx c = {S, cat, P, count, r, rs, g, sb, bb, nb, values, {0}};
+    jobq_init(&c.q, rs->ng);
+    size_t work = (size_t)rs->n * (size_t)nb;
+    par_run(rs->ng >= 8 && S->threads > 1 && work >= 1000000 ? 2 : 1, lanes_worker, &c);
 }
 
 void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, const TimeGrid *g, int subbins,
@@ -563,245 +656,3 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
     free(def);
     free(bb);
 }
-
-/* ---- the dominant interval of cells ------------------------------------------------------ */
-
-typedef struct {
-    uint64_t key;
-    uint32_t ev, n;
-} Tally;
-
-static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e)
-{
-    size_t z = 0;
-    while (z < *ntal && (*tal)[z].ev != e) z++;
-    if (z == *ntal) {
-        if (*ntal == *cap) *tal = xrealloc(*tal, (*cap *= 2) * sizeof(Tally));
-        (*tal)[(*ntal)++] = (Tally){0, e, 0};
-    }
-    (*tal)[z].n++;
-}
-
-/* the segment of lane L at t, for t that do not decrease from call to call
- * (*k: the previous answer, SIZE_MAX at first): a galloping search forward
- * from the previous answer, which reads the lane's times in order */
-static inline uint32_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k)
-{
-    const int64_t *T = S->seg_t;
-    size_t end = (size_t)L->off + L->n;
-    if (!L->n || T[L->off] > t) return NONE32;
-    if (*k == SIZE_MAX) {
-        ptrdiff_t f = seg_find(S, L, t, NULL);
-        *k = (size_t)f;
-        return S->seg_ev[f];
-    }
-    size_t lo = *k; /* T[lo] <= t */
-    size_t step = 1, hi = lo + 1;
-    while (hi < end && T[hi] <= t) {
-        if (step == 8) {
-            /* far ahead: the lane's time index */
-            ptrdiff_t f = seg_find(S, L, t, NULL);
-            *k = (size_t)f;
-            return S->seg_ev[f];
-        }
-        lo = hi;
-        step *= 2;
-        hi = lo + step;
-    }
-    if (hi > end) hi = end;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (T[mid] <= t) lo = mid;
-        else hi = mid;
-    }
-    *k = lo;
-    return S->seg_ev[lo];
-}
-
-/* For each cell i of g, the lanes of ls[0..n) whose span [t0, t1) meets
- * it (b[i] < t1 and b[i + 1] > t0; zero-width cells included), in the
- * order of ls: cl[coff[i] .. coff[i + 1]). A lane outside that range has
- * no segment but its idle ones in the cell. */
-typedef VEC(uint32_t) U32Vec;
-
-static void cells_of_lanes(const Summary *S, const TimeGrid *g, const uint32_t *ls, size_t n, U32Vec *coff, U32Vec *cl)
-{
-    size_t nc = (size_t)g->ncell, nb = nc + 1;
-    coff->len = cl->len = 0;
-    for (size_t i = 0; i <= nc + 1; i++) VEC_PUSH(*coff, 0);
-    uint32_t *rng = xmalloc((2 * n + 1) * sizeof(uint32_t));
-    for (size_t q = 0; q < n; q++) {
-        const Lane *L = &S->lanes[ls[q]];
-        rng[2 * q] = 1, rng[2 * q + 1] = 0; /* (empty) */
-        if (!L->n) continue;
-        int64_t t0, t1;
-        lane_span(S, L, &t0, &t1);
-        size_t u = grid_upper(g, t0), w = t1 == INT64_MAX ? nb : grid_lower(g, t1);
-        size_t c0 = u ? u - 1 : 0;
-        if (!w) continue;
-        size_t c1 = w - 1 < nc - 1 ? w - 1 : nc - 1;
-        if (u >= nb || c0 > c1) continue;
-        rng[2 * q] = (uint32_t)c0, rng[2 * q + 1] = (uint32_t)c1;
-        for (size_t c = c0; c <= c1; c++) coff->v[c + 1]++;
-    }
-    for (size_t i = 0; i < nc; i++) coff->v[i + 1] += coff->v[i];
-    size_t tot = coff->v[nc];
-    for (size_t k = 0; k < tot; k++) VEC_PUSH(*cl, 0);
-    uint32_t *pos = xmalloc((nc + 1) * sizeof(uint32_t));
-    memcpy(pos, coff->v, nc * sizeof(uint32_t));
-    for (size_t q = 0; q < n; q++)
-        for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) cl->v[pos[c]++] = ls[q];
-    free(pos);
-    free(rng);
-}
-
-typedef struct {
-    Summary *S;
-    const RowSet *rs;
-    const TimeGrid *g;
-    int samples;
-    size_t cell_budget;
-    uint32_t *out;
-    JobQueue q;
-} DomCtx;
-
-/* the display rows of a frame, one job each (2 workers: a frame's rows
- * are independent) */
-static void dom_worker(void *ctx, int wk, int nw)
-{
-    (void)wk;
-    (void)nw;
-    DomCtx *c = ctx;
-    Summary *S = c->S;
-    const Store *s = S->s;
-    const RowSet *rs = c->rs;
-    const TimeGrid *g = c->g;
-    int nc = g->ncell, samples = c->samples;
-    size_t cell_budget = c->cell_budget;
-    uint32_t *out = c->out;
-    size_t ntal = 0, captal = 16;
-    Tally *tal = xmalloc(captal * sizeof(Tally));
-    VEC(uint32_t) gl = {0};  /* the lanes of a group */
-    VEC(uint32_t) pl = {0};  /* the probes: lane, */
-    VEC(double) pf = {0};    /* and where in each cell */
-    VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
-    U32Vec coff = {0}, cl = {0}; /* per cell, the lanes whose span meets it */
-    size_t gj;
-    while ((gj = jobq_next(&c->q)) != (size_t)-1) {
-        uint32_t gi = (uint32_t)gj;
-        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
-        gl.len = 0;
-        for (uint32_t k = m0; k < m1; k++) {
-            uint32_t nl;
-            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
-            for (uint32_t q = 0; q < nl; q++) VEC_PUSH(gl, ls[q]);
-        }
-        pl.len = pf.len = 0;
-        if (gl.len * (size_t)samples <= cell_budget) {
-            for (size_t q = 0; q < gl.len; q++)
-                for (int j = 0; j < samples; j++) {
-                    VEC_PUSH(pl, gl.v[q]);
-                    VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
-                }
-        } else {
-            /* probe j: lane j / n of the group, at the j-th point of a
-             * golden-ratio sequence over the cell (so that lanes and times
-             * do not line up) */
-            for (size_t j = 0; j < cell_budget; j++) {
-                double f = (double)(j + 1) * 0.6180339887498949;
-                VEC_PUSH(pl, gl.v[j * gl.len / cell_budget]);
-                VEC_PUSH(pf, f - (double)(int64_t)f);
-            }
-        }
-        size_t np = pl.len;
-        bool cl_built = false;
-        hit.len = 0;
-        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
-        /* each probe walks forward through its lane, cell after cell */
-        for (size_t p = 0; p < np; p++) {
-            const Lane *L = &S->lanes[pl.v[p]];
-            size_t k = SIZE_MAX;
-            for (int i = 0; i < nc; i++) {
-                int64_t a = g->b[i], b = g->b[i + 1];
-                int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
-                if (t >= b) t = b - 1;
-                if (t < a) t = a;
-                hit.v[(size_t)i * np + p] = seg_walk(S, L, t, &k);
-            }
-        }
-        for (int i = 0; i < nc; i++) {
-            int64_t a = g->b[i], b = g->b[i + 1];
-            /* the samples, counted by event (a long interval is one) */
-            ntal = 0;
-            for (size_t p = 0; p < np; p++) {
-                uint32_t e = hit.v[(size_t)i * np + p];
-                if (e != NONE32) tally_add(&tal, &ntal, &captal, e);
-            }
-            /* then by name: the name with the most samples */
-            uint32_t best = NONE32, bn = 0;
-            for (size_t z = 0; z < ntal; z++) tal[z].key = name_key(s, tal[z].ev);
-            for (size_t z = 0; z < ntal; z++) {
-                uint32_t n = 0;
-                for (size_t y = 0; y < ntal; y++)
-                    if (tal[y].key == tal[z].key) n += tal[y].n;
-                if (n > bn) bn = n, best = tal[z].ev;
-            }
-            if (best == NONE32) {
-                /* nothing at the samples: an interval shorter than the
-                 * sampling, the first one that starts in the cell, in the
-                 * first lane (in the group's order) that has one; only the
-                 * lanes whose span meets the cell can */
-                if (gl.len > 8 && !cl_built) {
-                    cells_of_lanes(S, g, gl.v, gl.len, &coff, &cl);
-                    cl_built = true;
-                }
-                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gl.len;
-                for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
-                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : gl.v[qq]];
-                    if (!L->n) continue;
-                    ptrdiff_t sk = seg_find(S, L, a, NULL);
-                    size_t from = sk < 0 ? L->off : (size_t)sk;
-                    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
-                        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) {
-                            best = S->seg_ev[z];
-                            break;
-                        }
-                }
-            }
-            out[(size_t)gi * (size_t)nc + (size_t)i] = best;
-        }
-        }
-    VEC_FREE(gl);
-    VEC_FREE(pl);
-    VEC_FREE(pf);
-    VEC_FREE(hit);
-    VEC_FREE(coff);
-    VEC_FREE(cl);
-    free(tal);}
-
-void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
-{
-    int nc = g->ncell;
-    if (nc <= 0) return;
-    /* at most about 120,000 lookups, so that a frame's cost stays bounded
-     * by its cells: fewer samples per lane when the frame has many lanes,
-     * and when a group has more lanes than a cell's share of the budget,
-     * that many samples spread over its lanes and the cell's time */
-    size_t lanes = 0;
-    for (uint32_t gi = 0; gi < rs->ng; gi++)
-        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
-            uint32_t nl;
-            row_lanes(S, rs->kind, rs->ids[k], &nl);
-            lanes += nl;
-        }
-    size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
-    if ((size_t)samples > budget) samples = (int)budget;
-    if (samples < 2) samples = 2;
-    size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
-    if (cell_budget < 4) cell_budget = 4;
-    /* (the workers only read the lanes: nothing is built lazily) */
-    DomCtx c = {S, rs, g, samples, cell_budget, out, {0}};
-    jobq_init(&c.q, rs->ng);
-    par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
-}
-

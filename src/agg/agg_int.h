@@ -254,5 +254,7 @@ void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def);
 
 /* agg_frame.c */
 uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t);
+/* the first k in [lo, hi) with ts[k] >= t (hi if none), ts increasing */
+size_t ts_lower_interp(const int64_t *ts, size_t lo, size_t hi, int64_t t);
 
 #endif

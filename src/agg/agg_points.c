@@ -42,12 +42,6 @@ void steps_free(Steps *p)
 
 /* ---- pairs and message points ------------------------------------------------------ */
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* locations of a message's ends (falling back on its events' locations) */
 static void msg_ends(const Store *s, const Message *M, uint32_t *src, uint32_t *dst)
 {
@@ -100,7 +94,13 @@ void build_pairs(Summary *S)
         S->pairs_built = true;
         return;
     }
-    uint64_t *keys = xmalloc(((size_t)s->nmsg + 1) * sizeof(uint64_t));
+    /* the messages' (source, destination) keys radix-sorted (11 bits a
+     * pass over the bits a location needs, twice), then the distinct ones */
+    typedef struct {
+        uint64_t k;
+        uint32_t m;
+    } KeyMsg;
+    KeyMsg *a = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(KeyMsg)), *b = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(KeyMsg));
     size_t nk = 0;
     for (uint32_t m = 0; m < s->nmsg; m++) {
         const Message *M = &s->msgs[m];
@@ -108,31 +108,56 @@ void build_pairs(Summary *S)
         msg_ends(s, M, &src, &dst);
         if (src == NONE32 || dst == NONE32) continue;
         bool any = (M->send_ev != NONE32 && selected(S, M->send_ev)) || (M->recv_ev != NONE32 && selected(S, M->recv_ev));
-        if (any) keys[nk++] = (uint64_t)src << 32 | dst;
+        if (any) a[nk++] = (KeyMsg){(uint64_t)src << 32 | dst, m};
     }
-    qsort(keys, nk, sizeof(uint64_t), cmp_u64);
+    uint32_t maxl = 0;
+    for (size_t i = 0; i < nk; i++) {
+        uint32_t x = (uint32_t)(a[i].k >> 32) | (uint32_t)a[i].k;
+        maxl |= x;
+    }
+    int bits = 1;
+    while (bits < 32 && (maxl >> bits)) bits++;
+    size_t *cnt = xmalloc(2048 * sizeof(size_t));
+    for (int sh = 0; sh < 2 * bits; sh += 11) {
+        /* digit sh..sh+10 of (src << bits | dst) */
+        memset(cnt, 0, 2048 * sizeof(size_t));
+#define PAIR_DIGIT(k) ((size_t)((((k) >> 32) << bits | ((k) & 0xffffffffu)) >> sh) & 2047)
+        for (size_t i = 0; i < nk; i++) cnt[PAIR_DIGIT(a[i].k)]++;
+        size_t acc = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = cnt[d];
+            cnt[d] = acc;
+            acc += c;
+        }
+        for (size_t i = 0; i < nk; i++) b[cnt[PAIR_DIGIT(a[i].k)]++] = a[i];
+#undef PAIR_DIGIT
+        KeyMsg *t = a;
+        a = b;
+        b = t;
+    }
+    free(cnt);
     size_t u = 0;
-    for (size_t i = 0; i < nk; i++)
-        if (!u || keys[i] != keys[u - 1]) keys[u++] = keys[i];
+    for (size_t i = 0; i < nk; i++) u += !i || a[i].k != a[i - 1].k;
     S->npairs = (uint32_t)u;
     S->pair_src = xmalloc((u + 1) * sizeof(uint32_t));
     S->pair_dst = xmalloc((u + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < u; i++) {
-        S->pair_src[i] = (uint32_t)(keys[i] >> 32);
-        S->pair_dst[i] = (uint32_t)keys[i];
-    }
-    free(keys);
-    S->pairs_built = true;
     if (!S->sel) {
-        /* (for the summaries derived from this one) */
+        /* (for the summaries derived from this one) each message's pair */
         S->msg_pair = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(uint32_t));
-        for (uint32_t m = 0; m < s->nmsg; m++) {
-            const Message *M = &s->msgs[m];
-            uint32_t src, dst;
-            msg_ends(s, M, &src, &dst);
-            S->msg_pair[m] = src == NONE32 || dst == NONE32 ? NONE32 : pair_index(S, src, dst);
-        }
+        memset(S->msg_pair, 0xff, ((size_t)s->nmsg + 1) * sizeof(uint32_t));
     }
+    u = 0;
+    for (size_t i = 0; i < nk; i++) {
+        if (!i || a[i].k != a[i - 1].k) {
+            S->pair_src[u] = (uint32_t)(a[i].k >> 32);
+            S->pair_dst[u] = (uint32_t)a[i].k;
+            u++;
+        }
+        if (S->msg_pair) S->msg_pair[a[i].m] = (uint32_t)(u - 1);
+    }
+    xfree_big(a, ((size_t)s->nmsg + 1) * sizeof(KeyMsg));
+    xfree_big(b, ((size_t)s->nmsg + 1) * sizeof(KeyMsg));
+    S->pairs_built = true;
 }
 
 uint32_t summary_npairs(Summary *S)
@@ -165,6 +190,28 @@ static void points_alloc(Points *P, size_t n)
     P->ev = xmalloc_big(P->cap * sizeof(uint32_t));
 }
 
+/* a row's points (time, id) sorted: insertion sort while it moves few
+ * points (the rows come nearly sorted), else qsort; the order is total
+ * (ids are distinct within a row), so either gives the same result */
+static void sort_row(RawPt *v, size_t n)
+{
+    size_t moves = 0, budget = 8 * n + 64;
+    for (size_t i = 1; i < n; i++) {
+        RawPt x = v[i];
+        size_t j = i;
+        while (j > 0 && cmp_rawpt(&v[j - 1], &x) > 0) {
+            v[j] = v[j - 1];
+            j--;
+            if (++moves > budget) {
+                v[j] = x;
+                qsort(v, n, sizeof(RawPt), cmp_rawpt);
+                return;
+            }
+        }
+        v[j] = x;
+    }
+}
+
 /* sort raw points into a Points structure of nrows rows */
 void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
 {
@@ -172,32 +219,44 @@ void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
     P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) P->off[raw[i].row + 1]++;
     for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
-    /* a stable counting sort by row; then each row by time, unless it is
-     * in order already (as the store's orders mostly leave it) */
+    /* a stable counting sort by row straight into the arrays (cum holding
+     * the weights for now); then each row by time, unless it is in order
+     * already (as the store's orders mostly leave it) */
+    points_alloc(P, n);
     uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
     memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
-    RawPt *by = xmalloc_big((n + 1) * sizeof(RawPt));
-    for (size_t i = 0; i < n; i++) by[pos[raw[i].row]++] = raw[i];
-    free(pos);
-    for (uint32_t r = 0; r < nrows; r++) {
-        size_t a = P->off[r], b = P->off[r + 1];
-        for (size_t k = a; k + 1 < b; k++)
-            if (cmp_rawpt(&by[k], &by[k + 1]) > 0) {
-                qsort(by + a, b - a, sizeof(RawPt), cmp_rawpt);
-                break;
-            }
+    for (size_t i = 0; i < n; i++) {
+        size_t k = pos[raw[i].row]++;
+        P->t[k] = raw[i].t;
+        P->cum[k] = raw[i].w;
+        P->id[k] = raw[i].id;
+        P->ev[k] = raw[i].ev;
     }
-    points_alloc(P, n);
+    free(pos);
+    VEC(RawPt) tmp = {0};
+    for (uint32_t r = 0; r < nrows; r++) {
+        size_t a = P->off[r], b = P->off[r + 1], k = a;
+        while (k + 1 < b && (P->t[k] < P->t[k + 1] || (P->t[k] == P->t[k + 1] && P->id[k] < P->id[k + 1]))) k++;
+        if (k + 1 >= b) continue;
+        tmp.len = 0;
+        for (size_t i = a; i < b; i++) VEC_PUSH(tmp, ((RawPt){r, P->ev[i], P->t[i], P->cum[i], P->id[i]}));
+        sort_row(tmp.v, tmp.len);
+        for (size_t i = a; i < b; i++) {
+            const RawPt *x = &tmp.v[i - a];
+            P->t[i] = x->t;
+            P->cum[i] = x->w;
+            P->id[i] = x->id;
+            P->ev[i] = x->ev;
+        }
+    }
+    VEC_FREE(tmp);
     double acc = 0;
     for (size_t i = 0; i < n; i++) {
-        P->t[i] = by[i].t;
+        double w = P->cum[i];
         P->cum[i] = acc;
-        P->id[i] = by[i].id;
-        P->ev[i] = by[i].ev;
-        acc += by[i].w;
+        acc += w;
     }
     P->cum[n] = acc;
-    xfree_big(by, (n + 1) * sizeof(RawPt));
     P->built = true;
 }
 
@@ -235,43 +294,101 @@ static void points_derive(Summary *S, Points *P, const Points *B, const uint32_t
     P->built = true;
 }
 
+/* col_get_i through a cursor (increasing events) */
+static bool cur_get_i(ColCur *cc, size_t e, int64_t *out)
+{
+    const Column *c = cc->c;
+    size_t k;
+    if (!c || (c->type != VT_INT && c->type != VT_MIXED) || !colcur_slot(cc, e, &k)) return false;
+    if (c->type == VT_MIXED) {
+        if (c->vtype[k] != VT_INT) return false;
+        *out = c->v.i[k];
+        return true;
+    }
+    *out = col_int_at(c, k);
+    return true;
+}
+
 Points *msg_points(Summary *S, bool recv, RowKind rk)
 {
     Points *P = &S->msg[recv][rk];
     if (P->built) return P;
-    build_pairs(S);
+    if (rk == ROWS_PAIR) build_pairs(S); /* (rows of pairs only) */
     const Store *s = S->s;
+    if (rk == ROWS_ACT && S->msg[recv][ROWS_LOC].built) {
+        /* the same points as by location (every end has a location), by
+         * activity: the location's series read in order (this summary's
+         * own, a filtered one's being small) */
+        const Points *O = &S->msg[recv][ROWS_LOC];
+        size_t no = O->off[O->nrows], n = 0;
+        RawPt *raw = xmalloc_big((no + 1) * sizeof(RawPt));
+        for (size_t k = 0; k < no; k++) {
+            uint32_t e = O->ev[k];
+            if (s->act[e] == NONE32) continue;
+            raw[n++] = (RawPt){s->act[e], e, O->t[k], O->cum[k + 1] - O->cum[k], O->id[k]};
+        }
+        points_from_raw(P, raw, n, nrows_of(S, rk));
+        xfree_big(raw, (no + 1) * sizeof(RawPt));
+        return P;
+    }
     if (S->base && S->sel) {
         const Points *B = msg_points(S->base, recv, rk);
         uint32_t *map = NULL;
         if (rk == ROWS_PAIR) {
             /* base's pairs include S's */
             map = xmalloc(((size_t)S->base->npairs + 1) * sizeof(uint32_t));
-            for (uint32_t q = 0; q < S->base->npairs; q++)
-                map[q] = pair_index(S, S->base->pair_src[q], S->base->pair_dst[q]);
+            uint32_t u = 0; /* (both sorted: a merge) */
+            for (uint32_t q = 0; q < S->base->npairs; q++) {
+                bool same = u < S->npairs && S->pair_src[u] == S->base->pair_src[q] && S->pair_dst[u] == S->base->pair_dst[q];
+                map[q] = same ? u++ : NONE32;
+            }
         }
         points_derive(S, P, B, map, nrows_of(S, rk));
         free(map);
         return P;
     }
-    RawPt *raw = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(RawPt));
-    size_t n = 0;
+    /* each message's size: its send's bytes (a cursor over the column:
+     * messages are in the order of their sends), else its receive's */
+    double *wt = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(double));
+    ColCur bc = {store_canon_col(s, F_BYTES), 0};
+    uint32_t last = 0;
     for (uint32_t m = 0; m < s->nmsg; m++) {
         const Message *M = &s->msgs[m];
-        uint32_t ev = recv ? M->recv_ev : M->send_ev;
-        if (ev == NONE32 || !selected(S, ev)) continue;
+        int64_t b;
+        bool have = false;
+        if (M->send_ev != NONE32 && M->send_ev >= last) {
+            have = cur_get_i(&bc, M->send_ev, &b);
+            last = M->send_ev;
+        } else if (M->send_ev != NONE32) {
+            have = col_get_i(bc.c, M->send_ev, &b); /* (out of order: looked up) */
+        }
+        if (!have) b = msg_bytes(s, M); /* (its receive's, or none) */
+        wt[m] = b > 0 ? (double)b : 0.0;
+    }
+    RawPt *raw = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(RawPt));
+    size_t n = 0;
+    /* the ends in the order of their events (ev_msg), so that the columns
+     * are read forward and each row's points come nearly sorted */
+    for (uint32_t k = 0; k < s->nev_msg; k++) {
+        uint32_t ev = s->ev_msg[k].ev, m = s->ev_msg[k].idx;
+        if (k + 16 < s->nev_msg) { /* (messages and sizes are read out of order) */
+            __builtin_prefetch(&s->msgs[s->ev_msg[k + 16].idx]);
+            __builtin_prefetch(&wt[s->ev_msg[k + 16].idx]);
+        }
+        const Message *M = &s->msgs[m];
+        if ((recv ? M->recv_ev : M->send_ev) != ev || !selected(S, ev)) continue;
         uint32_t src, dst;
         msg_ends(s, M, &src, &dst);
         uint32_t row;
         if (rk == ROWS_LOC) row = recv ? (dst != NONE32 ? dst : s->loc[ev]) : src;
         else if (rk == ROWS_ACT) row = s->act[ev];
-        else row = (src == NONE32 || dst == NONE32) ? NONE32 : pair_index(S, src, dst);
+        else row = (src == NONE32 || dst == NONE32) ? NONE32 : S->msg_pair ? S->msg_pair[m] : pair_index(S, src, dst);
         if (row == NONE32) continue;
         int64_t t = recv ? msg_t_recv(s, M) : s->ts[ev];
         if (t == INT64_MIN) continue;
-        int64_t b = msg_bytes(s, M);
-        raw[n++] = (RawPt){row, ev, t, b > 0 ? (double)b : 0.0, m};
+        raw[n++] = (RawPt){row, ev, t, wt[m], m};
     }
+    xfree_big(wt, ((size_t)s->nmsg + 1) * sizeof(double));
     points_from_raw(P, raw, n, nrows_of(S, rk));
     xfree_big(raw, ((size_t)s->nmsg + 1) * sizeof(RawPt));
     return P;
@@ -511,12 +628,12 @@ static Points *glyph_points(Summary *S, RowKind rk)
     Points *P = &S->glyphs[rk];
     if (P->built) return P;
     const Store *s = S->s;
-    if (S->base && S->sel) {
+    VEC(RawPt) raw = {0};
+    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
+    if (!O->built && S->base && S->sel) {
         points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
         return P;
     }
-    VEC(RawPt) raw = {0};
-    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
     if (O->built) {
         /* the same events as the other row kind's: its points, by row */
         for (size_t k = 0; k < O->off[O->nrows]; k++) {
@@ -525,20 +642,29 @@ static Points *glyph_points(Summary *S, RowKind rk)
             VEC_PUSH(raw, p);
         }
     } else {
-        /* whether a kind can have a glyph, once per kind (the scan then
-         * reads the kind column only, and flags / dur for sync) */
-        size_t nk = (size_t)K_USER + s->nukind + 1;
-        uint8_t *maybe = xcalloc(nk + 1, 1);
-        for (size_t k = 0; k < nk; k++) {
-            maybe[k] = k == K_END || k == K_SPAWN || k == K_MOVE || k == K_SYNC || k == K_ATOMIC || k == K_MARK || k >= K_USER;
+        /* the kinds that can have a glyph (spawn, end, move, sync, atomic,
+         * mark, user kinds) as a bit mask, tested for 64 events at once
+         * (and'ed with the selection's word): the scan reads the kind
+         * column, and flags / dur for the candidates only */
+        static const uint32_t GK = 1u << K_SPAWN | 1u << K_END | 1u << K_MOVE | 1u << K_SYNC | 1u << K_ATOMIC | 1u << K_MARK |
+                                   ~((1u << K_USER) - 1);
+        const uint16_t *kind = s->kind;
+        for (size_t b0 = 0; b0 < s->n; b0 += 64) {
+            size_t nb = s->n - b0 < 64 ? s->n - b0 : 64;
+            uint64_t m = 0;
+            for (size_t j = 0; j < nb; j++) {
+                uint32_t k = kind[b0 + j];
+                m |= (uint64_t)(k >= 32 || ((GK >> (k & 31)) & 1)) << j;
+            }
+            if (S->sel) m &= S->sel[b0 >> 6];
+            while (m) {
+                size_t e = b0 + (size_t)__builtin_ctzll(m);
+                m &= m - 1;
+                if (!glyph_prio(s, (uint32_t)e)) continue;
+                RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], 1, (uint32_t)e};
+                VEC_PUSH(raw, p);
+            }
         }
-        for (size_t e = 0; e < s->n; e++) {
-            uint16_t k = s->kind[e];
-            if ((k < nk && !maybe[k]) || !selected(S, e) || !glyph_prio(s, (uint32_t)e)) continue;
-            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], 1, (uint32_t)e};
-            VEC_PUSH(raw, p);
-        }
-        free(maybe);
     }
     points_from_raw(P, raw.v, raw.len, nrows_of(S, rk));
     VEC_FREE(raw);

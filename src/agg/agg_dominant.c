@@ -1,0 +1,286 @@
+/*
+ * agg_dominant.c — the Gantt's dominant interval per cell: each lane's
+ * innermost event sampled at a few points per cell, counted by name.
+ *
+ * Owns: nothing in the summary (it only reads the lanes and segments).
+ * Invariants: at most about 120,000 samples a frame (fewer per lane when a
+ * frame holds many lanes); a lane's probes walk it forward together, in
+ * time order, so the samples found do not depend on the walk; display rows
+ * are independent (2 workers) and nothing is built lazily here.
+ */
+#include "agg_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the dominant interval of cells ------------------------------------------------------ */
+
+typedef struct {
+    uint64_t key;
+    uint32_t ev, n;
+} Tally;
+
+static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e, uint64_t key)
+{
+    size_t z = 0;
+    while (z < *ntal && (*tal)[z].ev != e) z++;
+    if (z == *ntal) {
+        if (*ntal == *cap) *tal = xrealloc(*tal, (*cap *= 2) * sizeof(Tally));
+        (*tal)[(*ntal)++] = (Tally){key, e, 0};
+    }
+    (*tal)[z].n++;
+}
+
+/* the segment of lane L at t (its index, or SIZE_MAX before the lane),
+ * for t that do not decrease from call to call (*k: the previous answer,
+ * SIZE_MAX at first): a galloping search forward from the previous
+ * answer, which reads the lane's times in order */
+static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k, bool *far)
+{
+    const int64_t *T = S->seg_t;
+    size_t end = (size_t)L->off + L->n;
+    if (!L->n || T[L->off] > t) return SIZE_MAX;
+    if (*k == SIZE_MAX || *far) {
+        /* (after a far jump, the next one is likely far too: the index
+         * at once, without reading the segments on the way) */
+        size_t f = (size_t)seg_find(S, L, t, NULL);
+        *far = *k == SIZE_MAX || f > *k + 64;
+        return *k = f;
+    }
+    size_t lo = *k; /* T[lo] <= t */
+    size_t step = 1, hi = lo + 1;
+    while (hi < end && T[hi] <= t) {
+        if (step == 32) { /* far ahead: the lane's time index */
+            *far = true;
+            return *k = (size_t)seg_find(S, L, t, NULL);
+        }
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    if (hi > end) hi = end;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    return *k = lo;
+}
+
+/* For each cell i of g, the lanes of ls[0..n) whose span [t0, t1) meets
+ * it (b[i] < t1 and b[i + 1] > t0; zero-width cells included), in the
+ * order of ls: cl[coff[i] .. coff[i + 1]). A lane outside that range has
+ * no segment but its idle ones in the cell. */
+typedef VEC(uint32_t) U32Vec;
+
+static void cells_of_lanes(const Summary *S, const TimeGrid *g, const uint32_t *ls, size_t n, U32Vec *coff, U32Vec *cl)
+{
+    size_t nc = (size_t)g->ncell, nb = nc + 1;
+    coff->len = cl->len = 0;
+    for (size_t i = 0; i <= nc + 1; i++) VEC_PUSH(*coff, 0);
+    uint32_t *rng = xmalloc((2 * n + 1) * sizeof(uint32_t));
+    for (size_t q = 0; q < n; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        rng[2 * q] = 1, rng[2 * q + 1] = 0; /* (empty) */
+        if (!L->n) continue;
+        int64_t t0, t1;
+        lane_span(S, L, &t0, &t1);
+        size_t u = grid_upper(g, t0), w = t1 == INT64_MAX ? nb : grid_lower(g, t1);
+        size_t c0 = u ? u - 1 : 0;
+        if (!w) continue;
+        size_t c1 = w - 1 < nc - 1 ? w - 1 : nc - 1;
+        if (u >= nb || c0 > c1) continue;
+        rng[2 * q] = (uint32_t)c0, rng[2 * q + 1] = (uint32_t)c1;
+        for (size_t c = c0; c <= c1; c++) coff->v[c + 1]++;
+    }
+    for (size_t i = 0; i < nc; i++) coff->v[i + 1] += coff->v[i];
+    size_t tot = coff->v[nc];
+    for (size_t k = 0; k < tot; k++) VEC_PUSH(*cl, 0);
+    uint32_t *pos = xmalloc((nc + 1) * sizeof(uint32_t));
+    memcpy(pos, coff->v, nc * sizeof(uint32_t));
+    for (size_t q = 0; q < n; q++)
+        for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) cl->v[pos[c]++] = ls[q];
+    free(pos);
+    free(rng);
+}
+
+typedef struct {
+    Summary *S;
+    const RowSet *rs;
+    const TimeGrid *g;
+    int samples;
+    size_t cell_budget;
+    uint32_t *out;
+    JobQueue q;
+} DomCtx;
+
+/* the display rows of a frame, one job each (2 workers: a frame's rows
+ * are independent) */
+static void dom_worker(void *ctx, int wk, int nw)
+{
+    (void)wk;
+    (void)nw;
+    DomCtx *c = ctx;
+    Summary *S = c->S;
+    const Store *s = S->s;
+    const RowSet *rs = c->rs;
+    const TimeGrid *g = c->g;
+    int nc = g->ncell, samples = c->samples;
+    size_t cell_budget = c->cell_budget;
+    uint32_t *out = c->out;
+    size_t ntal = 0, captal = 16;
+    Tally *tal = xmalloc(captal * sizeof(Tally));
+    VEC(uint32_t) gl = {0};  /* the lanes of a group */
+    VEC(uint32_t) pl = {0};  /* the probes: lane, */
+    VEC(double) pf = {0};    /* and where in each cell */
+    VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
+    U32Vec coff = {0}, cl = {0}; /* per cell, the lanes whose span meets it */
+    VEC(size_t) segk = {0};      /* [cell][probe]: the segment found */
+    VEC(uint32_t) ord = {0};     /* a lane's probes by place in the cell */
+    VEC(uint64_t) hkey = {0};    /* [cell][probe]: the name key of the event found */
+    size_t gj;
+    while ((gj = jobq_next(&c->q)) != (size_t)-1) {
+        uint32_t gi = (uint32_t)gj;
+        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
+        gl.len = 0;
+        for (uint32_t k = m0; k < m1; k++) {
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            for (uint32_t q = 0; q < nl; q++) VEC_PUSH(gl, ls[q]);
+        }
+        pl.len = pf.len = 0;
+        if (gl.len * (size_t)samples <= cell_budget) {
+            for (size_t q = 0; q < gl.len; q++)
+                for (int j = 0; j < samples; j++) {
+                    VEC_PUSH(pl, gl.v[q]);
+                    VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
+                }
+        } else {
+            /* probe j: lane j / n of the group, at the j-th point of a
+             * golden-ratio sequence over the cell (so that lanes and times
+             * do not line up) */
+            for (size_t j = 0; j < cell_budget; j++) {
+                double f = (double)(j + 1) * 0.6180339887498949;
+                VEC_PUSH(pl, gl.v[j * gl.len / cell_budget]);
+                VEC_PUSH(pf, f - (double)(int64_t)f);
+            }
+        }
+        size_t np = pl.len;
+        bool cl_built = false;
+        hit.len = 0;
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
+        /* the probes of a lane (consecutive in pl) walk forward through it
+         * together, cell after cell and in each cell by their place in it,
+         * so that the lane is read once, in order; the segments found
+         * first, then their events (loads that do not wait for one
+         * another) */
+        segk.len = 0;
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(segk, SIZE_MAX);
+        for (size_t p0 = 0, p1; p0 < np; p0 = p1) {
+            p1 = p0 + 1;
+            while (p1 < np && pl.v[p1] == pl.v[p0]) p1++;
+            ord.len = 0;
+            for (size_t p = p0; p < p1; p++) { /* (by place in the cell: few) */
+                VEC_PUSH(ord, (uint32_t)p);
+                for (size_t u = ord.len - 1; u > 0 && pf.v[ord.v[u - 1]] > pf.v[ord.v[u]]; u--) {
+                    uint32_t x = ord.v[u];
+                    ord.v[u] = ord.v[u - 1];
+                    ord.v[u - 1] = x;
+                }
+            }
+            const Lane *L = &S->lanes[pl.v[p0]];
+            size_t k = SIZE_MAX;
+            bool far = false;
+            for (int i = 0; i < nc; i++) {
+                int64_t a = g->b[i], b = g->b[i + 1];
+                for (size_t u = 0; u < ord.len; u++) {
+                    size_t p = ord.v[u];
+                    int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
+                    if (t >= b) t = b - 1;
+                    if (t < a) t = a;
+                    segk.v[(size_t)i * np + p] = seg_walk(S, L, t, &k, &far);
+                }
+            }
+        }
+        for (size_t z = 0; z < (size_t)nc * np; z++) hit.v[z] = segk.v[z] == SIZE_MAX ? NONE32 : S->seg_ev[segk.v[z]];
+        hkey.len = 0; /* (and their names' keys, the same way) */
+        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hkey, hit.v[z] == NONE32 ? 0 : (uint64_t)name_key(s, hit.v[z]));
+        for (int i = 0; i < nc; i++) {
+            int64_t a = g->b[i], b = g->b[i + 1];
+            /* the samples, counted by event (a long interval is one) */
+            ntal = 0;
+            for (size_t p = 0; p < np; p++) {
+                uint32_t e = hit.v[(size_t)i * np + p];
+                if (e != NONE32) tally_add(&tal, &ntal, &captal, e, hkey.v[(size_t)i * np + p]);
+            }
+            /* then by name: the name with the most samples */
+            uint32_t best = NONE32, bn = 0;
+            for (size_t z = 0; z < ntal; z++) {
+                uint32_t n = 0;
+                for (size_t y = 0; y < ntal; y++)
+                    if (tal[y].key == tal[z].key) n += tal[y].n;
+                if (n > bn) bn = n, best = tal[z].ev;
+            }
+            if (best == NONE32) {
+                /* nothing at the samples: an interval shorter than the
+                 * sampling, the first one that starts in the cell, in the
+                 * first lane (in the group's order) that has one; only the
+                 * lanes whose span meets the cell can */
+                if (gl.len > 8 && !cl_built) {
+                    cells_of_lanes(S, g, gl.v, gl.len, &coff, &cl);
+                    cl_built = true;
+                }
+                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gl.len;
+                for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
+                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : gl.v[qq]];
+                    if (!L->n) continue;
+                    ptrdiff_t sk = seg_find(S, L, a, NULL);
+                    size_t from = sk < 0 ? L->off : (size_t)sk;
+                    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
+                        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) {
+                            best = S->seg_ev[z];
+                            break;
+                        }
+                }
+            }
+            out[(size_t)gi * (size_t)nc + (size_t)i] = best;
+        }
+        }
+    VEC_FREE(gl);
+    VEC_FREE(pl);
+    VEC_FREE(pf);
+    VEC_FREE(hit);
+    VEC_FREE(coff);
+    VEC_FREE(cl);
+    VEC_FREE(segk);
+    VEC_FREE(ord);
+    VEC_FREE(hkey);
+    free(tal);
+}
+
+void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
+{
+    int nc = g->ncell;
+    if (nc <= 0) return;
+    /* at most about 120,000 lookups, so that a frame's cost stays bounded
+     * by its cells: fewer samples per lane when the frame has many lanes,
+     * and when a group has more lanes than a cell's share of the budget,
+     * that many samples spread over its lanes and the cell's time */
+    size_t lanes = 0;
+    for (uint32_t gi = 0; gi < rs->ng; gi++)
+        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            uint32_t nl;
+            row_lanes(S, rs->kind, rs->ids[k], &nl);
+            lanes += nl;
+        }
+    size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
+    if ((size_t)samples > budget) samples = (int)budget;
+    if (samples < 2) samples = 2;
+    size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
+    if (cell_budget < 4) cell_budget = 4;
+    /* (the workers only read the lanes: nothing is built lazily) */
+    DomCtx c = {S, rs, g, samples, cell_budget, out, {0}};
+    jobq_init(&c.q, rs->ng);
+    par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
+}
+
