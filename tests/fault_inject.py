@@ -202,15 +202,17 @@ def tmux_suite(tnav, trace, samples, label):
             t0 = time.time()
             while time.time() - t0 < 10 and not pane().strip():
                 time.sleep(0.05)
-            subprocess.run(tm + ["send-keys", "TERM=xterm LC_ALL=C.UTF-8 TZ=UTC TNAV_FAULT_ALLOC=%d %s %s; echo rc=$?"
-                                 % (n, tnav, trace), "Enter"])
+            # (--no-session: a session saved by the run before would be
+            # restored, and its note take the status line's help hint)
+            subprocess.run(tm + ["send-keys", "TERM=xterm LC_ALL=C.UTF-8 TZ=UTC TNAV_FAULT_ALLOC=%d %s --no-session %s; "
+                                 "echo rc=$?" % (n, tnav, trace), "Enter"])
             quit_sent = False
             t0 = time.time()
             while time.time() - t0 < 20:
                 p = pane()
                 if any(l.startswith("rc=") for l in p.splitlines()):
                     break
-                if not quit_sent and alt() == "1" and "? help" in p:
+                if not quit_sent and alt() == "1" and "gantt: locations" in p:
                     subprocess.run(tm + ["send-keys", "q"])
                     quit_sent = True
                 time.sleep(0.05)
