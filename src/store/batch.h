@@ -286,8 +286,9 @@ typedef struct Batch {
                              flows' peers), ordered by the store after every
                              parsed one, by their text (UINT32_MAX: all parsed) */
     uint32_t nx_parsed;   /* extra names below this id came from parsing; the
-                             rest were added by a later pass ("unfinished"),
-                             and the store orders them after every parsed one */
+                             rest were added by a later pass ("unfinished",
+                             "from_slice"), and the store orders them after
+                             every parsed one, by their text */
 
     /* conversion options (copied from the load options) */
     int unit_exp;
