@@ -736,14 +736,19 @@ PY
         b=$(basename "$p")
         src=$p
         case $p in *.gz) gzip -dc "$p" >"$TMP/chrome-plain.json"; src=$TMP/chrome-plain.json ;; esac
+        # (the flows' ends and the slices they bind to)
+        fl() { "$TNAV" filter -o csv --fields ts,kind,name,from_slice,to_slice 'kind == "msg" || kind == "send" || kind == "recv"' "$p" 2>/dev/null; }
         "$TNAV" stats --json "$p" >"$TMP/cj.json" 2>"$TMP/cj.err"; rc=$?
-        if [ $rc -eq 0 ] && python3 tests/chrome_ref.py "$src" "$TMP/cj.json" >"$TMP/cj.out" 2>&1; then
+        fl | cut -d, -f2- >"$TMP/cj.csv"
+        if [ $rc -eq 0 ] && python3 tests/chrome_ref.py "$src" "$TMP/cj.json" "$TMP/cj.csv" >"$TMP/cj.out" 2>&1; then
             ok "$b: read as the documented rules say ($(cat "$TMP/cj.out"))"
         else
             bad "$b: exit $rc"; cat "$TMP/cj.out" "$TMP/cj.err" | head -5
         fi
         TNAV_CHUNK_BYTES=700 "$TNAV" stats --json "$p" >"$TMP/cj2.json" 2>/dev/null
-        cmp -s "$TMP/cj.json" "$TMP/cj2.json" && ok "$b: the same trace when cut into 700-byte chunks" || bad "$b: chunked load differs"
+        fl >"$TMP/cf1.csv"; TNAV_CHUNK_BYTES=700 fl >"$TMP/cf2.csv"
+        cmp -s "$TMP/cj.json" "$TMP/cj2.json" && cmp -s "$TMP/cf1.csv" "$TMP/cf2.csv" \
+            && ok "$b: the same trace (and flows bound to the same slices) when cut into 700-byte chunks" || bad "$b: chunked load differs"
     done
     # OTF2 (Score-P): as otf2-print lists the archive's events
     if "$TNAV" --version | grep -q 'otf2$\|otf2,' && command -v otf2-print >/dev/null 2>&1; then

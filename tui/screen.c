@@ -830,7 +830,7 @@ int tui_main(int argc, char **argv, int first)
     }
     screen_close();
     loader_messages(&L);
-    char *sfile;
+    char *sfile = NULL; /* (not set in the benchmarks) */
     if (!bench && !session_save(&A, &sfile))
         fprintf(stderr, "tnav: could not save the session in %s: %s\n", sfile ? sfile : "?", strerror(errno));
     free(sfile);

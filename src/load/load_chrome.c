@@ -14,6 +14,9 @@
  *   i, I, R     instants (mark); O, N, D snapshots as instants without args;
  *   s / t / f   flows: a start, steps and a finish paired by id into
  *               messages (pair.c); bind_id + flow_out / flow_in on an X too;
+ *               each end says which slice it binds to (PairCand.bind:
+ *               flowbind.c): s and t the enclosing one, f the next to
+ *               begin (the enclosing one with "bp":"e"), an X's itself;
  *   C           one counter row per numeric argument;
  *   M           process_name / thread_name rename the rows (pair.c),
  *               process_sort_index orders the locations, thread_sort_index
@@ -323,6 +326,7 @@ static bool commit(Ch *c, Rec *r, uint64_t line)
     if (batch_commit(c->b, r, why, sizeof why)) return true;
     c->b->pend_role = PR_NONE;
     c->b->pend_key = NONE32;
+    c->b->pend_bind = BIND_NONE;
     batch_reject(c->b, line, "%s", why);
     return false;
 }
@@ -505,14 +509,17 @@ static void chrome_event(Ch *c, uint64_t line)
             rec_set(r, F_ID, fid.p, fid.n, fid.t);
             kput(c, &klen, "F", 1);
             kput(c, &klen, fid.p, fid.n);
+            /* (bound to the X itself) */
             if (has_in) {
                 rec_set(r, F_KIND, "recv", 4, V_STR);
                 pend(c, PR_FLOW_F, klen);
+                c->b->pend_bind = BIND_SELF;
                 commit(c, r, line);
             }
             if (has_out) {
                 rec_set(r, F_KIND, "send", 4, V_STR);
                 pend(c, PR_FLOW_S, klen);
+                c->b->pend_bind = BIND_SELF;
                 commit(c, r, line);
             }
         }
@@ -577,17 +584,26 @@ static void chrome_event(Ch *c, uint64_t line)
         kval(c, &klen, r, F_ID);
         kck(c, &klen, CK_ID2L);
         kck(c, &klen, CK_ID2G);
-        if (p != 's') {
-            /* a step ends one hop and starts the next */
-            rec_set(r, F_KIND, "recv", 4, V_STR);
-            pend(c, PR_FLOW_F, klen);
-            if (!commit(c, r, line)) return;
-            r->x.len = 0;
-        }
-        if (p != 'f') {
-            rec_set(r, F_KIND, "send", 4, V_STR);
-            pend(c, PR_FLOW_S, klen);
-            commit(c, r, line);
+        {
+            /* the slice it binds to: a finish without bp "e" the next one
+             * to begin on its thread, the others the enclosing one */
+            Val bp;
+            uint8_t bind = BIND_ENCL;
+            if (p == 'f' && !(nd_key(c->nd, CK_BP, &bp) && bp.t == V_STR && bp.n == 1 && bp.p[0] == 'e')) bind = BIND_NEXT;
+            if (p != 's') {
+                /* a step ends one hop and starts the next */
+                rec_set(r, F_KIND, "recv", 4, V_STR);
+                pend(c, PR_FLOW_F, klen);
+                c->b->pend_bind = bind;
+                if (!commit(c, r, line)) return;
+                r->x.len = 0;
+            }
+            if (p != 'f') {
+                rec_set(r, F_KIND, "send", 4, V_STR);
+                pend(c, PR_FLOW_S, klen);
+                c->b->pend_bind = bind;
+                commit(c, r, line);
+            }
         }
         return;
     case 'C': counters(c, r, line); return;

@@ -179,6 +179,23 @@ char *otf2_parse_archive(const char *path, Batch *b);
 
 /* ---- pair.c: passes over one file's batches before the store ---------- */
 void pair_file(Batch **bs, size_t nb);
+typedef struct {
+    uint32_t row;
+    uint64_t val;
+} RowVal;
+/* add (row, value) pairs to a field of b, sorting them first */
+void pair_merge_adds(Batch *b, uint32_t field, RowVal *v, size_t n, uint8_t type);
+/* ---- flowbind.c: the slices flow ends bind to (Chrome) ----------------- */
+/* A flow end (the candidate ci of batch) whose bound slice's name goes to
+ * the field from_slice (to = 0) or to_slice (to = 1) of dst_row of
+ * dst_batch. */
+typedef struct {
+    uint32_t batch, ci, dst_batch, dst_row;
+    uint8_t to;
+} FlowEnd;
+/* drop: pair.c's rows to drop (NULL: none), whose intervals are paired and
+ * closed; called before the batches are compacted */
+void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n);
 void rename_labels(Batch **bs, size_t nb);
 /* every location label (of rows and peers) becomes "PREFIX: label" */
 void prefix_locations(Batch **bs, size_t nb, const char *prefix);

@@ -16,7 +16,8 @@
  * begin when one is open and otherwise stays what it is. A flow start and
  * its finish become one `msg` (source = the start's location, peer = the
  * finish's); a start or finish without its other half stays a `send` or a
- * `recv`. A --pair end with nothing open stays what it is and is reported
+ * `recv`. Then flowbind.c names the slices the ends bind to (from_slice,
+ * to_slice: Chrome). A --pair end with nothing open stays what it is and is reported
  * (Batch.loose: its line and why), not rejected.
  * Invariants: the result does not depend on how the file was cut into
  * batches (keys are compared as text, order is (time, file order)); rows
@@ -61,19 +62,13 @@ typedef struct {
     VEC(uint64_t) vals;
 } Adds;
 
-typedef struct {
-    uint32_t row;
-    uint64_t val;
-} RowVal;
-
 static int rv_cmp(const void *a, const void *b)
 {
     const RowVal *x = a, *y = b;
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* add (row, value) pairs to a field, sorting them first */
-static void merge_adds(Batch *b, uint32_t field, RowVal *v, size_t n, uint8_t type)
+void pair_merge_adds(Batch *b, uint32_t field, RowVal *v, size_t n, uint8_t type)
 {
     if (!n) return;
     qsort(v, n, sizeof *v, rv_cmp);
@@ -167,6 +162,7 @@ void pair_file(Batch **bs, size_t nb)
     VEC(RowVal) *outc = xcalloc(nb, sizeof *outc);
     VEC(Ent) open = {0}, flows = {0}, left = {0};
     VEC(Rej) rejs = {0}, loose = {0};
+    VEC(FlowEnd) ends = {0}; /* flow ends to bind to slices (flowbind.c) */
     for (size_t g = 0; g < ne;) {
         size_t h = g;
         while (h < ne && ents[h].gkey == ents[g].gkey) h++;
@@ -254,8 +250,28 @@ void pair_file(Batch **bs, size_t nb)
                     ob->dur[orow] = e->ts - o.ts;
                     ob->kind[orow] = K_MSG;
                     drop[e->batch][c->row] = 1;
+                    if (ob->cands.v[o.ci].bind) {
+                        FlowEnd f = {o.batch, o.ci, o.batch, orow, 0};
+                        VEC_PUSH(ends, f);
+                    }
+                    if (c->bind) {
+                        FlowEnd f = {e->batch, e->ci, o.batch, orow, 1};
+                        VEC_PUSH(ends, f);
+                    }
+                } else if (c->bind) {
+                    FlowEnd f = {e->batch, e->ci, e->batch, c->row, 1};
+                    VEC_PUSH(ends, f);
                 }
                 break;
+            }
+        }
+        for (size_t k = 0; k < flows.len; k++) {
+            /* (a start without its finish: its own slice) */
+            Batch *ob = bs[flows.v[k].batch];
+            PairCand *oc = &ob->cands.v[flows.v[k].ci];
+            if (oc->bind) {
+                FlowEnd f = {flows.v[k].batch, flows.v[k].ci, flows.v[k].batch, oc->row, 0};
+                VEC_PUSH(ends, f);
             }
         }
         for (size_t k = 0; k < open.len; k++) VEC_PUSH(left, open.v[k]);
@@ -296,12 +312,16 @@ void pair_file(Batch **bs, size_t nb)
             VEC_PUSH(unfin[o->batch], uv);
         }
     }
+    /* the slices the flows' ends bind to (their intervals are all known
+     * now) */
+    bind_flows(bs, nb, drop, ends.v, ends.len);
+    VEC_FREE(ends);
     for (size_t i = 0; i < nb; i++) {
         Batch *b = bs[i];
         if (!drop[i]) continue;
-        merge_adds(b, F_PEER, peers[i].v, peers[i].len, VT_STR);
-        if (unfin[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
-        if (outc[i].len) merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc[i].v, outc[i].len, VT_STR);
+        pair_merge_adds(b, F_PEER, peers[i].v, peers[i].len, VT_STR);
+        if (unfin[i].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
+        if (outc[i].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc[i].v, outc[i].len, VT_STR);
         VEC_FREE(outc[i]);
         if (unfin[i].len) {
             /* (their rows after the compaction: load.c extends them to the

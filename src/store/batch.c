@@ -613,6 +613,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             b->nskipped++;
             b->pend_role = PR_NONE;
             b->pend_key = NONE32;
+            b->pend_bind = BIND_NONE;
             return true;
         }
     }
@@ -803,14 +804,15 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     if (h_value) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
     uint8_t role = b->pend_role;
     if (role) {
-        PairCand c = {row, role, b->pend_key, b->cur_line};
+        PairCand c = {row, role, b->pend_bind, b->pend_key, b->cur_line};
         VEC_PUSH(b->cands, c);
         b->pend_role = PR_NONE;
         b->pend_key = NONE32;
+        b->pend_bind = BIND_NONE;
     } else if (kind >= K_USER || kind == K_END) {
         role = kind == K_END ? PR_SOFTEND : user_kind_role(b, kind);
         if (role) {
-            PairCand c = {row, role, b->pair_key ? pair_key_of(b, r, kind) : NONE32, b->cur_line};
+            PairCand c = {row, role, BIND_NONE, b->pair_key ? pair_key_of(b, r, kind) : NONE32, b->cur_line};
             VEC_PUSH(b->cands, c);
         }
     }

@@ -197,9 +197,14 @@ enum { PR_NONE, PR_BEGIN, PR_END, PR_SOFTEND /* `end`: pairs when a begin is ope
 typedef struct {
     uint32_t row;
     uint8_t role;
+    uint8_t bind; /* a flow end's slice (BIND_*, src/load/flowbind.c) */
     uint32_t key; /* string id in pkeys, or NONE32: the row's (loc, act, name) */
     uint64_t line;
 } PairCand;
+/* the slice a flow end binds to (Chrome): none, the innermost slice of its
+ * thread enclosing its time, the first slice of its thread that begins at
+ * or after it, or the row's own slice (an X with flow_in / flow_out) */
+enum { BIND_NONE, BIND_ENCL, BIND_NEXT, BIND_SELF };
 
 /* A name given to a location label loc, or to activity label act at loc
  * (Chrome's process_name / thread_name metadata): text, a string id in
@@ -269,6 +274,7 @@ typedef struct Batch {
     uint64_t cur_line;    /* the line of the record being committed */
     uint8_t pend_role;    /* PR_* for the next commit (then cleared) */
     uint32_t pend_key;
+    uint8_t pend_bind;    /* BIND_* for the next commit (then cleared) */
     uint8_t *role_of_uk;  /* user kind number -> PR_* + 1 (0 = not yet looked at) */
     uint32_t *pair_group_of_uk; /* user kind number -> --pair rule (its begin word), for the key */
     size_t role_cap;
@@ -280,8 +286,9 @@ typedef struct Batch {
                              flows' peers), ordered by the store after every
                              parsed one, by their text (UINT32_MAX: all parsed) */
     uint32_t nx_parsed;   /* extra names below this id came from parsing; the
-                             rest were added by a later pass ("unfinished"),
-                             and the store orders them after every parsed one */
+                             rest were added by a later pass ("unfinished",
+                             "from_slice"), and the store orders them after
+                             every parsed one, by their text */
 
     /* conversion options (copied from the load options) */
     int unit_exp;

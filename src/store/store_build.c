@@ -611,18 +611,24 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     }
     finish_xids(B, xall, xm, xtotal);
     /* in order of first appearance; names a pass added after parsing
-     * (nx_parsed) after all of those, so that the order does not depend on
-     * where the file was cut into batches */
+     * (nx_parsed) after all of those, by their text, so that the order does
+     * not depend on where the file was cut into batches */
+    size_t nadded = 0;
     for (size_t b = 0; b < nb; b++) {
         Batch *bt = bs[b];
         B->xremap[b] = xmalloc(((size_t)bt->xnames.count + 1) * sizeof(uint32_t));
         for (uint32_t i = 0; i < bt->xnames.count && i < bt->nx_parsed; i++)
             B->xremap[b][i] = strtab_intern_from(&B->xnames, &bt->xnames, i);
+        if (bt->nx_parsed < bt->xnames.count) nadded += bt->xnames.count - bt->nx_parsed;
     }
-    for (size_t b = 0; b < nb; b++) {
-        Batch *bt = bs[b];
-        for (uint32_t i = bt->nx_parsed; i < bt->xnames.count; i++)
-            B->xremap[b][i] = strtab_intern_from(&B->xnames, &bt->xnames, i);
+    if (nadded) {
+        LabRef *v = xmalloc(nadded * sizeof *v);
+        size_t k = 0;
+        for (size_t b = 0; b < nb; b++)
+            for (uint32_t i = bs[b]->nx_parsed; i < bs[b]->xnames.count; i++) v[k++] = (LabRef){&bs[b]->xnames, (uint32_t)b, i};
+        qsort(v, nadded, sizeof *v, labref_cmp);
+        for (size_t j = 0; j < nadded; j++) B->xremap[v[j].b][v[j].i] = strtab_intern_from(&B->xnames, v[j].t, v[j].i);
+        free(v);
     }
     {
         KeyMap uk;
