@@ -261,6 +261,23 @@ void syncs_print_json(FILE *f, const Store *s, const Syncs *y)
     fputs("]}\n", f);
 }
 
+/* one table of who was last (locations, activities or name keys, by the
+ * title), most often first */
+static void last_table(FILE *f, const Store *s, const char *title, const uint64_t *cnt, const int64_t *caused, size_t nk,
+                       int top)
+{
+    char a[32], lb[256];
+    bool loc = !strcmp(title, "loc"), act = !strcmp(title, "activity");
+    uint32_t n, *o = ranked_last(s, cnt, caused, nk, !loc && !act, &n);
+    fprintf(f, "%s  %-20s %8s %14s\n", loc ? "" : "\n", title, "last", "wait caused");
+    for (uint32_t i = 0; i < n && (top <= 0 || i < (uint32_t)top); i++) {
+        const char *l = loc ? loc_label(s, o[i]) : act ? act_label(s, o[i], lb, sizeof lb) : key_text(s, o[i], lb, sizeof lb);
+        fprintf(f, "  %-20s %8" PRIu64 " %14s\n", l, cnt[o[i]], format_dur(a, sizeof a, caused[o[i]]));
+    }
+    if (top > 0 && n > (uint32_t)top) fprintf(f, "  (%u more)\n", n - (uint32_t)top);
+    free(o);
+}
+
 void syncs_print_text(FILE *f, const Store *s, const Syncs *y, int top)
 {
     char a[32], b[32], c[32], gb[48], ab[256];
@@ -268,29 +285,10 @@ void syncs_print_text(FILE *f, const Store *s, const Syncs *y, int top)
         fputs("no sync instances (no events with a group, in the selection)\n", f);
         return;
     }
-    uint32_t n, *o = stragglers(s, y, &n);
     fprintf(f, "%u sync instance%s; the last to arrive, most often first:\n", y->ninst, y->ninst == 1 ? "" : "s");
-    fprintf(f, "  %-20s %8s %14s\n", "loc", "last", "wait caused");
-    for (uint32_t i = 0; i < n && (top <= 0 || i < (uint32_t)top); i++)
-        fprintf(f, "  %-20s %8" PRIu64 " %14s\n", loc_label(s, o[i]), y->last_count[o[i]],
-                format_dur(a, sizeof a, y->wait_caused[o[i]]));
-    if (top > 0 && n > (uint32_t)top) fprintf(f, "  (%u more)\n", n - (uint32_t)top);
-    free(o);
-    /* the same by activity and by name */
-    o = ranked_last(s, y->act_last_count, y->act_wait_caused, s->nact, false, &n);
-    fprintf(f, "\n  %-20s %8s %14s\n", "activity", "last", "wait caused");
-    for (uint32_t i = 0; i < n && (top <= 0 || i < (uint32_t)top); i++)
-        fprintf(f, "  %-20s %8" PRIu64 " %14s\n", act_label(s, o[i], ab, sizeof ab), y->act_last_count[o[i]],
-                format_dur(a, sizeof a, y->act_wait_caused[o[i]]));
-    if (top > 0 && n > (uint32_t)top) fprintf(f, "  (%u more)\n", n - (uint32_t)top);
-    free(o);
-    o = ranked_last(s, y->name_last_count, y->name_wait_caused, y->nname_keys, true, &n);
-    fprintf(f, "\n  %-20s %8s %14s\n", "name", "last", "wait caused");
-    for (uint32_t i = 0; i < n && (top <= 0 || i < (uint32_t)top); i++)
-        fprintf(f, "  %-20s %8" PRIu64 " %14s\n", key_text(s, o[i], gb, sizeof gb), y->name_last_count[o[i]],
-                format_dur(a, sizeof a, y->name_wait_caused[o[i]]));
-    if (top > 0 && n > (uint32_t)top) fprintf(f, "  (%u more)\n", n - (uint32_t)top);
-    free(o);
+    last_table(f, s, "loc", y->last_count, y->wait_caused, s->nloc, top);
+    last_table(f, s, "activity", y->act_last_count, y->act_wait_caused, s->nact, top);
+    last_table(f, s, "name", y->name_last_count, y->name_wait_caused, y->nname_keys, top);
     /* the instances that cost the most waiting */
     uint32_t *ord = xmalloc(((size_t)y->ninst + 1) * sizeof *ord);
     for (uint32_t i = 0; i < y->ninst; i++) ord[i] = i;
