@@ -4,6 +4,7 @@
 #include "par.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,11 +23,19 @@ static void *par_tramp(void *p)
     return NULL;
 }
 
+static bool g_serial;
+
+void par_set_serial(void) { g_serial = true; }
+
 void par_run(int nworkers, par_fn fn, void *ctx)
 {
     if (nworkers < 1) nworkers = 1;
     if (nworkers == 1) {
         fn(ctx, 0, 1);
+        return;
+    }
+    if (g_serial) {
+        for (int i = 0; i < nworkers; i++) fn(ctx, i, nworkers);
         return;
     }
     pthread_t *th = xcalloc((size_t)nworkers, sizeof(pthread_t));

@@ -15,9 +15,9 @@
 
 void strtab_init(StrTab *t)
 {
+    /* nothing allocated until the first string: a batch holds six tables,
+     * most of which stay empty or tiny in a small chunk */
     memset(t, 0, sizeof *t);
-    t->mask = 255;
-    t->slots = xcalloc(256, sizeof(uint64_t));
 }
 
 void strtab_free(StrTab *t)
@@ -25,10 +25,7 @@ void strtab_free(StrTab *t)
     for (size_t i = 0; i < t->nblocks; i++) free(t->blocks[i].base);
     free(t->blocks);
     free(t->slots);
-    free(t->ptr);
-    free(t->len);
-    free(t->hash);
-    free(t->pre);
+    free(t->ent);
     memset(t, 0, sizeof *t);
 }
 
@@ -40,9 +37,9 @@ static char *arena_alloc(StrTab *t, size_t n)
             t->capblocks = t->capblocks ? t->capblocks * 2 : 8;
             t->blocks = xrealloc(t->blocks, t->capblocks * sizeof(StrBlock));
         }
-        /* 4, 8, 16, 32, 64 KiB, then 1 MiB blocks: a small dictionary (one
-         * of a small chunk's) costs little to create and zero */
-        size_t cap = t->nblocks > 4 ? (size_t)1 << 20 : (size_t)4096 << t->nblocks;
+        /* 1, 4, 8, 16, 32, 64 KiB, then 1 MiB blocks: a small dictionary
+         * (one of a small chunk's) costs little to create and zero */
+        size_t cap = t->nblocks == 0 ? 1024 : t->nblocks > 5 ? (size_t)1 << 20 : (size_t)2048 << t->nblocks;
         if (cap < n) cap = n;
         b = &t->blocks[t->nblocks++];
         /* zeroed, with slack after the end: PCRE2's JIT may read a few
@@ -58,11 +55,11 @@ static char *arena_alloc(StrTab *t, size_t n)
 
 static void grow_slots(StrTab *t)
 {
-    uint32_t ncap = (t->mask + 1) * 2;
+    uint32_t ncap = t->slots ? (t->mask + 1) * 2 : 16;
     uint64_t *ns = xcalloc(ncap, sizeof(uint64_t));
     uint32_t m = ncap - 1;
     for (uint32_t id = 0; id < t->count; id++) {
-        uint32_t h = t->hash[id];
+        uint32_t h = t->ent[id].hash;
         uint32_t i = h & m;
         while (ns[i]) i = (i + 1) & m;
         ns[i] = ((uint64_t)h << 32) | (id + 1);
@@ -91,14 +88,14 @@ static inline uint32_t str_hash(const char *s, size_t n, uint64_t w[2])
 
 static inline bool same(const StrTab *t, uint32_t id, const char *s, size_t n, const uint64_t w[2])
 {
-    if (t->len[id] != n) return false;
-    const uint64_t *p = &t->pre[2 * (size_t)id];
-    if (p[0] != w[0] || p[1] != w[1]) return false;
-    return n <= 16 || memcmp(t->ptr[id] + 16, s + 16, n - 16) == 0;
+    const StrEnt *e = &t->ent[id];
+    if (e->len != n || e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
+    return n <= 16 || memcmp(e->ptr + 16, s + 16, n - 16) == 0;
 }
 
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n)
 {
+    if (!t->slots) return NONE32;
     uint64_t w[2];
     uint32_t h = str_hash(s, n, w);
     uint32_t i = h & t->mask;
@@ -113,6 +110,7 @@ uint32_t strtab_find(const StrTab *t, const char *s, size_t n)
 
 static uint32_t intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2])
 {
+    if (!t->slots) grow_slots(t);
     uint32_t i = h & t->mask;
     for (;;) {
         uint64_t e = t->slots[i];
@@ -124,20 +122,13 @@ static uint32_t intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, co
     if (n > UINT32_MAX - 1 || t->count >= UINT32_MAX - 2) die_oom();
     uint32_t id = t->count++;
     if (id >= t->cap_ids) {
-        t->cap_ids = t->cap_ids ? t->cap_ids * 2 : 256;
-        t->ptr = xrealloc(t->ptr, t->cap_ids * sizeof(*t->ptr));
-        t->len = xrealloc(t->len, t->cap_ids * sizeof(*t->len));
-        t->hash = xrealloc(t->hash, t->cap_ids * sizeof(*t->hash));
-        t->pre = xrealloc(t->pre, t->cap_ids * 2 * sizeof(*t->pre));
+        t->cap_ids = t->cap_ids ? t->cap_ids * 2 : 16;
+        t->ent = xrealloc(t->ent, t->cap_ids * sizeof(*t->ent));
     }
     char *p = arena_alloc(t, n + 1);
     memcpy(p, s, n);
     p[n] = 0;
-    t->ptr[id] = p;
-    t->len[id] = (uint32_t)n;
-    t->hash[id] = h;
-    t->pre[2 * (size_t)id] = w[0];
-    t->pre[2 * (size_t)id + 1] = w[1];
+    t->ent[id] = (StrEnt){p, (uint32_t)n, h, {w[0], w[1]}};
     t->bytes += n + 1;
     t->slots[i] = ((uint64_t)h << 32) | (id + 1);
     if ((uint64_t)t->count * 4 > (uint64_t)(t->mask + 1) * 3) grow_slots(t);
@@ -153,13 +144,14 @@ uint32_t strtab_intern(StrTab *t, const char *s, size_t n)
 
 uint32_t strtab_intern_from(StrTab *t, const StrTab *src, uint32_t id)
 {
-    return intern_hashed(t, src->ptr[id], src->len[id], src->hash[id], &src->pre[2 * (size_t)id]);
+    const StrEnt *e = &src->ent[id];
+    return intern_hashed(t, e->ptr, e->len, e->hash, e->pre);
 }
 
 size_t strtab_mem(const StrTab *t)
 {
-    size_t m = (size_t)(t->mask + 1) * sizeof(uint64_t);
-    m += (size_t)t->cap_ids * (sizeof(char *) + 2 * sizeof(uint32_t) + 2 * sizeof(uint64_t));
+    size_t m = t->slots ? (size_t)(t->mask + 1) * sizeof(uint64_t) : 0;
+    m += (size_t)t->cap_ids * sizeof(StrEnt);
     for (size_t i = 0; i < t->nblocks; i++) m += t->blocks[i].cap;
     return m;
 }

@@ -21,14 +21,20 @@ typedef struct {
     size_t used, cap;
 } StrBlock;
 
+/* per id: its bytes, length, the low 32 bits of its hash and its first 16
+ * bytes zero padded (a short string compares without touching the arena);
+ * one array, so that a new id grows one allocation, not four */
+typedef struct {
+    const char *ptr;
+    uint32_t len, hash;
+    uint64_t pre[2];
+} StrEnt;
+
 typedef struct StrTab {
-    uint64_t *slots;   /* (hash32 << 32) | (id+1), 0 = empty; mask+1 slots, a power of two */
+    uint64_t *slots;   /* (hash32 << 32) | (id+1), 0 = empty; mask+1 slots, a power of two; NULL until the first string */
     uint32_t mask;
     uint32_t count;
-    const char **ptr;  /* per id: bytes */
-    uint32_t *len;     /* per id: length */
-    uint32_t *hash;    /* per id: low 32 bits of the hash */
-    uint64_t *pre;     /* per id: first 16 bytes, zero padded (fast compare) */
+    StrEnt *ent;       /* per id */
     uint32_t cap_ids;
     StrBlock *blocks;
     size_t nblocks, capblocks;
@@ -44,8 +50,8 @@ uint32_t strtab_intern(StrTab *t, const char *s, size_t n);
 uint32_t strtab_intern_from(StrTab *t, const StrTab *src, uint32_t id);
 /* Look up without inserting; NONE32 when absent. */
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n);
-static inline const char *strtab_str(const StrTab *t, uint32_t id) { return t->ptr[id]; }
-static inline uint32_t strtab_len(const StrTab *t, uint32_t id) { return t->len[id]; }
+static inline const char *strtab_str(const StrTab *t, uint32_t id) { return t->ent[id].ptr; }
+static inline uint32_t strtab_len(const StrTab *t, uint32_t id) { return t->ent[id].len; }
 /* Resident bytes used by the table (arena + index). */
 size_t strtab_mem(const StrTab *t);
 static inline uint64_t ld8(const char *p)

@@ -26,10 +26,14 @@ uint32_t gp_get(Build *B, uint32_t loc, uint32_t act, bool create)
     uint32_t id = km_get(&B->pairs, loc, act, 0, create, &created);
     if (id == NONE32) return NONE32;
     if (created) {
+        /* (grown with the map's capacity, not on every new pair) */
         uint32_t cap = B->pairs.cap;
-        B->gp_loc = xrealloc(B->gp_loc, cap * sizeof(uint32_t));
-        B->gp_act = xrealloc(B->gp_act, cap * sizeof(uint32_t));
-        B->uf = xrealloc(B->uf, cap * sizeof(uint32_t));
+        if (cap != B->gp_cap) {
+            B->gp_loc = xrealloc(B->gp_loc, cap * sizeof(uint32_t));
+            B->gp_act = xrealloc(B->gp_act, cap * sizeof(uint32_t));
+            B->uf = xrealloc(B->uf, cap * sizeof(uint32_t));
+            B->gp_cap = cap;
+        }
         B->gp_loc[id] = loc;
         B->gp_act[id] = act;
         B->uf[id] = id;

@@ -49,6 +49,7 @@ typedef struct {
     uint32_t *loc_of_sid;
     KeyMap pairs;
     uint32_t *gp_loc, *gp_act, *uf;
+    uint32_t gp_cap; /* entries allocated in gp_loc, gp_act, uf */
     uint32_t **start; /* per batch, per location: event number of its first row */
     uint32_t **dest;  /* per batch: row -> event number */
     uint32_t *pair;   /* event -> global pair (later: root pair) */

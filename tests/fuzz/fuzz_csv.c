@@ -3,8 +3,8 @@
  *
  * Owns: only this harness (nothing in src/). Each input is loaded with
  * load_traces() from memory (LoadOpts.mem: no file, no system call per
- * input) with the format forced to CSV, 1 thread (2 when bit 5 of b0 is
- * set) and a /dev/null report stream; for inputs of odd length again with
+ * input) with the format forced to CSV, 1 worker (2 when bit 5 of b0 is
+ * set; workers run in turn: par_set_serial) and a /dev/null report stream; for inputs of odd length again with
  * --csv-engine libcsv; with small chunks, also sequentially through a temp
  * file (mkstemp under /tmp, unlinked at once
  * and opened as /proc/self/fd/N, so that a crash leaves no file behind),
@@ -27,8 +27,8 @@
  *    reason) and a digest of the whole store (event columns by content,
  *    locations, activities, messages, sync groups, optional and extra
  *    columns);
- *  - with small chunks, the chunked 2-thread load equals a sequential
- *    1-thread load of one chunk (load.h: the result does not depend on the
+ *  - with small chunks, the chunked 2-worker load equals a sequential
+ *    1-worker load of one chunk (load.h: the result does not depend on the
  *    number of threads or on where chunks are cut), compared the same way.
  * FUZZ_IGNORE_BLANK=1 in the environment skips the blank-count comparison
  * (to fuzz past a known difference). Nothing is printed per input.
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set_input(data, size);
     unsigned b0 = size ? data[0] : 0;
     Run r = {FUZZ_FORMAT, CSV_ENGINE_HYBRID, 2, 0, 0, false, false, false};
-    r.threads = 1 + ((b0 >> 5) & 1); /* (a thread per load costs more than a small input) */
+    r.threads = 1 + ((b0 >> 5) & 1); /* workers, run in turn (par_set_serial) */
     r.chunk = (b0 & 1) ? chunk_bytes(7 + (int)((b0 >> 1) % 50), size) : 0;
     r.keep_all = (b0 >> 1) & 1;
     r.unit_exp = 3 * (int)((b0 >> 2) & 3);

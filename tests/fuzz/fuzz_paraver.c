@@ -7,7 +7,7 @@
  * once (A), and for inputs of odd length twice (A and B, compared):
  *   A  1 thread, no chunking: the sequential reference;
  *   B  small chunks (TNAV_CHUNK_BYTES), so that chunk seams are exercised
- *      on small inputs, parsed by 2 threads when bit 5 of b0 is set (else
+ *      on small inputs, parsed by 2 workers when bit 5 of b0 is set (else
  *      by 1: chunks are parsed into separate batches either way); when bit
  *      4 of b0 is set, B reads the input through a temp file (mkstemp under
  *      /tmp, unlinked at once and opened as /proc/self/fd/N, so that a crash
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     a.unit_exp = 3 * (int)((b0 >> 2) & 3);
     a.strict = b0 >= 0xC0;
     Run b = a;
-    b.threads = 1 + ((b0 >> 5) & 1); /* (a thread per load costs more than a small input) */
+    b.threads = 1 + ((b0 >> 5) & 1); /* workers, run in turn (par_set_serial) */
     b.file = (b0 >> 4) & 1;
     b.chunk = chunk_bytes((b0 & 1) ? 7 + (int)((b0 >> 1) % 50) : 64 + 4 * (int)(b0 >> 1), size);
 
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * invariants: no crash, no sanitizer report, store_check) */
     if (size & 1) {
         load_digest(&b, &par);
-        compare(&seq, &par, "1 thread vs 2 threads + small chunks");
+        compare(&seq, &par, "1 worker vs 2 workers + small chunks");
     }
     return 0;
 }
