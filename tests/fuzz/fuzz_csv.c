@@ -4,11 +4,12 @@
  * Owns: only this harness (nothing in src/). Each input is loaded with
  * load_traces() from memory (LoadOpts.mem: no file, no system call per
  * input) with the format forced to CSV, 1 worker (2 when bit 5 of b0 is
- * set; workers run in turn: par_set_serial) and a /dev/null report stream; for inputs of odd length again with
- * --csv-engine libcsv; with small chunks, also sequentially through a temp
- * file (mkstemp under /tmp, unlinked at once
- * and opened as /proc/self/fd/N, so that a crash leaves no file behind),
- * so that the file reader's windows are checked against memory.
+ * set; workers run in turn: par_set_serial) and a /dev/null report stream;
+ * for inputs of odd length again with --csv-engine libcsv; with small
+ * chunks, also sequentially through a file (a memfd, else mkstemp under
+ * /tmp unlinked at once; opened as /proc/self/fd/N, so that a crash leaves
+ * no file behind), so that the file reader's windows are checked against
+ * memory.
  * Options taken from the first input byte b0 (which is also file content):
  *   bit 0      small chunks: TNAV_CHUNK_BYTES = 7 + (b0 >> 1) % 50, so that
  *              chunk seams (and the re-parse of a chunk that began inside a

@@ -9,10 +9,10 @@
  *   B  small chunks (TNAV_CHUNK_BYTES), so that chunk seams are exercised
  *      on small inputs, parsed by 2 workers when bit 5 of b0 is set (else
  *      by 1: chunks are parsed into separate batches either way); when bit
- *      4 of b0 is set, B reads the input through a temp file (mkstemp under
- *      /tmp, unlinked at once and opened as /proc/self/fd/N, so that a crash
- *      leaves no file behind), so that the file reader's windows are
- *      checked against memory.
+ *      4 of b0 is set, B reads the input through a file (a memfd, else
+ *      mkstemp under /tmp unlinked at once; opened as /proc/self/fd/N, so
+ *      that a crash leaves no file behind), so that the file reader's
+ *      windows are checked against memory.
  * Options taken from the first input byte b0 (which is also file content):
  *   bit 0      B's chunk size: set: 7 + (b0 >> 1) % 50 bytes (many seams);
  *              clear: 64 + 4 * (b0 >> 1) bytes (a few seams); raised so
