@@ -67,7 +67,7 @@ build/libtnav-asan.a: $(AOBJ_LIB)
 	ar rcs $@ $^
 
 build/rel/tui/screen.o build/asan/tui/screen.o: CFLAGS += $(NCURSES_CFLAGS)
-build/rel/src/load/load_otf2.o build/asan/src/load/load_otf2.o: CFLAGS += $(OTF2_DEF)
+build/rel/src/load/load_otf2.o build/asan/src/load/load_otf2.o build/rel/src/load/load_otf2_defs.o build/asan/src/load/load_otf2_defs.o: CFLAGS += $(OTF2_DEF)
 
 tnav: $(OBJ_MAIN) build/libtnav.a
 	$(CC) $(CFLAGS_ALL) -o $@ $^ $(NCURSES_LIBS) $(LIBS)

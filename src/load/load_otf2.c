@@ -3,10 +3,10 @@
  * library (Debian's libopen-trace-format2-dev), when tnav is built with it
  * (HAVE_OTF2, set by the Makefile when pkg-config finds otf2).
  *
- * Owns: reading an archive's global definitions (strings, location groups,
- * locations, regions, groups, communicators, metrics, the clock) and its
- * events in time order through the library's global event reader, and the
- * meaning of each event:
+ * Owns: opening an archive, reading its events in time order through the
+ * library's global event reader (its global definitions are read first by
+ * load_otf2_defs.c into the tables of otf2_int.h), and the meaning of each
+ * event:
  *   Enter / Leave            a begin and an end of the region, paired per
  *                            location by pair.c into an interval (state);
  *   MpiSend, MpiIsend        a send to the receiver's location (peer), with
@@ -59,286 +59,9 @@ char *otf2_parse_archive(const char *path, Batch *b)
 
 #else
 
-#include <otf2/otf2.h>
+#include "otf2_int.h"
 
 bool otf2_built_in(void) { return true; }
-
-typedef struct {
-    uint64_t id;
-    uint32_t name;  /* string ref */
-    uint32_t group; /* location group ref */
-    uint32_t type;
-    bool in_coll;   /* a collective began here and has not ended */
-    OTF2_TimeStamp coll_t;
-    VEC(OTF2_TimeStamp) open; /* the enter times of its open regions */
-    VEC(uint32_t) open_reg;   /* and the regions */
-} OLoc;
-
-typedef struct {
-    uint32_t type, flags;
-    uint32_t n;
-    uint64_t *members;
-} OGroup;
-
-typedef struct {
-    uint32_t name, group;
-} OComm;
-
-typedef struct {
-    uint32_t n;
-    uint32_t *members;
-} OMetric;
-
-typedef struct {
-    Batch *b;
-    char **strs;
-    size_t nstrs;
-    uint32_t *lgroup_name; /* location group ref -> string ref */
-    size_t nlgroup;
-    VEC(OLoc) locs;
-    bool locs_sorted;
-    uint32_t *region_name;
-    uint8_t *region_mpi; /* its paradigm is MPI (an MPI call) */
-    size_t nregion, nregion_mpi;
-    OGroup *groups;
-    size_t ngroups;
-    OComm *comms;
-    size_t ncomms;
-    OMetric *metrics; /* class or instance ref -> members */
-    size_t nmetrics;
-    uint32_t *member_name;
-    size_t nmember;
-    uint64_t res, offset;
-    uint64_t ev;  /* rows made, for "line" numbers */
-    uint64_t ncb; /* events handled (the library counts every one it read) */
-    uint32_t *param_name; /* parameter ref -> string ref */
-    size_t nparam;
-    /* collective instances: per (location, comm), how many began */
-    StrTab collkeys;
-    VEC(uint32_t) collcount;
-    char buf[8][128];
-    char err[512];
-    Rec rec;
-} O;
-
-#define GROW(arr, n, idx, type, fill)                                                                                  \
-    do {                                                                                                               \
-        if ((idx) >= (n)) {                                                                                            \
-            size_t nn_ = (n) ? (n) : 16;                                                                               \
-            while (nn_ <= (idx)) nn_ *= 2;                                                                             \
-            arr = xrealloc(arr, nn_ * sizeof(type));                                                                   \
-            for (size_t i_ = (n); i_ < nn_; i_++) arr[i_] = fill;                                                      \
-            n = nn_;                                                                                                   \
-        }                                                                                                              \
-    } while (0)
-
-/* refs above this are not kept (a corrupt archive must not make tnav
- * allocate gigabytes); events naming them read as unnamed */
-#define REF_MAX (1u << 24)
-
-static const char *str(const O *o, uint32_t ref) { return ref < o->nstrs && o->strs[ref] ? o->strs[ref] : NULL; }
-
-static OTF2_CallbackCode d_clock(void *ud, uint64_t res, uint64_t off, uint64_t len, uint64_t rt)
-{
-    (void)len;
-    (void)rt;
-    O *o = ud;
-    o->res = res;
-    o->offset = off;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_string(void *ud, OTF2_StringRef self, const char *s)
-{
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    GROW(o->strs, o->nstrs, (size_t)self, char *, NULL);
-    free(o->strs[self]);
-    o->strs[self] = xstrdup(s ? s : "");
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name, OTF2_LocationGroupType t,
-                                  OTF2_SystemTreeNodeRef parent, OTF2_LocationGroupRef creator)
-{
-    (void)t;
-    (void)parent;
-    (void)creator;
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    GROW(o->lgroup_name, o->nlgroup, (size_t)self, uint32_t, UINT32_MAX);
-    o->lgroup_name[self] = name;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name, OTF2_LocationType t,
-                                    uint64_t nev, OTF2_LocationGroupRef group)
-{
-    (void)nev;
-    O *o = ud;
-    OLoc l = {self, name, group, t, false, 0, {0}, {0}};
-    VEC_PUSH(o->locs, l);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef canon,
-                                  OTF2_StringRef desc, OTF2_RegionRole role, OTF2_Paradigm par, OTF2_RegionFlag fl,
-                                  OTF2_StringRef file, uint32_t l0, uint32_t l1)
-{
-    (void)canon;
-    (void)desc;
-    (void)role;
-    (void)fl;
-    (void)file;
-    (void)l0;
-    (void)l1;
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    GROW(o->region_name, o->nregion, (size_t)self, uint32_t, UINT32_MAX);
-    o->region_name[self] = name;
-    GROW(o->region_mpi, o->nregion_mpi, (size_t)self, uint8_t, 0);
-    o->region_mpi[self] = par == OTF2_PARADIGM_MPI;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType t, OTF2_Paradigm par,
-                                 OTF2_GroupFlag fl, uint32_t n, const uint64_t *members)
-{
-    (void)name;
-    (void)par;
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    OGroup z = {0, 0, 0, NULL};
-    GROW(o->groups, o->ngroups, (size_t)self, OGroup, z);
-    OGroup *g = &o->groups[self];
-    free(g->members);
-    g->type = t;
-    g->flags = fl;
-    g->n = n;
-    g->members = xmalloc(((size_t)n + 1) * sizeof(uint64_t));
-    if (n) memcpy(g->members, members, (size_t)n * sizeof(uint64_t));
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group, OTF2_CommRef parent,
-                                OTF2_CommFlag fl)
-{
-    (void)parent;
-    (void)fl;
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    OComm z = {UINT32_MAX, UINT32_MAX};
-    GROW(o->comms, o->ncomms, (size_t)self, OComm, z);
-    o->comms[self].name = name;
-    o->comms[self].group = group;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_member(void *ud, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_StringRef desc,
-                                  OTF2_MetricType mt, OTF2_MetricMode mm, OTF2_Type vt, OTF2_Base base, int64_t exp,
-                                  OTF2_StringRef unit)
-{
-    (void)desc;
-    (void)mt;
-    (void)mm;
-    (void)vt;
-    (void)base;
-    (void)exp;
-    (void)unit;
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    GROW(o->member_name, o->nmember, (size_t)self, uint32_t, UINT32_MAX);
-    o->member_name[self] = name;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_mclass(void *ud, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMemberRef *members,
-                                  OTF2_MetricOccurrence occ, OTF2_RecorderKind rk)
-{
-    (void)occ;
-    (void)rk;
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    OMetric z = {0, NULL};
-    GROW(o->metrics, o->nmetrics, (size_t)self, OMetric, z);
-    OMetric *m = &o->metrics[self];
-    free(m->members);
-    m->n = n;
-    m->members = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
-    for (uint8_t i = 0; i < n; i++) m->members[i] = members[i];
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_minst(void *ud, OTF2_MetricRef self, OTF2_MetricRef cls, OTF2_LocationRef rec,
-                                 OTF2_MetricScope sc, uint64_t scope)
-{
-    (void)rec;
-    (void)sc;
-    (void)scope;
-    O *o = ud;
-    if (self >= REF_MAX || cls >= o->nmetrics) return OTF2_CALLBACK_SUCCESS;
-    OMetric z = {0, NULL};
-    GROW(o->metrics, o->nmetrics, (size_t)self, OMetric, z);
-    OMetric *c = &o->metrics[cls], *m = &o->metrics[self];
-    free(m->members);
-    m->n = c->n;
-    m->members = xmalloc(((size_t)c->n + 1) * sizeof(uint32_t));
-    if (c->n) memcpy(m->members, c->members, c->n * sizeof(uint32_t));
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static int oloc_cmp(const void *a, const void *b)
-{
-    const OLoc *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static OLoc *find_loc(O *o, uint64_t id)
-{
-    OLoc key = {id, 0, 0, 0, false, 0, {0}, {0}};
-    return o->locs.len ? bsearch(&key, o->locs.v, o->locs.len, sizeof(OLoc), oloc_cmp) : NULL;
-}
-
-/* the location's labels: its group's name (else "group N"), its own name
- * (else its id) */
-static void labels_of(O *o, const OLoc *l, int slot, const char **loc, const char **act)
-{
-    const char *g = l && l->group < o->nlgroup ? str(o, o->lgroup_name[l->group]) : NULL;
-    if (!g || !*g) {
-        if (l) snprintf(o->buf[slot], sizeof o->buf[slot], "group %u", l ? l->group : 0);
-        else snprintf(o->buf[slot], sizeof o->buf[slot], "unknown");
-        g = o->buf[slot];
-    }
-    const char *n = l ? str(o, l->name) : NULL;
-    if (!n || !*n) {
-        snprintf(o->buf[slot + 1], sizeof o->buf[slot + 1], "%llu", (unsigned long long)(l ? l->id : 0));
-        n = o->buf[slot + 1];
-    }
-    *loc = g;
-    *act = n;
-}
-
-/* the location of rank r of a communicator */
-static const OLoc *rank_loc(O *o, OTF2_CommRef comm, uint32_t r)
-{
-    if (comm >= o->ncomms) return NULL;
-    uint32_t g = o->comms[comm].group;
-    if (g >= o->ngroups || !o->groups[g].members) return NULL;
-    OGroup *G = &o->groups[g];
-    uint64_t idx = r;
-    if (G->type == OTF2_GROUP_TYPE_COMM_SELF) return NULL;
-    if (G->type == OTF2_GROUP_TYPE_COMM_GROUP && !(G->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS)) {
-        if (r >= G->n) return NULL;
-        idx = G->members[r];
-    }
-    /* the COMM_LOCATIONS group of the same paradigm: the first one */
-    for (size_t k = 0; k < o->ngroups; k++)
-        if (o->groups[k].members && o->groups[k].type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
-            if (idx >= o->groups[k].n) return NULL;
-            return find_loc(o, o->groups[k].members[idx]);
-        }
-    return NULL;
-}
 
 static void fmt_ns(O *o, int slot, OTF2_TimeStamp t)
 {
@@ -355,7 +78,7 @@ static bool begin_rec(O *o, Rec *r, OTF2_LocationRef id, OTF2_TimeStamp t)
 {
     rec_reset(r);
     const char *loc, *act;
-    labels_of(o, find_loc(o, id), 0, &loc, &act);
+    otf2_labels_of(o, otf2_find_loc(o, id), 0, &loc, &act);
     rec_set(r, F_LOC, loc, strlen(loc), V_STR);
     rec_set(r, F_ACT, act, strlen(act), V_STR);
     fmt_ns(o, 2, t);
@@ -409,7 +132,7 @@ static OTF2_CallbackCode e_enter_leave(O *o, OTF2_LocationRef id, OTF2_TimeStamp
     rec_set(r, F_NAME, nm, strlen(nm), V_STR);
     pend_loc(o, enter ? PR_BEGIN : PR_END, "L", id);
     commit(o, r);
-    OLoc *l = find_loc(o, id);
+    OLoc *l = otf2_find_loc(o, id);
     if (l && enter) {
         VEC_PUSH(l->open, t);
         VEC_PUSH(l->open_reg, reg);
@@ -441,7 +164,7 @@ static OTF2_CallbackCode p2p(O *o, OTF2_LocationRef id, OTF2_TimeStamp t, bool s
     /* a receive lasts from the start of the call it completes in (the
      * innermost open region: MPI_Recv, MPI_Wait) until the message is
      * there, so that a late sender shows as the receive's wait */
-    const OLoc *me = send ? NULL : find_loc(o, id);
+    const OLoc *me = send ? NULL : otf2_find_loc(o, id);
     uint32_t reg = me && me->open.len ? me->open_reg.v[me->open_reg.len - 1] : UINT32_MAX;
     bool mpi_call = reg < o->nregion_mpi && o->region_mpi[reg];
     if (mpi_call && me->open.v[me->open.len - 1] <= t) {
@@ -453,10 +176,10 @@ static OTF2_CallbackCode p2p(O *o, OTF2_LocationRef id, OTF2_TimeStamp t, bool s
     }
     rec_set(r, F_KIND, send ? "send" : "recv", 4, V_STR);
     rec_set(r, F_NAME, name, strlen(name), V_STR);
-    const OLoc *pl = rank_loc(o, comm, other);
+    const OLoc *pl = otf2_rank_loc(o, comm, other);
     if (pl) {
         const char *ploc, *pact;
-        labels_of(o, pl, 4, &ploc, &pact);
+        otf2_labels_of(o, pl, 4, &ploc, &pact);
         rec_set(r, F_PEER, ploc, strlen(ploc), V_STR);
     }
     snprintf(o->buf[6], sizeof o->buf[6], "%u", tag);
@@ -519,7 +242,7 @@ static OTF2_CallbackCode e_coll_begin(OTF2_LocationRef id, OTF2_TimeStamp t, voi
     o->ncb++;
     /* the interval is written when it ends (its name, group and root come
      * with the end) */
-    OLoc *l = find_loc(o, id);
+    OLoc *l = otf2_find_loc(o, id);
     if (l) {
         l->in_coll = true;
         l->coll_t = t;
@@ -545,7 +268,7 @@ static OTF2_CallbackCode e_coll_end(OTF2_LocationRef id, OTF2_TimeStamp t, void 
     o->ev++;
     o->ncb++;
     Rec *r = &o->rec;
-    OLoc *l = find_loc(o, id);
+    OLoc *l = otf2_find_loc(o, id);
     OTF2_TimeStamp t0 = l && l->in_coll && l->coll_t <= t ? l->coll_t : t;
     if (l) l->in_coll = false;
     begin_rec(o, r, id, t0);
@@ -565,10 +288,10 @@ static OTF2_CallbackCode e_coll_end(OTF2_LocationRef id, OTF2_TimeStamp t, void 
     else snprintf(o->buf[5], sizeof o->buf[5], "comm %u#%u", (unsigned)comm, k);
     rec_set(r, F_GROUP, o->buf[5], strlen(o->buf[5]), V_STR);
     if (root != OTF2_UNDEFINED_UINT32) {
-        const OLoc *rl = rank_loc(o, comm, root);
+        const OLoc *rl = otf2_rank_loc(o, comm, root);
         if (rl) {
             const char *rloc, *ract;
-            labels_of(o, rl, 3, &rloc, &ract);
+            otf2_labels_of(o, rl, 3, &rloc, &ract);
             rec_add_extra(r, batch_extra_id(o->b, "root", 4), rloc, strlen(rloc), V_STR);
         }
     }
@@ -602,16 +325,6 @@ static OTF2_CallbackCode e_metric(OTF2_LocationRef id, OTF2_TimeStamp t, void *u
         rec_set(r, F_VALUE, o->buf[4], strlen(o->buf[4]), V_TEXT);
         commit(o, r);
     }
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode d_param(void *ud, OTF2_ParameterRef self, OTF2_StringRef name, OTF2_ParameterType t)
-{
-    (void)t;
-    O *o = ud;
-    if (self >= REF_MAX) return OTF2_CALLBACK_SUCCESS;
-    GROW(o->param_name, o->nparam, (size_t)self, uint32_t, UINT32_MAX);
-    o->param_name[self] = name;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -753,29 +466,6 @@ static OTF2_ErrorCode on_error(void *ud, const char *file, uint64_t line, const 
     return code;
 }
 
-static void o_free(O *o)
-{
-    for (size_t i = 0; i < o->nstrs; i++) free(o->strs[i]);
-    free(o->strs);
-    free(o->lgroup_name);
-    for (size_t i = 0; i < o->locs.len; i++) {
-        VEC_FREE(o->locs.v[i].open);
-        VEC_FREE(o->locs.v[i].open_reg);
-    }
-    free(o->region_mpi);
-    VEC_FREE(o->locs);
-    free(o->region_name);
-    for (size_t i = 0; i < o->ngroups; i++) free(o->groups[i].members);
-    free(o->groups);
-    free(o->comms);
-    for (size_t i = 0; i < o->nmetrics; i++) free(o->metrics[i].members);
-    free(o->metrics);
-    free(o->member_name);
-    free(o->param_name);
-    strtab_free(&o->collkeys);
-    VEC_FREE(o->collcount);
-}
-
 char *otf2_parse_archive(const char *path, Batch *b)
 {
     O o;
@@ -798,17 +488,7 @@ char *otf2_parse_archive(const char *path, Batch *b)
         goto close;
     }
     OTF2_GlobalDefReaderCallbacks *dcb = OTF2_GlobalDefReaderCallbacks_New();
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(dcb, d_clock);
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(dcb, d_string);
-    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(dcb, d_lgroup);
-    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(dcb, d_location);
-    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(dcb, d_region);
-    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(dcb, d_group);
-    OTF2_GlobalDefReaderCallbacks_SetCommCallback(dcb, d_comm);
-    OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(dcb, d_member);
-    OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(dcb, d_mclass);
-    OTF2_GlobalDefReaderCallbacks_SetMetricInstanceCallback(dcb, d_minst);
-    OTF2_GlobalDefReaderCallbacks_SetParameterCallback(dcb, d_param);
+    otf2_defs_callbacks(dcb);
     OTF2_Reader_RegisterGlobalDefCallbacks(rd, gdr, dcb, &o);
     OTF2_GlobalDefReaderCallbacks_Delete(dcb);
     uint64_t ndefs = 0;
@@ -816,7 +496,7 @@ char *otf2_parse_archive(const char *path, Batch *b)
         err = xasprintf("cannot read the OTF2 archive's definitions%s%s", o.err[0] ? ": " : "", o.err);
         goto close;
     }
-    if (o.locs.len) qsort(o.locs.v, o.locs.len, sizeof(OLoc), oloc_cmp);
+    otf2_defs_done(&o);
     for (size_t i = 0; i < o.locs.len; i++) OTF2_Reader_SelectLocation(rd, o.locs.v[i].id);
     bool defs = OTF2_Reader_OpenDefFiles(rd) == OTF2_SUCCESS;
     if (OTF2_Reader_OpenEvtFiles(rd) != OTF2_SUCCESS) {
@@ -895,7 +575,7 @@ close:
     OTF2_Reader_Close(rd);
 out:
     VEC_FREE(o.rec.x);
-    o_free(&o);
+    otf2_free(&o);
     tl_o = NULL;
     return err;
 }
