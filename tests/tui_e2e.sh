@@ -556,7 +556,7 @@ keys keys F1
 check "F1: the help" wait_for keys "tnav keys" F
 keys keys Escape
 keys keys K
-check "K: the full legend, names and glyphs" wait_for keys "legend 1-" F
+check "K: the full legend, names and glyphs" wait_for keys "legend, lines 1-" F
 check "... what a message connector is" wait_for keys "one message arriving in the column" F
 keys keys K
 keys keys 1

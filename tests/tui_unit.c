@@ -1591,7 +1591,7 @@ static void t_legend(void)
     App *A = &t.A;
     CHECK(keys(&t, "K") & AF_REDRAW);
     CHECK(A->show_legend);
-    CHECK(screen_has(&t, "legend 1-"));
+    CHECK(screen_has(&t, "legend, lines 1-"));
     CHECK(screen_has(&t, "work  (state, 22.2 ms)"));
     CHECK(screen_has(&t, "finish  (sync, 12.72 ms)"));
     /* the glyph of a name is the Gantt's: work's cells are drawn with it */

@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "keys.h"
 #include "legend.h"
+#include "popup.h"
 #include "base/out.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -430,8 +431,8 @@ static void draw_help(App *A, Canvas *c)
     while (ACTIONS[na].name) na++;
     while (HELP_EXTRA[nx][0]) nx++;
     int n = na + nx;
-    int w = c->w - 2 < 140 ? c->w - 2 : 140, h = c->h - 2;
-    if (w < 20 || h < 4) return;
+    int w = popup_width(c, 140);
+    if (!w) return;
     int cols = w >= 112 ? 2 : 1, cw = (w - 2) / cols;
     int kw = cw >= 60 ? 16 : 12, tw = cw - kw - 3;
     if (tw < 8) tw = 8;
@@ -471,12 +472,6 @@ static void draw_help(App *A, Canvas *c)
     int l1 = 0;
     for (int i = 0; i < split; i++) l1 += E[i].nl;
     int per = l1 > total - l1 ? l1 : total - l1;
-    int rows = h - 2; /* lines inside the box */
-    if (per < rows) {
-        rows = per;
-        h = per + 2;
-    }
-    int maxoff = per - rows;
     if (A->help_off < 0) {
         /* (:help NAME) its entry at the top */
         int y = 0;
@@ -484,16 +479,10 @@ static void draw_help(App *A, Canvas *c)
             for (int i = A->help_focus >= split ? split : 0; i < A->help_focus; i++) y += E[i].nl;
         A->help_off = y;
     }
-    if (A->help_off > maxoff) A->help_off = maxoff;
-    if (A->help_off < 0) A->help_off = 0;
-    int x = (c->w - w) / 2, y = (c->h - h) / 2;
-    char title[128];
-    if (maxoff > 0)
-        snprintf(title, sizeof title, " tnav keys, lines %d-%d of %d: j k PgDn PgUp scroll; ? Esc q close ", A->help_off + 1,
-                 A->help_off + rows, per);
-    else
-        snprintf(title, sizeof title, " tnav keys: ? Esc q close (another key closes it and acts) ");
-    draw_box(c, x, y, w, h, title);
+    Popup P;
+    popup_place(c, w, per, &A->help_off, &P);
+    popup_frame(c, &P, A->help_off, per, "tnav keys", "? Esc q", "(another key closes it and acts)");
+    int x = P.x, y = P.y, rows = P.rows;
     int line[2] = {0, 0};
     char piece[512];
     for (int i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "popup.h"
 #include "base/timeparse.h"
 #include "base/util.h"
 
@@ -128,27 +129,15 @@ void legend_draw(App *A, Canvas *c)
 {
     LegendLine *v;
     int n = build(A, c, &v);
-    int w = c->w - 2 < 110 ? c->w - 2 : 110, h = c->h - 2;
-    if (w < 20 || h < 4) {
+    int w = popup_width(c, 110);
+    if (!w) {
         free(v);
         return;
     }
-    int rows = h - 2;
-    if (n < rows) {
-        rows = n;
-        h = n + 2;
-    }
-    int maxoff = n - rows;
-    if (A->legend_off > maxoff) A->legend_off = maxoff;
-    if (A->legend_off < 0) A->legend_off = 0;
-    int x = (c->w - w) / 2, y = (c->h - h) / 2;
-    char title[120];
-    if (maxoff > 0)
-        snprintf(title, sizeof title, " legend %d-%d of %d (j/k/PgDn scroll; K, Esc or q closes) ", A->legend_off + 1,
-                 A->legend_off + rows, n);
-    else
-        snprintf(title, sizeof title, " legend (K, Esc or q closes) ");
-    canvas_box(c, x, y, w, h, title);
+    Popup P;
+    popup_place(c, w, n, &A->legend_off, &P);
+    popup_frame(c, &P, A->legend_off, n, "legend", "K Esc q", NULL);
+    int x = P.x, y = P.y, rows = P.rows;
     for (int r = 0; r < rows; r++) {
         const LegendLine *l = &v[A->legend_off + r];
         int cx = x + 2, cy = y + 1 + r;
