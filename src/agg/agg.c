@@ -57,8 +57,7 @@ size_t summary_bytes(const Summary *S)
     if (S->xval) b += (s->n + 1) * sizeof(double);
     b += locidx_bytes(&S->locidx, s->nloc);
     b += grpsum_bytes(S->grp[0]) + grpsum_bytes(S->grp[1]);
-    if (S->rspan[0]) b += (2 * (size_t)S->loc_off[s->nloc] + 1) * sizeof(int64_t);
-    if (S->rspan[1]) b += (2 * (size_t)S->act_off[s->nact] + 1) * sizeof(int64_t);
+    b += rowlanes_bytes(&S->rowlanes);
     if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
     return b;
 }
@@ -126,8 +125,7 @@ void summary_free(Summary *S)
     locidx_free(&S->locidx);
     grpsum_free(S->grp[0]);
     grpsum_free(S->grp[1]);
-    free(S->rspan[0]);
-    free(S->rspan[1]);
+    rowlanes_free(&S->rowlanes);
     free(S->label_shared);
     xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));

@@ -156,7 +156,7 @@ typedef struct {
     int samples;
     size_t cell_budget;
     uint32_t *out;
-    const int64_t *spans; /* row_spans */
+    const RowLanes *RL;
     JobQueue q;
 } DomCtx;
 
@@ -169,7 +169,6 @@ static void dom_worker(void *ctx, int wk, int nw)
     DomCtx *c = ctx;
     Summary *S = c->S;
     const Store *s = S->s;
-    const RowSet *rs = c->rs;
     const TimeGrid *g = c->g;
     int nc = g->ncell, samples = c->samples;
     size_t cell_budget = c->cell_budget;
@@ -177,8 +176,6 @@ static void dom_worker(void *ctx, int wk, int nw)
     ModeHash mh = {0};
     VEC(int64_t) pt = {0};       /* a lane's probes' times, in order */
     VEC(size_t) pk = {0};        /* and the segments found */
-    VEC(uint32_t) gl = {0};  /* the lanes of a group */
-    VEC(int64_t) gsp = {0};  /* and their spans */
     VEC(uint32_t) pl = {0};  /* the probes: lane, */
     VEC(double) pf = {0};    /* and where in each cell */
     VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
@@ -189,23 +186,15 @@ static void dom_worker(void *ctx, int wk, int nw)
     size_t gj;
     while ((gj = jobq_next(&c->q)) != (size_t)-1) {
         uint32_t gi = (uint32_t)gj;
-        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
-        gl.len = gsp.len = 0;
-        for (uint32_t k = m0; k < m1; k++) {
-            uint32_t nl;
-            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
-            const int64_t *sp = c->spans + 2 * row_lanes_pos(S, rs->kind, rs->ids[k]);
-            for (uint32_t q = 0; q < nl; q++) {
-                VEC_PUSH(gl, ls[q]);
-                VEC_PUSH(gsp, sp[2 * q]);
-                VEC_PUSH(gsp, sp[2 * q + 1]);
-            }
-        }
+        /* the group's lanes and their spans (built for the row set) */
+        const uint32_t *glv = c->RL->lane + c->RL->goff[gi];
+        const int64_t *gspv = c->RL->span + 2 * (size_t)c->RL->goff[gi];
+        size_t gln = c->RL->goff[gi + 1] - c->RL->goff[gi];
         pl.len = pf.len = 0;
-        if (gl.len * (size_t)samples <= cell_budget) {
-            for (size_t q = 0; q < gl.len; q++)
+        if (gln * (size_t)samples <= cell_budget) {
+            for (size_t q = 0; q < gln; q++)
                 for (int j = 0; j < samples; j++) {
-                    VEC_PUSH(pl, gl.v[q]);
+                    VEC_PUSH(pl, glv[q]);
                     VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
                 }
         } else {
@@ -214,7 +203,7 @@ static void dom_worker(void *ctx, int wk, int nw)
              * do not line up) */
             for (size_t j = 0; j < cell_budget; j++) {
                 double f = (double)(j + 1) * 0.6180339887498949;
-                VEC_PUSH(pl, gl.v[j * gl.len / cell_budget]);
+                VEC_PUSH(pl, glv[j * gln / cell_budget]);
                 VEC_PUSH(pf, f - (double)(int64_t)f);
             }
         }
@@ -301,13 +290,13 @@ static void dom_worker(void *ctx, int wk, int nw)
                  * sampling, the first one that starts in the cell, in the
                  * first lane (in the group's order) that has one; only the
                  * lanes whose span meets the cell can */
-                if (gl.len > 8 && !cl_built) {
-                    cells_of_lanes(g, gl.v, gsp.v, gl.len, &coff, &cl);
+                if (gln > 8 && !cl_built) {
+                    cells_of_lanes(g, glv, gspv, gln, &coff, &cl);
                     cl_built = true;
                 }
-                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gl.len;
+                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gln;
                 for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
-                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : gl.v[qq]];
+                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : glv[qq]];
                     if (!L->n) continue;
                     ptrdiff_t sk = seg_find(S, L, a, NULL);
                     size_t from = sk < 0 ? L->off : (size_t)sk;
@@ -321,8 +310,6 @@ static void dom_worker(void *ctx, int wk, int nw)
             out[(size_t)gi * (size_t)nc + (size_t)i] = best;
         }
         }
-    VEC_FREE(gl);
-    VEC_FREE(gsp);
     VEC_FREE(pl);
     VEC_FREE(pf);
     VEC_FREE(hit);
@@ -337,6 +324,56 @@ static void dom_worker(void *ctx, int wk, int nw)
     free(mh.used);
 }
 
+void rowlanes_free(RowLanes *R)
+{
+    rowkey_free(&R->key);
+    free(R->goff);
+    free(R->lane);
+    free(R->span);
+    memset(R, 0, sizeof *R);
+}
+
+size_t rowlanes_bytes(const RowLanes *R)
+{
+    return R->goff ? rowkey_bytes(&R->key) + ((size_t)R->key.ng + 1) * 4 + (size_t)R->goff[R->key.ng] * (4 + 16) : 0;
+}
+
+/* S->rowlanes for rs (rebuilt when the row set or its grouping changes):
+ * a frame then reads each group's lanes and spans in order, instead of
+ * each member's lanes and each lane wherever they are */
+static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
+{
+    RowLanes *R = &S->rowlanes;
+    if (R->goff && rowkey_matches(&R->key, rs)) return R;
+    rowlanes_free(R);
+    rowkey_set(&R->key, rs);
+    R->goff = xmalloc(((size_t)rs->ng + 1) * sizeof(uint32_t));
+    size_t n = 0;
+    for (uint32_t k = 0; k < rs->n; k++) {
+        uint32_t nl;
+        row_lanes(S, rs->kind, rs->ids[k], &nl);
+        n += nl;
+    }
+    R->lane = xmalloc((n + 1) * sizeof(uint32_t));
+    R->span = xmalloc((2 * n + 1) * sizeof(int64_t));
+    size_t o = 0;
+    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+        R->goff[gi] = (uint32_t)o;
+        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            for (uint32_t q = 0; q < nl; q++, o++) {
+                const Lane *L = &S->lanes[ls[q]];
+                R->lane[o] = ls[q];
+                R->span[2 * o] = L->n ? L->t0 : INT64_MAX;
+                R->span[2 * o + 1] = L->n ? L->t1 : INT64_MIN;
+            }
+        }
+    }
+    R->goff[rs->ng] = (uint32_t)o;
+    return R;
+}
+
 void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
 {
     int nc = g->ncell;
@@ -345,20 +382,15 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
      * by its cells: fewer samples per lane when the frame has many lanes,
      * and when a group has more lanes than a cell's share of the budget,
      * that many samples spread over its lanes and the cell's time */
-    size_t lanes = 0;
-    for (uint32_t gi = 0; gi < rs->ng; gi++)
-        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
-            uint32_t nl;
-            row_lanes(S, rs->kind, rs->ids[k], &nl);
-            lanes += nl;
-        }
+    const RowLanes *RL = rowlanes_get(S, rs);
+    size_t lanes = RL->goff[rs->ng];
     size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
     if ((size_t)samples > budget) samples = (int)budget;
     if (samples < 2) samples = 2;
     size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
     if (cell_budget < 4) cell_budget = 4;
-    /* (the workers only read the lanes: nothing is built lazily) */
-    DomCtx c = {S, rs, g, samples, cell_budget, out, row_spans(S, rs->kind), {0}};
+    /* (the workers only read the lanes and RL, built above) */
+    DomCtx c = {S, rs, g, samples, cell_budget, out, RL, {0}};
     jobq_init(&c.q, rs->ng);
     par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
 }

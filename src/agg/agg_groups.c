@@ -31,16 +31,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GRP_PER_BUCKET 16
+#define GRP_PER_BUCKET 8
 
 static size_t g_min_segments = AGG_GROUP_MIN_SEGMENTS;
 void agg_set_group_threshold(size_t min_segments) { g_min_segments = min_segments; }
 
 /* one display row's changes */
 typedef struct {
-    int64_t t0;      /* the grid's start: bucket j is [t0 + j * w, t0 + (j + 1) * w) */
-    int64_t w;
-    uint32_t nb;     /* buckets; header nb is the state at t0 + nb * w */
+    int64_t t0;      /* the grid's start: bucket j is [t0 + (j << sh), t0 + ((j + 1) << sh)) */
+    uint8_t sh;
+    uint32_t nb;     /* buckets; header nb is the state at t0 + (nb << sh) */
     int64_t *G;      /* nb + 1: G at each bucket's start */
     uint32_t *slope; /* nb + 1: lanes in the category at each bucket's start */
     uint32_t *off;   /* nb + 1: changes [off[j], off[j + 1]) */
@@ -49,33 +49,56 @@ typedef struct {
 
 struct GrpSum {
     int cat;
-    RowKind kind;
-    uint32_t n, ng, gsize;
-    uint32_t *ids, *gstart; /* copies of the row set's, for the key */
+    RowKey key;
     GrpRow *rows;
     size_t bytes;
 };
 
-static bool grp_matches(const GrpSum *G, int cat, const RowSet *rs)
+bool rowkey_matches(const RowKey *K, const RowSet *rs)
 {
-    if (G->cat != cat || G->kind != rs->kind || G->n != rs->n || G->ng != rs->ng || G->gsize != rs->gsize) return false;
-    if ((G->gstart != NULL) != (rs->gstart != NULL)) return false;
-    if (memcmp(G->ids, rs->ids, (size_t)rs->n * sizeof(uint32_t))) return false;
-    return !rs->gstart || !memcmp(G->gstart, rs->gstart, ((size_t)rs->ng + 1) * sizeof(uint32_t));
+    if (!K->ids || K->kind != rs->kind || K->n != rs->n || K->ng != rs->ng || K->gsize != rs->gsize) return false;
+    if ((K->gstart != NULL) != (rs->gstart != NULL)) return false;
+    if (memcmp(K->ids, rs->ids, (size_t)rs->n * sizeof(uint32_t))) return false;
+    return !rs->gstart || !memcmp(K->gstart, rs->gstart, ((size_t)rs->ng + 1) * sizeof(uint32_t));
 }
+
+void rowkey_set(RowKey *K, const RowSet *rs)
+{
+    K->kind = rs->kind;
+    K->n = rs->n;
+    K->ng = rs->ng;
+    K->gsize = rs->gsize;
+    K->ids = xmalloc(((size_t)rs->n + 1) * sizeof(uint32_t));
+    memcpy(K->ids, rs->ids, (size_t)rs->n * sizeof(uint32_t));
+    K->gstart = NULL;
+    if (rs->gstart) {
+        K->gstart = xmalloc(((size_t)rs->ng + 1) * sizeof(uint32_t));
+        memcpy(K->gstart, rs->gstart, ((size_t)rs->ng + 1) * sizeof(uint32_t));
+    }
+}
+
+void rowkey_free(RowKey *K)
+{
+    free(K->ids);
+    free(K->gstart);
+    memset(K, 0, sizeof *K);
+}
+
+size_t rowkey_bytes(const RowKey *K) { return K->ids ? ((size_t)K->n + 1 + (K->gstart ? (size_t)K->ng + 1 : 0)) * sizeof(uint32_t) : 0; }
+
+static bool grp_matches(const GrpSum *G, int cat, const RowSet *rs) { return G->cat == cat && rowkey_matches(&G->key, rs); }
 
 void grpsum_free(GrpSum *G)
 {
     if (!G) return;
-    for (uint32_t g = 0; g < G->ng; g++) {
+    for (uint32_t g = 0; g < G->key.ng; g++) {
         free(G->rows[g].G);
         free(G->rows[g].slope);
         free(G->rows[g].off);
         free(G->rows[g].ch);
     }
     free(G->rows);
-    free(G->ids);
-    free(G->gstart);
+    rowkey_free(&G->key);
     free(G);
 }
 
@@ -122,21 +145,20 @@ static bool grp_build_row(const Summary *S, int cat, const RowSet *rs, uint32_t 
     memset(R, 0, sizeof *R);
     if (!n) {
         R->nb = 0;
-        R->w = 1;
         R->G = xcalloc(1, sizeof(int64_t));
         R->slope = xcalloc(1, sizeof(uint32_t));
         R->off = xcalloc(1, sizeof(uint32_t));
         return true;
     }
-    /* the grid: about GRP_PER_BUCKET changes per bucket, buckets under 2^30 ns */
+    /* the grid: buckets of 2^sh ns (at most 2^30), about GRP_PER_BUCKET
+     * changes each on average */
     uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
-    uint64_t nb = n / GRP_PER_BUCKET + 1;
-    if (nb < (span >> 30) + 1) nb = (span >> 30) + 1;
-    uint64_t w = (span + nb - 1) / nb;
-    nb = (span + w - 1) / w;
+    int sh = 0;
+    while (sh < 30 && (span >> sh) > n / GRP_PER_BUCKET + 1) sh++;
+    uint64_t nb = (span >> sh) + 1, w = (uint64_t)1 << sh;
     if (nb > 2 * (uint64_t)n + ((uint64_t)1 << 20) || n > UINT32_MAX / 2) return false; /* (times spread over centuries) */
     R->t0 = lo;
-    R->w = (int64_t)w;
+    R->sh = (uint8_t)sh;
     R->nb = (uint32_t)nb;
     /* bucket the changes (a counting sort), then sort each bucket */
     if (B->cntcap < nb + 1) {
@@ -146,12 +168,12 @@ static bool grp_build_row(const Summary *S, int cat, const RowSet *rs, uint32_t 
     }
     uint32_t *cnt = B->cnt;
     memset(cnt, 0, (nb + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) cnt[(uint64_t)(B->t.v[i] - lo) / w + 1]++;
+    for (size_t i = 0; i < n; i++) cnt[((uint64_t)(B->t.v[i] - lo) >> sh) + 1]++;
     for (uint64_t j = 0; j < nb; j++) cnt[j + 1] += cnt[j];
     uint32_t *ch = xmalloc(n * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
-        uint64_t d = (uint64_t)(B->t.v[i] - lo), j = d / w;
-        ch[cnt[j]++] = (uint32_t)((d - j * w) << 1) | B->up.v[i];
+        uint64_t d = (uint64_t)(B->t.v[i] - lo), j = d >> sh;
+        ch[cnt[j]++] = (uint32_t)((d & (w - 1)) << 1) | B->up.v[i];
     }
     /* (cnt[j] is now the end of bucket j) */
     R->G = xmalloc((nb + 1) * sizeof(int64_t));
@@ -205,9 +227,9 @@ static bool grp_build_row(const Summary *S, int cat, const RowSet *rs, uint32_t 
 static inline int64_t grp_at(const GrpRow *R, int64_t t)
 {
     if (!R->nb || t <= R->t0) return 0;
-    uint64_t d = (uint64_t)(t - R->t0), j = d / (uint64_t)R->w;
-    if (j >= R->nb) return R->G[R->nb] + (int64_t)R->slope[R->nb] * (t - (R->t0 + (int64_t)R->nb * R->w));
-    int64_t rel = (int64_t)(d - j * (uint64_t)R->w), Gv = R->G[j], sl = R->slope[j], tp = 0;
+    uint64_t d = (uint64_t)(t - R->t0), j = d >> R->sh;
+    if (j >= R->nb) return R->G[R->nb] + (int64_t)R->slope[R->nb] * (t - (R->t0 + ((int64_t)R->nb << R->sh)));
+    int64_t rel = (int64_t)(d & (((uint64_t)1 << R->sh) - 1)), Gv = R->G[j], sl = R->slope[j], tp = 0;
     for (uint32_t k = R->off[j], e = R->off[j + 1]; k < e; k++) {
         int64_t dt = R->ch[k] >> 1;
         if (dt >= rel) break;
@@ -275,16 +297,7 @@ static GrpSum *grp_get(Summary *S, int cat, const RowSet *rs)
     if (!grp_worth(S, rs)) return NULL;
     GrpSum *G = xcalloc(1, sizeof *G);
     G->cat = cat;
-    G->kind = rs->kind;
-    G->n = rs->n;
-    G->ng = rs->ng;
-    G->gsize = rs->gsize;
-    G->ids = xmalloc(((size_t)rs->n + 1) * sizeof(uint32_t));
-    memcpy(G->ids, rs->ids, (size_t)rs->n * sizeof(uint32_t));
-    if (rs->gstart) {
-        G->gstart = xmalloc(((size_t)rs->ng + 1) * sizeof(uint32_t));
-        memcpy(G->gstart, rs->gstart, ((size_t)rs->ng + 1) * sizeof(uint32_t));
-    }
+    rowkey_set(&G->key, rs);
     G->rows = xcalloc(rs->ng, sizeof(GrpRow));
     GrpCtx c = {S, cat, rs, G->rows, {0}, {0, 0}, {false, false}};
     jobq_init(&c.q, rs->ng);
@@ -293,7 +306,7 @@ static GrpSum *grp_get(Summary *S, int cat, const RowSet *rs)
         grpsum_free(G);
         return NULL;
     }
-    G->bytes = sizeof *G + ((size_t)rs->n + rs->ng + 1) * sizeof(uint32_t) + (size_t)rs->ng * sizeof(GrpRow) + c.bytes[0] + c.bytes[1];
+    G->bytes = sizeof *G + rowkey_bytes(&G->key) + (size_t)rs->ng * sizeof(GrpRow) + c.bytes[0] + c.bytes[1];
     grpsum_free(S->grp[1]);
     S->grp[1] = S->grp[0];
     S->grp[0] = G;

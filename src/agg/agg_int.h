@@ -97,6 +97,28 @@ void arena_free(Arena *A);
 
 #define SWEEP_WORKERS 64
 
+/* A row set's rows and grouping, kept to recognise it (agg_groups.c) */
+typedef struct {
+    RowKind kind;
+    uint32_t n, ng, gsize;
+    uint32_t *ids, *gstart; /* copies (ids NULL: no key) */
+} RowKey;
+bool rowkey_matches(const RowKey *K, const RowSet *rs);
+void rowkey_set(RowKey *K, const RowSet *rs);
+void rowkey_free(RowKey *K);
+size_t rowkey_bytes(const RowKey *K);
+
+/* The lanes of each display row of a row set, and their spans, in the
+ * rows' order (agg_dominant.c: the Gantt reads them every frame) */
+typedef struct {
+    RowKey key;
+    uint32_t *goff;  /* ng + 1: display row g's lanes [goff[g], goff[g + 1]) */
+    uint32_t *lane;
+    int64_t *span;   /* per lane: t0, t1 (INT64_MAX, INT64_MIN: no segment) */
+} RowLanes;
+void rowlanes_free(RowLanes *R);
+size_t rowlanes_bytes(const RowLanes *R);
+
 /* agg_groups.c: the busy / sync time of a grouped display row's members
  * at once (built lazily per grouping and category, the last two kept) */
 typedef struct GrpSum GrpSum;
@@ -118,9 +140,7 @@ struct Summary {
     uint32_t nlanes;
     uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
     LocIdx locidx;      /* built lazily (locidx_build) */
-    int64_t *rspan[2];  /* lazily (row_spans): per position in loc_lanes [0] or act_lanes [1],
-                         * its lane's span t0, t1 (INT64_MAX, INT64_MIN: no segment),
-                         * read in row order without touching the lanes */
+    RowLanes rowlanes;  /* lazily: the last row set of a Gantt frame (agg_dominant.c) */
     Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
     uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
     int64_t *seg_t;
@@ -184,12 +204,6 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k);
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);
 const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n);
-/* S->rspan[rk] (built once; rk is ROWS_LOC or ROWS_ACT), and a row's first position in it */
-const int64_t *row_spans(Summary *S, RowKind rk);
-static inline size_t row_lanes_pos(const Summary *S, RowKind rk, uint32_t row)
-{
-    return rk == ROWS_LOC ? S->loc_off[row] : S->act_off[row];
-}
 
 /* The span of lane L (which has segments): before *t0 (its first
  * segment's start) its cumulative functions are 0; from *t1 (the start of

@@ -423,21 +423,6 @@ void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, 
     }
 }
 
-const int64_t *row_spans(Summary *S, RowKind rk)
-{
-    int k = rk == ROWS_LOC ? 0 : 1;
-    if (S->rspan[k]) return S->rspan[k];
-    const uint32_t *ls = k ? S->act_lanes : S->loc_lanes;
-    size_t n = k ? S->act_off[S->s->nact] : S->loc_off[S->s->nloc];
-    int64_t *sp = xmalloc((2 * n + 1) * sizeof(int64_t));
-    for (size_t p = 0; p < n; p++) {
-        const Lane *L = &S->lanes[ls[p]];
-        sp[2 * p] = L->n ? L->t0 : INT64_MAX;
-        sp[2 * p + 1] = L->n ? L->t1 : INT64_MIN;
-    }
-    return S->rspan[k] = sp;
-}
-
 /* time of lane L in category cat over (-inf, t) */
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint)
 {
