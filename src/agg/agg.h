@@ -31,7 +31,8 @@
  * agg.c (building, the selection, per-cell queries), agg_lanes.c (lanes,
  * segments, the location index), agg_points.c (point series, steps, the
  * matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
- * reducers), agg_dominant.c (the Gantt's dominant interval); agg_int.h
+ * reducers), agg_groups.c (group summaries: a grouped row's busy / sync
+ * per cell), agg_dominant.c (the Gantt's dominant interval); agg_int.h
  * holds the internals.
  *
  * Invariants: a summary only reads its store and selection (both must

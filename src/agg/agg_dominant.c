@@ -2,11 +2,14 @@
  * agg_dominant.c — the Gantt's dominant interval per cell: each lane's
  * innermost event sampled at a few points per cell, counted by name.
  *
- * Owns: nothing in the summary (it only reads the lanes and segments).
+ * Owns: Summary.rowlanes (each display row's lanes and their spans, for
+ * the last row set drawn: rebuilt, before the workers start, when the rows
+ * or their grouping change).
  * Invariants: at most about 120,000 samples a frame (fewer per lane when a
- * frame holds many lanes); a lane's probes walk it forward together, in
- * time order, so the samples found do not depend on the walk; display rows
- * are independent (2 workers) and nothing is built lazily here.
+ * frame holds many lanes); a sample's segment is the lane's last starting
+ * at or before it, however it is found (a walk forward, or lookups 8 at a
+ * time), so the samples found do not depend on the method; display rows
+ * are independent (2 workers, which only read).
  */
 #include "agg_int.h"
 

@@ -7,7 +7,8 @@
  * share.
  * Invariants: see agg.h and each file's opening comment; a part that is
  * built lazily is marked by its `built` flag (or a non-NULL array) and
- * never changes afterwards.
+ * never changes afterwards, but for the parts kept for a row set (group
+ * summaries, RowLanes), replaced when a frame asks for another row set.
  */
 #ifndef TNAV_AGG_INT_H
 #define TNAV_AGG_INT_H

@@ -725,26 +725,10 @@ typedef struct {
 static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
 {
     if (w->i >= w->end) return false;
-    int64_t t = w->P->t[w->i];
-    if (t < w->g->t0 || t >= w->g->t1) return false;
-    int c = (int)grid_upper(w->g, t) - 1; /* (the cell of t: the last b[c] <= t) */
-    /* the first point at or after the cell's end: galloping from the
-     * cell's first (the points before it are earlier still) */
-    const int64_t *T = w->P->t;
-    int64_t e = w->g->b[c + 1];
-    size_t lo = w->i + 1, step = 1, hi = lo;
-    while (hi < w->end && T[hi] < e) {
-        lo = hi + 1;
-        hi += step;
-        step *= 2;
-    }
-    if (hi > w->end) hi = w->end;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (T[mid] < e) lo = mid + 1;
-        else hi = mid;
-    }
-    size_t k = lo;
+    int c = grid_cell(w->g, w->P->t[w->i]);
+    if (c < 0) return false;
+    size_t k = pts_lower(w->P, w->r, w->g->b[c + 1]);
+    if (k > w->end) k = w->end;
     *cell = c;
     *i = w->i;
     *j = k;
@@ -757,11 +741,6 @@ static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGr
     w->P = P;
     w->r = r;
     w->g = g;
-    size_t a = P->off[r], b = P->off[r + 1];
-    if (a == b || P->t[b - 1] < g->b[0] || P->t[a] >= g->b[g->ncell]) { /* (none in the window) */
-        w->i = w->end = a;
-        return;
-    }
     w->i = pts_lower(P, r, g->b[0]);
     w->end = pts_lower(P, r, g->b[g->ncell]);
 }
