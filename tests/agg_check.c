@@ -350,9 +350,18 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                         MetricSpec ms = {met, false, NULL};
                         double *vals = xmalloc(((size_t)rs.ng * nc + 1) * sizeof(double));
                         double *parts = xmalloc(((size_t)rs.gsize * (size_t)sb + 1) * sizeof(double));
-                        for (int r = 0; r < RED__N; r++) {
+                        for (int rf = 0; rf < 2 * RED__N; rf++) {
+                            /* (rf >= RED__N: busy / sync sums and means again,
+                             * from the group summaries of grouped rows) */
+                            int r = rf % RED__N;
+                            bool forced = rf >= RED__N;
                             if (sb > 1 && (r == RED_SUM || r == RED_MEAN)) continue;
+                            if (forced && (sb > 1 || (r != RED_SUM && r != RED_MEAN) || (met != M_BUSY && met != M_SYNC) ||
+                                           rk == ROWS_PAIR || rs.gsize < 8))
+                                continue;
+                            agg_set_group_threshold(forced ? 0 : AGG_GROUP_MIN_SEGMENTS);
                             agg_frame(S, &ms, (Reducer)r, &rs, &g, sb, vals);
+                            agg_set_group_threshold(AGG_GROUP_MIN_SEGMENTS);
                             int bad = 0;
                             for (uint32_t gi = 0; gi < rs.ng; gi++)
                                 for (int i = 0; i < nc; i++) {
@@ -370,7 +379,7 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                             char what[300];
                             snprintf(what, sizeof what, "%s: %s by %s, zoom %" PRId64 "x, %s, %u rows per line%s", name, METRIC_NAMES[met],
                                      rk == ROWS_LOC ? "location" : rk == ROWS_ACT ? "activity" : "location pair", divs[z], REDUCER_NAMES[r], rs.gsize,
-                                     sb > 1 ? ", 4 finer bins" : "");
+                                     sb > 1 ? ", 4 finer bins" : forced ? ", group summaries" : "");
                             report(what, bad);
                         }
                         free(vals);

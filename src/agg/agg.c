@@ -8,7 +8,9 @@
  * Owns: summary_build / summary_free, the rank of the selection bitmap.
  * Invariants: a summary only reads its store and selection; everything
  * built after summary_build is built lazily, once, by the file that owns
- * it (agg_lanes.c, agg_points.c, agg_rows.c, agg_frame.c).
+ * it (agg_lanes.c, agg_points.c, agg_rows.c, agg_frame.c), except the parts
+ * kept for a row set (agg_groups.c, agg_dominant.c), built again for
+ * another row set.
  */
 #include "agg_int.h"
 
@@ -56,6 +58,8 @@ size_t summary_bytes(const Summary *S)
              points_bytes(&S->glyphs[r]);
     if (S->xval) b += (s->n + 1) * sizeof(double);
     b += locidx_bytes(&S->locidx, s->nloc);
+    b += grpsum_bytes(S->grp[0]) + grpsum_bytes(S->grp[1]);
+    b += rowlanes_bytes(&S->rowlanes);
     if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
     return b;
 }
@@ -121,6 +125,9 @@ void summary_free(Summary *S)
     free(S->act_off);
     free(S->act_lanes);
     locidx_free(&S->locidx);
+    grpsum_free(S->grp[0]);
+    grpsum_free(S->grp[1]);
+    rowlanes_free(&S->rowlanes);
     free(S->label_shared);
     xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));

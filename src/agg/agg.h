@@ -31,7 +31,8 @@
  * agg.c (building, the selection, per-cell queries), agg_lanes.c (lanes,
  * segments, the location index), agg_points.c (point series, steps, the
  * matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
- * reducers), agg_dominant.c (the Gantt's dominant interval); agg_int.h
+ * reducers), agg_groups.c (group summaries: a grouped row's busy / sync
+ * per cell), agg_dominant.c (the Gantt's dominant interval); agg_int.h
  * holds the internals.
  *
  * Invariants: a summary only reads its store and selection (both must
@@ -160,6 +161,12 @@ double metric_value(Metric m, double c0, double c1, double d0, double d1, int64_
  * min-nonzero and mode also look at each cell's `subbins` finer bins (rates
  * of the finer bins, totals scaled to the cell), so a short burst or a
  * rare event is not averaged away. */
+/* Rows that group at least 8 members each, whose members hold at least
+ * min_segments segments in all (default 1M), have their busy / sync sums
+ * and means from per-row group summaries; tests lower it to check those
+ * against the member-by-member computation. */
+#define AGG_GROUP_MIN_SEGMENTS ((size_t)1 << 20)
+void agg_set_group_threshold(size_t min_segments);
 void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, const TimeGrid *g, int subbins,
                double *values);
 

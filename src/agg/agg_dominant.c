@@ -2,11 +2,14 @@
  * agg_dominant.c — the Gantt's dominant interval per cell: each lane's
  * innermost event sampled at a few points per cell, counted by name.
  *
- * Owns: nothing in the summary (it only reads the lanes and segments).
+ * Owns: Summary.rowlanes (each display row's lanes and their spans, for
+ * the last row set drawn: rebuilt, before the workers start, when the rows
+ * or their grouping change).
  * Invariants: at most about 120,000 samples a frame (fewer per lane when a
- * frame holds many lanes); a lane's probes walk it forward together, in
- * time order, so the samples found do not depend on the walk; display rows
- * are independent (2 workers) and nothing is built lazily here.
+ * frame holds many lanes); a sample's segment is the lane's last starting
+ * at or before it, however it is found (a walk forward, or lookups 8 at a
+ * time), so the samples found do not depend on the method; display rows
+ * are independent (2 workers, which only read).
  */
 #include "agg_int.h"
 
@@ -15,20 +18,67 @@
 
 /* ---- the dominant interval of cells ------------------------------------------------------ */
 
+/* Per key, how many samples and the first one (open addressing, reset
+ * after each cell through the list of slots used). */
 typedef struct {
     uint64_t key;
-    uint32_t ev, n;
-} Tally;
+    uint32_t n, first;
+} ModeSlot;
+typedef struct {
+    ModeSlot *slot;
+    uint32_t *used;
+    size_t cap, nused;
+} ModeHash;
 
-static inline void tally_add(Tally **tal, size_t *ntal, size_t *cap, uint32_t e, uint64_t key)
+/* The event of the dominant name among the samples hit[0..n) (NONE32: no
+ * event) of keys key[]: the key with the most samples, ties to the key
+ * sampled first; the event of its first sample. (The same answer as
+ * counting samples per event, then per key over the events in the order
+ * they were first sampled, keeping the first strictly better.) */
+static uint32_t cell_mode(const uint32_t *hit, const uint64_t *key, size_t n, ModeHash *H)
 {
-    size_t z = 0;
-    while (z < *ntal && (*tal)[z].ev != e) z++;
-    if (z == *ntal) {
-        if (*ntal == *cap) *tal = xrealloc(*tal, (*cap *= 2) * sizeof(Tally));
-        (*tal)[(*ntal)++] = (Tally){key, e, 0};
+    uint32_t best = NONE32, bn = 0;
+    if (n <= 24) {
+        for (size_t p = 0; p < n; p++) {
+            if (hit[p] == NONE32) continue;
+            size_t q = 0;
+            while (q < p && (hit[q] == NONE32 || key[q] != key[p])) q++;
+            if (q < p) continue; /* (counted at its first sample) */
+            uint32_t c = 1;
+            for (q = p + 1; q < n; q++) c += hit[q] != NONE32 && key[q] == key[p];
+            if (c > bn) bn = c, best = hit[p];
+        }
+        return best;
     }
-    (*tal)[z].n++;
+    if (H->cap < 2 * n) {
+        free(H->slot);
+        free(H->used);
+        H->cap = 64;
+        while (H->cap < 2 * n) H->cap *= 2;
+        H->slot = xmalloc(H->cap * sizeof(ModeSlot));
+        H->used = xmalloc(H->cap * sizeof(uint32_t));
+        for (size_t z = 0; z < H->cap; z++) H->slot[z].n = 0;
+    }
+    size_t mask = H->cap - 1;
+    H->nused = 0;
+    for (size_t p = 0; p < n; p++) {
+        if (hit[p] == NONE32) continue;
+        uint64_t k = key[p];
+        size_t z = (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+        while (H->slot[z].n && H->slot[z].key != k) z = (z + 1) & mask;
+        if (!H->slot[z].n) {
+            H->slot[z] = (ModeSlot){k, 0, (uint32_t)p};
+            H->used[H->nused++] = (uint32_t)z;
+        }
+        H->slot[z].n++;
+    }
+    uint32_t bfirst = 0;
+    for (size_t u = 0; u < H->nused; u++) {
+        ModeSlot *m = &H->slot[H->used[u]];
+        if (m->n > bn || (m->n == bn && m->first < bfirst)) bn = m->n, bfirst = m->first, best = hit[m->first];
+        m->n = 0;
+    }
+    return best;
 }
 
 /* the segment of lane L at t (its index, or SIZE_MAX before the lane),
@@ -73,18 +123,16 @@ static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t
  * no segment but its idle ones in the cell. */
 typedef VEC(uint32_t) U32Vec;
 
-static void cells_of_lanes(const Summary *S, const TimeGrid *g, const uint32_t *ls, size_t n, U32Vec *coff, U32Vec *cl)
+static void cells_of_lanes(const TimeGrid *g, const uint32_t *ls, const int64_t *sp, size_t n, U32Vec *coff, U32Vec *cl)
 {
     size_t nc = (size_t)g->ncell, nb = nc + 1;
     coff->len = cl->len = 0;
     for (size_t i = 0; i <= nc + 1; i++) VEC_PUSH(*coff, 0);
     uint32_t *rng = xmalloc((2 * n + 1) * sizeof(uint32_t));
     for (size_t q = 0; q < n; q++) {
-        const Lane *L = &S->lanes[ls[q]];
         rng[2 * q] = 1, rng[2 * q + 1] = 0; /* (empty) */
-        if (!L->n) continue;
-        int64_t t0, t1;
-        lane_span(S, L, &t0, &t1);
+        int64_t t0 = sp[2 * q], t1 = sp[2 * q + 1]; /* (the lane's span; none: t0 > t1) */
+        if (t0 >= g->b[nc] || t1 <= g->b[0]) continue; /* (outside the window, or no segment) */
         size_t u = grid_upper(g, t0), w = t1 == INT64_MAX ? nb : grid_lower(g, t1);
         size_t c0 = u ? u - 1 : 0;
         if (!w) continue;
@@ -111,6 +159,7 @@ typedef struct {
     int samples;
     size_t cell_budget;
     uint32_t *out;
+    const RowLanes *RL;
     JobQueue q;
 } DomCtx;
 
@@ -123,14 +172,13 @@ static void dom_worker(void *ctx, int wk, int nw)
     DomCtx *c = ctx;
     Summary *S = c->S;
     const Store *s = S->s;
-    const RowSet *rs = c->rs;
     const TimeGrid *g = c->g;
     int nc = g->ncell, samples = c->samples;
     size_t cell_budget = c->cell_budget;
     uint32_t *out = c->out;
-    size_t ntal = 0, captal = 16;
-    Tally *tal = xmalloc(captal * sizeof(Tally));
-    VEC(uint32_t) gl = {0};  /* the lanes of a group */
+    ModeHash mh = {0};
+    VEC(int64_t) pt = {0};       /* a lane's probes' times, in order */
+    VEC(size_t) pk = {0};        /* and the segments found */
     VEC(uint32_t) pl = {0};  /* the probes: lane, */
     VEC(double) pf = {0};    /* and where in each cell */
     VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
@@ -141,18 +189,15 @@ static void dom_worker(void *ctx, int wk, int nw)
     size_t gj;
     while ((gj = jobq_next(&c->q)) != (size_t)-1) {
         uint32_t gi = (uint32_t)gj;
-        uint32_t m0 = rowset_first(rs, gi), m1 = rowset_end(rs, gi);
-        gl.len = 0;
-        for (uint32_t k = m0; k < m1; k++) {
-            uint32_t nl;
-            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
-            for (uint32_t q = 0; q < nl; q++) VEC_PUSH(gl, ls[q]);
-        }
+        /* the group's lanes and their spans (built for the row set) */
+        const uint32_t *glv = c->RL->lane + c->RL->goff[gi];
+        const int64_t *gspv = c->RL->span + 2 * (size_t)c->RL->goff[gi];
+        size_t gln = c->RL->goff[gi + 1] - c->RL->goff[gi];
         pl.len = pf.len = 0;
-        if (gl.len * (size_t)samples <= cell_budget) {
-            for (size_t q = 0; q < gl.len; q++)
+        if (gln * (size_t)samples <= cell_budget) {
+            for (size_t q = 0; q < gln; q++)
                 for (int j = 0; j < samples; j++) {
-                    VEC_PUSH(pl, gl.v[q]);
+                    VEC_PUSH(pl, glv[q]);
                     VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
                 }
         } else {
@@ -161,7 +206,7 @@ static void dom_worker(void *ctx, int wk, int nw)
              * do not line up) */
             for (size_t j = 0; j < cell_budget; j++) {
                 double f = (double)(j + 1) * 0.6180339887498949;
-                VEC_PUSH(pl, gl.v[j * gl.len / cell_budget]);
+                VEC_PUSH(pl, glv[j * gln / cell_budget]);
                 VEC_PUSH(pf, f - (double)(int64_t)f);
             }
         }
@@ -189,50 +234,72 @@ static void dom_worker(void *ctx, int wk, int nw)
                 }
             }
             const Lane *L = &S->lanes[pl.v[p0]];
-            size_t k = SIZE_MAX;
-            bool far = false;
+            /* the probes' times, in order */
+            pt.len = 0;
             for (int i = 0; i < nc; i++) {
                 int64_t a = g->b[i], b = g->b[i + 1];
                 for (size_t u = 0; u < ord.len; u++) {
-                    size_t p = ord.v[u];
-                    int64_t t = a + (int64_t)((double)(b - a) * pf.v[p]);
+                    int64_t t = a + (int64_t)((double)(b - a) * pf.v[ord.v[u]]);
                     if (t >= b) t = b - 1;
                     if (t < a) t = a;
-                    segk.v[(size_t)i * np + p] = seg_walk(S, L, t, &k, &far);
+                    VEC_PUSH(pt, t);
                 }
             }
+            size_t npt = pt.len;
+            if (pk.cap < npt) {
+                free(pk.v);
+                pk.cap = npt;
+                pk.v = xmalloc(npt * sizeof(size_t));
+            }
+            /* far apart (many segments between probes): independent
+             * lookups, several at a time; else a walk forward */
+            bool sparse = false;
+            if (npt && L->n > 64 * npt) { /* (an estimate: the lane's segments spread evenly) */
+                int64_t l0 = S->seg_t[L->off], l1 = S->seg_t[(size_t)L->off + L->n - 1];
+                int64_t x0 = pt.v[0] > l0 ? pt.v[0] : l0, x1 = pt.v[npt - 1] < l1 ? pt.v[npt - 1] : l1;
+                sparse = x1 > x0 && (double)L->n * (double)(x1 - x0) > 64.0 * (double)npt * (double)(l1 - l0);
+            }
+            if (sparse) {
+                seg_find_many(S, L, pt.v, npt, pk.v);
+            } else {
+                size_t k = SIZE_MAX;
+                bool far = false;
+                for (size_t z = 0; z < npt; z++) pk.v[z] = seg_walk(S, L, pt.v[z], &k, &far);
+            }
+            for (int i = 0, z = 0; i < nc; i++)
+                for (size_t u = 0; u < ord.len; u++) segk.v[(size_t)i * np + ord.v[u]] = pk.v[z++];
         }
-        for (size_t z = 0; z < (size_t)nc * np; z++) hit.v[z] = segk.v[z] == SIZE_MAX ? NONE32 : S->seg_ev[segk.v[z]];
+        size_t nz = (size_t)nc * np;
+        for (size_t z = 0; z < nz; z++) {
+            if (z + 16 < nz && segk.v[z + 16] != SIZE_MAX) __builtin_prefetch(&S->seg_ev[segk.v[z + 16]]);
+            hit.v[z] = segk.v[z] == SIZE_MAX ? NONE32 : S->seg_ev[segk.v[z]];
+        }
         hkey.len = 0; /* (and their names' keys, the same way) */
-        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hkey, hit.v[z] == NONE32 ? 0 : (uint64_t)name_key(s, hit.v[z]));
+        for (size_t z = 0; z < nz; z++) {
+            if (z + 16 < nz && hit.v[z + 16] != NONE32) {
+                __builtin_prefetch(&s->name[hit.v[z + 16]]);
+                __builtin_prefetch(&s->kind[hit.v[z + 16]]);
+            }
+            VEC_PUSH(hkey, hit.v[z] == NONE32 ? 0 : (uint64_t)name_key(s, hit.v[z]));
+        }
         for (int i = 0; i < nc; i++) {
             int64_t a = g->b[i], b = g->b[i + 1];
-            /* the samples, counted by event (a long interval is one) */
-            ntal = 0;
-            for (size_t p = 0; p < np; p++) {
-                uint32_t e = hit.v[(size_t)i * np + p];
-                if (e != NONE32) tally_add(&tal, &ntal, &captal, e, hkey.v[(size_t)i * np + p]);
-            }
-            /* then by name: the name with the most samples */
-            uint32_t best = NONE32, bn = 0;
-            for (size_t z = 0; z < ntal; z++) {
-                uint32_t n = 0;
-                for (size_t y = 0; y < ntal; y++)
-                    if (tal[y].key == tal[z].key) n += tal[y].n;
-                if (n > bn) bn = n, best = tal[z].ev;
-            }
+            /* the samples by name: the name with the most samples, and
+             * of it the event of its first sample (a name's first event in
+             * the probes' order; ties: the name sampled first) */
+            uint32_t best = cell_mode(hit.v + (size_t)i * np, hkey.v + (size_t)i * np, np, &mh);
             if (best == NONE32) {
                 /* nothing at the samples: an interval shorter than the
                  * sampling, the first one that starts in the cell, in the
                  * first lane (in the group's order) that has one; only the
                  * lanes whose span meets the cell can */
-                if (gl.len > 8 && !cl_built) {
-                    cells_of_lanes(S, g, gl.v, gl.len, &coff, &cl);
+                if (gln > 8 && !cl_built) {
+                    cells_of_lanes(g, glv, gspv, gln, &coff, &cl);
                     cl_built = true;
                 }
-                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gl.len;
+                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gln;
                 for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
-                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : gl.v[qq]];
+                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : glv[qq]];
                     if (!L->n) continue;
                     ptrdiff_t sk = seg_find(S, L, a, NULL);
                     size_t from = sk < 0 ? L->off : (size_t)sk;
@@ -246,7 +313,6 @@ static void dom_worker(void *ctx, int wk, int nw)
             out[(size_t)gi * (size_t)nc + (size_t)i] = best;
         }
         }
-    VEC_FREE(gl);
     VEC_FREE(pl);
     VEC_FREE(pf);
     VEC_FREE(hit);
@@ -255,7 +321,60 @@ static void dom_worker(void *ctx, int wk, int nw)
     VEC_FREE(segk);
     VEC_FREE(ord);
     VEC_FREE(hkey);
-    free(tal);
+    VEC_FREE(pt);
+    free(pk.v);
+    free(mh.slot);
+    free(mh.used);
+}
+
+void rowlanes_free(RowLanes *R)
+{
+    rowkey_free(&R->key);
+    free(R->goff);
+    free(R->lane);
+    free(R->span);
+    memset(R, 0, sizeof *R);
+}
+
+size_t rowlanes_bytes(const RowLanes *R)
+{
+    return R->goff ? rowkey_bytes(&R->key) + ((size_t)R->key.ng + 1) * 4 + (size_t)R->goff[R->key.ng] * (4 + 16) : 0;
+}
+
+/* S->rowlanes for rs (rebuilt when the row set or its grouping changes):
+ * a frame then reads each group's lanes and spans in order, instead of
+ * each member's lanes and each lane wherever they are */
+static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
+{
+    RowLanes *R = &S->rowlanes;
+    if (R->goff && rowkey_matches(&R->key, rs)) return R;
+    rowlanes_free(R);
+    rowkey_set(&R->key, rs);
+    R->goff = xmalloc(((size_t)rs->ng + 1) * sizeof(uint32_t));
+    size_t n = 0;
+    for (uint32_t k = 0; k < rs->n; k++) {
+        uint32_t nl;
+        row_lanes(S, rs->kind, rs->ids[k], &nl);
+        n += nl;
+    }
+    R->lane = xmalloc((n + 1) * sizeof(uint32_t));
+    R->span = xmalloc((2 * n + 1) * sizeof(int64_t));
+    size_t o = 0;
+    for (uint32_t gi = 0; gi < rs->ng; gi++) {
+        R->goff[gi] = (uint32_t)o;
+        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            uint32_t nl;
+            const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
+            for (uint32_t q = 0; q < nl; q++, o++) {
+                const Lane *L = &S->lanes[ls[q]];
+                R->lane[o] = ls[q];
+                R->span[2 * o] = L->n ? L->t0 : INT64_MAX;
+                R->span[2 * o + 1] = L->n ? L->t1 : INT64_MIN;
+            }
+        }
+    }
+    R->goff[rs->ng] = (uint32_t)o;
+    return R;
 }
 
 void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
@@ -266,20 +385,15 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
      * by its cells: fewer samples per lane when the frame has many lanes,
      * and when a group has more lanes than a cell's share of the budget,
      * that many samples spread over its lanes and the cell's time */
-    size_t lanes = 0;
-    for (uint32_t gi = 0; gi < rs->ng; gi++)
-        for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
-            uint32_t nl;
-            row_lanes(S, rs->kind, rs->ids[k], &nl);
-            lanes += nl;
-        }
+    const RowLanes *RL = rowlanes_get(S, rs);
+    size_t lanes = RL->goff[rs->ng];
     size_t budget = 120000 / ((lanes ? lanes : 1) * (size_t)nc);
     if ((size_t)samples > budget) samples = (int)budget;
     if (samples < 2) samples = 2;
     size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
     if (cell_budget < 4) cell_budget = 4;
-    /* (the workers only read the lanes: nothing is built lazily) */
-    DomCtx c = {S, rs, g, samples, cell_budget, out, {0}};
+    /* (the workers only read the lanes and RL, built above) */
+    DomCtx c = {S, rs, g, samples, cell_budget, out, RL, {0}};
     jobq_init(&c.q, rs->ng);
     par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
 }

@@ -620,6 +620,12 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
         for (int j = 0; j < sb; j++) bb[i * sb + j] = g->b[i] + (int64_t)((__int128)(g->b[i + 1] - g->b[i]) * j / sb);
     bb[nb - 1] = g->b[nc];
     if ((m->m == M_BUSY || m->m == M_SYNC) && rs->kind != ROWS_PAIR) {
+        int cat = m->m == M_BUSY ? CAT_BUSY : CAT_SYNC;
+        /* rows of many members: their group summaries, per cell */
+        if (sb == 1 && grp_frame(S, cat, r, rs, bb, nb, values)) {
+            free(bb);
+            return;
+        }
         frame_lanes(S, m->m == M_BUSY ? CAT_BUSY : CAT_SYNC, NULL, false, r, rs, g, sb, bb, nb, values);
         free(bb);
         return;

@@ -7,7 +7,8 @@
  * share.
  * Invariants: see agg.h and each file's opening comment; a part that is
  * built lazily is marked by its `built` flag (or a non-NULL array) and
- * never changes afterwards.
+ * never changes afterwards, but for the parts kept for a row set (group
+ * summaries, RowLanes), replaced when a frame asks for another row set.
  */
 #ifndef TNAV_AGG_INT_H
 #define TNAV_AGG_INT_H
@@ -97,6 +98,38 @@ void arena_free(Arena *A);
 
 #define SWEEP_WORKERS 64
 
+/* A row set's rows and grouping, kept to recognise it (agg_groups.c) */
+typedef struct {
+    RowKind kind;
+    uint32_t n, ng, gsize;
+    uint32_t *ids, *gstart; /* copies (ids NULL: no key) */
+} RowKey;
+bool rowkey_matches(const RowKey *K, const RowSet *rs);
+void rowkey_set(RowKey *K, const RowSet *rs);
+void rowkey_free(RowKey *K);
+size_t rowkey_bytes(const RowKey *K);
+
+/* The lanes of each display row of a row set, and their spans, in the
+ * rows' order (agg_dominant.c: the Gantt reads them every frame) */
+typedef struct {
+    RowKey key;
+    uint32_t *goff;  /* ng + 1: display row g's lanes [goff[g], goff[g + 1]) */
+    uint32_t *lane;
+    int64_t *span;   /* per lane: t0, t1 (INT64_MAX, INT64_MIN: no segment) */
+} RowLanes;
+void rowlanes_free(RowLanes *R);
+size_t rowlanes_bytes(const RowLanes *R);
+
+/* agg_groups.c: the busy / sync time of a grouped display row's members
+ * at once (built lazily per grouping and category, the last two kept) */
+typedef struct GrpSum GrpSum;
+void grpsum_free(GrpSum *G);
+size_t grpsum_bytes(const GrpSum *G);
+/* A frame of busy / sync (cat), reducer sum or mean, without finer bins,
+ * from the group summaries of rs (built if rs's rows group many members
+ * with many segments in all); false (nothing written) when not worth it. */
+bool grp_frame(Summary *S, int cat, Reducer r, const RowSet *rs, const int64_t *bb, int nb, double *values);
+
 struct Summary {
     const Store *s;
     const uint64_t *sel;
@@ -108,6 +141,7 @@ struct Summary {
     uint32_t nlanes;
     uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
     LocIdx locidx;      /* built lazily (locidx_build) */
+    RowLanes rowlanes;  /* lazily: the last row set of a Gantt frame (agg_dominant.c) */
     Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
     uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
     int64_t *seg_t;
@@ -139,6 +173,8 @@ struct Summary {
     uint32_t *top;      /* representative events of the top names */
     int64_t *top_ns;
     int ntop;
+    /* group summaries: [0] the last used, [1] the one before (agg_groups.c) */
+    GrpSum *grp[2];
 };
 
 
@@ -166,6 +202,7 @@ static inline size_t name_key(const Store *s, uint32_t e)
 /* agg_lanes.c */
 void build_lanes(Summary *S);
 ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
+void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k);
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);
 const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n);
 
@@ -211,7 +248,9 @@ static inline size_t grid_upper(const TimeGrid *g, int64_t t)
     size_t nc = (size_t)g->ncell;
     if (t < g->b[0]) return 0;
     if (t >= g->b[nc]) return nc + 1;
-    size_t i = (size_t)((__int128)(t - g->b[0]) * (__int128)nc / (__int128)(g->b[nc] - g->b[0]));
+    /* (a guess in floating point: no 128-bit division; the steps below
+     * make it exact) */
+    size_t i = (size_t)((double)(t - g->b[0]) * ((double)nc / (double)(g->b[nc] - g->b[0])));
     if (i > nc) i = nc;
     while (i > 0 && g->b[i] > t) i--;
     while (i <= nc && g->b[i] <= t) i++;

@@ -381,6 +381,48 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
     return (ptrdiff_t)lo;
 }
 
+/* seg_find for the increasing times t[0..n), into k[] (SIZE_MAX before
+ * the lane): 8 searches at a time, step by step together, so that their
+ * cache misses overlap instead of following one another */
+void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k)
+{
+    const int64_t *T = S->seg_t;
+    size_t end = (size_t)L->off + L->n;
+    for (size_t i0 = 0; i0 < n; i0 += 8) {
+        size_t m = n - i0 < 8 ? n - i0 : 8, lo[8], hi[8];
+        for (size_t j = 0; j < m; j++) {
+            int64_t x = t[i0 + j];
+            if (!L->n || T[L->off] > x) {
+                lo[j] = SIZE_MAX, hi[j] = 0;
+                continue;
+            }
+            uint64_t b = (uint64_t)(x - T[L->off]) >> L->shift;
+            if (b >= L->nbins) {
+                lo[j] = L->bins[L->nbins - 1];
+                hi[j] = end;
+            } else {
+                lo[j] = L->bins[b];
+                hi[j] = b + 1 < L->nbins ? (size_t)L->bins[b + 1] + 1 : end;
+            }
+            __builtin_prefetch(&T[lo[j] + (hi[j] - lo[j]) / 2]);
+        }
+        for (bool more = true; more;) {
+            more = false;
+            for (size_t j = 0; j < m; j++) {
+                if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
+                size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
+                if (T[mid] <= t[i0 + j]) lo[j] = mid;
+                else hi[j] = mid;
+                if (hi[j] - lo[j] > 1) {
+                    __builtin_prefetch(&T[lo[j] + (hi[j] - lo[j]) / 2]);
+                    more = true;
+                }
+            }
+        }
+        for (size_t j = 0; j < m; j++) k[i0 + j] = lo[j];
+    }
+}
+
 /* time of lane L in category cat over (-inf, t) */
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint)
 {
