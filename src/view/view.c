@@ -417,6 +417,22 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
                 canvas_put(c, L.x0 + i, (int)r, gl, role, 0, 0);
             }
         draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
+        /* a frame with nothing to draw says why, rather than stay blank */
+        bool none = true;
+        for (size_t k = 0; k < nv && none; k++) none = !(v[k] > 0);
+        if (rs.ng == 0 || (rk == ROWS_PAIR && none)) {
+            char note[300];
+            if (rk == ROWS_PAIR && ctx->have_partner)
+                snprintf(note, sizeof note, "no messages to or from %s %s", loc_label(ctx->s, ctx->partner),
+                         rs.ng ? "in this window" : "in the selection");
+            else if (rk == ROWS_PAIR)
+                snprintf(note, sizeof note, "no messages %s", rs.ng ? "in this window" : "in the selection");
+            else
+                snprintf(note, sizeof note, "no rows to show");
+            int nw = text_width(note), y = L.nlines / 2, x = L.x0 + (L.ncell - nw) / 2;
+            if (x < L.x0) x = L.x0;
+            canvas_text(c, x, y, note, L.ncell, ROLE_DIM, 0);
+        }
         if (L.legend) {
             char what[160];
             const char *unit = m.m == M_EXPR && m.expr ? m.expr : metric_unit(m.m);
