@@ -16,6 +16,10 @@
  * slice's name goes to the field from_slice (a start's, on the message or
  * the lone send) or to_slice (a finish's, on the message or the lone
  * recv); no slice, or a slice without a name: no field.
+ * How: only the threads that have ends to look up are looked at; each
+ * one's slices are swept in time order as they come in the file when
+ * they come in that order (most files), so they are not kept; a thread
+ * whose slices do not is collected and sorted alone.
  * Invariants: the result does not depend on how the file was cut into
  * batches (threads are compared as text, slices and ends ordered by time,
  * then file order); rows are only given fields, never dropped.
@@ -25,22 +29,24 @@
 
 #include "load_int.h"
 
+/* a slice: its times and its row */
 typedef struct {
-    uint32_t thr, batch, row;
     int64_t t, end;
+    uint32_t batch, row;
 } Sl;
 
+/* an end to look up: its time and its index in fe */
 typedef struct {
-    uint32_t thr, fe;
     int64_t t;
+    uint32_t fe;
 } Q;
 
+/* (time, the outer first, file order): the order slices are swept in */
 static int sl_cmp(const void *a, const void *b)
 {
     const Sl *x = a, *y = b;
-    if (x->thr != y->thr) return x->thr < y->thr ? -1 : 1;
     if (x->t != y->t) return x->t < y->t ? -1 : 1;
-    if (x->end != y->end) return x->end > y->end ? -1 : 1; /* the outer first */
+    if (x->end != y->end) return x->end > y->end ? -1 : 1;
     if (x->batch != y->batch) return x->batch < y->batch ? -1 : 1;
     return x->row < y->row ? -1 : x->row > y->row;
 }
@@ -48,7 +54,6 @@ static int sl_cmp(const void *a, const void *b)
 static int q_cmp(const void *a, const void *b)
 {
     const Q *x = a, *y = b;
-    if (x->thr != y->thr) return x->thr < y->thr ? -1 : 1;
     if (x->t != y->t) return x->t < y->t ? -1 : 1;
     return x->fe < y->fe ? -1 : x->fe > y->fe;
 }
@@ -70,6 +75,47 @@ static size_t thr_key(const Batch *b, uint32_t row, char **buf, size_t *cap)
     return n1 + 2 + n2;
 }
 
+/* One thread's sweep. Its slices come in their order (sl_cmp); its ends
+ * to look up in theirs (time, then fe), the enclosing kind (enc) and the
+ * next kind (nxt) apart. Before a slice is taken, the next-kind ends at or
+ * before its start bind to it (it is the first to begin at or after
+ * them), and the enclosing-kind ends before its start are answered from
+ * the stack of the slices begun (the innermost on top; a slice ended
+ * before the time is popped): every slice beginning at or before their
+ * time is on it by then. */
+typedef struct {
+    Q *enc, *nxt;
+    uint32_t nenc, nnxt, ie, in; /* (ie, in: the next to answer) */
+    VEC(Sl) stack;
+    VEC(Sl) rows; /* an unordered thread's slices, sorted at the end */
+    int64_t last_t, last_end;
+    uint32_t nslices;
+    bool unordered, seen;
+} Thr;
+
+static void answer_encl(Thr *T, uint32_t *hit_b, uint32_t *hit_r, int64_t before, bool all)
+{
+    while (T->ie < T->nenc && (all || T->enc[T->ie].t < before)) {
+        const Q *q = &T->enc[T->ie++];
+        while (T->stack.len && T->stack.v[T->stack.len - 1].end < q->t) T->stack.len--;
+        if (T->stack.len) {
+            hit_b[q->fe] = T->stack.v[T->stack.len - 1].batch;
+            hit_r[q->fe] = T->stack.v[T->stack.len - 1].row;
+        }
+    }
+}
+
+static void take_slice(Thr *T, const Sl *s, uint32_t *hit_b, uint32_t *hit_r)
+{
+    for (; T->in < T->nnxt && T->nxt[T->in].t <= s->t; T->in++) {
+        hit_b[T->nxt[T->in].fe] = s->batch;
+        hit_r[T->nxt[T->in].fe] = s->row;
+    }
+    answer_encl(T, hit_b, hit_r, s->t, false);
+    while (T->stack.len && T->stack.v[T->stack.len - 1].end < s->t) T->stack.len--;
+    VEC_PUSH(T->stack, *s);
+}
+
 void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n)
 {
     if (!n) return;
@@ -77,91 +123,129 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
     strtab_init(&thr);
     char *kb = NULL;
     size_t kcap = 0;
-    /* the ends to look up, and their threads */
-    Q *qs = xmalloc(n * sizeof *qs);
-    size_t nq = 0;
     /* the bound slice of each end: batch and row (NONE32: none) */
     uint32_t *hit_b = xmalloc(n * sizeof *hit_b), *hit_r = xmalloc(n * sizeof *hit_r);
+    /* the ends to look up: their threads (as 2 * thread + 1 when the
+     * next slice is looked for), grouped by a counting sort */
+    uint32_t *qk = xmalloc(n * sizeof *qk);
+    size_t nq = 0;
     for (size_t k = 0; k < n; k++) {
         const Batch *b = bs[fe[k].batch];
         const PairCand *c = &b->cands.v[fe[k].ci];
         hit_b[k] = hit_r[k] = NONE32;
+        qk[k] = NONE32;
         if (c->bind == BIND_SELF) {
             hit_b[k] = fe[k].batch;
             hit_r[k] = c->row;
         } else if (c->bind == BIND_ENCL || c->bind == BIND_NEXT) {
             size_t kn = thr_key(b, c->row, &kb, &kcap);
-            Q q = {strtab_intern(&thr, kb, kn), (uint32_t)k, b->ts[c->row]};
-            qs[nq++] = q;
+            qk[k] = strtab_intern(&thr, kb, kn) * 2 + (c->bind == BIND_NEXT);
+            nq++;
         }
     }
-    VEC(Sl) sl = {0};
+    Thr *T = NULL;
+    Q *qs = NULL;
+    uint32_t nthr = thr.count;
     if (nq) {
-        /* the thread slices of those threads */
+        size_t *at = xcalloc((size_t)nthr * 2 + 1, sizeof *at);
+        for (size_t k = 0; k < n; k++)
+            if (qk[k] != NONE32) at[qk[k] + 1]++;
+        for (size_t g = 0; g < (size_t)nthr * 2; g++) at[g + 1] += at[g];
+        qs = xmalloc(nq * sizeof *qs);
+        T = xcalloc(nthr, sizeof *T);
+        for (uint32_t h = 0; h < nthr; h++) {
+            T[h].enc = qs + at[2 * h];
+            T[h].nenc = (uint32_t)(at[2 * h + 1] - at[2 * h]);
+            T[h].nxt = qs + at[2 * h + 1];
+            T[h].nnxt = (uint32_t)(at[2 * h + 2] - at[2 * h + 1]);
+        }
+        for (size_t k = 0; k < n; k++) {
+            if (qk[k] == NONE32) continue;
+            Q q = {bs[fe[k].batch]->ts[bs[fe[k].batch]->cands.v[fe[k].ci].row], (uint32_t)k};
+            qs[at[qk[k]]++] = q;
+        }
+        free(at);
+        /* each list in order (already, in most files: then not sorted) */
+        for (uint32_t h = 0; h < nthr * 2; h++) {
+            Q *v = h & 1 ? T[h / 2].nxt : T[h / 2].enc;
+            size_t m = h & 1 ? T[h / 2].nnxt : T[h / 2].nenc;
+            for (size_t i = 1; i < m; i++)
+                if (q_cmp(&v[i - 1], &v[i]) > 0) {
+                    qsort(v, m, sizeof *v, q_cmp);
+                    break;
+                }
+        }
+    }
+    free(qk);
+    /* each batch: the thread of each label pair (NONE32: none with ends),
+     * and the rows that are async slices (not thread slices) */
+    uint32_t **thr_of = xcalloc(nb + 1, sizeof *thr_of);
+    uint8_t **async = xcalloc(nb + 1, sizeof *async);
+    for (size_t i = 0; nq && i < nb; i++) {
+        Batch *b = bs[i];
+        for (size_t c = 0; c < b->cands.len; c++) {
+            uint32_t key = b->cands.v[c].key;
+            if (key == NONE32 || strtab_str(&b->pkeys, key)[0] != 'A') continue;
+            if (!async[i]) async[i] = xcalloc(b->n ? b->n : 1, 1);
+            async[i][b->cands.v[c].row] = 1;
+        }
+        thr_of[i] = xmalloc((b->npairs + 1) * sizeof **thr_of);
+        for (uint32_t p = 0; p < b->npairs; p++) thr_of[i][p] = NONE32 - 1; /* not looked up yet */
+    }
+    /* the thread slices, in file order, twice: first to see which threads
+     * have theirs in sweep order (most: then they are swept as they come,
+     * and not kept), then to sweep them (or keep an unordered thread's) */
+    for (int pass = 0; nq && pass < 2; pass++) {
         for (size_t i = 0; i < nb; i++) {
             Batch *b = bs[i];
-            uint8_t *async = b->cands.len ? xcalloc(b->n ? b->n : 1, 1) : NULL;
-            for (size_t c = 0; c < b->cands.len; c++) {
-                uint32_t key = b->cands.v[c].key;
-                if (key != NONE32 && strtab_str(&b->pkeys, key)[0] == 'A') async[b->cands.v[c].row] = 1;
-            }
-            uint32_t *thr_of = xmalloc((b->npairs + 1) * sizeof *thr_of);
-            for (uint32_t p = 0; p < b->npairs; p++) thr_of[p] = NONE32 - 1; /* not looked up yet */
+            const uint8_t *dr = drop[i], *as = async[i];
+            uint32_t *to = thr_of[i];
             for (uint32_t r = 0; r < b->n; r++) {
-                if (b->kind[r] != K_STATE || (drop[i] && drop[i][r]) || (async && async[r])) continue;
+                if (b->kind[r] != K_STATE || (dr && dr[r]) || (as && as[r])) continue;
                 uint32_t a = b->akey[r];
-                if (thr_of[a] == NONE32 - 1) {
+                if (to[a] == NONE32 - 1) {
                     size_t kn = thr_key(b, r, &kb, &kcap);
-                    thr_of[a] = strtab_find(&thr, kb, kn);
+                    to[a] = strtab_find(&thr, kb, kn);
                 }
-                if (thr_of[a] == NONE32) continue;
-                Sl s = {thr_of[a], (uint32_t)i, r, b->ts[r], b->ts[r] + (b->dur[r] > 0 ? b->dur[r] : 0)};
-                VEC_PUSH(sl, s);
-            }
-            free(thr_of);
-            free(async);
-        }
-        if (sl.len) qsort(sl.v, sl.len, sizeof(Sl), sl_cmp);
-        qsort(qs, nq, sizeof *qs, q_cmp);
-        /* per thread: the enclosing slice by a sweep (a stack of the slices
-         * begun, the innermost on top), the next one by a binary search */
-        VEC(uint32_t) stack = {0};
-        size_t si = 0, s0 = 0, s1 = 0;
-        uint32_t cur = NONE32;
-        for (size_t k = 0; k < nq; k++) {
-            Q *q = &qs[k];
-            if (q->thr != cur) {
-                cur = q->thr;
-                stack.len = 0;
-                while (si < sl.len && sl.v[si].thr < cur) si++;
-                s0 = s1 = si;
-                while (s1 < sl.len && sl.v[s1].thr == cur) s1++;
-            }
-            const PairCand *c = &bs[fe[q->fe].batch]->cands.v[fe[q->fe].ci];
-            uint32_t got = NONE32;
-            if (c->bind == BIND_ENCL) {
-                for (; si < s1 && sl.v[si].t <= q->t; si++) {
-                    while (stack.len && sl.v[stack.v[stack.len - 1]].end < sl.v[si].t) stack.len--;
-                    VEC_PUSH(stack, (uint32_t)si);
+                if (to[a] == NONE32) continue;
+                Thr *H = &T[to[a]];
+                Sl s = {b->ts[r], b->ts[r] + (b->dur[r] > 0 ? b->dur[r] : 0), (uint32_t)i, r};
+                if (pass == 0) {
+                    /* (equal starts: the outer first; equal slices: file order) */
+                    if (H->seen && (s.t < H->last_t || (s.t == H->last_t && s.end > H->last_end))) H->unordered = true;
+                    H->seen = true;
+                    H->last_t = s.t;
+                    H->last_end = s.end;
+                    H->nslices++;
+                } else if (H->unordered) {
+                    if (!H->rows.cap) {
+                        H->rows.v = xmalloc((size_t)H->nslices * sizeof(Sl));
+                        H->rows.cap = H->nslices;
+                    }
+                    H->rows.v[H->rows.len++] = s;
+                } else {
+                    take_slice(H, &s, hit_b, hit_r);
                 }
-                while (stack.len && sl.v[stack.v[stack.len - 1]].end < q->t) stack.len--;
-                if (stack.len) got = stack.v[stack.len - 1];
-            } else {
-                size_t lo = s0, hi = s1;
-                while (lo < hi) {
-                    size_t mid = lo + (hi - lo) / 2;
-                    if (sl.v[mid].t < q->t) lo = mid + 1;
-                    else hi = mid;
-                }
-                if (lo < s1) got = (uint32_t)lo;
-            }
-            if (got != NONE32) {
-                hit_b[q->fe] = sl.v[got].batch;
-                hit_r[q->fe] = sl.v[got].row;
             }
         }
-        VEC_FREE(stack);
     }
+    for (uint32_t h = 0; nq && h < nthr; h++) {
+        Thr *H = &T[h];
+        if (H->unordered) {
+            qsort(H->rows.v, H->rows.len, sizeof(Sl), sl_cmp);
+            for (size_t k = 0; k < H->rows.len; k++) take_slice(H, &H->rows.v[k], hit_b, hit_r);
+            VEC_FREE(H->rows);
+        }
+        answer_encl(H, hit_b, hit_r, 0, true);
+        VEC_FREE(H->stack);
+    }
+    for (size_t i = 0; i < nb; i++) {
+        free(thr_of[i]);
+        free(async[i]);
+    }
+    free(thr_of);
+    free(async);
+    free(T);
     /* the names, as fields of the messages (or lone ends) */
     VEC(RowVal) *add = xcalloc(nb * 2, sizeof *add);
     for (size_t k = 0; k < n; k++) {
@@ -181,7 +265,6 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
         VEC_FREE(add[i * 2 + 1]);
     }
     free(add);
-    VEC_FREE(sl);
     free(qs);
     free(hit_b);
     free(hit_r);

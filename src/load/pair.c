@@ -141,7 +141,7 @@ void pair_file(Batch **bs, size_t nb)
     for (size_t i = 0; i < nb; i++) bs[i]->nx_parsed = bs[i]->xnames.count;
     StrTab gk;
     strtab_init(&gk);
-    Ent *ents = xmalloc(total * sizeof *ents);
+    Ent *fo = xmalloc(total * sizeof *fo); /* in file order */
     char *kb = NULL;
     size_t kcap = 0, ne = 0;
     for (size_t i = 0; i < nb; i++) {
@@ -149,10 +149,29 @@ void pair_file(Batch **bs, size_t nb)
         for (size_t c = 0; c < b->cands.len; c++) {
             size_t kn = cand_key(b, &b->cands.v[c], &kb, &kcap);
             Ent e = {strtab_intern(&gk, kb, kn), (uint32_t)i, (uint32_t)c, b->ts[b->cands.v[c].row]};
-            ents[ne++] = e;
+            fo[ne++] = e;
         }
     }
-    qsort(ents, ne, sizeof *ents, ent_cmp);
+    /* in ent_cmp's order: grouped by key with a counting sort (stable, so
+     * each group stays in file order), then a group not in time order
+     * sorted (most files have each thread's events in time order) */
+    Ent *ents = xmalloc(total * sizeof *ents);
+    {
+        size_t *at = xcalloc((size_t)gk.count + 1, sizeof *at);
+        for (size_t k = 0; k < ne; k++) at[fo[k].gkey + 1]++;
+        for (size_t g = 0; g < gk.count; g++) at[g + 1] += at[g];
+        for (size_t k = 0; k < ne; k++) ents[at[fo[k].gkey]++] = fo[k];
+        free(at);
+        free(fo);
+        for (size_t g = 0; g < ne;) {
+            size_t h = g + 1;
+            bool sorted = true;
+            for (; h < ne && ents[h].gkey == ents[g].gkey; h++)
+                if (ents[h].ts < ents[h - 1].ts) sorted = false;
+            if (!sorted) qsort(ents + g, h - g, sizeof *ents, ent_cmp);
+            g = h;
+        }
+    }
 
     uint8_t **drop = xcalloc(nb, sizeof *drop);
     for (size_t i = 0; i < nb; i++)
