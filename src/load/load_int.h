@@ -115,6 +115,15 @@ void nd_free(Nd *nd);
 /* Parse the object [s, e) (s at '{') into the record; line0 is where
  * columns in messages count from. False: nd_error says why. */
 bool nd_object(Nd *nd, const char *s, const char *e, const char *line0);
+/* Parse the object at s (s at '{') whose end is not known: at most
+ * ND_PREFIX_MAX bytes of [s, lim) are looked at. True: the object was
+ * read into the record and *end is the byte after its '}'. False: it is
+ * malformed, or ends past what was looked at; the caller finds its end
+ * and calls nd_object, which reads it as if this call had not been made
+ * (what a failed call did is what nd_object does again on the same
+ * bytes: the object's keys learnt, nothing committed). */
+#define ND_PREFIX_MAX 65536
+bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end);
 Rec *nd_rec(Nd *nd);
 const char *nd_error(const Nd *nd);
 bool nd_key(const Nd *nd, int ck, Val *v);
