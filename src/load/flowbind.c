@@ -51,11 +51,27 @@ static int sl_cmp(const void *a, const void *b)
     return x->row < y->row ? -1 : x->row > y->row;
 }
 
-static int q_cmp(const void *a, const void *b)
+/* v[0..n) stably by time (tmp: room for n) */
+static void q_sort(Q *v, size_t n, Q *tmp)
 {
-    const Q *x = a, *y = b;
-    if (x->t != y->t) return x->t < y->t ? -1 : 1;
-    return x->fe < y->fe ? -1 : x->fe > y->fe;
+    if (n < 2) return;
+    if (n <= 16) {
+        for (size_t i = 1; i < n; i++) {
+            Q x = v[i];
+            size_t j = i;
+            for (; j > 0 && v[j - 1].t > x.t; j--) v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    q_sort(v, h, tmp);
+    q_sort(v + h, n - h, tmp);
+    if (v[h - 1].t <= v[h].t) return; /* (the halves in order already) */
+    memcpy(tmp, v, h * sizeof *v);
+    size_t i = 0, j = h, o = 0;
+    while (i < h && j < n) v[o++] = v[j].t < tmp[i].t ? v[j++] : tmp[i++];
+    while (i < h) v[o++] = tmp[i++];
 }
 
 /* the thread of a row as text: location \x1F activity */
@@ -165,16 +181,16 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
             qs[at[qk[k]]++] = q;
         }
         free(at);
-        /* each list in order (already, in most files: then not sorted) */
+        /* each list in order: it is in fe order, so a stable sort by time
+         * (a merge sort, which takes the runs already in order as they
+         * are: ends come mostly in time order) */
+        Q *tmp = xmalloc((nq + 1) * sizeof *tmp);
         for (uint32_t h = 0; h < nthr * 2; h++) {
             Q *v = h & 1 ? T[h / 2].nxt : T[h / 2].enc;
             size_t m = h & 1 ? T[h / 2].nnxt : T[h / 2].nenc;
-            for (size_t i = 1; i < m; i++)
-                if (q_cmp(&v[i - 1], &v[i]) > 0) {
-                    qsort(v, m, sizeof *v, q_cmp);
-                    break;
-                }
+            q_sort(v, m, tmp);
         }
+        free(tmp);
     }
     free(qk);
     /* each batch: the thread of each label pair (NONE32: none with ends),
@@ -192,41 +208,57 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
         thr_of[i] = xmalloc((b->npairs + 1) * sizeof **thr_of);
         for (uint32_t p = 0; p < b->npairs; p++) thr_of[i][p] = NONE32 - 1; /* not looked up yet */
     }
-    /* the thread slices, in file order, twice: first to see which threads
-     * have theirs in sweep order (most: then they are swept as they come,
-     * and not kept), then to sweep them (or keep an unordered thread's) */
+    /* The thread slices in file order, each swept on its thread as it
+     * comes while the thread's come in sweep order (most files: then no
+     * slice is kept). A thread found out of order is swept again: its
+     * slices collected by a second pass, sorted, then swept. */
+    bool any_unordered = false;
     for (int pass = 0; nq && pass < 2; pass++) {
+        if (pass == 1 && !any_unordered) break;
         for (size_t i = 0; i < nb; i++) {
             Batch *b = bs[i];
             const uint8_t *dr = drop[i], *as = async[i];
+            const uint16_t *kind = b->kind;
+            const uint32_t *akey = b->akey;
+            const int64_t *ts = b->ts, *dur = b->dur;
             uint32_t *to = thr_of[i];
             for (uint32_t r = 0; r < b->n; r++) {
-                if (b->kind[r] != K_STATE || (dr && dr[r]) || (as && as[r])) continue;
-                uint32_t a = b->akey[r];
+                if (kind[r] != K_STATE || (dr && dr[r]) || (as && as[r])) continue;
+                uint32_t a = akey[r];
                 if (to[a] == NONE32 - 1) {
                     size_t kn = thr_key(b, r, &kb, &kcap);
                     to[a] = strtab_find(&thr, kb, kn);
                 }
                 if (to[a] == NONE32) continue;
                 Thr *H = &T[to[a]];
-                Sl s = {b->ts[r], b->ts[r] + (b->dur[r] > 0 ? b->dur[r] : 0), (uint32_t)i, r};
-                if (pass == 0) {
-                    /* (equal starts: the outer first; equal slices: file order) */
-                    if (H->seen && (s.t < H->last_t || (s.t == H->last_t && s.end > H->last_end))) H->unordered = true;
-                    H->seen = true;
-                    H->last_t = s.t;
-                    H->last_end = s.end;
-                    H->nslices++;
-                } else if (H->unordered) {
-                    if (!H->rows.cap) {
-                        H->rows.v = xmalloc((size_t)H->nslices * sizeof(Sl));
-                        H->rows.cap = H->nslices;
-                    }
-                    H->rows.v[H->rows.len++] = s;
-                } else {
-                    take_slice(H, &s, hit_b, hit_r);
+                Sl s = {ts[r], ts[r] + (dur[r] > 0 ? dur[r] : 0), (uint32_t)i, r};
+                if (pass == 1) {
+                    if (H->unordered) H->rows.v[H->rows.len++] = s;
+                    continue;
                 }
+                H->nslices++;
+                if (H->unordered) continue;
+                /* (equal starts: the outer first; equal slices: file order) */
+                if (H->seen && (s.t < H->last_t || (s.t == H->last_t && s.end > H->last_end))) {
+                    H->unordered = any_unordered = true;
+                    continue;
+                }
+                H->seen = true;
+                H->last_t = s.t;
+                H->last_end = s.end;
+                take_slice(H, &s, hit_b, hit_r);
             }
+        }
+        for (uint32_t h = 0; pass == 0 && h < nthr; h++) {
+            Thr *H = &T[h];
+            if (!H->unordered) continue;
+            /* (what the sweep in file order answered is undone) */
+            for (uint32_t k = 0; k < H->nenc; k++) hit_b[H->enc[k].fe] = hit_r[H->enc[k].fe] = NONE32;
+            for (uint32_t k = 0; k < H->nnxt; k++) hit_b[H->nxt[k].fe] = hit_r[H->nxt[k].fe] = NONE32;
+            H->ie = H->in = 0;
+            H->stack.len = 0;
+            H->rows.v = xmalloc(((size_t)H->nslices + 1) * sizeof(Sl));
+            H->rows.cap = H->nslices;
         }
     }
     for (uint32_t h = 0; nq && h < nthr; h++) {
@@ -248,12 +280,24 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
     free(T);
     /* the names, as fields of the messages (or lone ends) */
     VEC(RowVal) *add = xcalloc(nb * 2, sizeof *add);
+    /* (a cache of (slice's batch, its name, the destination batch) -> the
+     * name's id in the destination: slices' names repeat) */
+    enum { NCACHE = 4096 };
+    struct { uint32_t sb, nm, db, id; } *cache = xmalloc(NCACHE * sizeof *cache);
+    for (size_t c = 0; c < NCACHE; c++) cache[c].nm = NONE32;
     for (size_t k = 0; k < n; k++) {
         if (hit_b[k] == NONE32) continue;
         Batch *sb = bs[hit_b[k]], *db = bs[fe[k].dst_batch];
         uint32_t nm = sb->name[hit_r[k]];
         if (nm == NONE32) continue;
-        RowVal v = {fe[k].dst_row, strtab_intern(&db->strs, strtab_str(&sb->names, nm), strtab_len(&sb->names, nm))};
+        size_t slot = (size_t)(hash_u64(((uint64_t)hit_b[k] << 40) ^ ((uint64_t)fe[k].dst_batch << 20) ^ nm) & (NCACHE - 1));
+        if (cache[slot].nm != nm || cache[slot].sb != hit_b[k] || cache[slot].db != fe[k].dst_batch) {
+            cache[slot].sb = hit_b[k];
+            cache[slot].nm = nm;
+            cache[slot].db = fe[k].dst_batch;
+            cache[slot].id = strtab_intern(&db->strs, strtab_str(&sb->names, nm), strtab_len(&sb->names, nm));
+        }
+        RowVal v = {fe[k].dst_row, cache[slot].id};
         VEC_PUSH(add[fe[k].dst_batch * 2 + fe[k].to], v);
     }
     for (size_t i = 0; i < nb; i++) {
@@ -265,6 +309,7 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
         VEC_FREE(add[i * 2 + 1]);
     }
     free(add);
+    free(cache);
     free(qs);
     free(hit_b);
     free(hit_r);

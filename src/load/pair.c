@@ -146,11 +146,21 @@ void pair_file(Batch **bs, size_t nb)
     size_t kcap = 0, ne = 0;
     for (size_t i = 0; i < nb; i++) {
         Batch *b = bs[i];
+        /* (a key the parser gave, as its group: looked up once per batch) */
+        uint32_t *gof = b->pkeys.count ? xmalloc(b->pkeys.count * sizeof *gof) : NULL;
+        for (uint32_t k = 0; k < b->pkeys.count; k++) gof[k] = NONE32;
         for (size_t c = 0; c < b->cands.len; c++) {
-            size_t kn = cand_key(b, &b->cands.v[c], &kb, &kcap);
-            Ent e = {strtab_intern(&gk, kb, kn), (uint32_t)i, (uint32_t)c, b->ts[b->cands.v[c].row]};
+            const PairCand *pc = &b->cands.v[c];
+            uint32_t g = pc->key != NONE32 ? gof[pc->key] : NONE32;
+            if (g == NONE32) {
+                size_t kn = cand_key(b, pc, &kb, &kcap);
+                g = strtab_intern(&gk, kb, kn);
+                if (pc->key != NONE32) gof[pc->key] = g;
+            }
+            Ent e = {g, (uint32_t)i, (uint32_t)c, b->ts[pc->row]};
             fo[ne++] = e;
         }
+        free(gof);
     }
     /* in ent_cmp's order: grouped by key with a counting sort (stable, so
      * each group stays in file order), then a group not in time order
@@ -333,6 +343,8 @@ void pair_file(Batch **bs, size_t nb)
     }
     /* the slices the flows' ends bind to (their intervals are all known
      * now) */
+    free(ents);
+    strtab_free(&gk);
     bind_flows(bs, nb, drop, ends.v, ends.len);
     VEC_FREE(ends);
     for (size_t i = 0; i < nb; i++) {
@@ -366,9 +378,7 @@ void pair_file(Batch **bs, size_t nb)
     VEC_FREE(open);
     VEC_FREE(flows);
     VEC_FREE(left);
-    free(ents);
     free(kb);
-    strtab_free(&gk);
 }
 
 /* ---- names from metadata ------------------------------------------------ */
