@@ -92,34 +92,26 @@ static const char *label_text(const Batch *b, uint32_t sid, size_t *n)
     return strtab_str(&b->labels, sid);
 }
 
-/* the group key of a candidate as text */
+/* the group key of a candidate without a parser's key, as text: its
+ * (location, activity, name) */
 static size_t cand_key(const Batch *b, const PairCand *c, char **buf, size_t *cap)
 {
     size_t need, n1 = 0, n2 = 0, n3 = 0;
     const char *s1 = NULL, *s2 = NULL, *s3 = NULL;
-    char tag;
-    if (c->key != NONE32) {
-        tag = 'K';
-        s1 = strtab_str(&b->pkeys, c->key);
-        n1 = strtab_len(&b->pkeys, c->key);
-    } else {
-        tag = 'G';
-        const LabelPair *p = &b->pairs[b->akey[c->row]];
-        s1 = label_text(b, p->loc, &n1);
-        if (p->act != NONE32) s2 = label_text(b, p->act, &n2);
-        uint32_t nm = b->name[c->row];
-        if (nm != NONE32) {
-            s3 = strtab_str(&b->names, nm);
-            n3 = strtab_len(&b->names, nm);
-        }
+    const LabelPair *p = &b->pairs[b->akey[c->row]];
+    s1 = label_text(b, p->loc, &n1);
+    if (p->act != NONE32) s2 = label_text(b, p->act, &n2);
+    uint32_t nm = b->name[c->row];
+    if (nm != NONE32) {
+        s3 = strtab_str(&b->names, nm);
+        n3 = strtab_len(&b->names, nm);
     }
-    need = 1 + n1 + 2 + n2 + 2 + n3;
+    need = n1 + 2 + n2 + 2 + n3;
     if (need > *cap) {
         *cap = need * 2 + 64;
         *buf = xrealloc(*buf, *cap);
     }
     char *o = *buf;
-    *o++ = tag;
     if (n1) memcpy(o, s1, n1);
     o += n1;
     *o++ = 0x1F;
@@ -139,8 +131,14 @@ void pair_file(Batch **bs, size_t nb)
     for (size_t i = 0; i < nb; i++) total += bs[i]->cands.len;
     if (!total) return;
     for (size_t i = 0; i < nb; i++) bs[i]->nx_parsed = bs[i]->xnames.count;
-    StrTab gk;
+    /* the groups: a parser's keys (by their text) and the others (by
+     * location, activity, name) in two tables, numbered together in the
+     * order they first come */
+    StrTab gk, gg;
     strtab_init(&gk);
+    strtab_init(&gg);
+    VEC(uint32_t) gid_k = {0}, gid_g = {0};
+    uint32_t ngroups = 0;
     Ent *fo = xmalloc(total * sizeof *fo); /* in file order */
     char *kb = NULL;
     size_t kcap = 0, ne = 0;
@@ -151,28 +149,47 @@ void pair_file(Batch **bs, size_t nb)
         for (uint32_t k = 0; k < b->pkeys.count; k++) gof[k] = NONE32;
         for (size_t c = 0; c < b->cands.len; c++) {
             const PairCand *pc = &b->cands.v[c];
-            uint32_t g = pc->key != NONE32 ? gof[pc->key] : NONE32;
-            if (g == NONE32) {
+            uint32_t g;
+            if (pc->key != NONE32) {
+                g = gof[pc->key];
+                if (g == NONE32) {
+                    uint32_t id = strtab_intern_from(&gk, &b->pkeys, pc->key);
+                    if (id == gid_k.len) VEC_PUSH(gid_k, ngroups++);
+                    g = gof[pc->key] = gid_k.v[id];
+                }
+            } else {
                 size_t kn = cand_key(b, pc, &kb, &kcap);
-                g = strtab_intern(&gk, kb, kn);
-                if (pc->key != NONE32) gof[pc->key] = g;
+                uint32_t id = strtab_intern(&gg, kb, kn);
+                if (id == gid_g.len) VEC_PUSH(gid_g, ngroups++);
+                g = gid_g.v[id];
             }
             Ent e = {g, (uint32_t)i, (uint32_t)c, b->ts[pc->row]};
             fo[ne++] = e;
         }
         free(gof);
     }
+    VEC_FREE(gid_k);
+    VEC_FREE(gid_g);
+    strtab_free(&gk);
+    strtab_free(&gg);
     /* in ent_cmp's order: grouped by key with a counting sort (stable, so
      * each group stays in file order), then a group not in time order
      * sorted (most files have each thread's events in time order) */
-    Ent *ents = xmalloc(total * sizeof *ents);
+    Ent *ents = fo;
     {
-        size_t *at = xcalloc((size_t)gk.count + 1, sizeof *at);
-        for (size_t k = 0; k < ne; k++) at[fo[k].gkey + 1]++;
-        for (size_t g = 0; g < gk.count; g++) at[g + 1] += at[g];
-        for (size_t k = 0; k < ne; k++) ents[at[fo[k].gkey]++] = fo[k];
-        free(at);
-        free(fo);
+        /* (ids are given in file order: keys used once or in a row, as
+         * flows' often are, come grouped already) */
+        bool grouped = true;
+        for (size_t k = 1; k < ne && grouped; k++) grouped = fo[k].gkey >= fo[k - 1].gkey;
+        if (!grouped) {
+            ents = xmalloc(total * sizeof *ents);
+            size_t *at = xcalloc((size_t)ngroups + 1, sizeof *at);
+            for (size_t k = 0; k < ne; k++) at[fo[k].gkey + 1]++;
+            for (size_t g = 0; g < ngroups; g++) at[g + 1] += at[g];
+            for (size_t k = 0; k < ne; k++) ents[at[fo[k].gkey]++] = fo[k];
+            free(at);
+            free(fo);
+        }
         for (size_t g = 0; g < ne;) {
             size_t h = g + 1;
             bool sorted = true;
@@ -344,7 +361,6 @@ void pair_file(Batch **bs, size_t nb)
     /* the slices the flows' ends bind to (their intervals are all known
      * now) */
     free(ents);
-    strtab_free(&gk);
     bind_flows(bs, nb, drop, ends.v, ends.len);
     VEC_FREE(ends);
     for (size_t i = 0; i < nb; i++) {
