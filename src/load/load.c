@@ -438,7 +438,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                     if (__builtin_add_overflow(b->ts[r], bot, &b->ts[r])) b->ts[r] = INT64_MAX;
             }
         }
-        pair_file(fj.batches, (size_t)fj.nchunks);
+        pair_file(fj.batches, (size_t)fj.nchunks, nthreads);
         timing_note("  paired             %.3f s", now_sec() - tpass);
         tpass = now_sec();
         rename_labels(fj.batches, (size_t)fj.nchunks);

@@ -187,7 +187,7 @@ bool otf2_built_in(void);
 char *otf2_parse_archive(const char *path, Batch *b);
 
 /* ---- pair.c: passes over one file's batches before the store ---------- */
-void pair_file(Batch **bs, size_t nb);
+void pair_file(Batch **bs, size_t nb, int nthreads);
 typedef struct {
     uint32_t row;
     uint64_t val;

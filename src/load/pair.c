@@ -28,6 +28,8 @@
 
 #include "load_int.h"
 
+#include "base/par.h"
+
 typedef struct {
     uint32_t gkey, batch, ci;
     int64_t ts;
@@ -43,7 +45,7 @@ static int ent_cmp(const void *a, const void *b)
 }
 
 typedef struct {
-    uint32_t batch;
+    uint32_t batch, ci; /* (the candidate: file order within a line too) */
     uint64_t line;
     char *why;
 } Rej;
@@ -53,6 +55,7 @@ static int rej_cmp(const void *a, const void *b)
     const Rej *x = a, *y = b;
     if (x->batch != y->batch) return x->batch < y->batch ? -1 : 1;
     if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    if (x->ci != y->ci) return x->ci < y->ci ? -1 : 1;
     return strcmp(x->why, y->why);
 }
 
@@ -125,7 +128,50 @@ static size_t cand_key(const Batch *b, const PairCand *c, char **buf, size_t *ca
     return (size_t)(o - *buf);
 }
 
-void pair_file(Batch **bs, size_t nb)
+typedef VEC(RowVal) RowVals;
+
+typedef struct {
+    Batch **bs;
+    uint8_t **drop;
+    RowVals *unfin, *peers, *outc;
+    JobQueue q;
+} Finish;
+
+static void finish_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    Finish *F = ctx;
+    size_t i;
+    while ((i = jobq_next(&F->q)) != (size_t)-1) {
+        Batch *b = F->bs[i];
+        uint8_t *drop = F->drop[i];
+        RowVals *unfin = &F->unfin[i], *peers = &F->peers[i], *outc = &F->outc[i];
+        if (!drop) continue;
+        pair_merge_adds(b, F_PEER, peers->v, peers->len, VT_STR);
+        if (unfin->len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin->v, unfin->len, VT_INT);
+        if (outc->len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc->v, outc->len, VT_STR);
+        VEC_FREE(*outc);
+        if (unfin->len) {
+            /* (their rows after the compaction: load.c extends them to the
+             * end of the whole trace) */
+            uint32_t *before = xmalloc((b->n + 1) * sizeof *before);
+            uint32_t nd = 0;
+            for (size_t r = 0; r < b->n; r++) {
+                before[r] = nd;
+                nd += drop[r];
+            }
+            for (size_t k = 0; k < unfin->len; k++) VEC_PUSH(b->unfin_rows, unfin->v[k].row - before[unfin->v[k].row]);
+            free(before);
+        }
+        batch_compact(b, drop);
+        free(drop);
+        VEC_FREE(*unfin);
+        VEC_FREE(*peers);
+    }
+}
+
+void pair_file(Batch **bs, size_t nb, int nthreads)
 {
     size_t total = 0;
     for (size_t i = 0; i < nb; i++) total += bs[i]->cands.len;
@@ -203,9 +249,9 @@ void pair_file(Batch **bs, size_t nb)
     uint8_t **drop = xcalloc(nb, sizeof *drop);
     for (size_t i = 0; i < nb; i++)
         if (bs[i]->cands.len) drop[i] = xcalloc(bs[i]->n ? bs[i]->n : 1, 1);
-    VEC(RowVal) *unfin = xcalloc(nb, sizeof *unfin);
-    VEC(RowVal) *peers = xcalloc(nb, sizeof *peers);
-    VEC(RowVal) *outc = xcalloc(nb, sizeof *outc);
+    RowVals *unfin = xcalloc(nb, sizeof *unfin);
+    RowVals *peers = xcalloc(nb, sizeof *peers);
+    RowVals *outc = xcalloc(nb, sizeof *outc);
     VEC(Ent) open = {0}, flows = {0}, left = {0};
     VEC(Rej) rejs = {0}, loose = {0};
     VEC(FlowEnd) ends = {0}; /* flow ends to bind to slices (flowbind.c) */
@@ -273,11 +319,11 @@ void pair_file(Batch **bs, size_t nb)
                         uint32_t ks = b->kind[c->row] >= K_USER ? b->ukinds.v[b->kind[c->row] - K_USER] : NONE32;
                         if (ks != NONE32) quote_excerpt(kw, sizeof kw, strtab_str(&b->strs, ks), strtab_len(&b->strs, ks), 30);
                         else snprintf(kw, sizeof kw, "end");
-                        Rej rj = {e->batch, c->line, xasprintf("%s with no open begin (%s at location %s): kept as it is", kw, nm, lb)};
+                        Rej rj = {e->batch, e->ci, c->line, xasprintf("%s with no open begin (%s at location %s): kept as it is", kw, nm, lb)};
                         VEC_PUSH(loose, rj);
                         break;
                     }
-                    Rej rj = {e->batch, c->line, xasprintf("end with no open begin (%s at location %s)", nm, lb)};
+                    Rej rj = {e->batch, e->ci, c->line, xasprintf("end with no open begin (%s at location %s)", nm, lb)};
                     VEC_PUSH(rejs, rj);
                     drop[e->batch][c->row] = 1;
                 }
@@ -363,30 +409,11 @@ void pair_file(Batch **bs, size_t nb)
     free(ents);
     bind_flows(bs, nb, drop, ends.v, ends.len);
     VEC_FREE(ends);
-    for (size_t i = 0; i < nb; i++) {
-        Batch *b = bs[i];
-        if (!drop[i]) continue;
-        pair_merge_adds(b, F_PEER, peers[i].v, peers[i].len, VT_STR);
-        if (unfin[i].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
-        if (outc[i].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc[i].v, outc[i].len, VT_STR);
-        VEC_FREE(outc[i]);
-        if (unfin[i].len) {
-            /* (their rows after the compaction: load.c extends them to the
-             * end of the whole trace) */
-            uint32_t *before = xmalloc((b->n + 1) * sizeof *before);
-            uint32_t nd = 0;
-            for (size_t r = 0; r < b->n; r++) {
-                before[r] = nd;
-                nd += drop[i][r];
-            }
-            for (size_t k = 0; k < unfin[i].len; k++) VEC_PUSH(b->unfin_rows, unfin[i].v[k].row - before[unfin[i].v[k].row]);
-            free(before);
-        }
-        batch_compact(b, drop[i]);
-        free(drop[i]);
-        VEC_FREE(unfin[i]);
-        VEC_FREE(peers[i]);
-    }
+    /* each batch: what the passes add merged, its dropped rows gone (the
+     * batches apart, in parallel) */
+    Finish fin = {bs, drop, unfin, peers, outc, {0}};
+    jobq_init(&fin.q, nb);
+    par_run(nthreads < (int)nb ? nthreads : (int)nb, finish_worker, &fin);
     free(drop);
     free(unfin);
     free(peers);
