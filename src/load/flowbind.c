@@ -132,7 +132,7 @@ static void take_slice(Thr *T, const Sl *s, uint32_t *hit_b, uint32_t *hit_r)
     VEC_PUSH(T->stack, *s);
 }
 
-void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n)
+void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n, RowVals *add)
 {
     if (!n) return;
     StrTab thr;
@@ -279,7 +279,6 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
     free(async);
     free(T);
     /* the names, as fields of the messages (or lone ends) */
-    VEC(RowVal) *add = xcalloc(nb * 2, sizeof *add);
     /* (a cache of (slice's batch, its name, the destination batch) -> the
      * name's id in the destination: slices' names repeat) */
     enum { NCACHE = 4096 };
@@ -300,15 +299,6 @@ void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, 
         RowVal v = {fe[k].dst_row, cache[slot].id};
         VEC_PUSH(add[fe[k].dst_batch * 2 + fe[k].to], v);
     }
-    for (size_t i = 0; i < nb; i++) {
-        if (add[i * 2].len)
-            pair_merge_adds(bs[i], F_EXTRA + batch_extra_id(bs[i], "from_slice", 10), add[i * 2].v, add[i * 2].len, VT_STR);
-        if (add[i * 2 + 1].len)
-            pair_merge_adds(bs[i], F_EXTRA + batch_extra_id(bs[i], "to_slice", 8), add[i * 2 + 1].v, add[i * 2 + 1].len, VT_STR);
-        VEC_FREE(add[i * 2]);
-        VEC_FREE(add[i * 2 + 1]);
-    }
-    free(add);
     free(cache);
     free(qs);
     free(hit_b);

@@ -192,6 +192,7 @@ typedef struct {
     uint32_t row;
     uint64_t val;
 } RowVal;
+typedef VEC(RowVal) RowVals;
 /* add (row, value) pairs to a field of b, sorting them first */
 void pair_merge_adds(Batch *b, uint32_t field, RowVal *v, size_t n, uint8_t type);
 /* ---- flowbind.c: the slices flow ends bind to (Chrome) ----------------- */
@@ -203,8 +204,10 @@ typedef struct {
     uint8_t to;
 } FlowEnd;
 /* drop: pair.c's rows to drop (NULL: none), whose intervals are paired and
- * closed; called before the batches are compacted */
-void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n);
+ * closed; called before the batches are compacted. The names go to
+ * slice[2 * i] (batch i's from_slice values) and slice[2 * i + 1] (its
+ * to_slice), which the caller merges into the batches. */
+void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n, RowVals *slice);
 void rename_labels(Batch **bs, size_t nb);
 /* every location label (of rows and peers) becomes "PREFIX: label" */
 void prefix_locations(Batch **bs, size_t nb, const char *prefix);

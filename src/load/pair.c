@@ -128,12 +128,10 @@ static size_t cand_key(const Batch *b, const PairCand *c, char **buf, size_t *ca
     return (size_t)(o - *buf);
 }
 
-typedef VEC(RowVal) RowVals;
-
 typedef struct {
     Batch **bs;
     uint8_t **drop;
-    RowVals *unfin, *peers, *outc;
+    RowVals *unfin, *peers, *outc, *slice;
     JobQueue q;
 } Finish;
 
@@ -146,7 +144,11 @@ static void finish_worker(void *ctx, int w, int nw)
     while ((i = jobq_next(&F->q)) != (size_t)-1) {
         Batch *b = F->bs[i];
         uint8_t *drop = F->drop[i];
-        RowVals *unfin = &F->unfin[i], *peers = &F->peers[i], *outc = &F->outc[i];
+        RowVals *unfin = &F->unfin[i], *peers = &F->peers[i], *outc = &F->outc[i], *slice = &F->slice[2 * i];
+        if (slice[0].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "from_slice", 10), slice[0].v, slice[0].len, VT_STR);
+        if (slice[1].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "to_slice", 8), slice[1].v, slice[1].len, VT_STR);
+        VEC_FREE(slice[0]);
+        VEC_FREE(slice[1]);
         if (!drop) continue;
         pair_merge_adds(b, F_PEER, peers->v, peers->len, VT_STR);
         if (unfin->len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin->v, unfin->len, VT_INT);
@@ -407,13 +409,15 @@ void pair_file(Batch **bs, size_t nb, int nthreads)
     /* the slices the flows' ends bind to (their intervals are all known
      * now) */
     free(ents);
-    bind_flows(bs, nb, drop, ends.v, ends.len);
+    RowVals *slice = xcalloc(nb * 2, sizeof *slice);
+    bind_flows(bs, nb, drop, ends.v, ends.len, slice);
     VEC_FREE(ends);
     /* each batch: what the passes add merged, its dropped rows gone (the
      * batches apart, in parallel) */
-    Finish fin = {bs, drop, unfin, peers, outc, {0}};
+    Finish fin = {bs, drop, unfin, peers, outc, slice, {0}};
     jobq_init(&fin.q, nb);
     par_run(nthreads < (int)nb ? nthreads : (int)nb, finish_worker, &fin);
+    free(slice);
     free(drop);
     free(unfin);
     free(peers);
