@@ -15,14 +15,15 @@
  * with flow_in / flow_out: the flow row carries the X's name). The bound
  * slice's name goes to the field from_slice (a start's, on the message or
  * the lone send) or to_slice (a finish's, on the message or the lone
- * recv); no slice, or a slice without a name: no field.
+ * recv), handed to pair.c, which merges it into the batch; no slice, or a
+ * slice without a name: no field.
  * How: only the threads that have ends to look up are looked at; each
  * one's slices are swept in time order as they come in the file when
  * they come in that order (most files), so they are not kept; a thread
  * whose slices do not is collected and sorted alone.
  * Invariants: the result does not depend on how the file was cut into
  * batches (threads are compared as text, slices and ends ordered by time,
- * then file order); rows are only given fields, never dropped.
+ * then file order); the batches' rows are not changed here.
  */
 #include <stdlib.h>
 #include <string.h>

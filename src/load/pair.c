@@ -20,8 +20,11 @@
  * to_slice: Chrome). A --pair end with nothing open stays what it is and is reported
  * (Batch.loose: its line and why), not rejected.
  * Invariants: the result does not depend on how the file was cut into
- * batches (keys are compared as text, order is (time, file order)); rows
- * are only dropped or changed in place, so every batch stays valid.
+ * batches (keys are compared as text, order is (time, file order); the
+ * rejections come in file order); rows are only dropped or changed in
+ * place, so every batch stays valid. The matching is one pass; what it
+ * adds to each batch is merged, and its dropped rows removed, batch by
+ * batch in parallel.
  */
 #include <stdlib.h>
 #include <string.h>
