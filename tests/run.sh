@@ -745,10 +745,11 @@ PY
         else
             bad "$b: exit $rc"; cat "$TMP/cj.out" "$TMP/cj.err" | head -5
         fi
-        TNAV_CHUNK_BYTES=700 "$TNAV" stats --json "$p" >"$TMP/cj2.json" 2>/dev/null
+        TNAV_CHUNK_BYTES=700 "$TNAV" stats --json "$p" >"$TMP/cj2.json" 2>"$TMP/cj2.err"
         fl >"$TMP/cf1.csv"; TNAV_CHUNK_BYTES=700 fl >"$TMP/cf2.csv"
-        cmp -s "$TMP/cj.json" "$TMP/cj2.json" && cmp -s "$TMP/cf1.csv" "$TMP/cf2.csv" \
-            && ok "$b: the same trace (and flows bound to the same slices) when cut into 700-byte chunks" || bad "$b: chunked load differs"
+        # (the rejections too, in file order: also several on one line)
+        cmp -s "$TMP/cj.json" "$TMP/cj2.json" && cmp -s "$TMP/cf1.csv" "$TMP/cf2.csv" && cmp -s "$TMP/cj.err" "$TMP/cj2.err" \
+            && ok "$b: the same trace (flows bound to the same slices, the same rejections) when cut into 700-byte chunks" || bad "$b: chunked load differs"
     done
     # OTF2 (Score-P): as otf2-print lists the archive's events
     if "$TNAV" --version | grep -q 'otf2$\|otf2,' && command -v otf2-print >/dev/null 2>&1; then

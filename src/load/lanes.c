@@ -104,13 +104,14 @@ void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc)
         Batch *b = bs[i];
         for (size_t r = 0; r < b->n; r++) {
             Group *G = &groups.v[gid[i][b->akey[r]]];
-            if (G->unordered || G->lanes_loc || only_lanes_loc) continue;
+            /* (messages are never moved: their order does not matter) */
+            if (G->unordered || G->lanes_loc || only_lanes_loc || b->kind[r] == K_MSG) continue;
             if (b->ts[r] < G->last_ts) {
                 G->unordered = true;
                 continue;
             }
             G->last_ts = b->ts[r];
-            if (b->kind[r] != K_MSG) sweep(G, b->ts[r], b->dur[r]);
+            sweep(G, b->ts[r], b->dur[r]);
         }
     }
     bool any = false;

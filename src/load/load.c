@@ -380,6 +380,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         if (fj.nchunks == 0) continue;
         inf->bytes = fj.starts[fj.nchunks];
         if (pg) atomic_store(&pg->done, done_files + fj.starts[0]); /* (the header) */
+        double t_file0 = now_sec();
         ChunkRun cr = {&fj, o, {0}, delay_ms};
         jobq_init(&cr.q, (size_t)fj.nchunks);
         par_run(nthreads < fj.nchunks ? nthreads : fj.nchunks, chunk_worker, &cr);
@@ -403,6 +404,8 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             free_problems(probs.v, probs.len);
             return 2;
         }
+        double tpass = now_sec();
+        timing_note("  chunks parsed      %.3f s", tpass - t_file0);
         /* verify the seams; re-parse a chunk that began inside a record */
         for (int k = 1; k < fj.nchunks; k++) {
             uint64_t stop = fj.batches[k - 1]->chunk_stop;
@@ -435,7 +438,9 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                     if (__builtin_add_overflow(b->ts[r], bot, &b->ts[r])) b->ts[r] = INT64_MAX;
             }
         }
-        pair_file(fj.batches, (size_t)fj.nchunks);
+        pair_file(fj.batches, (size_t)fj.nchunks, nthreads);
+        timing_note("  paired             %.3f s", now_sec() - tpass);
+        tpass = now_sec();
         rename_labels(fj.batches, (size_t)fj.nchunks);
         if (fj.fmt == FMT_CHROME && npaths > 1) {
             /* several Chrome files (a directory of clang -ftime-trace
@@ -451,6 +456,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             free(stem);
         }
         if (!o->no_lanes || o->lanes) lanes_file(fj.batches, (size_t)fj.nchunks, o->no_lanes);
+        timing_note("  names, lanes       %.3f s", now_sec() - tpass);
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : fj.head_lines);
         for (int k = 0; k < fj.nchunks; k++) {

@@ -706,7 +706,15 @@ void chrome_parse_chunk(const ChFile *cf, Batch *b, uint64_t start, uint64_t end
                 q = NULL;
                 break;
             }
-            const char *oe = object_end(s, lim);
+            const char *oe;
+            if (nd_object_prefix(c.nd, s, lim, &oe)) {
+                /* (most events: read at once, without finding the end first) */
+                chrome_event(&c, line);
+                line += count_lf(s, oe);
+                q = oe;
+                continue;
+            }
+            oe = object_end(s, lim);
             if (!oe) {
                 if (!at_eof) {
                     /* the event continues past the window: widen it */

@@ -115,6 +115,15 @@ void nd_free(Nd *nd);
 /* Parse the object [s, e) (s at '{') into the record; line0 is where
  * columns in messages count from. False: nd_error says why. */
 bool nd_object(Nd *nd, const char *s, const char *e, const char *line0);
+/* Parse the object at s (s at '{') whose end is not known: at most
+ * ND_PREFIX_MAX bytes of [s, lim) are looked at. True: the object was
+ * read into the record and *end is the byte after its '}'. False: it is
+ * malformed, or ends past what was looked at; the caller finds its end
+ * and calls nd_object, which reads it as if this call had not been made
+ * (what a failed call did is what nd_object does again on the same
+ * bytes: the object's keys learnt, nothing committed). */
+#define ND_PREFIX_MAX 65536
+bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end);
 Rec *nd_rec(Nd *nd);
 const char *nd_error(const Nd *nd);
 bool nd_key(const Nd *nd, int ck, Val *v);
@@ -178,11 +187,12 @@ bool otf2_built_in(void);
 char *otf2_parse_archive(const char *path, Batch *b);
 
 /* ---- pair.c: passes over one file's batches before the store ---------- */
-void pair_file(Batch **bs, size_t nb);
+void pair_file(Batch **bs, size_t nb, int nthreads);
 typedef struct {
     uint32_t row;
     uint64_t val;
 } RowVal;
+typedef VEC(RowVal) RowVals;
 /* add (row, value) pairs to a field of b, sorting them first */
 void pair_merge_adds(Batch *b, uint32_t field, RowVal *v, size_t n, uint8_t type);
 /* ---- flowbind.c: the slices flow ends bind to (Chrome) ----------------- */
@@ -194,8 +204,10 @@ typedef struct {
     uint8_t to;
 } FlowEnd;
 /* drop: pair.c's rows to drop (NULL: none), whose intervals are paired and
- * closed; called before the batches are compacted */
-void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n);
+ * closed; called before the batches are compacted. The names go to
+ * slice[2 * i] (batch i's from_slice values) and slice[2 * i + 1] (its
+ * to_slice), which the caller merges into the batches. */
+void bind_flows(Batch **bs, size_t nb, uint8_t *const *drop, const FlowEnd *fe, size_t n, RowVals *slice);
 void rename_labels(Batch **bs, size_t nb);
 /* every location label (of rows and peers) becomes "PREFIX: label" */
 void prefix_locations(Batch **bs, size_t nb, const char *prefix);

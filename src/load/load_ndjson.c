@@ -824,6 +824,31 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     return true;
 }
 
+bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end)
+{
+    /* Never past the object's end as the brace count finds it (what
+     * load_chrome.c's object_end does): strings are seen alike, and the
+     * parser accepts only matched brackets, so it ends on that '}' or
+     * fails at or before it. Hence a success is nd_object's on [s, *end),
+     * and a failure did a prefix of what nd_object does. */
+    const char *e = lim - s > ND_PREFIX_MAX ? s + ND_PREFIX_MAX : lim;
+    if (nd->scap < 2 * (size_t)ND_PREFIX_MAX + 64) {
+        nd->scap = 2 * (size_t)ND_PREFIX_MAX + 64;
+        nd->sbuf = xrealloc(nd->sbuf, nd->scap);
+    }
+    nd->slen = 0;
+    nd->recno++;
+    nd->rkeys.len = 0;
+    nd->cxhas = 0;
+    nd->line0 = s;
+    nd->err[0] = 0;
+    rec_reset(&nd->rec);
+    const char *p = s;
+    if (!parse_object(nd, &p, e, 0, NONE32, 0)) return false;
+    *end = p;
+    return true;
+}
+
 Rec *nd_rec(Nd *nd) { return &nd->rec; }
 const char *nd_error(const Nd *nd) { return nd->err; }
 bool nd_key(const Nd *nd, int ck, Val *v)

@@ -20,13 +20,18 @@
  * to_slice: Chrome). A --pair end with nothing open stays what it is and is reported
  * (Batch.loose: its line and why), not rejected.
  * Invariants: the result does not depend on how the file was cut into
- * batches (keys are compared as text, order is (time, file order)); rows
- * are only dropped or changed in place, so every batch stays valid.
+ * batches (keys are compared as text, order is (time, file order); the
+ * rejections come in file order); rows are only dropped or changed in
+ * place, so every batch stays valid. The matching is one pass; what it
+ * adds to each batch is merged, and its dropped rows removed, batch by
+ * batch in parallel.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "load_int.h"
+
+#include "base/par.h"
 
 typedef struct {
     uint32_t gkey, batch, ci;
@@ -43,7 +48,7 @@ static int ent_cmp(const void *a, const void *b)
 }
 
 typedef struct {
-    uint32_t batch;
+    uint32_t batch, ci; /* (the candidate: file order within a line too) */
     uint64_t line;
     char *why;
 } Rej;
@@ -53,6 +58,7 @@ static int rej_cmp(const void *a, const void *b)
     const Rej *x = a, *y = b;
     if (x->batch != y->batch) return x->batch < y->batch ? -1 : 1;
     if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    if (x->ci != y->ci) return x->ci < y->ci ? -1 : 1;
     return strcmp(x->why, y->why);
 }
 
@@ -92,34 +98,26 @@ static const char *label_text(const Batch *b, uint32_t sid, size_t *n)
     return strtab_str(&b->labels, sid);
 }
 
-/* the group key of a candidate as text */
+/* the group key of a candidate without a parser's key, as text: its
+ * (location, activity, name) */
 static size_t cand_key(const Batch *b, const PairCand *c, char **buf, size_t *cap)
 {
     size_t need, n1 = 0, n2 = 0, n3 = 0;
     const char *s1 = NULL, *s2 = NULL, *s3 = NULL;
-    char tag;
-    if (c->key != NONE32) {
-        tag = 'K';
-        s1 = strtab_str(&b->pkeys, c->key);
-        n1 = strtab_len(&b->pkeys, c->key);
-    } else {
-        tag = 'G';
-        const LabelPair *p = &b->pairs[b->akey[c->row]];
-        s1 = label_text(b, p->loc, &n1);
-        if (p->act != NONE32) s2 = label_text(b, p->act, &n2);
-        uint32_t nm = b->name[c->row];
-        if (nm != NONE32) {
-            s3 = strtab_str(&b->names, nm);
-            n3 = strtab_len(&b->names, nm);
-        }
+    const LabelPair *p = &b->pairs[b->akey[c->row]];
+    s1 = label_text(b, p->loc, &n1);
+    if (p->act != NONE32) s2 = label_text(b, p->act, &n2);
+    uint32_t nm = b->name[c->row];
+    if (nm != NONE32) {
+        s3 = strtab_str(&b->names, nm);
+        n3 = strtab_len(&b->names, nm);
     }
-    need = 1 + n1 + 2 + n2 + 2 + n3;
+    need = n1 + 2 + n2 + 2 + n3;
     if (need > *cap) {
         *cap = need * 2 + 64;
         *buf = xrealloc(*buf, *cap);
     }
     char *o = *buf;
-    *o++ = tag;
     if (n1) memcpy(o, s1, n1);
     o += n1;
     *o++ = 0x1F;
@@ -133,33 +131,132 @@ static size_t cand_key(const Batch *b, const PairCand *c, char **buf, size_t *ca
     return (size_t)(o - *buf);
 }
 
-void pair_file(Batch **bs, size_t nb)
+typedef struct {
+    Batch **bs;
+    uint8_t **drop;
+    RowVals *unfin, *peers, *outc, *slice;
+    JobQueue q;
+} Finish;
+
+static void finish_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    Finish *F = ctx;
+    size_t i;
+    while ((i = jobq_next(&F->q)) != (size_t)-1) {
+        Batch *b = F->bs[i];
+        uint8_t *drop = F->drop[i];
+        RowVals *unfin = &F->unfin[i], *peers = &F->peers[i], *outc = &F->outc[i], *slice = &F->slice[2 * i];
+        if (slice[0].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "from_slice", 10), slice[0].v, slice[0].len, VT_STR);
+        if (slice[1].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "to_slice", 8), slice[1].v, slice[1].len, VT_STR);
+        VEC_FREE(slice[0]);
+        VEC_FREE(slice[1]);
+        if (!drop) continue;
+        pair_merge_adds(b, F_PEER, peers->v, peers->len, VT_STR);
+        if (unfin->len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin->v, unfin->len, VT_INT);
+        if (outc->len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc->v, outc->len, VT_STR);
+        VEC_FREE(*outc);
+        if (unfin->len) {
+            /* (their rows after the compaction: load.c extends them to the
+             * end of the whole trace) */
+            uint32_t *before = xmalloc((b->n + 1) * sizeof *before);
+            uint32_t nd = 0;
+            for (size_t r = 0; r < b->n; r++) {
+                before[r] = nd;
+                nd += drop[r];
+            }
+            for (size_t k = 0; k < unfin->len; k++) VEC_PUSH(b->unfin_rows, unfin->v[k].row - before[unfin->v[k].row]);
+            free(before);
+        }
+        batch_compact(b, drop);
+        free(drop);
+        VEC_FREE(*unfin);
+        VEC_FREE(*peers);
+    }
+}
+
+void pair_file(Batch **bs, size_t nb, int nthreads)
 {
     size_t total = 0;
     for (size_t i = 0; i < nb; i++) total += bs[i]->cands.len;
     if (!total) return;
     for (size_t i = 0; i < nb; i++) bs[i]->nx_parsed = bs[i]->xnames.count;
-    StrTab gk;
+    /* the groups: a parser's keys (by their text) and the others (by
+     * location, activity, name) in two tables, numbered together in the
+     * order they first come */
+    StrTab gk, gg;
     strtab_init(&gk);
-    Ent *ents = xmalloc(total * sizeof *ents);
+    strtab_init(&gg);
+    VEC(uint32_t) gid_k = {0}, gid_g = {0};
+    uint32_t ngroups = 0;
+    Ent *fo = xmalloc(total * sizeof *fo); /* in file order */
     char *kb = NULL;
     size_t kcap = 0, ne = 0;
     for (size_t i = 0; i < nb; i++) {
         Batch *b = bs[i];
+        /* (a key the parser gave, as its group: looked up once per batch) */
+        uint32_t *gof = b->pkeys.count ? xmalloc(b->pkeys.count * sizeof *gof) : NULL;
+        for (uint32_t k = 0; k < b->pkeys.count; k++) gof[k] = NONE32;
         for (size_t c = 0; c < b->cands.len; c++) {
-            size_t kn = cand_key(b, &b->cands.v[c], &kb, &kcap);
-            Ent e = {strtab_intern(&gk, kb, kn), (uint32_t)i, (uint32_t)c, b->ts[b->cands.v[c].row]};
-            ents[ne++] = e;
+            const PairCand *pc = &b->cands.v[c];
+            uint32_t g;
+            if (pc->key != NONE32) {
+                g = gof[pc->key];
+                if (g == NONE32) {
+                    uint32_t id = strtab_intern_from(&gk, &b->pkeys, pc->key);
+                    if (id == gid_k.len) VEC_PUSH(gid_k, ngroups++);
+                    g = gof[pc->key] = gid_k.v[id];
+                }
+            } else {
+                size_t kn = cand_key(b, pc, &kb, &kcap);
+                uint32_t id = strtab_intern(&gg, kb, kn);
+                if (id == gid_g.len) VEC_PUSH(gid_g, ngroups++);
+                g = gid_g.v[id];
+            }
+            Ent e = {g, (uint32_t)i, (uint32_t)c, b->ts[pc->row]};
+            fo[ne++] = e;
+        }
+        free(gof);
+    }
+    VEC_FREE(gid_k);
+    VEC_FREE(gid_g);
+    strtab_free(&gk);
+    strtab_free(&gg);
+    /* in ent_cmp's order: grouped by key with a counting sort (stable, so
+     * each group stays in file order), then a group not in time order
+     * sorted (most files have each thread's events in time order) */
+    Ent *ents = fo;
+    {
+        /* (ids are given in file order: keys used once or in a row, as
+         * flows' often are, come grouped already) */
+        bool grouped = true;
+        for (size_t k = 1; k < ne && grouped; k++) grouped = fo[k].gkey >= fo[k - 1].gkey;
+        if (!grouped) {
+            ents = xmalloc(total * sizeof *ents);
+            size_t *at = xcalloc((size_t)ngroups + 1, sizeof *at);
+            for (size_t k = 0; k < ne; k++) at[fo[k].gkey + 1]++;
+            for (size_t g = 0; g < ngroups; g++) at[g + 1] += at[g];
+            for (size_t k = 0; k < ne; k++) ents[at[fo[k].gkey]++] = fo[k];
+            free(at);
+            free(fo);
+        }
+        for (size_t g = 0; g < ne;) {
+            size_t h = g + 1;
+            bool sorted = true;
+            for (; h < ne && ents[h].gkey == ents[g].gkey; h++)
+                if (ents[h].ts < ents[h - 1].ts) sorted = false;
+            if (!sorted) qsort(ents + g, h - g, sizeof *ents, ent_cmp);
+            g = h;
         }
     }
-    qsort(ents, ne, sizeof *ents, ent_cmp);
 
     uint8_t **drop = xcalloc(nb, sizeof *drop);
     for (size_t i = 0; i < nb; i++)
         if (bs[i]->cands.len) drop[i] = xcalloc(bs[i]->n ? bs[i]->n : 1, 1);
-    VEC(RowVal) *unfin = xcalloc(nb, sizeof *unfin);
-    VEC(RowVal) *peers = xcalloc(nb, sizeof *peers);
-    VEC(RowVal) *outc = xcalloc(nb, sizeof *outc);
+    RowVals *unfin = xcalloc(nb, sizeof *unfin);
+    RowVals *peers = xcalloc(nb, sizeof *peers);
+    RowVals *outc = xcalloc(nb, sizeof *outc);
     VEC(Ent) open = {0}, flows = {0}, left = {0};
     VEC(Rej) rejs = {0}, loose = {0};
     VEC(FlowEnd) ends = {0}; /* flow ends to bind to slices (flowbind.c) */
@@ -227,11 +324,11 @@ void pair_file(Batch **bs, size_t nb)
                         uint32_t ks = b->kind[c->row] >= K_USER ? b->ukinds.v[b->kind[c->row] - K_USER] : NONE32;
                         if (ks != NONE32) quote_excerpt(kw, sizeof kw, strtab_str(&b->strs, ks), strtab_len(&b->strs, ks), 30);
                         else snprintf(kw, sizeof kw, "end");
-                        Rej rj = {e->batch, c->line, xasprintf("%s with no open begin (%s at location %s): kept as it is", kw, nm, lb)};
+                        Rej rj = {e->batch, e->ci, c->line, xasprintf("%s with no open begin (%s at location %s): kept as it is", kw, nm, lb)};
                         VEC_PUSH(loose, rj);
                         break;
                     }
-                    Rej rj = {e->batch, c->line, xasprintf("end with no open begin (%s at location %s)", nm, lb)};
+                    Rej rj = {e->batch, e->ci, c->line, xasprintf("end with no open begin (%s at location %s)", nm, lb)};
                     VEC_PUSH(rejs, rj);
                     drop[e->batch][c->row] = 1;
                 }
@@ -314,32 +411,16 @@ void pair_file(Batch **bs, size_t nb)
     }
     /* the slices the flows' ends bind to (their intervals are all known
      * now) */
-    bind_flows(bs, nb, drop, ends.v, ends.len);
+    free(ents);
+    RowVals *slice = xcalloc(nb * 2, sizeof *slice);
+    bind_flows(bs, nb, drop, ends.v, ends.len, slice);
     VEC_FREE(ends);
-    for (size_t i = 0; i < nb; i++) {
-        Batch *b = bs[i];
-        if (!drop[i]) continue;
-        pair_merge_adds(b, F_PEER, peers[i].v, peers[i].len, VT_STR);
-        if (unfin[i].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "unfinished", 10), unfin[i].v, unfin[i].len, VT_INT);
-        if (outc[i].len) pair_merge_adds(b, F_EXTRA + batch_extra_id(b, "outcome", 7), outc[i].v, outc[i].len, VT_STR);
-        VEC_FREE(outc[i]);
-        if (unfin[i].len) {
-            /* (their rows after the compaction: load.c extends them to the
-             * end of the whole trace) */
-            uint32_t *before = xmalloc((b->n + 1) * sizeof *before);
-            uint32_t nd = 0;
-            for (size_t r = 0; r < b->n; r++) {
-                before[r] = nd;
-                nd += drop[i][r];
-            }
-            for (size_t k = 0; k < unfin[i].len; k++) VEC_PUSH(b->unfin_rows, unfin[i].v[k].row - before[unfin[i].v[k].row]);
-            free(before);
-        }
-        batch_compact(b, drop[i]);
-        free(drop[i]);
-        VEC_FREE(unfin[i]);
-        VEC_FREE(peers[i]);
-    }
+    /* each batch: what the passes add merged, its dropped rows gone (the
+     * batches apart, in parallel) */
+    Finish fin = {bs, drop, unfin, peers, outc, slice, {0}};
+    jobq_init(&fin.q, nb);
+    par_run(nthreads < (int)nb ? nthreads : (int)nb, finish_worker, &fin);
+    free(slice);
     free(drop);
     free(unfin);
     free(peers);
@@ -347,9 +428,7 @@ void pair_file(Batch **bs, size_t nb)
     VEC_FREE(open);
     VEC_FREE(flows);
     VEC_FREE(left);
-    free(ents);
     free(kb);
-    strtab_free(&gk);
 }
 
 /* ---- names from metadata ------------------------------------------------ */
