@@ -2,7 +2,8 @@
  * agg_dominant.c — the Gantt's dominant interval per cell: each lane's
  * innermost event sampled at a few points per cell, counted by name.
  *
- * Owns: Summary.rowlanes (each display row's lanes and their spans, for
+ * Owns: Summary.rowlanes (each display row's lanes, their spans and
+ * their first segments, for
  * the last row set drawn: rebuilt, before the workers start, when the rows
  * or their grouping change).
  * Invariants: at most about 120,000 samples a frame (fewer per lane when a
@@ -117,13 +118,14 @@ static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t
     return *k = lo;
 }
 
-/* For each cell i of g, the lanes of ls[0..n) whose span [t0, t1) meets
- * it (b[i] < t1 and b[i + 1] > t0; zero-width cells included), in the
- * order of ls: cl[coff[i] .. coff[i + 1]). A lane outside that range has
- * no segment but its idle ones in the cell. */
+/* For each cell i of g, the lanes of a group of n lanes (spans sp) whose
+ * span [t0, t1) meets it (b[i] < t1 and b[i + 1] > t0; zero-width cells
+ * included), as their places in the group, in its order:
+ * cl[coff[i] .. coff[i + 1]). A lane outside that range has no segment
+ * but its idle ones in the cell. */
 typedef VEC(uint32_t) U32Vec;
 
-static void cells_of_lanes(const TimeGrid *g, const uint32_t *ls, const int64_t *sp, size_t n, U32Vec *coff, U32Vec *cl)
+static void cells_of_lanes(const TimeGrid *g, const int64_t *sp, size_t n, U32Vec *coff, U32Vec *cl)
 {
     size_t nc = (size_t)g->ncell, nb = nc + 1;
     coff->len = cl->len = 0;
@@ -147,7 +149,7 @@ static void cells_of_lanes(const TimeGrid *g, const uint32_t *ls, const int64_t 
     uint32_t *pos = xmalloc((nc + 1) * sizeof(uint32_t));
     memcpy(pos, coff->v, nc * sizeof(uint32_t));
     for (size_t q = 0; q < n; q++)
-        for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) cl->v[pos[c]++] = ls[q];
+        for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) cl->v[pos[c]++] = (uint32_t)q;
     free(pos);
     free(rng);
 }
@@ -192,6 +194,7 @@ static void dom_worker(void *ctx, int wk, int nw)
         /* the group's lanes and their spans (built for the row set) */
         const uint32_t *glv = c->RL->lane + c->RL->goff[gi];
         const int64_t *gspv = c->RL->span + 2 * (size_t)c->RL->goff[gi];
+        const uint32_t *goff0 = c->RL->off0 + c->RL->goff[gi];
         size_t gln = c->RL->goff[gi + 1] - c->RL->goff[gi];
         pl.len = pf.len = 0;
         if (gln * (size_t)samples <= cell_budget) {
@@ -251,20 +254,33 @@ static void dom_worker(void *ctx, int wk, int nw)
                 pk.cap = npt;
                 pk.v = xmalloc(npt * sizeof(size_t));
             }
+            /* only the probes inside the lane's span [t0, t1) are looked
+             * up: before it the lane has no segment, from t1 on only its
+             * last, idle one (no event either way) */
+            size_t zlo = 0, zhi = 0;
+            if (L->n) {
+                while (zlo < npt && pt.v[zlo] < L->t0) zlo++;
+                zhi = npt;
+                while (zhi > zlo && pt.v[zhi - 1] >= L->t1) zhi--;
+            }
+            for (size_t z = 0; z < zlo; z++) pk.v[z] = SIZE_MAX;
+            for (size_t z = zhi; z < npt; z++) pk.v[z] = SIZE_MAX;
+            size_t nin = zhi - zlo;
+            const int64_t *pin = pt.v + zlo;
             /* far apart (many segments between probes): independent
              * lookups, several at a time; else a walk forward */
             bool sparse = false;
-            if (npt && L->n > 64 * npt) { /* (an estimate: the lane's segments spread evenly) */
+            if (nin && L->n > 64 * nin) { /* (an estimate: the lane's segments spread evenly) */
                 int64_t l0 = S->seg_t[L->off], l1 = S->seg_t[(size_t)L->off + L->n - 1];
-                int64_t x0 = pt.v[0] > l0 ? pt.v[0] : l0, x1 = pt.v[npt - 1] < l1 ? pt.v[npt - 1] : l1;
-                sparse = x1 > x0 && (double)L->n * (double)(x1 - x0) > 64.0 * (double)npt * (double)(l1 - l0);
+                int64_t x0 = pin[0] > l0 ? pin[0] : l0, x1 = pin[nin - 1] < l1 ? pin[nin - 1] : l1;
+                sparse = x1 > x0 && (double)L->n * (double)(x1 - x0) > 64.0 * (double)nin * (double)(l1 - l0);
             }
             if (sparse) {
-                seg_find_many(S, L, pt.v, npt, pk.v);
+                seg_find_many(S, L, pin, nin, pk.v + zlo);
             } else {
                 size_t k = SIZE_MAX;
                 bool far = false;
-                for (size_t z = 0; z < npt; z++) pk.v[z] = seg_walk(S, L, pt.v[z], &k, &far);
+                for (size_t z = 0; z < nin; z++) pk.v[zlo + z] = seg_walk(S, L, pin[z], &k, &far);
             }
             for (int i = 0, z = 0; i < nc; i++)
                 for (size_t u = 0; u < ord.len; u++) segk.v[(size_t)i * np + ord.v[u]] = pk.v[z++];
@@ -294,12 +310,21 @@ static void dom_worker(void *ctx, int wk, int nw)
                  * first lane (in the group's order) that has one; only the
                  * lanes whose span meets the cell can */
                 if (gln > 8 && !cl_built) {
-                    cells_of_lanes(g, glv, gspv, gln, &coff, &cl);
+                    cells_of_lanes(g, gspv, gln, &coff, &cl);
                     cl_built = true;
                 }
                 size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gln;
                 for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
-                    const Lane *L = &S->lanes[cl_built ? cl.v[qq] : glv[qq]];
+                    size_t q = cl_built ? cl.v[qq] : qq;
+                    int64_t t0 = gspv[2 * q];
+                    if (t0 > a && t0 < b && S->seg_ev[goff0[q]] != NONE32) {
+                        /* (the lane starts inside the cell: its first
+                         * segment, as the search below would find it,
+                         * without reading the lane) */
+                        best = S->seg_ev[goff0[q]];
+                        break;
+                    }
+                    const Lane *L = &S->lanes[glv[q]];
                     if (!L->n) continue;
                     ptrdiff_t sk = seg_find(S, L, a, NULL);
                     size_t from = sk < 0 ? L->off : (size_t)sk;
@@ -333,12 +358,13 @@ void rowlanes_free(RowLanes *R)
     free(R->goff);
     free(R->lane);
     free(R->span);
+    free(R->off0);
     memset(R, 0, sizeof *R);
 }
 
 size_t rowlanes_bytes(const RowLanes *R)
 {
-    return R->goff ? rowkey_bytes(&R->key) + ((size_t)R->key.ng + 1) * 4 + (size_t)R->goff[R->key.ng] * (4 + 16) : 0;
+    return R->goff ? rowkey_bytes(&R->key) + ((size_t)R->key.ng + 1) * 4 + (size_t)R->goff[R->key.ng] * (4 + 16 + 4) : 0;
 }
 
 /* S->rowlanes for rs (rebuilt when the row set or its grouping changes):
@@ -359,6 +385,7 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
     }
     R->lane = xmalloc((n + 1) * sizeof(uint32_t));
     R->span = xmalloc((2 * n + 1) * sizeof(int64_t));
+    R->off0 = xmalloc((n + 1) * sizeof(uint32_t));
     size_t o = 0;
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         R->goff[gi] = (uint32_t)o;
@@ -370,6 +397,7 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
                 R->lane[o] = ls[q];
                 R->span[2 * o] = L->n ? L->t0 : INT64_MAX;
                 R->span[2 * o + 1] = L->n ? L->t1 : INT64_MIN;
+                R->off0[o] = L->n ? L->off : 0;
             }
         }
     }

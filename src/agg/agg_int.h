@@ -116,6 +116,7 @@ typedef struct {
     uint32_t *goff;  /* ng + 1: display row g's lanes [goff[g], goff[g + 1]) */
     uint32_t *lane;
     int64_t *span;   /* per lane: t0, t1 (INT64_MAX, INT64_MIN: no segment) */
+    uint32_t *off0;  /* per lane: its first segment (Lane.off; 0: none) */
 } RowLanes;
 void rowlanes_free(RowLanes *R);
 size_t rowlanes_bytes(const RowLanes *R);

@@ -132,12 +132,28 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     if (c) {
         draw_labels(c, lab, &rs, &L);
         uint32_t nr = rs.ng < (uint32_t)L.nlines ? rs.ng : (uint32_t)L.nlines;
-        /* intervals */
+        /* intervals (a cell's glyph and colour depend on its event's
+         * name and kind only: kept for the last few of them, the events'
+         * names read ahead) */
+        struct {
+            uint64_t key;
+            uint32_t glyph;
+            uint8_t role;
+        } memo[64];
+        for (int k = 0; k < 64; k++) memo[k].key = UINT64_MAX;
         for (uint32_t r = 0; r < nr; r++)
             for (int i = 0; i < g.ncell; i++) {
-                uint32_t e = dom[(size_t)r * (size_t)g.ncell + (size_t)i];
+                size_t z = (size_t)r * (size_t)g.ncell + (size_t)i;
+                if (z + 8 < nv && dom[z + 8] != NONE32) {
+                    __builtin_prefetch(&s->name[dom[z + 8]]);
+                    __builtin_prefetch(&s->kind[dom[z + 8]]);
+                }
+                uint32_t e = dom[z];
                 if (e == NONE32) continue;
-                canvas_put(c, L.x0 + i, (int)r, gantt_interval_glyph(S, c, e), gantt_name_role(S, e), 0, 0);
+                uint64_t key = (uint64_t)s->name[e] << 16 | s->kind[e];
+                size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 58);
+                if (memo[h].key != key) memo[h].key = key, memo[h].glyph = gantt_interval_glyph(S, c, e), memo[h].role = gantt_name_role(S, e);
+                canvas_put(c, L.x0 + i, (int)r, memo[h].glyph, memo[h].role, 0, 0);
             }
         /* instants: per row, the cells where its members have one (a
          * member costs per such cell, not per cell) */
