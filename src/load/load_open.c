@@ -131,7 +131,7 @@ static int sniff(const unsigned char *p, size_t n, uint64_t *bom, size_t *first,
     const unsigned char *nl1 = memchr(p + i, '\n', n - i);
     size_t l1 = nl1 ? (size_t)(nl1 - p) : n, nul = 0;
     bool nul_first = memchr(p + i, 0, l1 - i) != NULL;
-    for (size_t k = i; k < n; k++) nul += p[k] == 0;
+    for (const unsigned char *q = p + i, *e = p + n; q < e && (q = memchr(q, 0, (size_t)(e - q))) != NULL; q++) nul++;
     if (nul_first || nul * 10 > n - i) {
         *why_not = xstrdup("binary file (it contains NUL bytes); expected CSV or NDJSON text");
         return -1;

@@ -6,10 +6,10 @@
  * input) with the format forced to CSV, 1 worker (2 when bit 5 of b0 is
  * set; workers run in turn: par_set_serial) and a /dev/null report stream;
  * for inputs of odd length again with --csv-engine libcsv; with small
- * chunks, also sequentially through a file (a memfd, else mkstemp under
- * /tmp unlinked at once; opened as /proc/self/fd/N, so that a crash leaves
- * no file behind), so that the file reader's windows are checked against
- * memory.
+ * chunks, also sequentially in one chunk, through a file when bit 4 of b0
+ * is set (a memfd, else mkstemp under /tmp unlinked at once; opened as
+ * /proc/self/fd/N, so that a crash leaves no file behind), so that the
+ * file reader's windows are checked against memory.
  * Options taken from the first input byte b0 (which is also file content):
  *   bit 0      small chunks: TNAV_CHUNK_BYTES = 7 + (b0 >> 1) % 50, so that
  *              chunk seams (and the re-parse of a chunk that began inside a
@@ -17,6 +17,8 @@
  *              that there are at most MAX_CHUNKS chunks);
  *   bit 1      keep_all_rejects (else the default cap on kept rejections);
  *   bits 2..3  --time-unit (ns, us, ms, s);
+ *   bit 4      the sequential load of a chunked input reads a file;
+ *   bit 5      2 workers (else 1);
  *   bits 6..7  both set (b0 >= 0xC0, e.g. a BOM): --strict (a rejection
  *              makes the load fail).
  * Invariants checked (abort() on a violation, after one line on stderr):
@@ -79,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         Run rs = r;
         rs.threads = 1;
         rs.chunk = 0;
-        rs.file = true;
+        rs.file = (b0 >> 4) & 1;
         load_digest(&rs, &seq);
         compare(&seq, &fast, "sequential vs chunked");
     }
