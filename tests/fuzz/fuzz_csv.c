@@ -5,9 +5,11 @@
  * load_traces() from memory (LoadOpts.mem: no file, no system call per
  * input) with the format forced to CSV, 1 worker (2 when bit 5 of b0 is
  * set; workers run in turn: par_set_serial) and a /dev/null report stream;
- * for inputs of odd length again with --csv-engine libcsv; with small
- * chunks, also sequentially in one chunk, through a file when bit 4 of b0
- * is set (a memfd, else mkstemp under /tmp unlinked at once; opened as
+ * then, for inputs of odd length or with small chunks, once more: with
+ * --csv-engine libcsv (odd length), sequentially in one chunk (small
+ * chunks), or both at once (both; libcsv on the same chunks when bit 7 of
+ * b0 is set); the sequential load reads a file when bit 4 of b0 is set (a
+ * memfd, else mkstemp under /tmp unlinked at once; opened as
  * /proc/self/fd/N, so that a crash leaves no file behind), so that the
  * file reader's windows are checked against memory.
  * Options taken from the first input byte b0 (which is also file content):
@@ -19,6 +21,8 @@
  *   bits 2..3  --time-unit (ns, us, ms, s);
  *   bit 4      the sequential load of a chunked input reads a file;
  *   bit 5      2 workers (else 1);
+ *   bit 7      odd length and small chunks: libcsv on the same chunks
+ *              (else libcsv in one chunk);
  *   bits 6..7  both set (b0 >= 0xC0, e.g. a BOM): --strict (a rejection
  *              makes the load fail).
  * Invariants checked (abort() on a violation, after one line on stderr):
@@ -67,23 +71,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.unit_exp = 3 * (int)((b0 >> 2) & 3);
     r.strict = b0 >= 0xC0;
 
-    Digest fast, slow;
+    Digest fast, other;
     load_digest(&r, &fast);
-    if (size & 1) {
-        /* (for inputs of odd length: a second load halves the runs a second) */
-        Run rl = r;
-        rl.engine = CSV_ENGINE_LIBCSV;
-        load_digest(&rl, &slow);
-        compare(&fast, &slow, "hybrid vs libcsv");
-    }
-    if (r.chunk) {
-        Digest seq;
-        Run rs = r;
-        rs.threads = 1;
-        rs.chunk = 0;
-        rs.file = (b0 >> 4) & 1;
-        load_digest(&rs, &seq);
-        compare(&seq, &fast, "sequential vs chunked");
+    /* One more load, of what must not change the result: for inputs of odd
+     * length the engine (libcsv), for chunked ones the chunking (a
+     * sequential load of one chunk), for inputs that are both, both at once
+     * (a difference is then either's: the reproducer tells which) or, when
+     * bit 7 of b0 is set, libcsv on the same chunks. (One load, not two:
+     * each load costs as much as the fuzzer's own work per run.) */
+    bool odd = size & 1;
+    if (odd || r.chunk) {
+        Run o = r;
+        if (odd) o.engine = CSV_ENGINE_LIBCSV;
+        if (r.chunk && !(odd && (b0 & 0x80))) {
+            o.threads = 1;
+            o.chunk = 0;
+            o.file = (b0 >> 4) & 1;
+        }
+        load_digest(&o, &other);
+        compare(&fast, &other, !odd ? "chunked vs sequential" : o.chunk == r.chunk ? "hybrid vs libcsv" : "hybrid chunked vs libcsv sequential");
     }
     return 0;
 }
