@@ -1,8 +1,9 @@
 /*
- * fuzz_common.h — the harness shared by the libFuzzer targets fuzz_csv.c and
- * fuzz_ndjson.c: the input in memory (LoadOpts.mem: the loader parses it
- * where it is, with no file in between) and, for the loads that check the
- * file reader too, a file (a memfd, else a temp file); loading with chosen options, a digest of
+ * fuzz_common.h — the harness shared by the loaders' libFuzzer targets
+ * (fuzz_csv.c, fuzz_ndjson.c, fuzz_chrome.c, fuzz_paraver.c): the input in
+ * memory (LoadOpts.mem: the loader parses it where it is, with no file in
+ * between) and, for the loads that check the file reader too, a file (a
+ * memfd, else a temp file); loading with chosen options, a digest of
  * everything in a store, and the comparison of two loads (abort() on any
  * difference). Included once by each target, after it defines FUZZ_FORMAT
  * and FUZZ_NAME.
