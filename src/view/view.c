@@ -421,14 +421,17 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
         bool none = true;
         for (size_t k = 0; k < nv && none; k++) none = !(v[k] > 0);
         if (rs.ng == 0 || (rk == ROWS_PAIR && none)) {
-            char note[300];
-            if (rk == ROWS_PAIR && ctx->have_partner)
-                snprintf(note, sizeof note, "no messages to or from %s %s", loc_label(ctx->s, ctx->partner),
-                         rs.ng ? "in this window" : "in the selection");
-            else if (rk == ROWS_PAIR)
-                snprintf(note, sizeof note, "no messages %s", rs.ng ? "in this window" : "in the selection");
-            else
+            char note[300], who[200] = "";
+            if (ctx->have_partner) snprintf(who, sizeof who, " to or from %s", loc_label(ctx->s, ctx->partner));
+            if (rk != ROWS_PAIR)
                 snprintf(note, sizeof note, "no rows to show");
+            else if (!rs.ng)
+                snprintf(note, sizeof note, "no messages%s in the selection", who);
+            else if (m.m == M_BYTES)
+                /* (messages without a size, as Chrome's flows, weigh 0 bytes) */
+                snprintf(note, sizeof note, "no bytes sent%s in this window (messages without a size: metric events)", who);
+            else
+                snprintf(note, sizeof note, "no messages%s in this window", who);
             int nw = text_width(note), y = L.nlines / 2, x = L.x0 + (L.ncell - nw) / 2;
             if (x < L.x0) x = L.x0;
             canvas_text(c, x, y, note, L.ncell, ROLE_DIM, 0);
