@@ -127,9 +127,7 @@ typedef struct {
  * ASan, so an uncapped 7-byte chunking of a 40 kB seed runs at a few
  * execs/s; 4 chunks (3 seams, placed anew by every mutation) cost a small
  * input's load about 1.5 times. */
-#ifndef MAX_CHUNKS
 #define MAX_CHUNKS 4
-#endif
 
 static int chunk_bytes(int want, size_t size)
 {
