@@ -434,8 +434,7 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->help_focus = -1;
     A->evlist_dirty = true;
     app_fit(A);
-    if (getenv("TNAV_TIMING"))
-        fprintf(stderr, "tnav: timing: app_init: summary %.3f s, rows + history %.3f s\n", t1 - t0, now_sec() - t1);
+    timing_note("app_init: summary %.3f s, rows + history %.3f s", t1 - t0, now_sec() - t1);
 }
 
 typedef struct {

@@ -593,6 +593,7 @@ static int bench_keys(App *A, const char *script)
 {
     Canvas *c = canvas_new(A->w, A->h, A->ascii, A->color);
     app_draw(A, c, AF_REAGG);
+    timing_note("bench keys: first frame");
     const char *p = script;
     double worst[3] = {0}, sum[3] = {0};
     int n[3] = {0};
@@ -639,7 +640,11 @@ static int bench_keys(App *A, const char *script)
         for (int i = 0; i < nk; i++) flags |= app_key(A, keys[i]);
         app_draw(A, c, flags);
         double ms = (now_sec() - t0) * 1e3;
-        if (getenv("TNAV_BENCH_VERBOSE")) fprintf(stderr, "%-24s %8.1f ms\n", tok, ms);
+        if (getenv("TNAV_BENCH_VERBOSE")) {
+            struct rusage vr;
+            getrusage(RUSAGE_SELF, &vr);
+            fprintf(stderr, "%-24s %8.1f ms  peak %ld MiB\n", tok, ms, (long)vr.ru_maxrss / 1024);
+        }
         if (ms > worst[cls]) worst[cls] = ms;
         sum[cls] += ms;
         n[cls]++;
