@@ -66,6 +66,7 @@ typedef struct {
     uint32_t nl, capl;
     uint32_t cur, cur_lane; /* the innermost event, or NONE32 */
     VEC(uint32_t) stack;
+    uint32_t *cand, capc; /* the activity's candidates */
     Arena *tmp, *keep; /* the worker's: outputs until the lanes are made; time indexes */
 } Stream;
 
@@ -82,15 +83,32 @@ typedef struct {
     Summary *S;
     size_t *cnt;    /* per activity: room for its segments, then (prefix) its region */
     ActOut *out;
-    JobQueue q;
+    uint64_t *cand; /* per event: a selected interval (see cand_worker) */
+    uint8_t *cat_of_kind; /* the category of an interval of each kind */
+    JobQueue q;     /* jobs of `blk` activities in a row */
+    size_t blk;
     Arena tmp[SWEEP_WORKERS];
 } LaneCtx;
 
-static bool candidate(const Summary *S, uint32_t e)
+/* the candidates of the sweep, 64 events a word: the selected intervals
+ * (a duration > 0, not a message), read in event order here once instead
+ * of column by column at each activity's events */
+static void cand_worker(void *ctx, int wk, int nw)
 {
-    const Store *s = S->s;
-    return selected(S, e) && (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
+    LaneCtx *c = ctx;
+    const Store *s = c->S->s;
+    const uint64_t *sel = c->S->sel;
+    size_t nwords = (s->n + 63) / 64, w0 = nwords * (size_t)wk / (size_t)nw, w1 = nwords * (size_t)(wk + 1) / (size_t)nw;
+    for (size_t w = w0; w < w1; w++) {
+        size_t e0 = w * 64, e1 = e0 + 64 < s->n ? e0 + 64 : s->n;
+        uint64_t m = 0;
+        for (size_t e = e0; e < e1; e++)
+            m |= (uint64_t)((s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG) << (e - e0);
+        c->cand[w] = sel ? m & sel[w] : m;
+    }
 }
+
+static inline bool candidate(const LaneCtx *c, uint32_t e) { return (c->cand[e >> 6] >> (e & 63)) & 1; }
 
 static uint32_t stream_lane(Stream *w, uint32_t loc)
 {
@@ -153,9 +171,20 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     w->nl = 0;
     w->cur = w->cur_lane = NONE32;
     w->stack.len = 0;
-    for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
+    /* the candidates first, without a branch (a filter's selection makes
+     * it unpredictable) */
+    uint32_t p0 = s->act_off[a], p1 = s->act_off[a + 1], m = 0;
+    if (p1 - p0 > w->capc) {
+        w->capc = p1 - p0;
+        w->cand = xrealloc(w->cand, (size_t)w->capc * sizeof(uint32_t));
+    }
+    for (uint32_t p = p0; p < p1; p++) {
         uint32_t e = s->act_ev[p];
-        if (!candidate(S, e)) continue;
+        w->cand[m] = e;
+        m += candidate(c, e);
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t e = w->cand[i];
         stream_close_until(w, s, s->ts[e]);
         VEC_PUSH(w->stack, e);
         stream_set(w, s, s->ts[e], e);
@@ -169,7 +198,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     o->ln = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(SLane));
     o->loff = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < w->nl; i++) w->ln[i].n = 0;
-    for (size_t k = 0; k < w->n; k++) w->ln[w->lane[k]].n++;
+    for (size_t k = 0; w->nl > 1 && k < w->n; k++) w->ln[w->lane[k]].n++;
     size_t off = c->cnt[a];
     for (uint32_t i = 0; i < w->nl; i++) {
         o->ln[i] = (SLane){w->ln[i].loc, 0};
@@ -179,7 +208,45 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     int64_t *T = S->seg_t;
     uint32_t *E = S->seg_ev;
     uint16_t *D = S->seg_depth;
-    for (size_t k = 0; k < w->n; k++) {
+    if (w->nl == 1) {
+        /* (the same, with the lane's last two entries in registers: most
+         * activities stay at one location) */
+        size_t at = o->loff[0], n = 0;
+        int64_t lt = 0;
+        uint32_t le = 0, le2 = 0;
+        uint16_t ld = 0, ld2 = 0;
+        for (size_t k = 0; k < w->n; k++) {
+            int64_t t = w->t[k];
+            uint32_t ev = w->ev[k];
+            uint16_t d = w->depth[k];
+            if (n && lt == t) {
+                E[at + n - 1] = le = ev;
+                D[at + n - 1] = ld = d;
+                if (n >= 2 && le2 == ev && ld2 == d) {
+                    /* (the entry before stands: it is the lane's last again) */
+                    n--;
+                    lt = T[at + n - 1];
+                    le = le2;
+                    ld = ld2;
+                    le2 = n >= 2 ? E[at + n - 2] : 0;
+                    ld2 = n >= 2 ? D[at + n - 2] : 0;
+                }
+                continue;
+            }
+            if (n && le == ev && ld == d) continue;
+            T[at + n] = t;
+            E[at + n] = ev;
+            D[at + n] = d;
+            le2 = le;
+            ld2 = ld;
+            lt = t;
+            le = ev;
+            ld = d;
+            n++;
+        }
+        o->ln[0].n = (uint32_t)n;
+    }
+    for (size_t k = 0; w->nl != 1 && k < w->n; k++) {
         uint32_t L = w->lane[k];
         size_t at = o->loff[L] + o->ln[L].n;
         if (o->ln[L].n && T[at - 1] == w->t[k]) {
@@ -222,13 +289,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n;
         for (size_t g = g0; g < g1; g++) {
             uint32_t ev = E[g];
-            /* (an interval of a user kind — compile, task, GC — is work:
-             * busy, as state is; one of kind idle is idle) */
-            uint8_t cat = ev == NONE32                   ? CAT_IDLE
-                          : kind_is_busy(s, s->kind[ev]) ? CAT_BUSY
-                          : s->kind[ev] == K_SYNC        ? CAT_SYNC
-                          : s->kind[ev] >= K_USER        ? CAT_IDLE
-                                                         : CAT_OTHER;
+            uint8_t cat = ev == NONE32 ? CAT_IDLE : c->cat_of_kind[s->kind[ev]];
             S->seg_cat[g] = cat;
             if (!(g & ((1u << CP_SHIFT) - 1))) {
                 S->cp[0][g >> CP_SHIFT] = acc[0];
@@ -245,22 +306,18 @@ static void count_worker(void *ctx, int wk, int nw)
     (void)nw;
     LaneCtx *c = ctx;
     const Store *s = c->S->s;
-    size_t a;
-    while ((a = jobq_next(&c->q)) != (size_t)-1) {
-        /* room for the stream of the activity: each change of the
-         * innermost interval (at most one per start and one per end) puts
-         * one entry, or two when it changes the location too */
-        size_t n = 0;
-        uint32_t loc0 = NONE32;
-        bool one_loc = true;
-        for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) {
-            uint32_t e = s->act_ev[p];
-            if (!candidate(c->S, e)) continue;
-            n++;
-            if (loc0 == NONE32) loc0 = s->loc[e];
-            else if (s->loc[e] != loc0) one_loc = false;
+    size_t j;
+    while ((j = jobq_next(&c->q)) != (size_t)-1) {
+        size_t a1 = (j + 1) * c->blk < s->nact ? (j + 1) * c->blk : s->nact;
+        for (size_t a = j * c->blk; a < a1; a++) {
+            /* room for the stream of the activity: each change of the
+             * innermost interval (at most one per start and one per end)
+             * puts one entry, or two when it changes the location too
+             * (an activity at one location has its candidates there) */
+            size_t n = 0;
+            for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) n += candidate(c, s->act_ev[p]);
+            c->cnt[a + 1] = n ? (s->acts[a].nlocs <= 1 ? 2 : 4) * n + 2 : 0;
         }
-        c->cnt[a + 1] = n ? (one_loc ? 2 : 4) * n + 2 : 0;
     }
 }
 
@@ -272,14 +329,16 @@ static void sweep_worker(void *ctx, int wk, int nw)
     memset(&w, 0, sizeof w);
     w.tmp = &c->tmp[wk];
     w.keep = &c->S->bins_arena[wk];
-    size_t a;
-    while ((a = jobq_next(&c->q)) != (size_t)-1)
-        if (c->cnt[a + 1] > c->cnt[a]) sweep_activity(c->S, c, &w, (uint32_t)a);
+    size_t j, nact = c->S->s->nact;
+    while ((j = jobq_next(&c->q)) != (size_t)-1)
+        for (size_t a = j * c->blk, a1 = a + c->blk < nact ? a + c->blk : nact; a < a1; a++)
+            if (c->cnt[a + 1] > c->cnt[a]) sweep_activity(c->S, c, &w, (uint32_t)a);
     free(w.t);
     free(w.ev);
     free(w.lane);
     free(w.depth);
     free(w.ln);
+    free(w.cand);
     VEC_FREE(w.stack);
 }
 
@@ -292,7 +351,21 @@ void build_lanes(Summary *S)
     c.S = S;
     c.cnt = xcalloc((size_t)s->nact + 2, sizeof(size_t));
     c.out = xcalloc((size_t)s->nact + 1, sizeof(ActOut));
-    jobq_init(&c.q, s->nact);
+    /* (an interval of a user kind — compile, task, GC — is work: busy, as
+     * state is; one of kind idle is idle) */
+    c.cat_of_kind = xmalloc((size_t)K_USER + s->nukind + 1);
+    for (uint32_t k = 0; k < (uint32_t)K_USER + s->nukind; k++)
+        c.cat_of_kind[k] = kind_is_busy(s, (uint16_t)k) ? CAT_BUSY
+                           : k == K_SYNC               ? CAT_SYNC
+                           : k >= K_USER               ? CAT_IDLE
+                                                       : CAT_OTHER;
+    c.cand = xmalloc_big(((s->n + 63) / 64 + 1) * sizeof(uint64_t));
+    par_run(S->threads, cand_worker, &c);
+    /* activities are handed out in blocks (a few hundred jobs per worker:
+     * one shared counter per activity costs as much as a short one's sweep) */
+    c.blk = s->nact / ((size_t)S->threads * 256) + 1;
+    size_t njobs = (s->nact + c.blk - 1) / c.blk;
+    jobq_init(&c.q, njobs);
     par_run(S->threads, count_worker, &c);
     for (uint32_t a = 0; a < s->nact; a++) c.cnt[a + 1] += c.cnt[a];
     /* regions: activity a writes into [cnt[a], cnt[a + 1]) (it may use less) */
@@ -304,7 +377,7 @@ void build_lanes(Summary *S)
     S->seg_depth = xmalloc_big_keep(cap * sizeof(uint16_t));
     size_t nblk = (cap >> CP_SHIFT) + 1;
     for (int k = 0; k < 2; k++) S->cp[k] = xmalloc_big_keep(nblk * sizeof(int64_t));
-    jobq_init(&c.q, s->nact);
+    jobq_init(&c.q, njobs);
     par_run(S->threads, sweep_worker, &c);
     /* the lanes, in activity order */
     uint32_t nl = 0;
@@ -341,6 +414,8 @@ void build_lanes(Summary *S)
     S->nseg = nseg;
     free(c.out);
     free(c.cnt);
+    free(c.cat_of_kind);
+    xfree_big(c.cand, ((s->n + 63) / 64 + 1) * sizeof(uint64_t));
     S->act_lanes = xmalloc(((size_t)nl + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < nl; i++) S->act_lanes[i] = i;
     for (uint32_t l = 0; l < s->nloc; l++) S->loc_off[l + 1] += S->loc_off[l];
