@@ -395,6 +395,27 @@ check "a marked range: its efficiency on the status line" wait_for an "range: ef
 keys an q
 check "... q: exit 0" wait_for an "tnav-exit=0" F
 
+# ---- the comm view's metric: messages without a size are counted ---------------------------------
+printf 'ts,dur,loc,kind,peer,bytes,id\n0,50,0,state,,,\n0,50,1,state,,,\n10,,0,send,1,,7\n30,,1,recv,0,,7\n' >"$TMP/nosize.csv"
+start cm 100 14 "$TNAV $TMP/nosize.csv"
+keys cm 4
+check "comm view of messages without a size: messages by default (events), not an empty frame of bytes" \
+    wait_for cm "comm monitor │ events │" F
+check "... its legend: events per cell" wait_for cm "events per cell" F
+keys cm M
+check "M in the comm view: bytes" wait_for cm "comm monitor │ bytes │" F
+check "... whose empty frame says why" wait_for cm "no bytes sent in this window (messages without a size" F
+keys cm :
+type_text cm "metric events"
+keys cm Enter
+check ":metric events in the comm view" wait_for cm "comm monitor │ events │" F
+keys cm :
+type_text cm "metric busy"
+keys cm Enter
+check ":metric busy in the comm view: not a metric it shows" wait_for cm "the comm view shows bytes or events, not 'busy'" F
+keys cm Escape q
+check "... q: exit 0" wait_for cm "tnav-exit=0" F
+
 # ---- the command line ----------------------------------------------------------------------------
 # (TERM=xterm-256color set explicitly: the interface inside tmux as most users' terminals announce it)
 start cmd 120 30 "TERM=xterm-256color $TNAV $R"

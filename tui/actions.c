@@ -473,6 +473,11 @@ static int a_path_prev(App *A) { return analyses_path_step(A, -1); }
 
 static int a_metric(App *A)
 {
+    if (A->view == V_COMM) {
+        A->comm_metric = A->comm_metric == M_BYTES ? M_EVENTS : M_BYTES;
+        snprintf(A->msg, sizeof A->msg, "comm metric: %s", A->comm_metric == M_BYTES ? "bytes sent" : "messages (events)");
+        return AF_REAGG;
+    }
     static const Metric CYCLE[] = {M_BUSY, M_SYNC, M_EVENTS, M_BYTES, M_COUNTER};
     int i = 0;
     while (i < 5 && CYCLE[i] != A->metric.m) i++;
@@ -605,7 +610,7 @@ const Action ACTIONS[] = {
     {"critical-path", {'c'}, "show or hide the critical path on the Gantt (in red, bold)", a_path, NULL, ARG_NONE, NULL},
     {"path-next", {'}'}, "the critical path's next segment", a_path_next, NULL, ARG_NONE, NULL},
     {"path-prev", {'{'}, "the critical path's previous segment", a_path_prev, NULL, ARG_NONE, NULL},
-    {"metric", {'M'}, "density: next metric (busy, sync, events, bytes, counter), or the one named", a_metric, "[NAME]",
+    {"metric", {'M'}, "density: next metric (busy, sync, events, bytes, counter), or the one named; comm: bytes or events", a_metric, "[NAME]",
      ARG_METRIC, c_metric},
     {"messages", {'o'}, "Gantt: message arrivals and connectors: auto (hidden where they would cover a row), all, off",
      a_messages, NULL, ARG_NONE, NULL},

@@ -422,6 +422,9 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     double t0 = now_sec();
     A->S = summary_build(A->s, A->ss.sel, args ? args->load.threads : 0);
     if (!A->ss.sel) A->S_all = A->S;
+    /* (bytes when messages have sizes, else their counts: a trace of
+     * Chrome flows has none, and a frame of bytes would stay empty) */
+    A->comm_metric = summary_msgs_sized(A->S) ? M_BYTES : M_EVENTS;
     double t1 = now_sec();
     rows_init(A, &A->rows[ROWS_LOC], ROWS_LOC);
     rows_init(A, &A->rows[ROWS_ACT], ROWS_ACT);

@@ -95,6 +95,7 @@ typedef struct App {
     uint32_t lay_ng;
     RowModel rows[2];    /* ROWS_LOC, ROWS_ACT */
     MetricSpec metric;   /* density and split */
+    Metric comm_metric;  /* the comm view and the partners drill-down: bytes or events */
     Reducer reducer;
     /* range marks and bookmarks */
     bool have_a, have_b;

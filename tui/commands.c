@@ -283,6 +283,13 @@ int c_view(App *A, const char *arg, int off)
 
 int c_metric(App *A, const char *arg, int off)
 {
+    if (A->view == V_COMM) {
+        if (strcmp(arg, "bytes") != 0 && strcmp(arg, "events") != 0)
+            return cmd_error(A, off, off + (int)strlen(arg), "the comm view shows bytes or events, not '%s'", arg);
+        A->comm_metric = arg[0] == 'b' ? M_BYTES : M_EVENTS;
+        snprintf(A->msg, sizeof A->msg, "comm metric: %s", arg);
+        return AF_REAGG;
+    }
     for (int m = 0; m < M__N; m++)
         if (m != M_EXPR && !strcmp(arg, METRIC_NAMES[m])) {
             A->metric.m = (Metric)m;

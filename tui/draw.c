@@ -612,7 +612,7 @@ static void draw_drill(App *A, Canvas *v, int w, int top)
     uint32_t g = (uint32_t)A->cur_row, m0 = rowset_first(&M->rs, g), m1 = rowset_end(&M->rs, g);
     char lab[300], title[600], tb[48];
     rowset_label(&M->rs, A->S, g, lab, sizeof lab);
-    MetricSpec busy = {M_BUSY, false, NULL}, bytes = {M_BYTES, false, NULL};
+    MetricSpec busy = {M_BUSY, false, NULL}, comm = {A->comm_metric, false, NULL};
     MetricSpec m = A->view == V_DENSITY ? A->metric : busy;
     Canvas *b = canvas_new(w, ph, v->ascii, v->color);
     ViewCtx ctx;
@@ -651,8 +651,9 @@ static void draw_drill(App *A, Canvas *v, int w, int top)
         ctx.have_partner = true;
         ctx.partner = loc;
         ctx.rows = ROWS_PAIR;
-        ctx.metric = bytes;
-        snprintf(title, sizeof title, "partners of %s: bytes per pair over time (%u pairs)%s; P closes", loc_label(s, loc), n,
+        ctx.metric = comm;
+        snprintf(title, sizeof title, "partners of %s: %s per pair over time (%u pairs)%s; P closes", loc_label(s, loc),
+                 A->comm_metric == M_BYTES ? "bytes" : "messages", n,
                  M->kind == ROWS_LOC && m1 - m0 > 1 ? " (the group's first location)" : "");
         if (n) ok = view_by_name("comm")->run(&ctx, b, NULL, err, sizeof err);
         else canvas_text(b, 0, 0, "no message to or from this location", w, ROLE_DIM, 0);
@@ -686,7 +687,7 @@ static void draw_views(App *A, Canvas *v)
     case V_GANTT_ACT: run_rows_view(A, "gantt", app_rows(A), NULL, v, w, h, 0, true); break;
     case V_DENSITY: run_rows_view(A, "density", app_rows(A), &A->metric, v, w, h, 0, true); break;
     case V_COMM: {
-        MetricSpec m = {M_BYTES, false, NULL};
+        MetricSpec m = {A->comm_metric, false, NULL};
         run_rows_view(A, "comm", NULL, &m, v, w, h, 0, false);
         A->lay_nlines = 0; /* (no row cursor) */
         break;

@@ -46,6 +46,8 @@ void app_status_fit(const App *A, char *buf, size_t sz, int width)
     if (A->view == V_DENSITY || A->view == V_SPLIT)
         snprintf(part[SP_VIEW], sizeof part[0], "%s%s%s (%s)", VIEW_TITLES[A->view], sep, METRIC_NAMES[A->metric.m],
                  REDUCER_NAMES[A->reducer]);
+    else if (A->view == V_COMM)
+        snprintf(part[SP_VIEW], sizeof part[0], "%s%s%s", VIEW_TITLES[A->view], sep, METRIC_NAMES[A->comm_metric]);
     else
         snprintf(part[SP_VIEW], sizeof part[0], "%s", VIEW_TITLES[A->view]);
     snprintf(part[SP_RANGE], sizeof part[0], "%s%s%s", a, dash, b);

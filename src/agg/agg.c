@@ -26,6 +26,17 @@ bool metric_is_total(Metric m) { return m == M_BYTES || m == M_EVENTS || m == M_
 
 const Store *summary_store(const Summary *S) { return S->s; }
 uint64_t summary_selected(const Summary *S) { return S->nsel; }
+
+bool summary_msgs_sized(Summary *S)
+{
+    if (S->msgs_sized < 0) {
+        const Store *s = S->s;
+        S->msgs_sized = 0;
+        if (store_canon_col(s, F_BYTES))
+            for (uint32_t i = 0; i < s->nmsg && !S->msgs_sized; i++) S->msgs_sized = msg_bytes(s, &s->msgs[i]) >= 0;
+    }
+    return S->msgs_sized;
+}
 size_t summary_nsegments(const Summary *S) { return S->nseg; }
 
 static size_t points_bytes(const Points *P)
@@ -104,6 +115,7 @@ Summary *summary_build(const Store *s, const uint64_t *sel, int threads)
     S->s = s;
     S->sel = sel;
     S->threads = threads > 0 ? threads : cpu_count();
+    S->msgs_sized = -1;
     build_rank(S);
     build_lanes(S);
     return S;

@@ -226,6 +226,11 @@ uint64_t summary_events_in(Summary *S, int64_t a, int64_t b);
  * a is counted). */
 uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b);
 uint64_t summary_selected(const Summary *S);
+/* Some message of the trace has a size (its send or receive carries
+ * bytes): the comm view then shows bytes by default, else message counts
+ * (Chrome's flows, OTF2 without sizes). Of the whole trace, whatever the
+ * selection; found once per summary. */
+bool summary_msgs_sized(Summary *S);
 
 /* Messages between locations in [a, b) (by send time), with locations
  * grouped rg sources per row and cg destinations per column: per (src /

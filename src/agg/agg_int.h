@@ -155,6 +155,7 @@ struct Summary {
     /* selection rank per 64-event word */
     uint32_t *rank;
     uint32_t *act_rank; /* lazily: selected events of act_ev before each position */
+    int8_t msgs_sized;  /* summary_msgs_sized: -1 not yet known */
     /* pairs of locations with messages */
     bool pairs_built;
     uint32_t npairs;

@@ -465,7 +465,7 @@ static bool run_density(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t er
 
 static bool run_comm(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
 {
-    return density_like(ctx, c, tsv, ROWS_PAIR, M_BYTES, "comm", err, errsz);
+    return density_like(ctx, c, tsv, ROWS_PAIR, summary_msgs_sized(ctx->S) ? M_BYTES : M_EVENTS, "comm", err, errsz);
 }
 
 /* ---- the communication matrix ------------------------------------------------------------------- */
