@@ -262,6 +262,55 @@ static void report(const char *what, int bad)
     }
 }
 
+/* the status line's "N of M events" (summary_events_visible): the
+ * selected events starting in [a, b), and per activity its intervals open
+ * at a - 1 (its selected intervals swept in order with a stack: one ends
+ * when it is innermost and its end has come, as the lanes do) */
+static uint64_t ref_visible(const Store *s, const uint64_t *sel, int64_t a, int64_t b)
+{
+    uint64_t n = 0;
+    for (size_t e = 0; e < s->n; e++) n += is_sel(sel, e) && s->ts[e] >= a && s->ts[e] < b;
+    int64_t x = a - 1;
+    uint32_t *stack = xmalloc((s->n + 1) * sizeof(uint32_t));
+    for (uint32_t act = 0; act < s->nact; act++) {
+        size_t len = 0;
+        for (uint32_t p = s->act_off[act]; p <= s->act_off[act + 1]; p++) {
+            uint32_t e = p < s->act_off[act + 1] ? s->act_ev[p] : NONE32;
+            int64_t t = e == NONE32 || s->ts[e] > x ? x : s->ts[e];
+            while (len) {
+                int64_t end = ev_end(s, stack[len - 1]);
+                if (end > t) break;
+                len--;
+                while (len && ev_end(s, stack[len - 1]) <= end) len--;
+            }
+            if (e == NONE32 || s->ts[e] > x) break;
+            if (cand(s, sel, e)) stack[len++] = e;
+        }
+        n += len;
+    }
+    free(stack);
+    return n;
+}
+
+static void check_visible(const char *name, const Store *s, const uint64_t *sel, Summary *S)
+{
+    int64_t span = s->t_max - s->t_min + 1;
+    static const int64_t at[][2] = {{0, 1000}, {1, 3}, {1, 2}, {7, 10}, {333, 1000}, {999, 1000}};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        int64_t a = s->t_min + (int64_t)((double)span * (double)at[i][0] / (double)at[i][1]);
+        int64_t b = a + span / 20 + 1;
+        uint64_t got = summary_events_visible(S, a, b), want = ref_visible(s, sel, a, b);
+        if (got != want) {
+            printf("    events visible in [%" PRId64 ", %" PRId64 "): %" PRIu64 ", the reference %" PRIu64 "\n", a, b, got, want);
+            bad++;
+        }
+    }
+    char what[300];
+    snprintf(what, sizeof what, "%s: events visible (the status line) at 6 windows", name);
+    report(what, bad);
+}
+
 static void check_frames(const char *name, const Store *s, const uint64_t *sel, Summary *S)
 {
     static const int64_t divs[] = {1, 10, 1000, 1000000};
@@ -492,6 +541,7 @@ static int check_file(const char *path)
     Summary *S = summary_build(s, NULL, 2);
     check_frames(name, s, NULL, S);
     check_matrix(name, s, NULL, S);
+    check_visible(name, s, NULL, S);
     /* a filtered summary, derived from the unfiltered one */
     static const char *const filt = "dur > 1us || kind == \"send\" || kind == \"recv\" || kind == \"mark\"";
     FilterError fe;
@@ -506,6 +556,7 @@ static int check_file(const char *path)
         snprintf(nm, sizeof nm, "%s | filtered", name);
         check_frames(nm, s, sel, F);
         check_matrix(nm, s, sel, F);
+        check_visible(nm, s, sel, F);
         summary_free(F);
         free(sel);
     } else {

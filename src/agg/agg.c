@@ -71,6 +71,7 @@ size_t summary_bytes(const Summary *S)
     b += locidx_bytes(&S->locidx, s->nloc);
     b += grpsum_bytes(S->grp[0]) + grpsum_bytes(S->grp[1]);
     b += rowlanes_bytes(&S->rowlanes);
+    if (S->open.built) b += ((size_t)S->open.nb + 2) * (sizeof(uint32_t) + sizeof(int64_t)) + (size_t)S->open.off[S->open.nb] * sizeof(uint32_t);
     if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
     return b;
 }
@@ -140,6 +141,9 @@ void summary_free(Summary *S)
     grpsum_free(S->grp[0]);
     grpsum_free(S->grp[1]);
     rowlanes_free(&S->rowlanes);
+    free(S->open.off);
+    free(S->open.lane);
+    free(S->open.t1max);
     free(S->label_shared);
     xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));
@@ -296,15 +300,67 @@ uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
     return n;
 }
 
+/* the lanes by the bucket of their start (S->open), built once */
+static void open_index(Summary *S)
+{
+    const Store *s = S->s;
+    S->open.built = true;
+    uint32_t nb = S->nlanes / 16 + 1;
+    if (nb > 65536) nb = 65536;
+    /* (unsigned: a trace may span the whole int64 range) */
+    uint64_t span = (uint64_t)s->t_max - (uint64_t)s->t_min;
+    S->open.nb = nb;
+    S->open.t0 = s->t_min;
+    S->open.width = span / nb + 1;
+    S->open.off = xcalloc((size_t)nb + 2, sizeof(uint32_t));
+    S->open.t1max = xmalloc(((size_t)nb + 1) * sizeof(int64_t));
+    for (uint32_t b = 0; b < nb; b++) S->open.t1max[b] = INT64_MIN;
+    /* (a lane without a segment, or only an idle one, is never open) */
+#define OPEN_BUCKET(L) ((uint32_t)(((uint64_t)(L)->t0 - (uint64_t)S->open.t0) / S->open.width))
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < S->nlanes; i++) {
+        const Lane *L = &S->lanes[i];
+        if (!L->n || L->t1 <= L->t0) continue;
+        uint32_t b = OPEN_BUCKET(L);
+        S->open.off[b + 1]++;
+        if (L->t1 > S->open.t1max[b]) S->open.t1max[b] = L->t1;
+        n++;
+    }
+    for (uint32_t b = 0; b < nb; b++) S->open.off[b + 1] += S->open.off[b];
+    S->open.lane = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+    uint32_t *pos = xmalloc(((size_t)nb + 1) * sizeof(uint32_t));
+    memcpy(pos, S->open.off, (size_t)nb * sizeof(uint32_t));
+    for (uint32_t i = 0; i < S->nlanes; i++) {
+        const Lane *L = &S->lanes[i];
+        if (L->n && L->t1 > L->t0) S->open.lane[pos[OPEN_BUCKET(L)]++] = i;
+    }
+#undef OPEN_BUCKET
+    free(pos);
+}
+
 uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
 {
     /* those that start in it, and the intervals still open just before
      * it (each lane's segment there knows how many of its activity's
      * intervals are open) */
     uint64_t n = summary_events_in(S, a, b);
-    for (uint32_t i = 0; i < S->nlanes; i++) {
-        ptrdiff_t k = seg_find(S, &S->lanes[i], a - 1, NULL);
-        if (k >= 0 && S->seg_ev[k] != NONE32) n += S->seg_depth[k];
+    /* only lanes whose span holds x = a - 1 have an interval open there
+     * (before its span a lane has no segment, from its end on only its
+     * idle one): those starting in a bucket up to x's whose latest end is
+     * past x */
+    int64_t x = a - 1;
+    if (!S->open.built) open_index(S);
+    if (x < S->open.t0) return n;
+    uint64_t bx = ((uint64_t)x - (uint64_t)S->open.t0) / S->open.width;
+    uint32_t nb = bx < S->open.nb ? (uint32_t)bx + 1 : S->open.nb;
+    for (uint32_t q = 0; q < nb; q++) {
+        if (S->open.t1max[q] <= x) continue;
+        for (uint32_t j = S->open.off[q]; j < S->open.off[q + 1]; j++) {
+            const Lane *L = &S->lanes[S->open.lane[j]];
+            if (L->t0 > x || L->t1 <= x) continue;
+            ptrdiff_t k = seg_find(S, L, x, NULL);
+            if (k >= 0 && S->seg_ev[k] != NONE32) n += S->seg_depth[k];
+        }
     }
     return n;
 }

@@ -143,6 +143,15 @@ struct Summary {
     uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
     LocIdx locidx;      /* built lazily (locidx_build) */
     RowLanes rowlanes;  /* lazily: the last row set of a Gantt frame (agg_dominant.c) */
+    /* lazily (summary_events_visible): the lanes with a span by the time
+     * bucket of their start, and per bucket the latest end, so that the
+     * lanes open at a time are found without looking at the others */
+    struct {
+        bool built;
+        uint32_t nb, *off, *lane; /* bucket b: lane[off[b] .. off[b + 1]) */
+        int64_t *t1max, t0;
+        uint64_t width;
+    } open;
     Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
     uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
     int64_t *seg_t;

@@ -167,7 +167,7 @@ void draw_status(Canvas *c, const ViewCtx *ctx, const char *view, const char *wh
     int64_t org = ctx->s->t_min;
     format_dur(ra, sizeof ra, a - org);
     format_dur(rb, sizeof rb, b - org);
-    uint64_t vis = summary_events_in(ctx->S, a, b);
+    uint64_t vis = summary_events_visible(ctx->S, a, b);
     const char *sep = c->ascii ? " | " : " \xe2\x94\x82 ";
     snprintf(buf, sizeof buf, " %s%s%s%s%s \xe2\x80\x93 %s%s%" PRIu64 " of %zu events", view, what[0] ? sep : "", what, sep, ra,
              rb, sep, vis, ctx->s->n);
