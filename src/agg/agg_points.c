@@ -623,6 +623,9 @@ static int glyph_prio(const Store *s, uint32_t e)
     return 0;
 }
 
+/* The instants with a glyph, per row; a point's weight is its glyph's
+ * importance (glyph_prio), so that a frame picks a cell's glyph from the
+ * points alone, without reading the events' columns */
 static Points *glyph_points(Summary *S, RowKind rk)
 {
     Points *P = &S->glyphs[rk];
@@ -638,7 +641,7 @@ static Points *glyph_points(Summary *S, RowKind rk)
         /* the same events as the other row kind's: its points, by row */
         for (size_t k = 0; k < O->off[O->nrows]; k++) {
             uint32_t e = O->ev[k];
-            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], e, O->t[k], 1, e};
+            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], e, O->t[k], O->cum[k + 1] - O->cum[k], e};
             VEC_PUSH(raw, p);
         }
     } else {
@@ -660,8 +663,9 @@ static Points *glyph_points(Summary *S, RowKind rk)
             while (m) {
                 size_t e = b0 + (size_t)__builtin_ctzll(m);
                 m &= m - 1;
-                if (!glyph_prio(s, (uint32_t)e)) continue;
-                RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], 1, (uint32_t)e};
+                int prio = glyph_prio(s, (uint32_t)e);
+                if (!prio) continue;
+                RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], prio, (uint32_t)e};
                 VEC_PUSH(raw, p);
             }
         }
@@ -681,7 +685,7 @@ uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
     uint32_t best = NONE32;
     int bp = 0;
     for (size_t k = i; k < j && k < i + 64; k++) {
-        int p = glyph_prio(S->s, P->id[k]);
+        int p = (int)(P->cum[k + 1] - P->cum[k]);
         if (p > bp) bp = p, best = P->id[k];
     }
     return best;
@@ -768,7 +772,7 @@ int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g,
         uint32_t best = NONE32;
         int bp = 0;
         for (size_t k = i; k < j && k < i + 64; k++) {
-            int p = glyph_prio(S->s, P->id[k]);
+            int p = (int)(P->cum[k + 1] - P->cum[k]); /* (its glyph_prio) */
             if (p > bp) bp = p, best = P->id[k];
         }
         cell[n] = c;
