@@ -65,8 +65,14 @@ typedef struct {
     SLane *ln;
     uint32_t nl, capl;
     uint32_t cur, cur_lane; /* the innermost event, or NONE32 */
-    VEC(uint32_t) stack;
-    uint32_t *cand, capc; /* the activity's candidates */
+    /* the open intervals, innermost last, with their ends; the
+     * activity's candidates (all three sized capc) */
+    uint32_t *stack, slen;
+    int64_t *send;
+    uint32_t *cand, capc;
+    bool one_loc;              /* the activity is at one location: lane 0 */
+    uint8_t *cat;              /* per stream entry: its category */
+    const uint8_t *cat_of_kind; /* (LaneCtx's) */
     Arena *tmp, *keep; /* the worker's: outputs until the lanes are made; time indexes */
 } Stream;
 
@@ -122,37 +128,36 @@ static uint32_t stream_lane(Stream *w, uint32_t loc)
     return w->nl++;
 }
 
-static inline void stream_put(Stream *w, uint32_t lane, int64_t t, uint32_t ev)
+static inline void stream_put(Stream *w, const Store *s, uint32_t lane, int64_t t, uint32_t ev)
 {
     w->t[w->n] = t;
     w->ev[w->n] = ev;
     w->lane[w->n] = (uint8_t)lane;
-    w->depth[w->n] = ev == NONE32 ? 0 : w->stack.len < 65535 ? (uint16_t)w->stack.len : 65535;
+    w->depth[w->n] = ev == NONE32 ? 0 : w->slen < 65535 ? (uint16_t)w->slen : 65535;
+    w->cat[w->n] = ev == NONE32 ? CAT_IDLE : w->cat_of_kind[s->kind[ev]];
     w->n++;
 }
 
 /* the innermost interval becomes ev (NONE32: none) at time x */
-static void stream_set(Stream *w, const Store *s, int64_t x, uint32_t ev)
+static inline void stream_set(Stream *w, const Store *s, int64_t x, uint32_t ev)
 {
     if (ev == w->cur) return;
-    uint32_t nl = ev == NONE32 ? NONE32 : stream_lane(w, s->loc[ev]);
-    if (w->cur != NONE32 && nl != w->cur_lane) stream_put(w, w->cur_lane, x, NONE32);
-    if (ev != NONE32) stream_put(w, nl, x, ev);
+    uint32_t nl = ev == NONE32 ? NONE32 : w->one_loc ? 0 : stream_lane(w, s->loc[ev]);
+    if (w->cur != NONE32 && nl != w->cur_lane) stream_put(w, s, w->cur_lane, x, NONE32);
+    if (ev != NONE32) stream_put(w, s, nl, x, ev);
     w->cur = ev;
     w->cur_lane = nl;
 }
 
-static inline int64_t ev_end_s(const Store *s, uint32_t e) { return s->ts[e] + s->dur[e]; }
-
-static void stream_close_until(Stream *w, const Store *s, int64_t t)
+static inline void stream_close_until(Stream *w, const Store *s, int64_t t)
 {
-    while (w->stack.len) {
-        int64_t end = ev_end_s(s, w->stack.v[w->stack.len - 1]);
+    while (w->slen) {
+        int64_t end = w->send[w->slen - 1];
         if (end > t) break;
-        w->stack.len--;
+        w->slen--;
         /* (intervals that are not properly nested end lazily) */
-        while (w->stack.len && ev_end_s(s, w->stack.v[w->stack.len - 1]) <= end) w->stack.len--;
-        stream_set(w, s, end, w->stack.len ? w->stack.v[w->stack.len - 1] : NONE32);
+        while (w->slen && w->send[w->slen - 1] <= end) w->slen--;
+        stream_set(w, s, end, w->slen ? w->stack[w->slen - 1] : NONE32);
     }
 }
 
@@ -166,28 +171,39 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         w->ev = xrealloc(w->ev, need * sizeof(uint32_t));
         w->lane = xrealloc(w->lane, need);
         w->depth = xrealloc(w->depth, need * sizeof(uint16_t));
+        w->cat = xrealloc(w->cat, need);
     }
     w->n = 0;
     w->nl = 0;
     w->cur = w->cur_lane = NONE32;
-    w->stack.len = 0;
+    w->slen = 0;
     /* the candidates first, without a branch (a filter's selection makes
      * it unpredictable) */
     uint32_t p0 = s->act_off[a], p1 = s->act_off[a + 1], m = 0;
     if (p1 - p0 > w->capc) {
         w->capc = p1 - p0;
         w->cand = xrealloc(w->cand, (size_t)w->capc * sizeof(uint32_t));
+        w->stack = xrealloc(w->stack, (size_t)w->capc * sizeof(uint32_t));
+        w->send = xrealloc(w->send, (size_t)w->capc * sizeof(int64_t));
     }
     for (uint32_t p = p0; p < p1; p++) {
         uint32_t e = s->act_ev[p];
         w->cand[m] = e;
         m += candidate(c, e);
     }
+    /* (an activity at one location: its one lane, without looking up
+     * each interval's location) */
+    w->one_loc = s->acts[a].nlocs <= 1 && m;
+    if (w->one_loc) {
+        stream_lane(w, s->loc[w->cand[0]]);
+    }
     for (uint32_t i = 0; i < m; i++) {
         uint32_t e = w->cand[i];
-        stream_close_until(w, s, s->ts[e]);
-        VEC_PUSH(w->stack, e);
-        stream_set(w, s, s->ts[e], e);
+        int64_t t = s->ts[e];
+        stream_close_until(w, s, t);
+        w->stack[w->slen] = e;
+        w->send[w->slen++] = t + s->dur[e];
+        stream_set(w, s, t, e);
     }
     stream_close_until(w, s, INT64_MAX);
     if (w->nl > 255) die_oom(); /* (an activity at more than 255 locations) */
@@ -208,6 +224,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     int64_t *T = S->seg_t;
     uint32_t *E = S->seg_ev;
     uint16_t *D = S->seg_depth;
+    uint8_t *C = S->seg_cat; /* (a function of the event: written with it) */
     if (w->nl == 1) {
         /* (the same, with the lane's last two entries in registers: most
          * activities stay at one location) */
@@ -222,6 +239,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
             if (n && lt == t) {
                 E[at + n - 1] = le = ev;
                 D[at + n - 1] = ld = d;
+                C[at + n - 1] = w->cat[k];
                 if (n >= 2 && le2 == ev && ld2 == d) {
                     /* (the entry before stands: it is the lane's last again) */
                     n--;
@@ -237,6 +255,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
             T[at + n] = t;
             E[at + n] = ev;
             D[at + n] = d;
+            C[at + n] = w->cat[k];
             le2 = le;
             ld2 = ld;
             lt = t;
@@ -253,6 +272,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
             /* a zero-length segment: the later entry replaces it */
             E[at - 1] = w->ev[k];
             D[at - 1] = w->depth[k];
+            C[at - 1] = w->cat[k];
             if (o->ln[L].n >= 2 && E[at - 2] == w->ev[k] && D[at - 2] == w->depth[k]) o->ln[L].n--;
             continue;
         }
@@ -260,6 +280,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         T[at] = w->t[k];
         E[at] = w->ev[k];
         D[at] = w->depth[k];
+        C[at] = w->cat[k];
         o->ln[L].n++;
     }
     /* the time index of each lane */
@@ -283,14 +304,12 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         o->nbins[i] = nb;
         o->shift[i] = sh;
     }
-    /* categories and checkpoints */
+    /* checkpoints */
     for (uint32_t i = 0; i < o->nl; i++) {
         int64_t acc[2] = {0, 0};
         size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n;
         for (size_t g = g0; g < g1; g++) {
-            uint32_t ev = E[g];
-            uint8_t cat = ev == NONE32 ? CAT_IDLE : c->cat_of_kind[s->kind[ev]];
-            S->seg_cat[g] = cat;
+            uint8_t cat = C[g];
             if (!(g & ((1u << CP_SHIFT) - 1))) {
                 S->cp[0][g >> CP_SHIFT] = acc[0];
                 S->cp[1][g >> CP_SHIFT] = acc[1];
@@ -329,6 +348,7 @@ static void sweep_worker(void *ctx, int wk, int nw)
     memset(&w, 0, sizeof w);
     w.tmp = &c->tmp[wk];
     w.keep = &c->S->bins_arena[wk];
+    w.cat_of_kind = c->cat_of_kind;
     size_t j, nact = c->S->s->nact;
     while ((j = jobq_next(&c->q)) != (size_t)-1)
         for (size_t a = j * c->blk, a1 = a + c->blk < nact ? a + c->blk : nact; a < a1; a++)
@@ -337,9 +357,11 @@ static void sweep_worker(void *ctx, int wk, int nw)
     free(w.ev);
     free(w.lane);
     free(w.depth);
+    free(w.cat);
     free(w.ln);
     free(w.cand);
-    VEC_FREE(w.stack);
+    free(w.stack);
+    free(w.send);
 }
 
 void build_lanes(Summary *S)
