@@ -43,13 +43,14 @@ void arena_free(Arena *A)
 
 /* ---- lanes: the innermost interval of each activity, per location --------------- */
 
-/* Each activity is swept in time order with a stack of its open intervals;
- * whenever the innermost one changes, an entry (time, event or NONE32)
- * goes to the *stream* of its worker, tagged with the lane (the location
- * of the event) it belongs to. The stream is then split into the lanes,
- * written straight into the activity's region of the global arrays (sized
- * from a count of its intervals: at most 2 entries per interval, 4 when it
- * spans locations), dropping
+/* Each activity is swept in time order with a stack of its open intervals
+ * (its candidates: the selected intervals, from a bitmap made in event
+ * order first); whenever the innermost one changes, an entry (time, event
+ * or NONE32, depth, category) goes to the *stream* of its worker, tagged
+ * with the lane (the location of the event) it belongs to. The stream is
+ * then split into the lanes, written straight into the activity's region
+ * of the global arrays (sized from a count of its intervals: at most 2
+ * entries per interval, 4 when the activity spans locations), dropping
  * zero-length segments and repeats. */
 
 typedef struct {
