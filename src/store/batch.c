@@ -717,6 +717,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             VEC_PUSH(b->cands, c);
         }
     }
+    b->nspans += (dur > 0 && kind != K_MSG) || role == PR_BEGIN;
     for (size_t i = 0; i < r->x.len; i++) {
         const XVal *x = &r->x.v[i];
         if (x->v.n == 0 && x->v.t != V_STR) continue; /* empty CSV field: absent */

@@ -229,6 +229,9 @@ typedef struct {
 
 typedef struct Batch {
     size_t n, cap;
+    size_t nspans; /* rows that are, or may become by pairing (begins),
+                      intervals of non-zero length other than messages: a
+                      bound known after parsing (LoadProgress.on_parsed) */
     int64_t *ts, *dur;
     uint32_t *akey, *name;
     uint16_t *kind;
