@@ -536,6 +536,9 @@ void load_prewarm_end(LoadPrewarm *P, bool use)
     if (!P) return;
     atomic_store(&P->stop, true);
     pthread_join(P->th, NULL);
+    size_t done = 0, want = 0;
+    for (int i = 0; i < P->n; i++) done += P->done[i], want += P->warm[i];
+    timing_note("load prewarm: %zu of %zu MiB touched", done >> 20, want >> 20);
     for (int i = 0; i < P->n; i++) {
         if (use) xfree_big_warm(P->p[i], P->size[i], P->done[i]);
         else free(P->p[i]);

@@ -682,11 +682,11 @@ static int bench_open(App *A, const Loader *L)
     A->first_lite = true;
     app_draw(A, c, AF_REAGG);
     double t_frame = now_sec();
-    timing_note("DBG first frame");
+    timing_note("bench open: first frame");
     A->first_lite = false;
     app_draw(A, c, AF_REAGG); /* (the full frame, as the interface draws it next) */
     double t_full = now_sec();
-    timing_note("DBG full frame");
+    timing_note("bench open: full frame");
     canvas_free(c);
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
