@@ -3,7 +3,10 @@
  * Nothing here touches the terminal. A new filter runs on a thread of its
  * own (run_cancellable) while the screen's App.filter_wait hook shows its
  * time and reads Esc; the session's state is only changed on this thread,
- * after the run, and only when it succeeded.
+ * after the run, and only when it succeeded. Memory for the next summary is
+ * touched ahead on threads of their own: the first filter's (app_prewarm),
+ * and, while the trace loads, the first summary's largest arrays
+ * (load_prewarm_*), each handed over through the big-block recycler.
  */
 #include "app.h"
 

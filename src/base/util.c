@@ -1,6 +1,9 @@
 /*
  * util.c — implementation of the helpers declared in util.h.
- * Owns: nothing persistent. Out-of-memory is the only fatal condition here.
+ * Owns: the big-block recycler (blocks of 4 MiB and more given back for
+ * reuse, each with how much of it is touched; the blocks handed out whole,
+ * with their real size), behind one lock. Out-of-memory is the only fatal
+ * condition here.
  */
 #include "util.h"
 

@@ -717,7 +717,6 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             VEC_PUSH(b->cands, c);
         }
     }
-    b->nspans += (dur > 0 && kind != K_MSG) || role == PR_BEGIN;
     for (size_t i = 0; i < r->x.len; i++) {
         const XVal *x = &r->x.v[i];
         if (x->v.n == 0 && x->v.t != V_STR) continue; /* empty CSV field: absent */
@@ -840,4 +839,12 @@ void batch_compact(Batch *b, const uint8_t *drop)
     b->n = k;
     b->cands.len = 0;
     free(nidx);
+}
+
+size_t batch_spans(const Batch *b)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < b->n; r++) n += (b->dur[r] > 0) & (b->kind[r] != K_MSG);
+    for (size_t i = 0; i < b->cands.len; i++) n += b->cands.v[i].role == PR_BEGIN;
+    return n;
 }
