@@ -5,7 +5,8 @@
  * tables, and the store built from small traces written to temp files
  * (order, activities, moves, spawns, depths, messages, sync groups, column
  * types, independence from thread count and input order), float output,
- * and the filter API (compile once / run many, stages, errors with lines).
+ * the filter API (compile once / run many, stages, errors with lines), the
+ * big-block recycler and the load's bounds for the first summary's arrays.
  * Invariants: every test can fail; tests run in a fixed order, each prints
  * "ok - name" or "not ok - name" with the failed checks, and the run ends
  * with "unit: P passed, F failed" (exit 1 when F > 0).
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agg/agg.h"
 #include "cmd/emit.h"
 #include "filters/filter.h"
 #include "load/load.h"
@@ -874,6 +876,144 @@ static void t_filter_error_print(void)
 
 /* ---- runner -------------------------------------------------------------- */
 
+/* ---- the big-block recycler -------------------------------------------------- */
+
+static void t_big_recycler(void)
+{
+    const size_t M = (size_t)1 << 20;
+    big_cache_trim();
+    /* a block of 40 MiB of which 9 are touched serves 12 MiB (its touched
+     * part is within twice the request; by its size it would not be) */
+    char *b = big_alloc_fresh(40 * M);
+    CHECK(b != NULL);
+    memset(b, 1, 9 * M);
+    xfree_big_warm(b, 40 * M, 9 * M);
+    char *p = xmalloc_big_keep(12 * M);
+    CHECK(p == b);
+    /* kept whole: given back, it is a 40 MiB block touched up to 12 */
+    memset(p, 2, 12 * M);
+    xfree_big(p, 12 * M);
+    CHECK(xmalloc_big_keep(20 * M) == b); /* (touched 12 <= 2 x 20) */
+    xfree_big(b, 20 * M);
+    big_cache_trim();
+    /* a block touched all over, of more than twice the request, is not used */
+    char *w = xmalloc_big(50 * M);
+    memset(w, 3, 50 * M);
+    xfree_big(w, 50 * M);
+    char *q = xmalloc_big(20 * M);
+    CHECK(q != w);
+    free(q);
+    big_cache_trim();
+    /* of two blocks that fit, the one with more of the request touched,
+     * though it is larger; on a tie, the smaller */
+    char *small = big_alloc_fresh(30 * M), *large = big_alloc_fresh(60 * M);
+    CHECK(small && large);
+    memset(small, 4, 4 * M);
+    memset(large, 5, 20 * M);
+    xfree_big_warm(small, 30 * M, 4 * M);
+    xfree_big_warm(large, 60 * M, 20 * M);
+    p = xmalloc_big_keep(20 * M);
+    CHECK(p == large);
+    q = xmalloc_big_keep(4 * M);
+    CHECK(q == small);
+    xfree_big(p, 20 * M);
+    xfree_big(q, 4 * M);
+    big_cache_trim();
+    char *t1 = xmalloc_big(24 * M), *t2 = xmalloc_big(16 * M);
+    memset(t1, 6, 24 * M);
+    memset(t2, 7, 16 * M);
+    xfree_big(t1, 24 * M);
+    xfree_big(t2, 16 * M);
+    p = xmalloc_big_keep(12 * M);
+    CHECK(p == t2);
+    xfree_big(p, 12 * M);
+    big_cache_trim();
+}
+
+/* the load's bounds (LoadProgress.on_parsed) against the summary built */
+typedef struct {
+    int calls;
+    uint64_t spans, acts;
+} ParsedSeen;
+
+static void on_parsed_seen(void *ctx, uint64_t spans, uint64_t acts)
+{
+    ParsedSeen *p = ctx;
+    p->calls++;
+    p->spans = spans;
+    p->acts = acts;
+}
+
+static void check_plan(const char *name, const char *text, bool one_loc, int threads)
+{
+    char *path = write_tmp(name, text);
+    LoadOpts o;
+    load_opts_default(&o);
+    o.report = NULL;
+    o.threads = threads;
+    LoadProgress pg;
+    memset(&pg, 0, sizeof pg);
+    ParsedSeen seen = {0, 0, 0};
+    pg.on_parsed = on_parsed_seen;
+    pg.ctx = &seen;
+    o.progress = &pg;
+    Store *s = NULL;
+    LoadReport rep;
+    int r = load_traces(&o, &path, 1, &s, &rep);
+    load_report_free(&rep);
+    free(path);
+    CHECK_EQ_I(r, 0);
+    if (r) return;
+    CHECK_EQ_I(seen.calls, 1);
+    uint64_t cand = 0;
+    for (size_t e = 0; e < s->n; e++) cand += (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
+    CHECK(seen.spans >= cand);
+    CHECK(seen.acts >= s->nact);
+    Summary *S = summary_build(s, NULL, threads);
+    size_t got[8], size[8], warm[8];
+    int n = summary_big_sizes(S, got, 8);
+    CHECK_EQ_I(summary_big_plan(seen.spans, seen.acts, size, warm, 8), n);
+    for (int i = 0; i < n; i++) {
+        CHECK(size[i] >= got[i]);
+        if (one_loc) CHECK(warm[i] >= got[i]);
+        if (i >= 2) CHECK(size[i] <= size[1] && warm[i] <= warm[1] && size[1] <= size[0]); /* (the two largest first) */
+    }
+    summary_free(S);
+    store_free(s);
+}
+
+static void t_summary_plan(void)
+{
+    /* intervals with dur, begin/end pairs (one left open), a message with a
+     * duration, a zero-length interval, instants; every activity at one
+     * location */
+    const char *one =
+        "ts,dur,loc,act,kind,name,peer\n"
+        "0,100,0,t,state,outer,\n"
+        "10,20,0,t,state,inner,\n"
+        "5,0,0,t,state,zero,\n"
+        "15,,0,t,mark,tick,\n"
+        "20,,1,u,begin,b1,\n"
+        "30,,1,u,end,b1,\n"
+        "40,,1,u,begin,open,\n"
+        "50,5,1,,msg,m,0\n"
+        "60,7,2,,compute,c,\n";
+    check_plan("plan1.csv", one, true, 1);
+    check_plan("plan1.csv", one, true, 2);
+    /* an activity that moves: its lanes at two locations (the bound, not
+     * the usual case) */
+    check_plan("plan2.csv",
+               "ts,dur,loc,act,kind,name,peer,bytes,id,group,parent\n"
+               "0,100,0,a0,state,main,,,,,\n"
+               "1,,0,a0,spawn,,1,,a1,,\n"
+               "2,10,1,a1,state,work,,,,,\n"
+               "12,,1,a1,move,,2,64,,,\n"
+               "13,20,2,a1,state,remote,,,,,\n"
+               "33,,2,a1,move,,1,8,,,\n"
+               "34,5,1,a1,state,back,,,,,\n",
+               false, 1);
+}
+
 static const Test TESTS[] = {
     {"decimal times are exact", t_decimal_exact},
     {"RFC 3339 date-times", t_rfc3339},
@@ -896,6 +1036,8 @@ static const Test TESTS[] = {
     {"floats are written to read back exactly", t_fmt_double},
     {"filters: compile once, run many times, stages, errors", t_filter_api},
     {"filters: error message with the line and a caret", t_filter_error_print},
+    {"big blocks: recycled by their touched part", t_big_recycler},
+    {"load: bounds of the first summary's big arrays", t_summary_plan},
 };
 
 int main(void)

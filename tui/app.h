@@ -180,6 +180,15 @@ void app_resize(App *A, int w, int h);
  * for it (the benchmark waits, as a user typing a filter gives it time). */
 void app_prewarm(App *A);
 void app_prewarm_wait(App *A);
+/* The first summary's memory, prepared while the trace loads: started
+ * (from the loader's on_parsed, with its bounds) on a thread of its own
+ * that touches the summary's largest arrays on the core the load leaves
+ * idle (NULL when the trace is small); ended when the load is done (the
+ * thread stops where it is), the blocks then handed to the recycler for
+ * app_init's summary (use) or freed. */
+typedef struct LoadPrewarm LoadPrewarm;
+LoadPrewarm *load_prewarm_start(uint64_t spans, uint64_t acts);
+void load_prewarm_end(LoadPrewarm *P, bool use);
 
 /* keys and mouse: AF_* flags of what changed */
 int app_key(App *A, int key);

@@ -86,6 +86,27 @@ int summary_big_sizes(const Summary *S, size_t *sizes, int max)
     return n;
 }
 
+int summary_big_plan(uint64_t spans, uint64_t acts, size_t *sizes, size_t *warm, int max)
+{
+    /* as build_lanes counts them: per activity with intervals, 2 segments
+     * per interval (4 when the activity spans locations) and 2 more */
+    if (acts > spans) acts = spans;
+    size_t hi = (size_t)(4 * spans + 2 * acts + 1), lo = (size_t)(2 * spans + 2 * acts + 1);
+    size_t v[2][6];
+    for (int k = 0; k < 2; k++) {
+        size_t cap = k ? lo : hi;
+        size_t e[6] = {cap * sizeof(int64_t), cap * sizeof(uint32_t), cap, ((cap >> CP_SHIFT) + 1) * sizeof(int64_t),
+                       ((cap >> CP_SHIFT) + 1) * sizeof(int64_t), cap * sizeof(uint16_t)};
+        memcpy(v[k], e, sizeof e);
+    }
+    int n = max < 6 ? max : 6;
+    for (int i = 0; i < n; i++) {
+        sizes[i] = v[0][i];
+        warm[i] = v[1][i];
+    }
+    return n;
+}
+
 /* ---- the selection ------------------------------------------------------------- */
 
 static void build_rank(Summary *S)

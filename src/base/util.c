@@ -1,6 +1,9 @@
 /*
  * util.c — implementation of the helpers declared in util.h.
- * Owns: nothing persistent. Out-of-memory is the only fatal condition here.
+ * Owns: the big-block recycler (blocks of 4 MiB and more given back for
+ * reuse, each with how much of it is touched; the blocks handed out whole,
+ * with their real size), behind one lock. Out-of-memory is the only fatal
+ * condition here.
  */
 #include "util.h"
 
@@ -211,45 +214,50 @@ void *xrealloc(void *p, size_t n)
 
 #include <pthread.h>
 
-/* blocks of at least BIG_MIN bytes given back by xfree_big, for reuse */
+/* blocks of at least BIG_MIN bytes given back by xfree_big, for reuse;
+ * warm: how many of its first bytes have been touched (the rest never was) */
 #define BIG_MIN ((size_t)4 << 20)
 #define BIG_SLOTS 64
 static struct {
     void *p;
-    size_t n;
+    size_t n, warm;
 } big_cache[BIG_SLOTS];
-/* blocks handed out whole by xmalloc_big_keep, with their real size, so
+/* blocks handed out whole by xmalloc_big_keep, with their real size and
+ * what of it is touched once its user has touched what it asked for, so
  * that xfree_big caches all of it */
 static struct {
     void *p;
-    size_t n;
+    size_t n, warm;
 } big_kept[BIG_SLOTS];
 static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void xfree_big(void *p, size_t n)
+static void big_give_back(void *p, size_t n, size_t warm, bool kept)
 {
     if (!p) return;
     pthread_mutex_lock(&big_lock);
-    for (int i = 0; i < BIG_SLOTS; i++)
+    for (int i = 0; kept && i < BIG_SLOTS; i++)
         if (big_kept[i].p == p) {
             n = big_kept[i].n;
+            warm = big_kept[i].warm;
             big_kept[i].p = NULL;
             break;
         }
-    pthread_mutex_unlock(&big_lock);
-    if (n >= BIG_MIN) {
-        pthread_mutex_lock(&big_lock);
+    if (n >= BIG_MIN)
         for (int i = 0; i < BIG_SLOTS; i++)
             if (!big_cache[i].p) {
                 big_cache[i].p = p;
                 big_cache[i].n = n;
+                big_cache[i].warm = warm < n ? warm : n;
                 pthread_mutex_unlock(&big_lock);
                 return;
             }
-        pthread_mutex_unlock(&big_lock);
-    }
+    pthread_mutex_unlock(&big_lock);
     free(p);
 }
+
+void xfree_big(void *p, size_t n) { big_give_back(p, n, n, true); }
+
+void xfree_big_warm(void *p, size_t n, size_t warm) { big_give_back(p, n, warm, false); }
 
 void big_cache_trim(void)
 {
@@ -261,27 +269,34 @@ void big_cache_trim(void)
     pthread_mutex_unlock(&big_lock);
 }
 
-static void *big_alloc(size_t n, bool keep)
+static void *big_alloc(size_t n, bool keep, bool fresh)
 {
     const size_t HUGE = (size_t)2 << 20;
-    if (n < 2 * HUGE) return xmalloc(n);
-    if (n >= BIG_MIN) {
-        /* the smallest cached block that fits and wastes at most half */
+    if (n < 2 * HUGE && !fresh) return xmalloc(n);
+    if (n >= BIG_MIN && !fresh) {
+        /* a cached block that fits and whose touched part is at most twice
+         * n: the one with the most of n already touched, then the smallest */
         pthread_mutex_lock(&big_lock);
         int best = -1;
-        for (int i = 0; i < BIG_SLOTS; i++)
-            if (big_cache[i].p && big_cache[i].n >= n && big_cache[i].n <= 2 * n &&
-                (best < 0 || big_cache[i].n < big_cache[best].n))
+        size_t best_use = 0;
+        for (int i = 0; i < BIG_SLOTS; i++) {
+            if (!big_cache[i].p || big_cache[i].n < n || big_cache[i].warm > 2 * n) continue;
+            size_t use = big_cache[i].warm < n ? big_cache[i].warm : n;
+            if (best < 0 || use > best_use || (use == best_use && big_cache[i].n < big_cache[best].n)) {
                 best = i;
+                best_use = use;
+            }
+        }
         if (best >= 0) {
             char *p = big_cache[best].p;
-            size_t have = big_cache[best].n;
+            size_t have = big_cache[best].n, warm = big_cache[best].warm;
             big_cache[best].p = NULL;
             if (keep) {
                 for (int i = 0; i < BIG_SLOTS; i++)
                     if (!big_kept[i].p) {
                         big_kept[i].p = p;
                         big_kept[i].n = have;
+                        big_kept[i].warm = warm > n ? warm : n;
                         break;
                     }
                 pthread_mutex_unlock(&big_lock);
@@ -291,21 +306,26 @@ static void *big_alloc(size_t n, bool keep)
             /* the pages past what is asked for are not needed: let them go */
             size_t used = (n + 4095) & ~(size_t)4095;
             uintptr_t from = ((uintptr_t)p + used + 4095) & ~(uintptr_t)4095;
-            uintptr_t to = ((uintptr_t)p + have) & ~(uintptr_t)4095;
+            uintptr_t to = ((uintptr_t)p + (warm < have ? warm : have)) & ~(uintptr_t)4095;
             if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
             return p;
         }
         pthread_mutex_unlock(&big_lock);
     }
     void *p = NULL;
-    if (alloc_fault() || posix_memalign(&p, HUGE, n) != 0 || !p) die_oom();
+    if (alloc_fault() || posix_memalign(&p, HUGE, n ? n : 1) != 0 || !p) {
+        if (fresh) return NULL;
+        die_oom();
+    }
 #ifdef MADV_HUGEPAGE
     madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
 #endif
     return p;
 }
 
-void *xmalloc_big(size_t n) { return big_alloc(n, false); }
+void *xmalloc_big(size_t n) { return big_alloc(n, false, false); }
+
+void *big_alloc_fresh(size_t n) { return big_alloc(n, false, true); }
 
 void mem_release(void *p, size_t n)
 {
@@ -314,7 +334,7 @@ void mem_release(void *p, size_t n)
     uintptr_t to = ((uintptr_t)p + n) & ~(uintptr_t)4095;
     if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
 }
-void *xmalloc_big_keep(size_t n) { return big_alloc(n, true); }
+void *xmalloc_big_keep(size_t n) { return big_alloc(n, true, false); }
 
 void *xcalloc_big(size_t n, size_t sz)
 {

@@ -44,10 +44,19 @@ void *xcalloc_big(size_t n, size_t sz);
  * again and again at varying sizes, such as the summaries after each new
  * filter, whose next, larger build then finds its memory already touched. */
 void *xmalloc_big_keep(size_t n);
+/* Like xmalloc_big, but never a block from the recycler, and NULL when
+ * the memory is not there: for memory prepared ahead, on another thread,
+ * which is only worth having. */
+void *big_alloc_fresh(size_t n);
 /* Give back a block of n bytes from xmalloc_big for reuse by a later
  * xmalloc_big in this process (memory already touched is far cheaper than
  * fresh pages); big_cache_trim() frees the blocks still held. Thread-safe. */
 void xfree_big(void *p, size_t n);
+/* Like xfree_big, for a block of n bytes from xmalloc_big of which only the
+ * first warm bytes were touched (prepared ahead for a known use: the
+ * recycler prefers, for a request, the block with the most of it touched,
+ * and counts a block's waste by its touched part). */
+void xfree_big_warm(void *p, size_t n, size_t warm);
 void big_cache_trim(void);
 /* Give the whole pages inside p[0..n) back to the system: their contents
  * are lost (they read as zero if touched again). For the read part of a

@@ -840,3 +840,11 @@ void batch_compact(Batch *b, const uint8_t *drop)
     b->cands.len = 0;
     free(nidx);
 }
+
+size_t batch_spans(const Batch *b)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < b->n; r++) n += (b->dur[r] > 0) & (b->kind[r] != K_MSG);
+    for (size_t i = 0; i < b->cands.len; i++) n += b->cands.v[i].role == PR_BEGIN;
+    return n;
+}

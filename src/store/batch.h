@@ -229,6 +229,8 @@ typedef struct {
 
 typedef struct Batch {
     size_t n, cap;
+    size_t nspans; /* batch_spans, when the loader was asked for it
+                      (LoadProgress.on_parsed), else 0 */
     int64_t *ts, *dur;
     uint32_t *akey, *name;
     uint16_t *kind;
@@ -356,6 +358,10 @@ uint32_t batch_pair(Batch *b, uint32_t loc, uint32_t act);
 /* Remove the rows with drop[row] set (columns, field buffers, pair
  * counts); the rest keep their order. Candidates are cleared. */
 void batch_compact(Batch *b, const uint8_t *drop);
+/* After parsing (before pairing): the rows that are, or may become by
+ * pairing (begins), intervals of non-zero length other than messages; a
+ * bound on the store's. */
+size_t batch_spans(const Batch *b);
 
 /* Local extra-field id for a name (created on first use). */
 uint32_t batch_extra_id(Batch *b, const char *name, size_t n);
