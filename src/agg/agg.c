@@ -9,8 +9,8 @@
  * Invariants: a summary only reads its store and selection; everything
  * built after summary_build is built lazily, once, by the file that owns
  * it (agg_lanes.c, agg_points.c, agg_rows.c, agg_frame.c), except the parts
- * kept for a row set (agg_groups.c, agg_dominant.c), built again for
- * another row set.
+ * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
+ * built again for another row set.
  */
 #include "agg_int.h"
 
