@@ -98,6 +98,10 @@ static uint32_t cell_mode(const uint32_t *hit, const uint64_t *key, size_t n, Mo
     return best;
 }
 
+/* a walk forward gives way to the lane's time index (a bin of about 4
+ * segments) this many segments ahead */
+#define WALK_FAR 32
+
 /* the segment of lane L at t (its index, or SIZE_MAX before the lane),
  * for t that do not decrease from call to call (*k: the previous answer,
  * SIZE_MAX at first): a galloping search forward from the previous
@@ -117,7 +121,7 @@ static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t
     size_t lo = *k; /* T[lo] <= t */
     size_t step = 1, hi = lo + 1;
     while (hi < end && T[hi] <= t) {
-        if (step == 32) { /* far ahead: the lane's time index */
+        if (step == WALK_FAR) { /* far ahead: the lane's time index */
             *far = true;
             return *k = (size_t)seg_find(S, L, t, NULL);
         }

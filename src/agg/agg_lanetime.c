@@ -22,22 +22,65 @@ typedef struct {
     uint32_t q;
 } TimeLane;
 
-static int cmp_timelane(const void *a, const void *b)
+/* v (in q order) sorted by (t, q): left as it is when it is (the lanes
+ * of a row mostly come in time order), else a stable radix sort of t
+ * (11 bits a pass, over the bits the range of t needs), which keeps q
+ * order among equal times: (t, q) packed in 8 bytes when they fit, else
+ * the pairs; tmp: room for n pairs */
+static void sort_timelane(TimeLane *v, TimeLane *tmp, size_t n)
 {
-    const TimeLane *x = a, *y = b;
-    if (x->t != y->t) return x->t < y->t ? -1 : 1;
-    return x->q < y->q ? -1 : x->q > y->q;
-}
-
-/* v sorted by (t, q): left as it is when it is (the lanes of a row mostly
- * come in time order) */
-static void sort_timelane(TimeLane *v, size_t n)
-{
-    for (size_t k = 1; k < n; k++)
-        if (cmp_timelane(&v[k - 1], &v[k]) > 0) {
-            qsort(v, n, sizeof(TimeLane), cmp_timelane);
-            return;
+    bool sorted = true;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t u = (uint64_t)v[k].t ^ (1ULL << 63); /* (order-preserving) */
+        if (u < lo) lo = u;
+        if (u > hi) hi = u;
+        if (k && (v[k - 1].t > v[k].t || (v[k - 1].t == v[k].t && v[k - 1].q > v[k].q))) sorted = false;
+    }
+    if (sorted) return;
+    uint64_t range = hi - lo;
+    int rbits = 0, qbits = 0;
+    while (rbits < 64 && (range >> rbits)) rbits++;
+    uint32_t qmax = 0;
+    for (size_t k = 0; k < n; k++)
+        if (v[k].q > qmax) qmax = v[k].q;
+    while (qbits < 32 && ((uint64_t)qmax >> qbits)) qbits++;
+    if (rbits + qbits <= 64) {
+        /* (t - lo, q) packed in 8 bytes, sorted on the bits of t, two
+         * buffers in turn */
+        uint64_t *k0 = (uint64_t *)tmp, *k1 = k0 + n, mask = qbits ? (1ULL << qbits) - 1 : 0;
+        for (size_t k = 0; k < n; k++) k0[k] = ((((uint64_t)v[k].t ^ (1ULL << 63)) - lo) << qbits) | v[k].q;
+        size_t cnt2[2048];
+        for (int sh = qbits; sh < qbits + rbits; sh += 11) {
+            memset(cnt2, 0, sizeof cnt2);
+            for (size_t k = 0; k < n; k++) cnt2[(k0[k] >> sh) & 2047]++;
+            size_t acc = 0;
+            for (size_t d = 0; d < 2048; d++) {
+                size_t c = cnt2[d];
+                cnt2[d] = acc;
+                acc += c;
+            }
+            for (size_t k = 0; k < n; k++) k1[cnt2[(k0[k] >> sh) & 2047]++] = k0[k];
+            uint64_t *x = k0;
+            k0 = k1;
+            k1 = x;
         }
+        for (size_t k = 0; k < n; k++) v[k] = (TimeLane){(int64_t)(((k0[k] >> qbits) + lo) ^ (1ULL << 63)), (uint32_t)(k0[k] & mask)};
+        return;
+    }
+    size_t cnt[2048];
+    for (int sh = 0; sh < 64 && (sh == 0 || (range >> sh)); sh += 11) {
+        memset(cnt, 0, sizeof cnt);
+        for (size_t k = 0; k < n; k++) cnt[((((uint64_t)v[k].t ^ (1ULL << 63)) - lo) >> sh) & 2047]++;
+        size_t acc = 0;
+        for (size_t d = 0; d < 2048; d++) {
+            size_t c = cnt[d];
+            cnt[d] = acc;
+            acc += c;
+        }
+        for (size_t k = 0; k < n; k++) tmp[cnt[((((uint64_t)v[k].t ^ (1ULL << 63)) - lo) >> sh) & 2047]++] = v[k];
+        memcpy(v, tmp, n * sizeof(TimeLane));
+    }
 }
 
 LaneTime *lanetime_build(const int64_t *span, size_t n)
@@ -59,8 +102,10 @@ LaneTime *lanetime_build(const int64_t *span, size_t n)
         T->m = 0;
         return T;
     }
-    sort_timelane(st, ns);
-    sort_timelane(en, ns);
+    TimeLane *tmp = xmalloc((ns + 1) * sizeof(TimeLane));
+    sort_timelane(st, tmp, ns);
+    sort_timelane(en, tmp, ns);
+    free(tmp);
     /* the distinct ends, merged; each lane's first and last unit */
     uint32_t *j0 = xmalloc((n + 1) * sizeof(uint32_t)), *j1 = xmalloc((n + 1) * sizeof(uint32_t));
     T->X = xmalloc((2 * ns + 1) * sizeof(int64_t));
