@@ -98,7 +98,7 @@ static uint32_t cell_mode(const uint32_t *hit, const uint64_t *key, size_t n, Mo
     return best;
 }
 
-/* a walk forward gives way to the lane's time index (a bin of about 4
+/* a walk forward gives way to the lane's time index (a bin of about 8
  * segments) this many segments ahead */
 #define WALK_FAR 32
 
@@ -559,14 +559,14 @@ static void dom_worker(void *ctx, int wk, int nw)
 
 void rowlanes_free(RowLanes *R)
 {
+    if (R->lt)
+        for (uint32_t g = 0; g < R->key.ng; g++) lanetime_free(R->lt[g]);
     rowkey_free(&R->key);
     free(R->goff);
     free(R->lane);
     free(R->span);
     free(R->off0);
     free(R->ev0);
-    if (R->lt)
-        for (uint32_t g = 0; g < R->key.ng; g++) lanetime_free(R->lt[g]);
     free(R->lt);
     memset(R, 0, sizeof *R);
 }

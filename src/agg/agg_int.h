@@ -30,8 +30,9 @@ typedef struct {
     int64_t t0, t1;  /* its span (lane_span), kept here so that a frame
                       * skips a lane without touching its segments */
     /* a time index: bins[k] = the last segment starting at or before
-     * seg_t[off] + (k << shift), so a lookup searches one bin of about 4
-     * segments instead of the whole lane */
+     * seg_t[off] + (k << shift), so a lookup searches one bin of about 8
+     * segments (32 in a lane of fewer than 4,096) instead of the whole
+     * lane */
     uint32_t *bins;
     uint32_t nbins;
     uint8_t shift;

@@ -202,8 +202,12 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     for (uint32_t i = 0; i < o->nl; i++) {
         size_t g0 = o->loff[i], n = o->ln[i].n;
         uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
+        /* (about 8 segments a bin in a long lane, whose lookups are the
+         * Gantt's cache misses; 32 in a short one, which a frame reads
+         * little and which are many: a task runtime's) */
         uint8_t sh = 0;
-        while ((span >> sh) >= n / 4 + 1) sh++;
+        size_t per = n >= 4096 ? 8 : 32;
+        while ((span >> sh) >= n / per + 1) sh++;
         uint32_t nb = n ? (uint32_t)(span >> sh) + 1 : 0;
         uint32_t *bins = arena_alloc(w->keep, ((size_t)nb + 1) * sizeof(uint32_t));
         size_t k = g0;
