@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "agg/agg.h"
+#include "agg/agg_int.h" /* (the Gantt's lanes by time, checked directly) */
 #include "filters/filter.h"
 #include "load/load.h"
 #include "store/store.h"
@@ -522,6 +523,151 @@ static void check_matrix(const char *name, const Store *s, const uint64_t *sel, 
     }
 }
 
+/* ---- the Gantt's lanes by time (LaneTime) against every lane ------------------ */
+
+/* the first q of spans sp[0..n) with t0 < b and t1 > a (NONE32: none) */
+static uint32_t ref_first_lane(const int64_t *sp, size_t n, int64_t a, int64_t b)
+{
+    for (size_t q = 0; q < n; q++) {
+        int64_t t0 = sp[2 * q], t1 = sp[2 * q + 1];
+        if (t0 == INT64_MAX && t1 == INT64_MIN) continue;
+        if (t0 < b && t1 > a) return (uint32_t)q;
+    }
+    return NONE32;
+}
+
+/* every cell [b[i], b[i + 1]) of nc cells over [w0, w1): the index's first
+ * lane against the direct one; returns the cells that differ */
+static int lanetime_cells(const int64_t *sp, size_t n, int64_t w0, int64_t w1, int nc, int *usable)
+{
+    LaneTime *T = lanetime_build(sp, n);
+    *usable = T->usable;
+    TimeGrid g;
+    grid_init(&g, w0, w1, nc);
+    size_t cur = 0;
+    int bad = 0;
+    for (int i = 0; i < nc && T->usable; i++) {
+        int64_t a = g.b[i], b = g.b[i + 1];
+        if (a >= b) continue; /* (zero-width cells: the Gantt asks every lane's cells) */
+        uint32_t x = lanetime_first(T, a, b, &cur), y = ref_first_lane(sp, n, a, b);
+        if (x != y) {
+            if (bad < 3) printf("    cell [%" PRId64 ", %" PRId64 "): index %u, direct %u\n", a, b, x, y);
+            bad++;
+        }
+    }
+    grid_free(&g);
+    lanetime_free(T);
+    return bad;
+}
+
+/* random spans: short and long, shared ends, lanes without segments, open
+ * ends (t1 = INT64_MAX), in random order or by start */
+static void check_lanetime_random(void)
+{
+    static const int64_t divs[] = {1, 10, 1000, 1000000};
+    int bad = 0, cells = 0;
+    for (int round = 0; round < 40; round++) {
+        size_t n = 1 + rnd(round < 20 ? 40 : 3000);
+        int64_t *sp = xmalloc((2 * n + 1) * sizeof(int64_t));
+        int64_t t = 0;
+        for (size_t q = 0; q < n; q++) {
+            if (rnd(20) == 0) {
+                sp[2 * q] = INT64_MAX, sp[2 * q + 1] = INT64_MIN;
+                continue;
+            }
+            int64_t t0 = round & 1 ? (t += rnd(50)) : (int64_t)rnd(1000000), len = rnd(8) == 0 ? rnd(500000) : 1 + rnd(2000);
+            if (rnd(4) == 0) t0 -= t0 % 1000; /* (shared ends, and on cell boundaries below) */
+            int64_t t1 = t0 + (len ? len : 1);
+            if (rnd(4) == 0 && t1 % 1000 && t1 - t1 % 1000 > t0) t1 -= t1 % 1000;
+            sp[2 * q] = t0;
+            sp[2 * q + 1] = rnd(30) == 0 ? INT64_MAX : t1;
+        }
+        /* cells of 1,000 or 2,000 from a multiple of 1,000: boundaries on
+         * the ends */
+        for (int nc = 10; nc <= 1000; nc *= 10) {
+            int usable;
+            int64_t w0 = 1000 * (int64_t)rnd(1000) - 100000;
+            bad += lanetime_cells(sp, n, w0, w0 + (int64_t)nc * 1000 * (1 + rnd(2)), nc, &usable);
+            cells += nc;
+        }
+        for (size_t z = 0; z < sizeof divs / sizeof divs[0]; z++) {
+            int64_t w = 1100000 / divs[z] > 0 ? 1100000 / divs[z] : 1, w0 = -50000 + (int64_t)rnd(1100000) - w / 2;
+            int usable;
+            for (int nc = 7; nc <= 200; nc *= 5) {
+                bad += lanetime_cells(sp, n, w0, w0 + w, nc, &usable);
+                cells += nc;
+                CHECK(usable);
+            }
+        }
+        free(sp);
+    }
+    /* a span it cannot hold (t0 >= t1): not usable, so the Gantt asks every lane */
+    int64_t deg[4] = {10, 20, 30, 30};
+    LaneTime *T = lanetime_build(deg, 2);
+    CHECK(!T->usable);
+    lanetime_free(T);
+    char what[120];
+    snprintf(what, sizeof what, "lanes by time: random spans, %d cells, the first lane meeting each", cells);
+    report(what, bad);
+}
+
+/* each display row's lanes (in row_lanes order, as the Gantt gathers
+ * them) of a few groupings, at four zooms; and the members with instants
+ * or arrivals */
+static void check_lanetime(const char *name, const Store *s, Summary *S)
+{
+    static const int64_t divs[] = {1, 10, 1000, 1000000};
+    int64_t span = s->t_max - s->t_min + 1;
+    for (int rki = 0; rki < 2; rki++) {
+        RowKind rk = rki ? ROWS_ACT : ROWS_LOC;
+        for (int lines = 3; lines <= 300; lines *= 10) {
+            RowSet rs;
+            rowset_init(&rs, S, rk, false);
+            rowset_fit(&rs, lines);
+            int bad = 0, badm = 0;
+            uint32_t *memb = xmalloc(((size_t)rs.n + 1) * sizeof(uint32_t));
+            for (uint32_t gi = 0; gi < rs.ng; gi++) {
+                VEC(int64_t) sp = {0};
+                for (uint32_t k = rowset_first(&rs, gi); k < rowset_end(&rs, gi); k++) {
+                    uint32_t nl;
+                    const uint32_t *ls = row_lanes(S, rk, rs.ids[k], &nl);
+                    for (uint32_t q = 0; q < nl; q++) {
+                        const Lane *L = &S->lanes[ls[q]];
+                        VEC_PUSH(sp, L->n ? L->t0 : INT64_MAX);
+                        VEC_PUSH(sp, L->n ? L->t1 : INT64_MIN);
+                    }
+                }
+                for (size_t z = 0; z < sizeof divs / sizeof divs[0]; z++) {
+                    int64_t w = span / divs[z] > 0 ? span / divs[z] : 1, t0 = s->t_min + (span - w) / 2;
+                    int usable;
+                    bad += lanetime_cells(sp.v, sp.len / 2, t0, t0 + w, 50, &usable);
+                    bad += lanetime_cells(sp.v, sp.len / 2, t0, t0 + w, 200, &usable);
+                }
+                VEC_FREE(sp);
+                for (int arr = 0; arr < 2; arr++) {
+                    uint32_t nm = summary_point_members(S, &rs, gi, arr, memb), m = 0;
+                    for (uint32_t k = rowset_first(&rs, gi); k < rowset_end(&rs, gi); k++) {
+                        uint32_t cnt = 0;
+                        if (arr) cnt = summary_arrivals(S, rk, rs.ids[k], INT64_MIN, INT64_MAX, NULL);
+                        else summary_glyph_in(S, rk, rs.ids[k], INT64_MIN, INT64_MAX, &cnt);
+                        bool listed = m < nm && memb[m] == k;
+                        m += listed;
+                        badm += listed != (cnt > 0);
+                    }
+                    badm += m != nm;
+                }
+            }
+            char what[200];
+            snprintf(what, sizeof what, "%s: lanes by time, by %s in %u rows, 4 zooms", name, rki ? "activity" : "location", rs.ng);
+            report(what, bad);
+            snprintf(what, sizeof what, "%s: members with instants / arrivals, by %s in %u rows", name, rki ? "activity" : "location", rs.ng);
+            report(what, badm);
+            free(memb);
+            rowset_free(&rs);
+        }
+    }
+}
+
 static int check_file(const char *path)
 {
     LoadOpts o;
@@ -542,6 +688,7 @@ static int check_file(const char *path)
     check_frames(name, s, NULL, S);
     check_matrix(name, s, NULL, S);
     check_visible(name, s, NULL, S);
+    check_lanetime(name, s, S);
     /* a filtered summary, derived from the unfiltered one */
     static const char *const filt = "dur > 1us || kind == \"send\" || kind == \"recv\" || kind == \"mark\"";
     FilterError fe;
@@ -557,6 +704,7 @@ static int check_file(const char *path)
         check_frames(nm, s, sel, F);
         check_matrix(nm, s, sel, F);
         check_visible(nm, s, sel, F);
+        check_lanetime(nm, s, F);
         summary_free(F);
         free(sel);
     } else {
@@ -572,6 +720,7 @@ int main(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "--gen-tasks")) return gen_tasks(atol(argv[2]), argv[3]);
     if (argc == 5 && !strcmp(argv[1], "--gen-locs")) return gen_locs(atol(argv[2]), atol(argv[3]), argv[4]);
+    check_lanetime_random();
     for (int i = 1; i < argc; i++) check_file(argv[i]);
     printf("agg-check: %d passed, %d failed\n", g_pass, g_failed + g_fail_checks);
     return g_failed || g_fail_checks ? 1 : 0;

@@ -9,8 +9,8 @@
  * Invariants: a summary only reads its store and selection; everything
  * built after summary_build is built lazily, once, by the file that owns
  * it (agg_lanes.c, agg_points.c, agg_rows.c, agg_frame.c), except the parts
- * kept for a row set (agg_groups.c, agg_dominant.c), built again for
- * another row set.
+ * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
+ * built again for another row set.
  */
 #include "agg_int.h"
 
@@ -310,7 +310,11 @@ uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
     for (uint32_t l = 0; l < s->nloc; l++) {
         size_t first = s->locs[l].first, end = first + s->locs[l].count;
         if (first == end || s->ts[first] >= b || s->ts[end - 1] < a) continue;
-        size_t ia = ts_lower_interp(s->ts, first, end, a), ib = ia, step = 1;
+        size_t ia = s->ts[first] >= a ? first : ts_lower_interp(s->ts, first, end, a), ib = ia, step = 1;
+        if (s->ts[end - 1] < b) { /* (all of it from ia: a wide window needs no search) */
+            n += sel_prefix(S, end) - sel_prefix(S, ia);
+            continue;
+        }
         while (ib + step < end && s->ts[ib + step] < b) {
             ib += step;
             step *= 2;

@@ -32,8 +32,9 @@
  * segments, the location index), agg_points.c (point series, steps, the
  * matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
  * reducers), agg_groups.c (group summaries: a grouped row's busy / sync
- * per cell), agg_dominant.c (the Gantt's dominant interval); agg_int.h
- * holds the internals.
+ * per cell), agg_dominant.c (the Gantt's dominant interval),
+ * agg_lanetime.c (a display row's lanes by time, for the Gantt's cells its
+ * samples leave empty); agg_int.h holds the internals.
  *
  * Invariants: a summary only reads its store and selection (both must
  * outlive it); evaluating a frame changes nothing but lazily built parts
@@ -210,6 +211,12 @@ uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
 int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count);
 /* summary_arrivals for every cell of g at once, sparsely (as above). */
 int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
+/* The members of display row r of rs (their positions k, rowset_first
+ * .. rowset_end, in order) whose base rows have instants with a glyph
+ * (arrivals: message arrivals) at all, into k[] (room for the row's
+ * members); how many. A row of 3,500 members (a task runtime's
+ * activities) then costs a call per member with something to draw. */
+uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool arrivals, uint32_t *k);
 
 /* Whether base row `row` has a selected event starting in [a, b) or an
  * interval of the selection open in it. */

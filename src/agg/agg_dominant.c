@@ -1,16 +1,23 @@
 /*
  * agg_dominant.c — the Gantt's dominant interval per cell: each lane's
- * innermost event sampled at a few points per cell, counted by name.
+ * innermost event sampled at a few points per cell, counted by name; in a
+ * cell the samples leave empty, the first interval of the first lane (in
+ * the row's order) that has one there.
  *
- * Owns: Summary.rowlanes (each display row's lanes, their spans and
- * their first segments, for
- * the last row set drawn: rebuilt, before the workers start, when the rows
- * or their grouping change).
+ * Owns: Summary.rowlanes (each display row's lanes, their spans and first
+ * segments, for the last row set drawn: rebuilt, before the workers
+ * start, when the rows or their grouping change; the first segments'
+ * events and each row's lanes by time, agg_lanetime.c, filled in by the
+ * frames that need them, each row's by the worker drawing it).
  * Invariants: at most about 120,000 samples a frame (fewer per lane when a
  * frame holds many lanes); a sample's segment is the lane's last starting
- * at or before it, however it is found (a walk forward, or lookups 8 at a
- * time), so the samples found do not depend on the method; display rows
- * are independent (2 workers, which only read).
+ * at or before it, however it is found (a walk forward, or lookups 16 at a
+ * time), so the samples found do not depend on the method; an empty
+ * cell's lane is the first whose span meets it, however it is found (the
+ * lanes by time, or every lane's cells), and the next ones meeting it
+ * only when that one has no interval there; display rows are independent
+ * (2 workers, which read the lanes and write only their rows' parts of
+ * rowlanes).
  */
 #include "agg_int.h"
 
@@ -40,15 +47,24 @@ static uint32_t cell_mode(const uint32_t *hit, const uint64_t *key, size_t n, Mo
 {
     uint32_t best = NONE32, bn = 0;
     if (n <= 24) {
+        /* the distinct keys in the order first sampled (a cell holds few),
+         * with their counts and first samples */
+        uint64_t dk[24];
+        uint32_t dn[24], df[24], nd = 0, last = 0;
         for (size_t p = 0; p < n; p++) {
             if (hit[p] == NONE32) continue;
-            size_t q = 0;
-            while (q < p && (hit[q] == NONE32 || key[q] != key[p])) q++;
-            if (q < p) continue; /* (counted at its first sample) */
-            uint32_t c = 1;
-            for (q = p + 1; q < n; q++) c += hit[q] != NONE32 && key[q] == key[p];
-            if (c > bn) bn = c, best = hit[p];
+            if (nd && dk[last] == key[p]) { /* (mostly the key of the sample before) */
+                dn[last]++;
+                continue;
+            }
+            uint32_t d = 0;
+            while (d < nd && dk[d] != key[p]) d++;
+            if (d == nd) dk[nd] = key[p], dn[nd] = 0, df[nd++] = (uint32_t)p;
+            dn[d]++;
+            last = d;
         }
+        for (uint32_t d = 0; d < nd; d++)
+            if (dn[d] > bn) bn = dn[d], best = hit[df[d]];
         return best;
     }
     if (H->cap < 2 * n) {
@@ -82,6 +98,10 @@ static uint32_t cell_mode(const uint32_t *hit, const uint64_t *key, size_t n, Mo
     return best;
 }
 
+/* a walk forward gives way to the lane's time index (a bin of about 8
+ * segments) this many segments ahead */
+#define WALK_FAR 32
+
 /* the segment of lane L at t (its index, or SIZE_MAX before the lane),
  * for t that do not decrease from call to call (*k: the previous answer,
  * SIZE_MAX at first): a galloping search forward from the previous
@@ -101,7 +121,7 @@ static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t
     size_t lo = *k; /* T[lo] <= t */
     size_t step = 1, hi = lo + 1;
     while (hi < end && T[hi] <= t) {
-        if (step == 32) { /* far ahead: the lane's time index */
+        if (step == WALK_FAR) { /* far ahead: the lane's time index */
             *far = true;
             return *k = (size_t)seg_find(S, L, t, NULL);
         }
@@ -118,19 +138,13 @@ static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t
     return *k = lo;
 }
 
-/* For each cell i of g, the lanes of a group of n lanes (spans sp) whose
- * span [t0, t1) meets it (b[i] < t1 and b[i + 1] > t0; zero-width cells
- * included), as their places in the group, in its order:
- * cl[coff[i] .. coff[i + 1]). A lane outside that range has no segment
- * but its idle ones in the cell. */
-typedef VEC(uint32_t) U32Vec;
-
-static void cells_of_lanes(const TimeGrid *g, const int64_t *sp, size_t n, U32Vec *coff, U32Vec *cl)
+/* For each lane of a group of n lanes (spans sp), the cells of g its
+ * span [t0, t1) meets (b[i] < t1 and b[i + 1] > t0; zero-width cells
+ * included): rng[2q] .. rng[2q + 1] (none: rng[2q] > rng[2q + 1]). A lane
+ * has no segment but its idle ones in the other cells. */
+static void lane_cells(const TimeGrid *g, const int64_t *sp, size_t n, uint32_t *rng)
 {
     size_t nc = (size_t)g->ncell, nb = nc + 1;
-    coff->len = cl->len = 0;
-    for (size_t i = 0; i <= nc + 1; i++) VEC_PUSH(*coff, 0);
-    uint32_t *rng = xmalloc((2 * n + 1) * sizeof(uint32_t));
     for (size_t q = 0; q < n; q++) {
         rng[2 * q] = 1, rng[2 * q + 1] = 0; /* (empty) */
         int64_t t0 = sp[2 * q], t1 = sp[2 * q + 1]; /* (the lane's span; none: t0 > t1) */
@@ -141,18 +155,137 @@ static void cells_of_lanes(const TimeGrid *g, const int64_t *sp, size_t n, U32Ve
         size_t c1 = w - 1 < nc - 1 ? w - 1 : nc - 1;
         if (u >= nb || c0 > c1) continue;
         rng[2 * q] = (uint32_t)c0, rng[2 * q + 1] = (uint32_t)c1;
-        for (size_t c = c0; c <= c1; c++) coff->v[c + 1]++;
     }
+}
+
+/* first[i]: the first lane (in the group's order) whose cells rng hold
+ * cell i, or NONE32; each cell is set once (nxt: the next cell not set
+ * yet, with paths halved), so that a row costs its lanes and cells, not
+ * their product */
+static void first_lanes(const uint32_t *rng, size_t n, size_t nc, uint32_t *first, uint32_t *nxt)
+{
+    for (size_t c = 0; c <= nc; c++) nxt[c] = (uint32_t)c;
+    for (size_t c = 0; c < nc; c++) first[c] = NONE32;
+    size_t left = nc;
+    for (size_t q = 0; q < n && left; q++) {
+        uint32_t c0 = rng[2 * q], c1 = rng[2 * q + 1];
+        if (c0 > c1) continue;
+        for (uint32_t c = c0;;) {
+            while (nxt[c] != c) {
+                nxt[c] = nxt[nxt[c]];
+                c = nxt[c];
+            }
+            if (c > c1) break;
+            first[c] = (uint32_t)q;
+            left--;
+            nxt[c] = c + 1;
+        }
+    }
+}
+
+/* What lane_first_in(q, a, b) will read, read ahead (nothing waits for
+ * it): stage 0 the lane and its first segment's event, 1 its time index
+ * at a (the lane read at stage 0), 2 the segments there (the index read at
+ * stage 1). Only the reads; lane_first_in decides. */
+static inline void lane_first_ahead(const Summary *S, const uint32_t *glv, const int64_t *gspv, const uint32_t *goff0,
+                                    const uint32_t *gev0, size_t q, int64_t a, int64_t b, int stage)
+{
+    int64_t t0 = gspv[2 * q];
+    bool inside = t0 > a && t0 < b;
+    if (stage == 0) {
+        if (inside && gev0[q] == EV0_UNREAD) __builtin_prefetch(&S->seg_ev[goff0[q]]);
+        if (!inside) __builtin_prefetch(&S->lanes[glv[q]]);
+        return;
+    }
+    if (inside) return; /* (mostly its first segment: no search) */
+    const Lane *L = &S->lanes[glv[q]];
+    if (!L->n || a < L->t0) return;
+    uint64_t k = (uint64_t)(a - L->t0) >> L->shift;
+    if (k >= L->nbins) k = L->nbins - 1;
+    if (stage == 1) {
+        __builtin_prefetch(&L->bins[k]);
+        return;
+    }
+    size_t lo = L->bins[k];
+    __builtin_prefetch(&S->seg_t[lo]);
+    __builtin_prefetch(&S->seg_t[lo + 4]);
+    __builtin_prefetch(&S->seg_ev[lo]);
+}
+
+/* For each cell i of g, the lanes of the group whose cells rng hold it,
+ * as their places in the group, in its order: cl[coff[i] .. coff[i + 1]). */
+typedef VEC(uint32_t) U32Vec;
+
+static void cells_of_lanes(const TimeGrid *g, const uint32_t *rng, size_t n, U32Vec *coff, U32Vec *cl)
+{
+    size_t nc = (size_t)g->ncell;
+    coff->len = cl->len = 0;
+    VEC_RESERVE(*coff, nc + 2);
+    memset(coff->v, 0, (nc + 2) * sizeof(uint32_t));
+    coff->len = nc + 2;
+    for (size_t q = 0; q < n; q++)
+        for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) coff->v[c + 1]++;
     for (size_t i = 0; i < nc; i++) coff->v[i + 1] += coff->v[i];
     size_t tot = coff->v[nc];
-    for (size_t k = 0; k < tot; k++) VEC_PUSH(*cl, 0);
+    VEC_RESERVE(*cl, tot + 1);
+    cl->len = tot;
     uint32_t *pos = xmalloc((nc + 1) * sizeof(uint32_t));
     memcpy(pos, coff->v, nc * sizeof(uint32_t));
     for (size_t q = 0; q < n; q++)
         for (size_t c = rng[2 * q]; c <= rng[2 * q + 1]; c++) cl->v[pos[c]++] = (uint32_t)q;
     free(pos);
-    free(rng);
 }
+
+/* The first interval of lane q of a group (lanes glv, spans gspv, first
+ * segments goff0) that meets the cell [a, b): the segment at a, or one
+ * starting in the cell; its event, or NONE32 */
+static inline uint32_t lane_first_in(const Summary *S, const uint32_t *glv, const int64_t *gspv, const uint32_t *goff0,
+                                     uint32_t *gev0, size_t q, int64_t a, int64_t b, size_t *hq, size_t *hk)
+{
+    int64_t t0 = gspv[2 * q];
+    if (t0 > a && t0 < b) {
+        /* the lane starts inside the cell: its first segment, as the
+         * search below would find it, without reading the lane (its event
+         * kept for the row set's next frames) */
+        uint32_t e0 = gev0[q];
+        if (e0 == EV0_UNREAD) gev0[q] = e0 = S->seg_ev[goff0[q]];
+        if (e0 != NONE32) return e0;
+    }
+    const Lane *L = &S->lanes[glv[q]];
+    if (!L->n) return NONE32;
+    const int64_t *T = S->seg_t;
+    size_t end = (size_t)L->off + L->n;
+    ptrdiff_t sk;
+    if (*hq == q && T[*hk] <= a) {
+        /* the lane searched for a previous cell (cells increase): forward
+         * from its segment there, which is mostly in the same cache line,
+         * instead of through the lane's time index */
+        size_t lo = *hk, step = 1, hi = lo + 1;
+        while (hi < end && T[hi] <= a) {
+            lo = hi;
+            step *= 2;
+            hi = lo + step;
+        }
+        if (hi > end) hi = end;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (T[mid] <= a) lo = mid;
+            else hi = mid;
+        }
+        sk = (ptrdiff_t)lo;
+    } else {
+        sk = seg_find(S, L, a, NULL);
+    }
+    if (sk >= 0) *hq = q, *hk = (size_t)sk;
+    size_t from = sk < 0 ? L->off : (size_t)sk;
+    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
+        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) return S->seg_ev[z];
+    return NONE32;
+}
+
+/* probes farther apart than this many segments (on average) are looked
+ * up independently (seg_find_many), nearer ones by a walk forward */
+#define SPARSE_GAP 64
 
 typedef struct {
     Summary *S;
@@ -181,10 +314,12 @@ static void dom_worker(void *ctx, int wk, int nw)
     ModeHash mh = {0};
     VEC(int64_t) pt = {0};       /* a lane's probes' times, in order */
     VEC(size_t) pk = {0};        /* and the segments found */
-    VEC(uint32_t) pl = {0};  /* the probes: lane, */
+    VEC(uint32_t) pl = {0};  /* the probes: lane (its place in the group), */
     VEC(double) pf = {0};    /* and where in each cell */
     VEC(uint32_t) hit = {0}; /* [cell][probe]: the event found */
     U32Vec coff = {0}, cl = {0}; /* per cell, the lanes whose span meets it */
+    U32Vec rng = {0}, first = {0}, nxt = {0}; /* per lane its cells; per cell its first lane */
+    U32Vec fbc = {0}, fbq = {0};                /* the cells the samples left empty, and their first lanes */
     VEC(size_t) segk = {0};      /* [cell][probe]: the segment found */
     VEC(uint32_t) ord = {0};     /* a lane's probes by place in the cell */
     VEC(uint64_t) hkey = {0};    /* [cell][probe]: the name key of the event found */
@@ -195,12 +330,13 @@ static void dom_worker(void *ctx, int wk, int nw)
         const uint32_t *glv = c->RL->lane + c->RL->goff[gi];
         const int64_t *gspv = c->RL->span + 2 * (size_t)c->RL->goff[gi];
         const uint32_t *goff0 = c->RL->off0 + c->RL->goff[gi];
+        uint32_t *gev0 = c->RL->ev0 + c->RL->goff[gi];
         size_t gln = c->RL->goff[gi + 1] - c->RL->goff[gi];
         pl.len = pf.len = 0;
         if (gln * (size_t)samples <= cell_budget) {
             for (size_t q = 0; q < gln; q++)
                 for (int j = 0; j < samples; j++) {
-                    VEC_PUSH(pl, glv[q]);
+                    VEC_PUSH(pl, (uint32_t)q);
                     VEC_PUSH(pf, (2.0 * j + 1) / (2.0 * samples));
                 }
         } else {
@@ -209,21 +345,25 @@ static void dom_worker(void *ctx, int wk, int nw)
              * do not line up) */
             for (size_t j = 0; j < cell_budget; j++) {
                 double f = (double)(j + 1) * 0.6180339887498949;
-                VEC_PUSH(pl, glv[j * gln / cell_budget]);
+                VEC_PUSH(pl, (uint32_t)(j * gln / cell_budget));
                 VEC_PUSH(pf, f - (double)(int64_t)f);
             }
         }
         size_t np = pl.len;
-        bool cl_built = false;
+        bool cl_built = false, fl_built = false, rng_built = false;
+        size_t ltcur = 0; /* (the cursor of the row's lanes by time) */
+        if (gln > 8) VEC_RESERVE(rng, 2 * gln + 1);
+        size_t hq = SIZE_MAX, hk = 0; /* the last lane searched in the fallback, and its segment found */
         hit.len = 0;
-        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(hit, NONE32);
+        VEC_RESERVE(hit, (size_t)nc * np + 1); /* (every entry set below) */
         /* the probes of a lane (consecutive in pl) walk forward through it
          * together, cell after cell and in each cell by their place in it,
          * so that the lane is read once, in order; the segments found
          * first, then their events (loads that do not wait for one
          * another) */
         segk.len = 0;
-        for (size_t z = 0; z < (size_t)nc * np; z++) VEC_PUSH(segk, SIZE_MAX);
+        VEC_RESERVE(segk, (size_t)nc * np + 1);
+        for (size_t z = 0; z < (size_t)nc * np; z++) segk.v[z] = SIZE_MAX;
         for (size_t p0 = 0, p1; p0 < np; p0 = p1) {
             p1 = p0 + 1;
             while (p1 < np && pl.v[p1] == pl.v[p0]) p1++;
@@ -236,10 +376,37 @@ static void dom_worker(void *ctx, int wk, int nw)
                     ord.v[u - 1] = x;
                 }
             }
-            const Lane *L = &S->lanes[pl.v[p0]];
+            /* only the probes inside the lane's span [t0, t1) are looked
+             * up: before it the lane has no segment, from t1 on only its
+             * last, idle one (no event either way); so only the cells
+             * [i0, i1] that can hold such probes get their times: the
+             * first whose last probe time, max(a, b - 1), reaches t0 (b >
+             * t0, or a zero-width cell at or after t0), the last with a <
+             * t1 */
+            size_t q = pl.v[p0];
+            int64_t st0 = gspv[2 * q], st1 = gspv[2 * q + 1];
+            size_t i0 = 0, i1 = 0; /* [i0, i1) */
+            if (st0 <= st1) {
+                size_t lo = 0, hi = (size_t)nc;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (g->b[mid + 1] > st0 || g->b[mid] >= st0) hi = mid;
+                    else lo = mid + 1;
+                }
+                i0 = lo;
+                hi = (size_t)nc;
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (g->b[mid] < st1) lo = mid + 1;
+                    else hi = mid;
+                }
+                i1 = lo;
+            }
+            if (i0 >= i1) continue; /* (segk stays SIZE_MAX) */
+            const Lane *L = &S->lanes[glv[q]];
             /* the probes' times, in order */
             pt.len = 0;
-            for (int i = 0; i < nc; i++) {
+            for (size_t i = i0; i < i1; i++) {
                 int64_t a = g->b[i], b = g->b[i + 1];
                 for (size_t u = 0; u < ord.len; u++) {
                     int64_t t = a + (int64_t)((double)(b - a) * pf.v[ord.v[u]]);
@@ -254,9 +421,6 @@ static void dom_worker(void *ctx, int wk, int nw)
                 pk.cap = npt;
                 pk.v = xmalloc(npt * sizeof(size_t));
             }
-            /* only the probes inside the lane's span [t0, t1) are looked
-             * up: before it the lane has no segment, from t1 on only its
-             * last, idle one (no event either way) */
             size_t zlo = 0, zhi = 0;
             if (L->n) {
                 while (zlo < npt && pt.v[zlo] < L->t0) zlo++;
@@ -270,10 +434,10 @@ static void dom_worker(void *ctx, int wk, int nw)
             /* far apart (many segments between probes): independent
              * lookups, several at a time; else a walk forward */
             bool sparse = false;
-            if (nin && L->n > 64 * nin) { /* (an estimate: the lane's segments spread evenly) */
+            if (nin && L->n > SPARSE_GAP * nin) { /* (an estimate: the lane's segments spread evenly) */
                 int64_t l0 = S->seg_t[L->off], l1 = S->seg_t[(size_t)L->off + L->n - 1];
                 int64_t x0 = pin[0] > l0 ? pin[0] : l0, x1 = pin[nin - 1] < l1 ? pin[nin - 1] : l1;
-                sparse = x1 > x0 && (double)L->n * (double)(x1 - x0) > 64.0 * (double)nin * (double)(l1 - l0);
+                sparse = x1 > x0 && (double)L->n * (double)(x1 - x0) > (double)SPARSE_GAP * (double)nin * (double)(l1 - l0);
             }
             if (sparse) {
                 seg_find_many(S, L, pin, nin, pk.v + zlo);
@@ -282,8 +446,8 @@ static void dom_worker(void *ctx, int wk, int nw)
                 bool far = false;
                 for (size_t z = 0; z < nin; z++) pk.v[zlo + z] = seg_walk(S, L, pin[z], &k, &far);
             }
-            for (int i = 0, z = 0; i < nc; i++)
-                for (size_t u = 0; u < ord.len; u++) segk.v[(size_t)i * np + ord.v[u]] = pk.v[z++];
+            for (size_t i = i0, z = 0; i < i1; i++)
+                for (size_t u = 0; u < ord.len; u++) segk.v[i * np + ord.v[u]] = pk.v[z++];
         }
         size_t nz = (size_t)nc * np;
         for (size_t z = 0; z < nz; z++) {
@@ -291,58 +455,99 @@ static void dom_worker(void *ctx, int wk, int nw)
             hit.v[z] = segk.v[z] == SIZE_MAX ? NONE32 : S->seg_ev[segk.v[z]];
         }
         hkey.len = 0; /* (and their names' keys, the same way) */
+        VEC_RESERVE(hkey, nz + 1);
         for (size_t z = 0; z < nz; z++) {
             if (z + 16 < nz && hit.v[z + 16] != NONE32) {
                 __builtin_prefetch(&s->name[hit.v[z + 16]]);
                 __builtin_prefetch(&s->kind[hit.v[z + 16]]);
             }
-            VEC_PUSH(hkey, hit.v[z] == NONE32 ? 0 : (uint64_t)name_key(s, hit.v[z]));
+            hkey.v[z] = hit.v[z] == NONE32 ? 0 : (uint64_t)name_key(s, hit.v[z]);
         }
+        uint32_t *orow = out + (size_t)gi * (size_t)nc;
+        fbc.len = 0;
         for (int i = 0; i < nc; i++) {
-            int64_t a = g->b[i], b = g->b[i + 1];
             /* the samples by name: the name with the most samples, and
              * of it the event of its first sample (a name's first event in
              * the probes' order; ties: the name sampled first) */
-            uint32_t best = cell_mode(hit.v + (size_t)i * np, hkey.v + (size_t)i * np, np, &mh);
-            if (best == NONE32) {
-                /* nothing at the samples: an interval shorter than the
-                 * sampling, the first one that starts in the cell, in the
-                 * first lane (in the group's order) that has one; only the
-                 * lanes whose span meets the cell can */
-                if (gln > 8 && !cl_built) {
-                    cells_of_lanes(g, gspv, gln, &coff, &cl);
-                    cl_built = true;
-                }
-                size_t q0 = cl_built ? coff.v[i] : 0, q1 = cl_built ? coff.v[i + 1] : gln;
-                for (size_t qq = q0; qq < q1 && best == NONE32; qq++) {
-                    size_t q = cl_built ? cl.v[qq] : qq;
-                    int64_t t0 = gspv[2 * q];
-                    if (t0 > a && t0 < b && S->seg_ev[goff0[q]] != NONE32) {
-                        /* (the lane starts inside the cell: its first
-                         * segment, as the search below would find it,
-                         * without reading the lane) */
-                        best = S->seg_ev[goff0[q]];
-                        break;
-                    }
-                    const Lane *L = &S->lanes[glv[q]];
-                    if (!L->n) continue;
-                    ptrdiff_t sk = seg_find(S, L, a, NULL);
-                    size_t from = sk < 0 ? L->off : (size_t)sk;
-                    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
-                        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) {
-                            best = S->seg_ev[z];
-                            break;
-                        }
-                }
+            orow[i] = cell_mode(hit.v + (size_t)i * np, hkey.v + (size_t)i * np, np, &mh);
+            if (orow[i] == NONE32) VEC_PUSH(fbc, (uint32_t)i);
+        }
+        /* nothing at the samples: an interval shorter than the sampling,
+         * the first one that starts in the cell, in the first lane (in the
+         * group's order) that has one; only the lanes whose span meets the
+         * cell can */
+        if (gln <= 8) {
+            for (size_t f = 0; f < fbc.len; f++) {
+                size_t i = fbc.v[f];
+                int64_t a = g->b[i], b = g->b[i + 1];
+                uint32_t best = NONE32;
+                for (size_t q = 0; q < gln && best == NONE32; q++) best = lane_first_in(S, glv, gspv, goff0, gev0, q, a, b, &hq, &hk);
+                orow[i] = best;
             }
-            out[(size_t)gi * (size_t)nc + (size_t)i] = best;
+        } else if (fbc.len) {
+            /* the first lane meeting each cell, which mostly has one (from
+             * the row's lanes by time, built once for the row set; for a
+             * zero-width cell, from every lane's cells); the lanes' data
+             * read ahead in stages for all the cells, so that their cache
+             * misses overlap; then, where that lane has none, the next
+             * ones meeting the cell, in order */
+            if (!c->RL->lt[gi]) c->RL->lt[gi] = lanetime_build(gspv, gln);
+            const LaneTime *LT = c->RL->lt[gi];
+            VEC_RESERVE(fbq, fbc.len + 1);
+            for (size_t f = 0; f < fbc.len; f++) {
+                size_t i = fbc.v[f];
+                int64_t a = g->b[i], b = g->b[i + 1];
+                uint32_t q1;
+                if (LT->usable && a < b) {
+                    q1 = lanetime_first(LT, a, b, &ltcur);
+                } else {
+                    if (!fl_built) {
+                        VEC_RESERVE(first, (size_t)nc + 1);
+                        VEC_RESERVE(nxt, (size_t)nc + 1);
+                        if (!rng_built) lane_cells(g, gspv, gln, rng.v);
+                        rng_built = true;
+                        first_lanes(rng.v, gln, (size_t)nc, first.v, nxt.v);
+                        fl_built = true;
+                    }
+                    q1 = first.v[i];
+                }
+                fbq.v[f] = q1;
+                if (q1 != NONE32) lane_first_ahead(S, glv, gspv, goff0, gev0, q1, a, b, 0);
+            }
+            for (int stage = 1; stage <= 2; stage++)
+                for (size_t f = 0; f < fbc.len; f++)
+                    if (fbq.v[f] != NONE32)
+                        lane_first_ahead(S, glv, gspv, goff0, gev0, fbq.v[f], g->b[fbc.v[f]], g->b[fbc.v[f] + 1], stage);
+            for (size_t f = 0; f < fbc.len; f++) {
+                size_t i = fbc.v[f];
+                int64_t a = g->b[i], b = g->b[i + 1];
+                uint32_t q1 = fbq.v[f], best = NONE32;
+                if (q1 != NONE32) best = lane_first_in(S, glv, gspv, goff0, gev0, q1, a, b, &hq, &hk);
+                if (best == NONE32 && q1 != NONE32) {
+                    if (!cl_built) {
+                        if (!rng_built) lane_cells(g, gspv, gln, rng.v);
+                        rng_built = true;
+                        cells_of_lanes(g, rng.v, gln, &coff, &cl);
+                        cl_built = true;
+                    }
+                    /* (the cell's first lane is q1, tried above) */
+                    for (size_t qq = coff.v[i] + 1; qq < coff.v[i + 1] && best == NONE32; qq++)
+                        best = lane_first_in(S, glv, gspv, goff0, gev0, cl.v[qq], a, b, &hq, &hk);
+                }
+                orow[i] = best;
+            }
         }
-        }
+    }
     VEC_FREE(pl);
     VEC_FREE(pf);
     VEC_FREE(hit);
     VEC_FREE(coff);
     VEC_FREE(cl);
+    VEC_FREE(rng);
+    VEC_FREE(fbc);
+    VEC_FREE(fbq);
+    VEC_FREE(first);
+    VEC_FREE(nxt);
     VEC_FREE(segk);
     VEC_FREE(ord);
     VEC_FREE(hkey);
@@ -354,17 +559,24 @@ static void dom_worker(void *ctx, int wk, int nw)
 
 void rowlanes_free(RowLanes *R)
 {
+    if (R->lt)
+        for (uint32_t g = 0; g < R->key.ng; g++) lanetime_free(R->lt[g]);
     rowkey_free(&R->key);
     free(R->goff);
     free(R->lane);
     free(R->span);
     free(R->off0);
+    free(R->ev0);
+    free(R->lt);
     memset(R, 0, sizeof *R);
 }
 
 size_t rowlanes_bytes(const RowLanes *R)
 {
-    return R->goff ? rowkey_bytes(&R->key) + ((size_t)R->key.ng + 1) * 4 + (size_t)R->goff[R->key.ng] * (4 + 16 + 4) : 0;
+    if (!R->goff) return 0;
+    size_t b = rowkey_bytes(&R->key) + ((size_t)R->key.ng + 1) * (4 + sizeof(LaneTime *)) + (size_t)R->goff[R->key.ng] * (4 + 16 + 4 + 4);
+    for (uint32_t g = 0; g < R->key.ng; g++) b += lanetime_bytes(R->lt[g]);
+    return b;
 }
 
 /* S->rowlanes for rs (rebuilt when the row set or its grouping changes):
@@ -377,6 +589,7 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
     rowlanes_free(R);
     rowkey_set(&R->key, rs);
     R->goff = xmalloc(((size_t)rs->ng + 1) * sizeof(uint32_t));
+    R->lt = xcalloc((size_t)rs->ng + 1, sizeof(LaneTime *));
     size_t n = 0;
     for (uint32_t k = 0; k < rs->n; k++) {
         uint32_t nl;
@@ -386,6 +599,8 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
     R->lane = xmalloc((n + 1) * sizeof(uint32_t));
     R->span = xmalloc((2 * n + 1) * sizeof(int64_t));
     R->off0 = xmalloc((n + 1) * sizeof(uint32_t));
+    R->ev0 = xmalloc((n + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k <= n; k++) R->ev0[k] = EV0_UNREAD;
     size_t o = 0;
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         R->goff[gi] = (uint32_t)o;

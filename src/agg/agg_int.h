@@ -30,8 +30,9 @@ typedef struct {
     int64_t t0, t1;  /* its span (lane_span), kept here so that a frame
                       * skips a lane without touching its segments */
     /* a time index: bins[k] = the last segment starting at or before
-     * seg_t[off] + (k << shift), so a lookup searches one bin of about 32
-     * segments instead of the whole lane */
+     * seg_t[off] + (k << shift), so a lookup searches one bin of about 8
+     * segments (32 in a lane of fewer than 4,096) instead of the whole
+     * lane */
     uint32_t *bins;
     uint32_t nbins;
     uint8_t shift;
@@ -109,6 +110,28 @@ void rowkey_set(RowKey *K, const RowSet *rs);
 void rowkey_free(RowKey *K);
 size_t rowkey_bytes(const RowKey *K);
 
+/* A display row's lanes by time (agg_dominant.c), for the first lane in
+ * the row's order whose span [t0, t1) meets a cell [a, b) (t0 < b and
+ * t1 > a): the distinct ends of the spans X[0..m) cut time into units
+ * [X[j], X[j + 1]); U[j] is the first lane (its place in the row) whose
+ * span holds unit j (NONE32: none), B[k] the least U of units 16k ..
+ * 16k + 15. A cell with a < b meets exactly the units j with X[j] < b and
+ * X[j + 1] > a, a range: its first lane is their least U. */
+typedef struct {
+    bool usable;  /* (false: a span this cannot hold, t0 >= t1) */
+    uint32_t m;
+    int64_t *X;
+    uint32_t *U, *B;
+} LaneTime;
+/* (agg_lanetime.c) the index of the spans span[2q], span[2q + 1] of n
+ * lanes (INT64_MAX, INT64_MIN: a lane without segments) */
+LaneTime *lanetime_build(const int64_t *span, size_t n);
+void lanetime_free(LaneTime *T);
+size_t lanetime_bytes(const LaneTime *T);
+/* the first lane meeting [a, b) (a < b), or NONE32; *cur: a cursor, 0
+ * at first, for queries whose a does not decrease */
+uint32_t lanetime_first(const LaneTime *T, int64_t a, int64_t b, size_t *cur);
+
 /* The lanes of each display row of a row set, and their spans, in the
  * rows' order (agg_dominant.c: the Gantt reads them every frame) */
 typedef struct {
@@ -117,7 +140,14 @@ typedef struct {
     uint32_t *lane;
     int64_t *span;   /* per lane: t0, t1 (INT64_MAX, INT64_MIN: no segment) */
     uint32_t *off0;  /* per lane: its first segment (Lane.off; 0: none) */
+    uint32_t *ev0;   /* per lane: its first segment's event, read when a frame
+                      * first needs it (EV0_UNREAD before; the worker of the
+                      * lane's display row writes it, no other reads it) */
+    LaneTime **lt;   /* per display row: its lanes by time, built by the first
+                      * frame that needs it (NULL before; likewise its row's
+                      * worker's) */
 } RowLanes;
+#define EV0_UNREAD (NONE32 - 1) /* (never an event: at most UINT32_MAX - 2 of them) */
 void rowlanes_free(RowLanes *R);
 size_t rowlanes_bytes(const RowLanes *R);
 

@@ -291,8 +291,12 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     for (uint32_t i = 0; i < o->nl; i++) {
         size_t g0 = o->loff[i], n = o->ln[i].n;
         uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
+        /* (about 8 segments a bin in a long lane, whose lookups are the
+         * Gantt's cache misses; 32 in a short one, which a frame reads
+         * little and which are many: a task runtime's) */
         uint8_t sh = 0;
-        while ((span >> sh) >= n / 32 + 1) sh++;
+        size_t per = n >= 4096 ? 8 : 32;
+        while ((span >> sh) >= n / per + 1) sh++;
         uint32_t nb = n ? (uint32_t)(span >> sh) + 1 : 0;
         uint32_t *bins = arena_alloc(w->keep, ((size_t)nb + 1) * sizeof(uint32_t));
         size_t k = g0;
@@ -480,21 +484,39 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
 }
 
 /* seg_find for the increasing times t[0..n), into k[] (SIZE_MAX before
- * the lane): 8 searches at a time, step by step together, so that their
- * cache misses overlap instead of following one another */
+ * the lane): 16 searches at a time, step by step together, so that their
+ * cache misses overlap instead of following one another; the time index
+ * of the next 16 read ahead meanwhile, and the events of the segments
+ * found (the caller reads them next) */
+#define SFM_B 16
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k)
 {
     const int64_t *T = S->seg_t;
     size_t end = (size_t)L->off + L->n;
-    for (size_t i0 = 0; i0 < n; i0 += 8) {
-        size_t m = n - i0 < 8 ? n - i0 : 8, lo[8], hi[8];
+    if (!L->n) {
+        for (size_t i = 0; i < n; i++) k[i] = SIZE_MAX;
+        return;
+    }
+    int64_t l0 = T[L->off];
+    for (size_t i = 0; i < n && i < SFM_B; i++)
+        if (t[i] >= l0) {
+            uint64_t b = (uint64_t)(t[i] - l0) >> L->shift;
+            __builtin_prefetch(&L->bins[b < L->nbins ? b : L->nbins - 1]);
+        }
+    for (size_t i0 = 0; i0 < n; i0 += SFM_B) {
+        size_t m = n - i0 < SFM_B ? n - i0 : SFM_B, lo[SFM_B], hi[SFM_B];
+        for (size_t i = i0 + SFM_B; i < n && i < i0 + 2 * SFM_B; i++)
+            if (t[i] >= l0) {
+                uint64_t b = (uint64_t)(t[i] - l0) >> L->shift;
+                __builtin_prefetch(&L->bins[b < L->nbins ? b : L->nbins - 1]);
+            }
         for (size_t j = 0; j < m; j++) {
             int64_t x = t[i0 + j];
-            if (!L->n || T[L->off] > x) {
+            if (l0 > x) {
                 lo[j] = SIZE_MAX, hi[j] = 0;
                 continue;
             }
-            uint64_t b = (uint64_t)(x - T[L->off]) >> L->shift;
+            uint64_t b = (uint64_t)(x - l0) >> L->shift;
             if (b >= L->nbins) {
                 lo[j] = L->bins[L->nbins - 1];
                 hi[j] = end;
@@ -517,7 +539,10 @@ void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, 
                 }
             }
         }
-        for (size_t j = 0; j < m; j++) k[i0 + j] = lo[j];
+        for (size_t j = 0; j < m; j++) {
+            k[i0 + j] = lo[j];
+            if (lo[j] != SIZE_MAX) __builtin_prefetch(&S->seg_ev[lo[j]]);
+        }
     }
 }
 

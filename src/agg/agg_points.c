@@ -798,3 +798,16 @@ int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *
     }
     return k;
 }
+
+uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool arrivals, uint32_t *k)
+{
+    if (!arrivals && rs->kind == ROWS_PAIR) return 0;
+    const Points *P = arrivals ? arrival_points_built(S, rs->kind) : glyph_points_built(S, rs->kind);
+    const uint32_t *off = P->off, *ids = rs->ids;
+    uint32_t n = 0;
+    for (uint32_t q = rowset_first(rs, r), e = rowset_end(rs, r); q < e; q++) {
+        k[n] = q;
+        n += off[ids[q]] != off[ids[q] + 1];
+    }
+    return n;
+}

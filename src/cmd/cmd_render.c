@@ -63,6 +63,20 @@ static double proc_cpu_sec(void)
 }
 
 
+/* whether the comma-separated list has the word w */
+static bool list_has(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t k = e ? (size_t)(e - p) : strlen(p);
+        if (k == n && !memcmp(p, w, n)) return true;
+        if (!e) break;
+        p = e + 1;
+    }
+    return false;
+}
+
 /* frame timings for make bench: the summary, then frames of 200 x 60 of
  * every view (density, gantt by location and by activity, comm, matrix)
  * at several zooms (best of `runs` each; the first draw of each view too),
@@ -131,7 +145,10 @@ static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int 
      * idle machine), for a machine busy with other work */
     bool cpu = getenv("TNAV_BENCH_CPU") != NULL;
     if (cpu) printf(" frame_clock=process_cpu");
+    /* TNAV_BENCH_VIEWS=gantt_act,...: only those views (to profile one) */
+    const char *only = getenv("TNAV_BENCH_VIEWS");
     for (size_t v = 0; v < sizeof V / sizeof V[0]; v++) {
+        if (only && !list_has(only, V[v].name)) continue;
         ctx->rows = V[v].rows;
         for (size_t z = 0; z < sizeof Z / sizeof Z[0]; z++) {
             int64_t w = span / Z[z].div > 0 ? span / Z[z].div : 1;

@@ -162,6 +162,11 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         int *cells = xmalloc((ncz + 1) * sizeof(int));
         uint32_t *cev = xmalloc((ncz + 1) * sizeof(uint32_t)), *ccnt = xmalloc((ncz + 1) * sizeof(uint32_t));
         uint32_t *bestc = xmalloc((ncz + 1) * sizeof(uint32_t));
+        /* (the members of a row with instants / arrivals at all) */
+        uint32_t maxm = 0;
+        for (uint32_t r = 0; r < nr; r++)
+            if (rowset_end(&rs, r) - rowset_first(&rs, r) > maxm) maxm = rowset_end(&rs, r) - rowset_first(&rs, r);
+        uint32_t *memb = xmalloc(((size_t)maxm + 1) * sizeof(uint32_t));
         bool gl_seen[GL__N] = {0};
         uint32_t user_glyph[6], user_kind[6];
         int nuser = 0;
@@ -169,7 +174,9 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         bool marks = !ctx->no_marks && ctx->marks != OVL_OFF, msgs = !ctx->no_marks && ctx->msgs != OVL_OFF;
         for (uint32_t r = 0; r < nr && marks; r++) {
             for (size_t i = 0; i < ncz; i++) bestc[i] = NONE32;
-            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+            uint32_t nm = summary_point_members(S, &rs, r, false, memb);
+            for (uint32_t m = 0; m < nm; m++) {
+                uint32_t k = memb[m];
                 int nk = summary_glyph_cells(S, rs.kind, rs.ids[k], &g, cells, cev, ccnt);
                 for (int q = 0; q < nk; q++) {
                     uint32_t e = cev[q], *best = &bestc[cells[q]];
@@ -201,15 +208,14 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* messages: a connector where one message arrives in the column,
          * else a count at each destination */
         uint32_t nbase = rs.kind == ROWS_LOC ? s->nloc : s->nact;
-        int32_t *row_of = xmalloc(((size_t)nbase + 1) * sizeof(int32_t));
-        for (uint32_t b = 0; b < nbase; b++) row_of[b] = -1;
-        for (uint32_t r = 0; r < nr; r++)
-            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) row_of[rs.ids[k]] = (int32_t)r;
+        int32_t *row_of = NULL; /* (the display row of each base row: made when a connector needs it) */
         /* arrivals per row and cell: how many, and the first member's first */
         uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
         for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
         for (uint32_t r = 0; r < nr && msgs; r++) {
-            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+            uint32_t nm = summary_point_members(S, &rs, r, true, memb);
+            for (uint32_t m = 0; m < nm; m++) {
+                uint32_t k = memb[m];
                 int nk = summary_arrival_cells(S, rs.kind, rs.ids[k], &g, cells, ccnt, cev);
                 for (int q = 0; q < nk; q++) {
                     size_t z = (size_t)r * ncz + (size_t)cells[q];
@@ -243,6 +249,12 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
                 uint32_t sb = NONE32;
                 if (rs.kind == ROWS_LOC) sb = M->src != NONE32 ? M->src : M->send_ev != NONE32 ? s->loc[M->send_ev] : NONE32;
                 else if (M->send_ev != NONE32) sb = s->act[M->send_ev];
+                if (sb != NONE32 && !row_of) {
+                    row_of = xmalloc(((size_t)nbase + 1) * sizeof(int32_t));
+                    for (uint32_t b = 0; b < nbase; b++) row_of[b] = -1;
+                    for (uint32_t r = 0; r < nr; r++)
+                        for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) row_of[rs.ids[k]] = (int32_t)r;
+                }
                 if (sb != NONE32) src_row = row_of[sb];
             }
             if (total == 1 && src_row >= 0 && src_row != lone_row) {
@@ -266,6 +278,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         free(cev);
         free(ccnt);
         free(bestc);
+        free(memb);
         free(row_of);
         free(has_glyph);
         /* the highlight last: over intervals, glyphs and connectors */
