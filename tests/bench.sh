@@ -219,7 +219,9 @@ fi # (formats)
 
 if part views; then
 # filters, views and the interface on each shape's largest CSV trace
+n=$(echo $BENCH_SIZES | tr ' ' '\n' | sort -n | tail -1)
 for shape in $BENCH_SHAPES; do
+    trace "$shape" "$n" csv >/dev/null || exit 1
     f="$BENCH_DIR/$shape-$n.csv"
     # queries that make sense on the shape: the first is a name, a duration
     # and a range of locations; the scopes are shape-independent

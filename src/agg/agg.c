@@ -363,6 +363,48 @@ static void open_index(Summary *S)
     free(pos);
 }
 
+/* the depths of the segments at x of the lanes ls[0..m) (m <= 16; each
+ * lane's span holds x), summed: as seg_find, the 16 searches a step at a
+ * time together, so that their cache misses overlap (20,000 lanes are
+ * open at any time on a trace of 10,000 ranks) */
+static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int64_t x)
+{
+    const int64_t *T = S->seg_t;
+    size_t lo[16], hi[16];
+    for (uint32_t i = 0; i < m; i++) {
+        /* (the lane's time index; t0 is its first segment's start) */
+        const Lane *L = &S->lanes[ls[i]];
+        size_t end = (size_t)L->off + L->n;
+        uint64_t k = (uint64_t)(x - L->t0) >> L->shift;
+        if (k >= L->nbins) {
+            lo[i] = L->bins[L->nbins - 1];
+            hi[i] = end;
+        } else {
+            lo[i] = L->bins[k];
+            hi[i] = k + 1 < L->nbins ? (size_t)L->bins[k + 1] + 1 : end;
+        }
+    }
+    /* the largest j in [lo, hi) with T[j] <= x (T[lo] <= x) */
+    for (bool more = true; more;) {
+        more = false;
+        for (uint32_t i = 0; i < m; i++)
+            if (hi[i] - lo[i] > 1) {
+                size_t mid = lo[i] + (hi[i] - lo[i]) / 2;
+                if (T[mid] <= x) lo[i] = mid;
+                else hi[i] = mid;
+                more = true;
+            }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        __builtin_prefetch(&S->seg_ev[lo[i]]);
+        __builtin_prefetch(&S->seg_depth[lo[i]]);
+    }
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m; i++)
+        if (S->seg_ev[lo[i]] != NONE32) n += S->seg_depth[lo[i]];
+    return n;
+}
+
 uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
 {
     /* those that start in it, and the intervals still open just before
@@ -378,15 +420,19 @@ uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
     if (x < S->open.t0) return n;
     uint64_t bx = ((uint64_t)x - (uint64_t)S->open.t0) / S->open.width;
     uint32_t nb = bx < S->open.nb ? (uint32_t)bx + 1 : S->open.nb;
+    uint32_t batch[16], nbatch = 0;
     for (uint32_t q = 0; q < nb; q++) {
         if (S->open.t1max[q] <= x) continue;
         for (uint32_t j = S->open.off[q]; j < S->open.off[q + 1]; j++) {
             const Lane *L = &S->lanes[S->open.lane[j]];
             if (L->t0 > x || L->t1 <= x) continue;
-            ptrdiff_t k = seg_find(S, L, x, NULL);
-            if (k >= 0 && S->seg_ev[k] != NONE32) n += S->seg_depth[k];
+            batch[nbatch++] = S->open.lane[j];
+            if (nbatch == 16) {
+                n += open_depth(S, batch, nbatch, x);
+                nbatch = 0;
+            }
         }
     }
-    return n;
+    return n + open_depth(S, batch, nbatch, x);
 }
 
