@@ -731,7 +731,12 @@ static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
     if (w->i >= w->end) return false;
     int c = grid_cell(w->g, w->P->t[w->i]);
     if (c < 0) return false;
-    size_t k = pts_lower(w->P, w->r, w->g->b[c + 1]);
+    /* the first point from the cell's end on: a few steps forward (a
+     * member's points are mostly one to a cell), else a search */
+    int64_t x = w->g->b[c + 1];
+    size_t k = w->i + 1;
+    while (k < w->end && k < w->i + 8 && w->P->t[k] < x) k++;
+    if (k < w->end && w->P->t[k] < x) k = pts_lower(w->P, w->r, x);
     if (k > w->end) k = w->end;
     *cell = c;
     *i = w->i;
