@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/par.h"
 #include "base/util.h"
 #include "view_int.h"
 
@@ -89,6 +90,48 @@ static uint32_t instant_glyph(const Store *s, uint32_t e)
     if (strstr(nm, "resume")) return 0x21C9; /* ⇉ */
     if (strstr(nm, "wait") || strstr(nm, "block")) return 0x21C7; /* ⇇ */
     return 0x2192;                           /* → advance */
+}
+
+/* the instants of a frame's rows: per row and cell, the event of its first
+ * member's most important instant there, a later member's ● replacing it
+ * (what the row shows); rows handed out to the workers */
+typedef struct {
+    Summary *S;
+    const Store *s;
+    const RowSet *rs;
+    const TimeGrid *g;
+    size_t ncz;
+    uint32_t maxm;
+    uint32_t *best; /* nrows x ncz */
+    JobQueue q;
+} GlyphRows;
+
+static void glyph_rows_worker(void *ctx, int wk, int nw)
+{
+    (void)wk;
+    (void)nw;
+    GlyphRows *G = ctx;
+    int *cells = xmalloc((G->ncz + 1) * sizeof(int));
+    uint32_t *cev = xmalloc((G->ncz + 1) * sizeof(uint32_t)), *ccnt = xmalloc((G->ncz + 1) * sizeof(uint32_t));
+    uint32_t *memb = xmalloc(((size_t)G->maxm + 1) * sizeof(uint32_t));
+    size_t r;
+    while ((r = jobq_next(&G->q)) != (size_t)-1) {
+        uint32_t *bestc = G->best + r * G->ncz;
+        for (size_t i = 0; i < G->ncz; i++) bestc[i] = NONE32;
+        uint32_t nm = summary_point_members(G->S, G->rs, (uint32_t)r, false, memb);
+        for (uint32_t m = 0; m < nm; m++) {
+            uint32_t k = memb[m];
+            int nk = summary_glyph_cells(G->S, G->rs->kind, G->rs->ids[k], G->g, cells, cev, ccnt);
+            for (int q = 0; q < nk; q++) {
+                uint32_t e = cev[q], *best = &bestc[cells[q]];
+                if (e != NONE32 && (*best == NONE32 || instant_glyph(G->s, e) == 0x25CF)) *best = e;
+            }
+        }
+    }
+    free(cells);
+    free(cev);
+    free(ccnt);
+    free(memb);
 }
 
 const char *const OVL_NAMES[OVL__N] = {"auto", "all", "off"};
@@ -172,17 +215,18 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         int nuser = 0;
         ctx->out_dense_marks = ctx->out_dense_msgs = 0;
         bool marks = !ctx->no_marks && ctx->marks != OVL_OFF, msgs = !ctx->no_marks && ctx->msgs != OVL_OFF;
+        /* each row's instant per cell, rows on 2 workers when they hold
+         * many members (a row's cells depend on its members only) */
+        uint32_t *bestall = NULL;
+        if (marks && nr) {
+            bestall = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
+            summary_point_members(S, &rs, 0, false, memb); /* (the points built before the workers: they only read) */
+            GlyphRows gr = {S, s, &rs, &g, ncz, maxm, bestall, {0}};
+            jobq_init(&gr.q, nr);
+            par_run(rs.n >= 20000 && nr >= 4 && cpu_count() > 1 ? 2 : 1, glyph_rows_worker, &gr);
+        }
         for (uint32_t r = 0; r < nr && marks; r++) {
-            for (size_t i = 0; i < ncz; i++) bestc[i] = NONE32;
-            uint32_t nm = summary_point_members(S, &rs, r, false, memb);
-            for (uint32_t m = 0; m < nm; m++) {
-                uint32_t k = memb[m];
-                int nk = summary_glyph_cells(S, rs.kind, rs.ids[k], &g, cells, cev, ccnt);
-                for (int q = 0; q < nk; q++) {
-                    uint32_t e = cev[q], *best = &bestc[cells[q]];
-                    if (e != NONE32 && (*best == NONE32 || instant_glyph(s, e) == 0x25CF)) *best = e;
-                }
-            }
+            memcpy(bestc, bestall + (size_t)r * ncz, ncz * sizeof(uint32_t));
             size_t used = 0;
             for (size_t i = 0; i < ncz; i++) used += bestc[i] != NONE32;
             if (ctx->marks == OVL_AUTO && used >= OVL_MIN && used * OVL_DENSE > ncz) {
@@ -278,6 +322,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         free(cev);
         free(ccnt);
         free(bestc);
+        free(bestall);
         free(memb);
         free(row_of);
         free(has_glyph);
