@@ -374,15 +374,7 @@ static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int
     for (uint32_t i = 0; i < m; i++) {
         /* (the lane's time index; t0 is its first segment's start) */
         const Lane *L = &S->lanes[ls[i]];
-        size_t end = (size_t)L->off + L->n;
-        uint64_t k = (uint64_t)(x - L->t0) >> L->shift;
-        if (k >= L->nbins) {
-            lo[i] = L->bins[L->nbins - 1];
-            hi[i] = end;
-        } else {
-            lo[i] = L->bins[k];
-            hi[i] = k + 1 < L->nbins ? (size_t)L->bins[k + 1] + 1 : end;
-        }
+        lane_bin(L, L->t0, x, &lo[i], &hi[i]);
     }
     /* the largest j in [lo, hi) with T[j] <= x (T[lo] <= x) */
     for (bool more = true; more;) {

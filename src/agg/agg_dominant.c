@@ -102,6 +102,27 @@ static uint32_t cell_mode(const uint32_t *hit, const uint64_t *key, size_t n, Mo
  * segments) this many segments ahead */
 #define WALK_FAR 32
 
+/* the last j in [lo, end) with T[j] <= t, for T[lo] <= t: galloping
+ * forward from lo (reads the times in order); SIZE_MAX when it would
+ * step `far` segments or more at once (0: never) */
+static inline size_t seg_gallop(const int64_t *T, size_t lo, size_t end, int64_t t, size_t far)
+{
+    size_t step = 1, hi = lo + 1;
+    while (hi < end && T[hi] <= t) {
+        if (step == far) return SIZE_MAX;
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+    }
+    if (hi > end) hi = end;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (T[mid] <= t) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* the segment of lane L at t (its index, or SIZE_MAX before the lane),
  * for t that do not decrease from call to call (*k: the previous answer,
  * SIZE_MAX at first): a galloping search forward from the previous
@@ -118,24 +139,12 @@ static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t
         *far = *k == SIZE_MAX || f > *k + 64;
         return *k = f;
     }
-    size_t lo = *k; /* T[lo] <= t */
-    size_t step = 1, hi = lo + 1;
-    while (hi < end && T[hi] <= t) {
-        if (step == WALK_FAR) { /* far ahead: the lane's time index */
-            *far = true;
-            return *k = (size_t)seg_find(S, L, t, NULL);
-        }
-        lo = hi;
-        step *= 2;
-        hi = lo + step;
+    size_t j = seg_gallop(T, *k, end, t, WALK_FAR); /* (T[*k] <= t) */
+    if (j == SIZE_MAX) { /* far ahead: the lane's time index */
+        *far = true;
+        j = (size_t)seg_find(S, L, t, NULL);
     }
-    if (hi > end) hi = end;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (T[mid] <= t) lo = mid;
-        else hi = mid;
-    }
-    return *k = lo;
+    return *k = j;
 }
 
 /* For each lane of a group of n lanes (spans sp), the cells of g its
@@ -260,19 +269,7 @@ static inline uint32_t lane_first_in(const Summary *S, const uint32_t *glv, cons
         /* the lane searched for a previous cell (cells increase): forward
          * from its segment there, which is mostly in the same cache line,
          * instead of through the lane's time index */
-        size_t lo = *hk, step = 1, hi = lo + 1;
-        while (hi < end && T[hi] <= a) {
-            lo = hi;
-            step *= 2;
-            hi = lo + step;
-        }
-        if (hi > end) hi = end;
-        while (hi - lo > 1) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (T[mid] <= a) lo = mid;
-            else hi = mid;
-        }
-        sk = (ptrdiff_t)lo;
+        sk = (ptrdiff_t)seg_gallop(T, *hk, end, a, 0);
     } else {
         sk = seg_find(S, L, a, NULL);
     }

@@ -242,6 +242,21 @@ static inline size_t name_key(const Store *s, uint32_t e)
 
 /* agg_lanes.c */
 void build_lanes(Summary *S);
+/* The segments [*lo, *hi) of lane L (n > 0) that its time index leaves
+ * for t >= the lane's first start: the last segment starting at or before
+ * t is among them, and seg_t[*lo] <= t. */
+static inline void lane_bin(const Lane *L, int64_t l0, int64_t t, size_t *lo, size_t *hi)
+{
+    size_t end = (size_t)L->off + L->n;
+    uint64_t k = (uint64_t)(t - l0) >> L->shift;
+    if (k >= L->nbins) {
+        *lo = L->bins[L->nbins - 1];
+        *hi = end;
+    } else {
+        *lo = L->bins[k];
+        *hi = k + 1 < L->nbins ? (size_t)L->bins[k + 1] + 1 : end;
+    }
+}
 ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k);
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);

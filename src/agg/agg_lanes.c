@@ -464,15 +464,8 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
     if (hint && *hint >= L->off && *hint < end && T[*hint] <= t && (*hint + 1 == end || T[*hint + 1] > t))
         return (ptrdiff_t)*hint; /* the same segment as the previous query */
     /* the bin of t, then a binary search in it */
-    uint64_t k = (uint64_t)(t - T[L->off]) >> L->shift;
     size_t lo, hi;
-    if (k >= L->nbins) {
-        lo = L->bins[L->nbins - 1];
-        hi = end;
-    } else {
-        lo = L->bins[k];
-        hi = k + 1 < L->nbins ? (size_t)L->bins[k + 1] + 1 : end;
-    }
+    lane_bin(L, T[L->off], t, &lo, &hi);
     /* largest j in [lo, hi) with T[j] <= t (T[lo] <= t) */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
@@ -492,7 +485,6 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k)
 {
     const int64_t *T = S->seg_t;
-    size_t end = (size_t)L->off + L->n;
     if (!L->n) {
         for (size_t i = 0; i < n; i++) k[i] = SIZE_MAX;
         return;
@@ -516,14 +508,7 @@ void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, 
                 lo[j] = SIZE_MAX, hi[j] = 0;
                 continue;
             }
-            uint64_t b = (uint64_t)(x - l0) >> L->shift;
-            if (b >= L->nbins) {
-                lo[j] = L->bins[L->nbins - 1];
-                hi[j] = end;
-            } else {
-                lo[j] = L->bins[b];
-                hi[j] = b + 1 < L->nbins ? (size_t)L->bins[b + 1] + 1 : end;
-            }
+            lane_bin(L, l0, x, &lo[j], &hi[j]);
             __builtin_prefetch(&T[lo[j] + (hi[j] - lo[j]) / 2]);
         }
         for (bool more = true; more;) {

@@ -204,7 +204,6 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         size_t ncz = (size_t)g.ncell;
         int *cells = xmalloc((ncz + 1) * sizeof(int));
         uint32_t *cev = xmalloc((ncz + 1) * sizeof(uint32_t)), *ccnt = xmalloc((ncz + 1) * sizeof(uint32_t));
-        uint32_t *bestc = xmalloc((ncz + 1) * sizeof(uint32_t));
         /* (the members of a row with instants / arrivals at all) */
         uint32_t maxm = 0;
         for (uint32_t r = 0; r < nr; r++)
@@ -226,7 +225,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
             par_run(rs.n >= 20000 && nr >= 4 && cpu_count() > 1 ? 2 : 1, glyph_rows_worker, &gr);
         }
         for (uint32_t r = 0; r < nr && marks; r++) {
-            memcpy(bestc, bestall + (size_t)r * ncz, ncz * sizeof(uint32_t));
+            const uint32_t *bestc = bestall + (size_t)r * ncz;
             size_t used = 0;
             for (size_t i = 0; i < ncz; i++) used += bestc[i] != NONE32;
             if (ctx->marks == OVL_AUTO && used >= OVL_MIN && used * OVL_DENSE > ncz) {
@@ -321,7 +320,6 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         free(cells);
         free(cev);
         free(ccnt);
-        free(bestc);
         free(bestall);
         free(memb);
         free(row_of);
