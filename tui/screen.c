@@ -361,7 +361,7 @@ static int run_terminal(App *A)
     Canvas *c = canvas_new(w, h, A->ascii, A->color);
     int flags = AF_REAGG;
     int rc = 0;
-    bool first = true, first_prewarm_done = false;
+    bool first = true;
     A->first_lite = true;
     while (!g_quit) {
         if (flags) {
@@ -381,16 +381,12 @@ static int run_terminal(App *A)
         if (first) {
             /* after the first frame: what it did not reuse of the loader's
              * memory goes back, the full frame is drawn at once (before any
-             * key), and the prewarm starts */
+             * key) */
             big_cache_trim();
             A->first_lite = false;
             flags = AF_REAGG;
             first = false;
             continue;
-        }
-        if (!A->prewarm_thread && !first_prewarm_done) {
-            app_prewarm(A);
-            first_prewarm_done = true;
         }
         /* wait for a key (waking up to see signals), then take every key
          * that is already there before drawing again */
@@ -840,8 +836,6 @@ int tui_main(int argc, char **argv, int first)
         r = bench_open(&A, &L);
     } else if (bk) {
         big_cache_trim();
-        app_prewarm(&A);
-        app_prewarm_wait(&A); /* (as a user's think time allows) */
         r = bench_keys(&A, bk);
     } else {
         r = run_terminal(&A);
