@@ -138,6 +138,15 @@ static char *screen(T *t)
     return buf;
 }
 
+/* the length of text's lines but its last (the status line) */
+static size_t above_last_line(const char *text)
+{
+    size_t n = strlen(text);
+    if (n && text[n - 1] == '\n') n--;
+    while (n && text[n - 1] != '\n') n--;
+    return n;
+}
+
 static bool screen_has(T *t, const char *needle)
 {
     char *s = screen(t);
@@ -838,6 +847,10 @@ static void t_filter(void)
     char *st = status(&t);
     CHECK(strstr(st, "328 of 328 events") && strstr(st, "no filter") && strstr(st, "? help"));
     free(st);
+    /* one summary at a time: the unfiltered one is S until a filter
+     * replaces it, and is built again when the filter is cleared */
+    CHECK(A->S && A->S == A->S_all);
+    char *s0 = screen(&t);
     CHECK_EQ_I(keys(&t, "/"), AF_REDRAW);
     CHECK(A->pmode == PM_FILTER);
     /* as it is typed, the count of matches */
@@ -852,6 +865,7 @@ static void t_filter(void)
     CHECK(A->pmode == PM_NONE);
     CHECK(A->filter_text && !strcmp(A->filter_text, "kind == \"send\""));
     CHECK_EQ_I(A->ss.nsel, 80);
+    CHECK(A->S && A->S_all == NULL);
     st = status(&t);
     CHECK(strstr(st, "80 of 328 events") && strstr(st, "filter: kind == \"send\""));
     free(st);
@@ -900,9 +914,20 @@ static void t_filter(void)
     CHECK_EQ_I(A->ss.nsel, 164);
     CHECK(keys(&t, "C") & AF_REFILTER);
     CHECK(A->filter_text == NULL);
+    CHECK(A->S && A->S == A->S_all);
     st = status(&t);
     CHECK(strstr(st, "328 of 328 events") && strstr(st, "no filter"));
     free(st);
+    {
+        /* (the rebuilt unfiltered summary draws the first frame again;
+         * only the status line's message differs) */
+        char *s1 = screen(&t);
+        size_t n0 = above_last_line(s0), n1 = above_last_line(s1);
+        CHECK(n0 == n1 && n0 > 1000);
+        CHECK(n0 == n1 && !memcmp(s0, s1, n0));
+        free(s1);
+    }
+    free(s0);
     /* Up walks the history in the prompt */
     keys(&t, "/");
     key(&t, CTRL('u'));

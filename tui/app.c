@@ -3,10 +3,11 @@
  * Nothing here touches the terminal. A new filter runs on a thread of its
  * own (run_cancellable) while the screen's App.filter_wait hook shows its
  * time and reads Esc; the session's state is only changed on this thread,
- * after the run, and only when it succeeded. Memory for the next summary is
- * touched ahead on threads of their own: the first filter's (app_prewarm),
- * and, while the trace loads, the first summary's largest arrays
- * (load_prewarm_*), each handed over through the big-block recycler.
+ * after the run, and only when it succeeded. One summary exists at a time
+ * (with the highlight's): a new filter's takes the memory of the one it
+ * replaces through the big-block recycler; the first summary's largest
+ * arrays are touched while the trace loads (load_prewarm_*), on a thread
+ * of their own, and handed over the same way.
  */
 #include "app.h"
 
@@ -391,14 +392,23 @@ static void hl_rebuild(App *A, bool rerun)
 
 static void rebuild_summaries(App *A)
 {
+    /* one summary at a time: the old ones go first, so that the new one
+     * takes their memory, already touched, from the big-block recycler
+     * (two summaries of 10M events would be ~70 B/event on top of the
+     * store); clearing a filter builds the unfiltered one again */
+    summary_free(A->Shl);
+    A->Shl = NULL;
     if (A->S != A->S_all) summary_free(A->S);
-    app_prewarm_wait(A); /* (its memory is ready for the new summary) */
+    A->S = NULL;
+    if (A->ss.sel) {
+        summary_free(A->S_all);
+        A->S_all = NULL;
+    }
     if (!A->ss.sel) {
         if (!A->S_all) A->S_all = summary_build(A->s, NULL, A->args ? A->args->load.threads : 0);
         A->S = A->S_all;
     } else {
         A->S = summary_build(A->s, A->ss.sel, A->args ? A->args->load.threads : 0);
-        summary_set_base(A->S, A->S_all);
     }
     for (int k = 0; k < 2; k++) A->rows[k].dirty = true;
     A->evlist_dirty = true;
@@ -442,47 +452,6 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->evlist_dirty = true;
     app_fit(A);
     timing_note("app_init: summary %.3f s, rows + history %.3f s", t1 - t0, now_sec() - t1);
-}
-
-typedef struct {
-    pthread_t th;
-    size_t sizes[8];
-    int n;
-} Prewarm;
-
-static void *prewarm_main(void *arg)
-{
-    Prewarm *P = arg;
-    /* touched here, then left in the recycler for the next summary (all
-     * held at once: a block given back early would serve the next size) */
-    void *p[8];
-    for (int i = 0; i < P->n; i++) {
-        p[i] = xmalloc_big(P->sizes[i]);
-        memset(p[i], 0, P->sizes[i]);
-    }
-    for (int i = 0; i < P->n; i++) xfree_big(p[i], P->sizes[i]);
-    return NULL;
-}
-
-void app_prewarm(App *A)
-{
-    if (A->prewarm_thread || !A->S || A->s->n < 1000000) return;
-    Prewarm *P = xcalloc(1, sizeof *P);
-    P->n = summary_big_sizes(A->S, P->sizes, 8);
-    if (pthread_create(&P->th, NULL, prewarm_main, P) != 0) {
-        free(P);
-        return;
-    }
-    A->prewarm_thread = P;
-}
-
-void app_prewarm_wait(App *A)
-{
-    Prewarm *P = A->prewarm_thread;
-    if (!P) return;
-    pthread_join(P->th, NULL);
-    free(P);
-    A->prewarm_thread = NULL;
 }
 
 struct LoadPrewarm {
@@ -569,7 +538,6 @@ void app_free(App *A)
 {
     if (A->sctx) syncctx_free(A->sctx);
     free(A->sctx);
-    app_prewarm_wait(A);
     analyses_free(A->an);
     if (A->S != A->S_all) summary_free(A->S);
     summary_free(A->S_all);

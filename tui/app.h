@@ -73,7 +73,7 @@ typedef struct App {
     CliArgs *args;
     const Store *s;
     Summary *S;          /* of the current selection */
-    Summary *S_all;      /* of every event, kept so that clearing a filter is instant (may be S) */
+    Summary *S_all;      /* of every event while no filter is applied (then S), else NULL: one summary at a time */
     uint64_t *all_sel;   /* NULL: every event */
     char *filter_text;   /* the applied filter, or NULL */
     Filter *hl_filter;   /* highlight mode: what is highlighted */
@@ -160,8 +160,6 @@ typedef struct App {
      * location's traffic by partner over time */
     enum { DR_NONE, DR_LINE, DR_BARS, DR_PARTNERS } drill;
     int lay_axis_y;      /* the line of the time axis the cursor is marked on (-1: the view's last but one) */
-    /* memory prepared while idle for the first filter's summary */
-    void *prewarm_thread;
     /* set by the screen: while a filter runs on a thread of its own, called
      * about every 50 ms with the seconds it has taken; draws that and
      * returns true when the user cancels (Esc). NULL: filters run on the
@@ -175,11 +173,6 @@ typedef struct App {
 void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool color);
 void app_free(App *A);
 void app_resize(App *A, int w, int h);
-/* Prepare, in the background, the memory the first filter's summary will
- * take (touching fresh memory is the slowest part of building one); wait
- * for it (the benchmark waits, as a user typing a filter gives it time). */
-void app_prewarm(App *A);
-void app_prewarm_wait(App *A);
 /* The first summary's memory, prepared while the trace loads: started
  * (from the loader's on_parsed, with its bounds) on a thread of its own
  * that touches the summary's largest arrays on the core the load leaves

@@ -361,7 +361,7 @@ static int run_terminal(App *A)
     Canvas *c = canvas_new(w, h, A->ascii, A->color);
     int flags = AF_REAGG;
     int rc = 0;
-    bool first = true, first_prewarm_done = false;
+    bool first = true;
     A->first_lite = true;
     while (!g_quit) {
         if (flags) {
@@ -381,16 +381,12 @@ static int run_terminal(App *A)
         if (first) {
             /* after the first frame: what it did not reuse of the loader's
              * memory goes back, the full frame is drawn at once (before any
-             * key), and the prewarm starts */
+             * key) */
             big_cache_trim();
             A->first_lite = false;
             flags = AF_REAGG;
             first = false;
             continue;
-        }
-        if (!A->prewarm_thread && !first_prewarm_done) {
-            app_prewarm(A);
-            first_prewarm_done = true;
         }
         /* wait for a key (waking up to see signals), then take every key
          * that is already there before drawing again */
@@ -645,15 +641,21 @@ static int bench_keys(App *A, const char *script)
                          keys[0] == 'l' || keys[0] == TK_PGUP || keys[0] == TK_PGDN || keys[0] == TK_LEFT ||
                          keys[0] == TK_RIGHT || keys[0] == '0'))
             cls = 0;
+        struct rusage r0;
+        getrusage(RUSAGE_SELF, &r0);
         double t0 = now_sec();
         int flags = 0;
         for (int i = 0; i < nk; i++) flags |= app_key(A, keys[i]);
         app_draw(A, c, flags);
         double ms = (now_sec() - t0) * 1e3;
         if (getenv("TNAV_BENCH_VERBOSE")) {
+            /* (with the process's CPU time, every thread's, which a busy
+             * machine does not inflate as it does the wall time) */
             struct rusage vr;
             getrusage(RUSAGE_SELF, &vr);
-            fprintf(stderr, "%-24s %8.1f ms  peak %ld MiB\n", tok, ms, (long)vr.ru_maxrss / 1024);
+            double cpu = (double)(vr.ru_utime.tv_sec - r0.ru_utime.tv_sec + vr.ru_stime.tv_sec - r0.ru_stime.tv_sec) * 1e3 +
+                         (double)(vr.ru_utime.tv_usec - r0.ru_utime.tv_usec + vr.ru_stime.tv_usec - r0.ru_stime.tv_usec) / 1e3;
+            fprintf(stderr, "%-24s %8.1f ms  cpu %7.1f ms  peak %ld MiB\n", tok, ms, cpu, (long)vr.ru_maxrss / 1024);
         }
         if (ms > worst[cls]) worst[cls] = ms;
         sum[cls] += ms;
@@ -840,8 +842,6 @@ int tui_main(int argc, char **argv, int first)
         r = bench_open(&A, &L);
     } else if (bk) {
         big_cache_trim();
-        app_prewarm(&A);
-        app_prewarm_wait(&A); /* (as a user's think time allows) */
         r = bench_keys(&A, bk);
     } else {
         r = run_terminal(&A);

@@ -87,8 +87,8 @@ size_t summary_nsegments(const Summary *S);
 /* The bytes the summary holds now (what it built so far, lazily built
  * parts included), for measurements. */
 size_t summary_bytes(const Summary *S);
-/* The sizes of the summary's big arrays (at most 8), so that a caller can
- * prepare memory for the next summary while it is idle. */
+/* The sizes of the summary's big arrays (at most 8), in the order of
+ * summary_big_plan (the unit tests hold the plan to them). */
 int summary_big_sizes(const Summary *S, size_t *sizes, int max);
 /* The same arrays (at most 8) for the first summary, without a selection,
  * of a store still being built, of at most spans intervals of non-zero
