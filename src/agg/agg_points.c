@@ -19,13 +19,12 @@
 
 #include "filters/filter.h"
 
+#define PT_BYTES (sizeof(int64_t) + sizeof(double) + 2 * sizeof(uint32_t)) /* a point's, in its Points */
+
 void points_free(Points *p)
 {
     free(p->off);
-    xfree_big(p->t, p->cap * sizeof(int64_t));
-    xfree_big(p->cum, p->cap * sizeof(double));
-    xfree_big(p->id, p->cap * sizeof(uint32_t));
-    xfree_big(p->ev, p->cap * sizeof(uint32_t));
+    xfree_big(p->t, p->cap * PT_BYTES); /* (t, cum, id and ev: one block) */
     memset(p, 0, sizeof *p);
 }
 
@@ -181,13 +180,15 @@ static int cmp_rawpt(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* the four arrays in one block: one big allocation (huge pages, and the
+ * big-block recycler, from 4 MiB on) instead of four */
 static void points_alloc(Points *P, size_t n)
 {
     P->cap = n + 1;
-    P->t = xmalloc_big(P->cap * sizeof(int64_t));
-    P->cum = xmalloc_big(P->cap * sizeof(double));
-    P->id = xmalloc_big(P->cap * sizeof(uint32_t));
-    P->ev = xmalloc_big(P->cap * sizeof(uint32_t));
+    P->t = xmalloc_big(P->cap * PT_BYTES);
+    P->cum = (double *)(P->t + P->cap);
+    P->id = (uint32_t *)(P->cum + P->cap);
+    P->ev = P->id + P->cap;
 }
 
 /* a row's points (time, id) sorted: insertion sort while it moves few
