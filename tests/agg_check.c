@@ -668,6 +668,50 @@ static void check_lanetime(const char *name, const Store *s, Summary *S)
     }
 }
 
+/* whether two point series are the same, array by array */
+static bool same_points(const Points *A, const Points *B)
+{
+    if (!A->built || !B->built || A->nrows != B->nrows) return false;
+    size_t n = A->off[A->nrows];
+    return !memcmp(A->off, B->off, ((size_t)A->nrows + 1) * sizeof(uint32_t)) && B->off[B->nrows] == n &&
+           !memcmp(A->t, B->t, n * sizeof(int64_t)) && !memcmp(A->cum, B->cum, (n + 1) * sizeof(double)) &&
+           !memcmp(A->id, B->id, n * sizeof(uint32_t)) && !memcmp(A->ev, B->ev, n * sizeof(uint32_t));
+}
+
+/* the instants' and messages' series by location and by activity are the
+ * same whichever row kind a summary built first (the second is then
+ * regrouped from the first, or derived from the base's): two summaries,
+ * built in both orders, compared array by array */
+static void check_series_order(const char *name, const Store *s, const uint64_t *sel, Summary *base)
+{
+    Summary *A = summary_build(s, sel, 2), *B = summary_build(s, sel, 2);
+    if (base) {
+        summary_set_base(A, base);
+        summary_set_base(B, base);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        Summary *X = pass ? B : A;
+        for (int q = 0; q < 2; q++) {
+            RowKind rk = (q == 0) == (pass == 0) ? ROWS_ACT : ROWS_LOC;
+            uint32_t cnt;
+            summary_glyph_in(X, rk, 0, INT64_MIN, INT64_MAX, &cnt);
+            msg_points(X, true, rk);
+            msg_points(X, false, rk);
+        }
+    }
+    int bad = 0;
+    for (int rk = 0; rk < 2; rk++) {
+        bad += !same_points(&A->glyphs[rk], &B->glyphs[rk]);
+        bad += !same_points(&A->msg[0][rk], &B->msg[0][rk]);
+        bad += !same_points(&A->msg[1][rk], &B->msg[1][rk]);
+    }
+    char what[300];
+    snprintf(what, sizeof what, "%s: instants and message ends by location and activity, in either order", name);
+    report(what, bad);
+    summary_free(A);
+    summary_free(B);
+}
+
 static int check_file(const char *path)
 {
     LoadOpts o;
@@ -689,6 +733,7 @@ static int check_file(const char *path)
     check_matrix(name, s, NULL, S);
     check_visible(name, s, NULL, S);
     check_lanetime(name, s, S);
+    check_series_order(name, s, NULL, NULL);
     /* a filtered summary, derived from the unfiltered one */
     static const char *const filt = "dur > 1us || kind == \"send\" || kind == \"recv\" || kind == \"mark\"";
     FilterError fe;
@@ -705,6 +750,7 @@ static int check_file(const char *path)
         check_matrix(nm, s, sel, F);
         check_visible(nm, s, sel, F);
         check_lanetime(nm, s, F);
+        check_series_order(nm, s, sel, S);
         summary_free(F);
         free(sel);
     } else {

@@ -560,10 +560,7 @@ void rowlanes_free(RowLanes *R)
         for (uint32_t g = 0; g < R->key.ng; g++) lanetime_free(R->lt[g]);
     rowkey_free(&R->key);
     free(R->goff);
-    free(R->lane);
-    free(R->span);
-    free(R->off0);
-    free(R->ev0);
+    xfree_big(R->span, R->bytes); /* (span, lane, off0 and ev0: one block) */
     free(R->lt);
     memset(R, 0, sizeof *R);
 }
@@ -593,10 +590,14 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
         row_lanes(S, rs->kind, rs->ids[k], &nl);
         n += nl;
     }
-    R->lane = xmalloc((n + 1) * sizeof(uint32_t));
-    R->span = xmalloc((2 * n + 1) * sizeof(int64_t));
-    R->off0 = xmalloc((n + 1) * sizeof(uint32_t));
-    R->ev0 = xmalloc((n + 1) * sizeof(uint32_t));
+    /* (one big block: huge pages and the big-block recycler for the
+     * 200,000 lanes of a task runtime, instead of four arrays faulted in
+     * page by page at the first frame) */
+    R->bytes = (2 * n + 1) * sizeof(int64_t) + 3 * (n + 1) * sizeof(uint32_t);
+    R->span = xmalloc_big(R->bytes);
+    R->lane = (uint32_t *)(R->span + 2 * n + 1);
+    R->off0 = R->lane + n + 1;
+    R->ev0 = R->off0 + n + 1;
     for (size_t k = 0; k <= n; k++) R->ev0[k] = EV0_UNREAD;
     size_t o = 0;
     for (uint32_t gi = 0; gi < rs->ng; gi++) {

@@ -143,6 +143,7 @@ typedef struct {
     uint32_t *ev0;   /* per lane: its first segment's event, read when a frame
                       * first needs it (EV0_UNREAD before; the worker of the
                       * lane's display row writes it, no other reads it) */
+    size_t bytes;    /* (the block of span, lane, off0 and ev0) */
     LaneTime **lt;   /* per display row: its lanes by time, built by the first
                       * frame that needs it (NULL before; likewise its row's
                       * worker's) */

@@ -84,6 +84,7 @@ typedef struct {
     uint32_t **bins; /* each lane's time index */
     uint32_t *nbins;
     uint8_t *shift;
+    int64_t *span;   /* each lane's t0 and t1 (Lane), taken while its segments are at hand */
 } ActOut;
 
 typedef struct {
@@ -109,8 +110,8 @@ static void cand_worker(void *ctx, int wk, int nw)
     for (size_t w = w0; w < w1; w++) {
         size_t e0 = w * 64, e1 = e0 + 64 < s->n ? e0 + 64 : s->n;
         uint64_t m = 0;
-        for (size_t e = e0; e < e1; e++)
-            m |= (uint64_t)((s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG) << (e - e0);
+        for (size_t e = e0; e < e1; e++) /* (without a branch) */
+            m |= (uint64_t)(((s->flags[e] & EVF_DUR) != 0) & (s->dur[e] > 0) & (s->kind[e] != K_MSG)) << (e - e0);
         c->cand[w] = sel ? m & sel[w] : m;
     }
 }
@@ -181,6 +182,9 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     /* the candidates first, without a branch (a filter's selection makes
      * it unpredictable) */
     uint32_t p0 = s->act_off[a], p1 = s->act_off[a + 1], m = 0;
+    /* (the next activity's location read ahead: below, an activity at one
+     * location reads it first, a cache miss per activity otherwise) */
+    if (a + 1 < s->nact && s->act_off[a + 2] > p1) __builtin_prefetch(&s->loc[s->act_ev[p1]]);
     if (p1 - p0 > w->capc) {
         w->capc = p1 - p0;
         w->cand = xrealloc(w->cand, (size_t)w->capc * sizeof(uint32_t));
@@ -309,17 +313,30 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         o->nbins[i] = nb;
         o->shift[i] = sh;
     }
+    o->span = arena_alloc(w->tmp, (2 * (size_t)o->nl + 1) * sizeof(int64_t));
+    for (uint32_t i = 0; i < o->nl; i++) {
+        size_t g0 = o->loff[i], n = o->ln[i].n;
+        o->span[2 * i] = n ? T[g0] : 0;
+        o->span[2 * i + 1] = n ? (E[g0 + n - 1] == NONE32 ? T[g0 + n - 1] : INT64_MAX) : 0;
+    }
     /* checkpoints */
     for (uint32_t i = 0; i < o->nl; i++) {
-        int64_t acc[2] = {0, 0};
-        size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n;
-        for (size_t g = g0; g < g1; g++) {
-            uint8_t cat = C[g];
+        /* (busy and sync in registers, added without a branch) */
+        int64_t acc_busy = 0, acc_sync = 0;
+        size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n, g = g0;
+        for (; g + 1 < g1; g++) {
             if (!(g & ((1u << CP_SHIFT) - 1))) {
-                S->cp[0][g >> CP_SHIFT] = acc[0];
-                S->cp[1][g >> CP_SHIFT] = acc[1];
+                S->cp[0][g >> CP_SHIFT] = acc_busy;
+                S->cp[1][g >> CP_SHIFT] = acc_sync;
             }
-            if ((cat == CAT_BUSY || cat == CAT_SYNC) && g + 1 < g1) acc[cat - 1] += T[g + 1] - T[g];
+            int64_t d = T[g + 1] - T[g];
+            uint8_t cat = C[g];
+            acc_busy += cat == CAT_BUSY ? d : 0;
+            acc_sync += cat == CAT_SYNC ? d : 0;
+        }
+        if (g < g1 && !(g & ((1u << CP_SHIFT) - 1))) {
+            S->cp[0][g >> CP_SHIFT] = acc_busy;
+            S->cp[1][g >> CP_SHIFT] = acc_sync;
         }
     }
 }
@@ -428,9 +445,8 @@ void build_lanes(Summary *S)
             L->nbins = o->nbins[i];
             L->shift = o->shift[i];
             if (L->n) {
-                size_t last = (size_t)L->off + L->n - 1;
-                L->t0 = S->seg_t[L->off];
-                L->t1 = S->seg_ev[last] == NONE32 ? S->seg_t[last] : INT64_MAX;
+                L->t0 = o->span[2 * i];
+                L->t1 = o->span[2 * i + 1];
             }
             nseg += L->n;
             S->loc_off[L->loc + 1]++;

@@ -19,13 +19,12 @@
 
 #include "filters/filter.h"
 
+#define PT_BYTES (sizeof(int64_t) + sizeof(double) + 2 * sizeof(uint32_t)) /* a point's, in its Points */
+
 void points_free(Points *p)
 {
     free(p->off);
-    xfree_big(p->t, p->cap * sizeof(int64_t));
-    xfree_big(p->cum, p->cap * sizeof(double));
-    xfree_big(p->id, p->cap * sizeof(uint32_t));
-    xfree_big(p->ev, p->cap * sizeof(uint32_t));
+    xfree_big(p->t, p->cap * PT_BYTES); /* (t, cum, id and ev: one block) */
     memset(p, 0, sizeof *p);
 }
 
@@ -181,13 +180,15 @@ static int cmp_rawpt(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* the four arrays in one block: one big allocation (huge pages, and the
+ * big-block recycler, from 4 MiB on) instead of four */
 static void points_alloc(Points *P, size_t n)
 {
     P->cap = n + 1;
-    P->t = xmalloc_big(P->cap * sizeof(int64_t));
-    P->cum = xmalloc_big(P->cap * sizeof(double));
-    P->id = xmalloc_big(P->cap * sizeof(uint32_t));
-    P->ev = xmalloc_big(P->cap * sizeof(uint32_t));
+    P->t = xmalloc_big(P->cap * PT_BYTES);
+    P->cum = (double *)(P->t + P->cap);
+    P->id = (uint32_t *)(P->cum + P->cap);
+    P->ev = P->id + P->cap;
 }
 
 /* a row's points (time, id) sorted: insertion sort while it moves few
@@ -212,27 +213,12 @@ static void sort_row(RawPt *v, size_t n)
     }
 }
 
-/* sort raw points into a Points structure of nrows rows */
-void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
+/* (points_from_raw, points_regroup) P's rows, counted and filled in, each
+ * sorted by (time, id) unless it is in order already (as the store's
+ * orders mostly leave it); then the weights in cum made a prefix sum */
+static void points_finish(Points *P, size_t n)
 {
-    P->nrows = nrows;
-    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) P->off[raw[i].row + 1]++;
-    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
-    /* a stable counting sort by row straight into the arrays (cum holding
-     * the weights for now); then each row by time, unless it is in order
-     * already (as the store's orders mostly leave it) */
-    points_alloc(P, n);
-    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
-    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) {
-        size_t k = pos[raw[i].row]++;
-        P->t[k] = raw[i].t;
-        P->cum[k] = raw[i].w;
-        P->id[k] = raw[i].id;
-        P->ev[k] = raw[i].ev;
-    }
-    free(pos);
+    uint32_t nrows = P->nrows;
     VEC(RawPt) tmp = {0};
     for (uint32_t r = 0; r < nrows; r++) {
         size_t a = P->off[r], b = P->off[r + 1], k = a;
@@ -258,6 +244,66 @@ void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
     }
     P->cum[n] = acc;
     P->built = true;
+}
+
+/* sort raw points into a Points structure of nrows rows */
+void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
+{
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) P->off[raw[i].row + 1]++;
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    /* a stable counting sort by row straight into the arrays (cum holding
+     * the weights for now); then each row by time (points_finish) */
+    points_alloc(P, n);
+    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
+    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) {
+        size_t k = pos[raw[i].row]++;
+        P->t[k] = raw[i].t;
+        P->cum[k] = raw[i].w;
+        P->id[k] = raw[i].id;
+        P->ev[k] = raw[i].ev;
+    }
+    free(pos);
+    points_finish(P, n);
+}
+
+/* P: the points of O (another row kind's series of the same events), each
+ * in the row row_of[its event] (NONE32: left out), straight from O's
+ * arrays: the same as points_from_raw over O's points in O's order (a
+ * stable counting sort by row, then each row by time), without the raw
+ * copy (32 bytes a point, fresh memory); the rows are looked up once,
+ * read ahead (O's events are far apart in row_of) */
+static void points_regroup(Points *P, const Points *O, const uint32_t *row_of, uint32_t nrows)
+{
+    size_t no = O->off[O->nrows], n = 0;
+    const uint32_t *oev = O->ev;
+    uint32_t *rowk = xmalloc_big((no + 1) * sizeof(uint32_t));
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    for (size_t k = 0; k < no; k++) {
+        if (k + 32 < no) __builtin_prefetch(&row_of[oev[k + 32]]);
+        uint32_t r = row_of[oev[k]];
+        rowk[k] = r;
+        if (r != NONE32) P->off[r + 1]++, n++;
+    }
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    points_alloc(P, n);
+    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
+    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
+    for (size_t k = 0; k < no; k++) {
+        uint32_t r = rowk[k];
+        if (r == NONE32) continue;
+        size_t j = pos[r]++;
+        P->t[j] = O->t[k];
+        P->cum[j] = O->cum[k + 1] - O->cum[k];
+        P->id[j] = O->id[k];
+        P->ev[j] = oev[k];
+    }
+    free(pos);
+    xfree_big(rowk, (no + 1) * sizeof(uint32_t));
+    points_finish(P, n);
 }
 
 static uint32_t nrows_of(const Summary *S, RowKind rk)
@@ -319,16 +365,7 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
         /* the same points as by location (every end has a location), by
          * activity: the location's series read in order (this summary's
          * own, a filtered one's being small) */
-        const Points *O = &S->msg[recv][ROWS_LOC];
-        size_t no = O->off[O->nrows], n = 0;
-        RawPt *raw = xmalloc_big((no + 1) * sizeof(RawPt));
-        for (size_t k = 0; k < no; k++) {
-            uint32_t e = O->ev[k];
-            if (s->act[e] == NONE32) continue;
-            raw[n++] = (RawPt){s->act[e], e, O->t[k], O->cum[k + 1] - O->cum[k], O->id[k]};
-        }
-        points_from_raw(P, raw, n, nrows_of(S, rk));
-        xfree_big(raw, (no + 1) * sizeof(RawPt));
+        points_regroup(P, &S->msg[recv][ROWS_LOC], s->act, nrows_of(S, rk));
         return P;
     }
     if (S->base && S->sel) {
@@ -631,20 +668,18 @@ static Points *glyph_points(Summary *S, RowKind rk)
     Points *P = &S->glyphs[rk];
     if (P->built) return P;
     const Store *s = S->s;
-    VEC(RawPt) raw = {0};
     const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
-    if (!O->built && S->base && S->sel) {
+    if (O->built) {
+        /* the same events as the other row kind's: its points, by row */
+        points_regroup(P, O, rk == ROWS_LOC ? s->loc : s->act, nrows_of(S, rk));
+        return P;
+    }
+    if (S->base && S->sel) {
         points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
         return P;
     }
-    if (O->built) {
-        /* the same events as the other row kind's: its points, by row */
-        for (size_t k = 0; k < O->off[O->nrows]; k++) {
-            uint32_t e = O->ev[k];
-            RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], e, O->t[k], O->cum[k + 1] - O->cum[k], e};
-            VEC_PUSH(raw, p);
-        }
-    } else {
+    VEC(RawPt) raw = {0};
+    {
         /* the kinds that can have a glyph (spawn, end, move, sync, atomic,
          * mark, user kinds) as a bit mask, tested for 64 events at once
          * (and'ed with the selection's word): the scan reads the kind
