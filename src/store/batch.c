@@ -782,10 +782,17 @@ void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uin
 
 void batch_compact(Batch *b, const uint8_t *drop)
 {
-    uint32_t *nidx = xmalloc((b->n + 1) * sizeof *nidx);
-    size_t k = 0;
-    for (size_t r = 0; r < b->n; r++) {
-        nidx[r] = (uint32_t)k;
+    /* the rows before the first dropped one stay where they are: nothing
+     * dropped (soft ends that found no begin) costs a scan of drop only */
+    const uint8_t *fd = b->n ? memchr(drop, 1, b->n) : NULL;
+    b->cands.len = 0;
+    if (!fd) return;
+    size_t r0 = (size_t)(fd - drop);
+    /* nidx[r - r0]: the new row of row r >= r0 (a row below r0 keeps its) */
+    uint32_t *nidx = xmalloc((b->n - r0 + 1) * sizeof *nidx);
+    size_t k = r0;
+    for (size_t r = r0; r < b->n; r++) {
+        nidx[r - r0] = (uint32_t)k;
         if (drop[r]) {
             b->pair_count[b->akey[r]]--;
             continue;
@@ -803,9 +810,9 @@ void batch_compact(Batch *b, const uint8_t *drop)
         /* (the types and the integer range of what is left) */
         fb->tmask = 0;
         if (fb->packed) { /* rows every one from prow0: still so after the drop */
-            uint32_t r0 = fb->prow0;
+            uint32_t p0 = fb->prow0;
             for (size_t i = 0; i < fb->rows.len; i++) {
-                if (drop[r0 + i]) continue;
+                if (drop[p0 + i]) continue;
                 fb->p32.v[w] = fb->p32.v[i];
                 if (fb->ptype == VT_INT) {
                     int64_t iv = (int64_t)fb_val(fb, w);
@@ -815,14 +822,14 @@ void batch_compact(Batch *b, const uint8_t *drop)
                 fb->tmask |= (uint8_t)(1u << fb->ptype);
                 w++;
             }
-            fb->prow0 = r0 < b->n ? nidx[r0] : (uint32_t)k;
+            fb->prow0 = p0 < r0 ? p0 : p0 < b->n ? nidx[p0 - r0] : (uint32_t)k;
             fb->p32.len = fb->rows.len = fb->vals.len = fb->types.len = w;
             continue;
         }
         for (size_t i = 0; i < fb->rows.len; i++) {
             uint32_t r = fb->rows.v[i];
             if (drop[r]) continue;
-            fb->rows.v[w] = nidx[r];
+            fb->rows.v[w] = r < r0 ? r : nidx[r - r0];
             fb->vals.v[w] = fb->vals.v[i];
             uint8_t t = fb->types.v[i];
             fb->types.v[w] = t;
@@ -837,7 +844,6 @@ void batch_compact(Batch *b, const uint8_t *drop)
         fb->rows.len = fb->vals.len = fb->types.len = w;
     }
     b->n = k;
-    b->cands.len = 0;
     free(nidx);
 }
 
