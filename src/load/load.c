@@ -436,6 +436,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                 }
             for (int k = 0; has && bot && k < fj.nchunks; k++) {
                 Batch *b = fj.batches[k];
+                b->lsw_stale = true;
                 for (size_t r = 0; r < b->n; r++)
                     if (__builtin_add_overflow(b->ts[r], bot, &b->ts[r])) b->ts[r] = INT64_MAX;
             }
@@ -462,7 +463,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             prefix_locations(fj.batches, (size_t)fj.nchunks, stem);
             free(stem);
         }
-        if (!o->no_lanes || o->lanes) lanes_file(fj.batches, (size_t)fj.nchunks, o->no_lanes);
+        if (!o->no_lanes || o->lanes) lanes_file(fj.batches, (size_t)fj.nchunks, o->no_lanes, nthreads);
         timing_note("  names, lanes       %.3f s", now_sec() - tpass);
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : fj.head_lines);

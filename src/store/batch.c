@@ -31,8 +31,17 @@ void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
     b->max_rejects_kept = 20;
 }
 
+void batch_free_sweep(Batch *b)
+{
+    for (size_t i = 0; i < b->lsw_cap; i++) VEC_FREE(b->lsw[i].open);
+    free(b->lsw);
+    b->lsw = NULL;
+    b->lsw_cap = 0;
+}
+
 void batch_free(Batch *b)
 {
+    batch_free_sweep(b);
     free(b->ts);
     free(b->dur);
     free(b->akey);
@@ -692,6 +701,16 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     b->name[row] = h_name ? strtab_intern(&b->names, v_name.p, v_name.n) : NONE32;
     b->pair_count[akey]++;
     b->n++;
+    if (kind != K_MSG) {
+        if (UNLIKELY(akey >= b->lsw_cap)) {
+            size_t nc = b->lsw_cap ? b->lsw_cap * 2 : 64;
+            while (nc <= akey) nc *= 2;
+            b->lsw = xrealloc(b->lsw, nc * sizeof *b->lsw);
+            memset(b->lsw + b->lsw_cap, 0, (nc - b->lsw_cap) * sizeof *b->lsw);
+            b->lsw_cap = nc;
+        }
+        lane_sweep_row(&b->lsw[akey], ts, dur);
+    }
 
     if (peer != NONE32) push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
     if (h_bytes) push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
@@ -788,6 +807,7 @@ void batch_compact(Batch *b, const uint8_t *drop)
     b->cands.len = 0;
     if (!fd) return;
     size_t r0 = (size_t)(fd - drop);
+    b->lsw_stale = true; /* (rows removed: the lanes pass sweeps them again) */
     /* nidx[r - r0]: the new row of row r >= r0 (a row below r0 keeps its) */
     uint32_t *nidx = xmalloc((b->n - r0 + 1) * sizeof *nidx);
     size_t k = r0;
