@@ -227,6 +227,33 @@ static void excerpt(char *buf, size_t sz, const Val *v)
 
 static bool is_text(const Val *v) { return v->t == V_TEXT || v->t == V_STR || v->t == V_NUM; }
 
+/* A field buffer's array grown from used (of its bytes in use) to n bytes:
+ * past 4 MiB a new block on huge pages (xmalloc_big) and a copy, as fresh
+ * 4 KiB pages of a block moved by realloc cost twice as much to touch. */
+static void *fb_grow(void *p, size_t used, size_t n)
+{
+    if (n < ((size_t)4 << 20)) return xrealloc(p, n);
+    void *q = xmalloc_big(n);
+    if (used) memcpy(q, p, used);
+    free(p);
+    return q;
+}
+
+/* The next capacity of a field buffer holding len values: twice it, the
+ * batch's capacity once the field is on most rows, or, once it is big,
+ * what the batch's capacity (its estimated rows) would need at the
+ * density so far, so that it grows once more at most. */
+static size_t fb_next_cap(const Batch *b, size_t cap, size_t len)
+{
+    size_t nc = cap ? cap * 2 : 8;
+    if (b->cap > nc && len * 4 > b->n * 3) return b->cap;
+    if (nc >= ((size_t)1 << 19) && b->n && b->cap > b->n) {
+        size_t est = (size_t)((double)len * (double)b->cap / (double)b->n) + len / 16;
+        if (est > nc) nc = est;
+    }
+    return nc;
+}
+
 static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, double f, uint32_t s)
 {
     if (UNLIKELY(field >= b->nfb)) {
@@ -262,9 +289,8 @@ static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, in
                 return;
             }
             if (UNLIKELY(len == fbuf->p32.cap)) {
-                size_t nc = fbuf->p32.cap ? fbuf->p32.cap * 2 : 8;
-                if (b->cap > nc && len * 4 > b->n * 3) nc = b->cap;
-                fbuf->p32.v = xrealloc(fbuf->p32.v, nc * sizeof(uint32_t));
+                size_t nc = fb_next_cap(b, fbuf->p32.cap, len);
+                fbuf->p32.v = fb_grow(fbuf->p32.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
                 fbuf->p32.cap = nc;
             }
             fbuf->p32.v[len] = pv;
@@ -292,11 +318,10 @@ static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, in
         /* grow all three together, towards the expected number of rows; a
          * field starts small, so that many rarely used fields (thousands of
          * extra keys) cost in proportion to their values */
-        size_t nc = fbuf->rows.cap ? fbuf->rows.cap * 2 : 8;
-        if (b->cap > nc && fbuf->rows.len * 4 > b->n * 3) nc = b->cap;
-        fbuf->rows.v = xrealloc(fbuf->rows.v, nc * sizeof(uint32_t));
-        fbuf->vals.v = xrealloc(fbuf->vals.v, nc * sizeof(uint64_t));
-        fbuf->types.v = xrealloc(fbuf->types.v, nc);
+        size_t nc = fb_next_cap(b, fbuf->rows.cap, fbuf->rows.len), len = fbuf->rows.len;
+        fbuf->rows.v = fb_grow(fbuf->rows.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
+        fbuf->vals.v = fb_grow(fbuf->vals.v, len * sizeof(uint64_t), nc * sizeof(uint64_t));
+        fbuf->types.v = fb_grow(fbuf->types.v, len, nc);
         fbuf->rows.cap = fbuf->vals.cap = fbuf->types.cap = nc;
     }
     if (type == VT_INT) {
