@@ -90,7 +90,17 @@ static inline bool same(const StrTab *t, uint32_t id, const char *s, size_t n, c
 {
     const StrEnt *e = &t->ent[id];
     if (e->len != n || e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
-    return n <= 16 || memcmp(e->ptr + 16, s + 16, n - 16) == 0;
+    if (n <= 16) return true;
+    if (n <= 32) {
+        /* (the last 16 bytes, which cover the rest: no call to memcmp) */
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, e->ptr + n - 16, 8);
+        memcpy(&a1, e->ptr + n - 8, 8);
+        memcpy(&b0, s + n - 16, 8);
+        memcpy(&b1, s + n - 8, 8);
+        return a0 == b0 && a1 == b1;
+    }
+    return memcmp(e->ptr + 16, s + 16, n - 16) == 0;
 }
 
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n)

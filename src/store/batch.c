@@ -55,6 +55,7 @@ void batch_free(Batch *b)
     strtab_free(&b->xnames);
     strtab_free(&b->rawpairs);
     free(b->rawpair_akey);
+    free(b->loc_cache);
     free(b->pkbuf);
     free(b->pairs);
     free(b->pslots);
@@ -626,6 +627,20 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         excerpt(ex, sizeof ex, av);
         return WHY("act is not a label: %s", ex);
     }
+    /* the location's last activity (see LocCache) */
+    LocCache *lc = NULL;
+    uint32_t akey;
+    if (lv->n && lv->n <= LOC_CACHE_LOC && (!av || av->n <= LOC_CACHE_ACT)) {
+        if (UNLIKELY(!b->loc_cache)) b->loc_cache = xcalloc(LOC_CACHE, sizeof(LocCache));
+        uint64_t h = lv->n;
+        for (uint32_t i = 0; i < lv->n && i < 8; i++) h = h << 8 ^ (uint8_t)lv->p[i];
+        lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 56];
+        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && !memcmp(lc->act, av->p, av->n))) &&
+            !memcmp(lc->loc, lv->p, lv->n)) {
+            akey = lc->akey;
+            goto have_akey;
+        }
+    }
     size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
     if (klen > b->pkcap) {
         b->pkcap = klen * 2 + 64;
@@ -637,7 +652,6 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     if (av) memcpy(b->pkbuf + lv->n + 2, av->p, av->n);
     uint32_t before = b->rawpairs.count;
     uint32_t rid = strtab_intern(&b->rawpairs, b->pkbuf, klen);
-    uint32_t akey;
     if (rid < before) {
         akey = b->rawpair_akey[rid];
     } else {
@@ -650,6 +664,15 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
         b->rawpair_akey[rid] = akey;
     }
+    if (lc) {
+        lc->ln = (uint8_t)lv->n;
+        memcpy(lc->loc, lv->p, lv->n);
+        lc->has_act = av != NULL;
+        lc->an = av ? (uint8_t)av->n : 0;
+        if (av) memcpy(lc->act, av->p, av->n);
+        lc->akey = akey;
+    }
+have_akey:
     /* --- kind --- */
     uint16_t kind;
     if (h_kind) {

@@ -185,6 +185,19 @@ typedef struct {
     bool valid;
 } LabelCache;
 
+/* The last activity seen at a location (by the location's text): most
+ * rows continue the activity their location ran before (a thread's
+ * events, a task's on its worker), so their pair is found without a
+ * lookup in rawpairs, whose table is big when activities are many. */
+enum { LOC_CACHE = 256, LOC_CACHE_LOC = 22, LOC_CACHE_ACT = 36 };
+typedef struct {
+    uint8_t ln, an; /* text lengths; ln 0: empty entry */
+    bool has_act;
+    uint32_t akey;
+    char loc[LOC_CACHE_LOC];
+    char act[LOC_CACHE_ACT];
+} LocCache;
+
 /* Rows that pair up after parsing (src/load/pair.c): a begin and its end
  * become one interval, a flow's start and finish one message. A parser sets
  * Batch.cur_line before batch_commit; a row whose kind is a begin or end
@@ -314,6 +327,7 @@ typedef struct Batch {
     /* caches for the hot path: raw "loc\x1Fact" bytes -> pair, so that a
      * record costs one lookup for its location and activity */
     StrTab rawpairs;
+    LocCache *loc_cache; /* LOC_CACHE entries, allocated at the first row */
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
     char *pkbuf;
