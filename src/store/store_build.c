@@ -396,6 +396,7 @@ static void locsort_worker(void *ctx, int w, int nw)
     size_t l;
     while ((l = jobq_next(&B->q)) != (size_t)-1) {
         size_t a = s->locs[l].first, m = s->locs[l].count;
+        for (size_t i = a; i < a + m; i++) s->loc[i] = (uint32_t)l;
         size_t i0 = a + 1;
         while (i0 < a + m && !ev_before_raw(s->ts, s->dur, (uint32_t)i0, (uint32_t)(i0 - 1))) i0++;
         if (i0 >= a + m) continue; /* already in order */
@@ -793,38 +794,26 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
     }
     s->loc = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-    for (uint32_t l = 0; l < s->nloc; l++)
-        for (uint32_t i = s->locs[l].first; i < s->locs[l].first + s->locs[l].count; i++) s->loc[i] = l;
     phase("placement");
 
-    /* 5. time order inside each location */
+    /* 5. time order inside each location (and each location's events
+     * marked with it in s->loc), the locations in parallel: newpos is
+     * touched only where an event moved */
     {
+        B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+        B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
+        atomic_store(&B->resorted, false);
+        jobq_init(&B->q, s->nloc);
+        par_run(B->threads, locsort_worker, B);
+        if (atomic_load(&B->resorted)) {
+            jobq_init(&B->q, nb);
+            par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
+        }
+        mem_release(B->newpos, (n ? n : 1) * sizeof(uint32_t));
+        xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
+        xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
         B->newpos = NULL;
-        bool need = false;
-        for (uint32_t l = 0; l < s->nloc && !need; l++) {
-            size_t a = s->locs[l].first, m = s->locs[l].count;
-            for (size_t i = a + 1; i < a + m; i++)
-                if (ev_before_raw(s->ts, s->dur, (uint32_t)i, (uint32_t)(i - 1))) {
-                    need = true;
-                    break;
-                }
-        }
-        if (need) {
-            B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-            B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
-            atomic_store(&B->resorted, false);
-            jobq_init(&B->q, s->nloc);
-            par_run(B->threads, locsort_worker, B);
-            if (atomic_load(&B->resorted)) {
-                jobq_init(&B->q, nb);
-                par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
-            }
-            mem_release(B->newpos, (n ? n : 1) * sizeof(uint32_t));
-            xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
-            xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
-            B->newpos = NULL;
-            B->moved = NULL;
-        }
+        B->moved = NULL;
     }
     phase("time order");
 
