@@ -184,8 +184,12 @@ static void sweep_file(Batch **bs, size_t nb, uint32_t **gid, void *groupsv, int
                 continue;
             }
             G->last_ts = ts;
+            /* (the intervals this row ends: those open at the seam are
+             * all ended when the stack is empty before its own push) */
+            size_t k = G->open.len;
+            while (k && G->open.v[k - 1].end <= ts) k--;
+            if (k < carried[g]) carried[g] = k;
             sweep(G, ts, b->dur[r]);
-            if (G->open.len < carried[g]) carried[g] = G->open.len;
             if (!carried[g]) {
                 adopt(G, &st[g]);
                 pend[g] = 0;

@@ -83,7 +83,7 @@ static uint32_t *merge_strs(Store *s, const StrTab *t)
 /* LSD radix sort of 64-bit keys, 16 bits a pass (8 for a few thousand
  * keys, where 65,536 counters would cost more than the keys); a pass where
  * every key has the same digit is skipped. */
-static void sort_u64(uint64_t *v, size_t m)
+void sort_u64(uint64_t *v, size_t m)
 {
     if (m < 2) return;
     int bits = m < 4096 ? 8 : 16;

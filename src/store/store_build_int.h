@@ -78,6 +78,8 @@ typedef struct {
     atomic_uint max_depth;
 } Build;
 
+/* store_build.c: an LSD radix sort of 64-bit keys (ascending) */
+void sort_u64(uint64_t *v, size_t m);
 /* store_acts.c: (location, act label) pairs and their union-find */
 uint32_t gp_get(Build *B, uint32_t loc, uint32_t act, bool create);
 uint32_t uf_find(uint32_t *uf, uint32_t x);
