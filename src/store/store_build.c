@@ -312,19 +312,20 @@ static void place_worker(void *ctx, int w, int nw)
         case PLACE_DEST: {
             uint32_t *cur = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
             memcpy(cur, B->start[b], (size_t)s->nloc * sizeof(uint32_t));
-            d = xmalloc_big((m ? m : 1) * sizeof(uint32_t));
+            /* each row's event number written over its akey, which is
+             * not read again: the batch's akey array becomes its dest
+             * (no fresh pages for it) */
+            d = bt->akey;
             const uint32_t *pl = B->ploc[b], *pm = B->premap[b];
             for (size_t r = 0; r < m; r++) {
-                uint32_t ak = bt->akey[r];
+                uint32_t ak = d[r];
                 uint32_t pos = cur[pl[ak]]++;
                 d[r] = pos;
                 B->pair[pos] = pm[ak];
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->akey, r * sizeof *bt->akey, &rel);
             }
             B->dest[b] = d;
+            B->dest_bytes[b] = bt->cap * sizeof *bt->akey;
             free(cur);
-            mem_release(bt->akey, bt->cap * sizeof *bt->akey);
-            xfree_big(bt->akey, bt->cap * sizeof *bt->akey);
             bt->akey = NULL;
             break;
         }
@@ -572,6 +573,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->ploc = xcalloc(nb + 1, sizeof(uint32_t *));
     B->start = xcalloc(nb + 1, sizeof(uint32_t *));
     B->dest = xcalloc(nb + 1, sizeof(uint32_t *));
+    B->dest_bytes = xcalloc(nb + 1, sizeof(size_t));
     /* names first, then values, then labels: a string used by several of
      * them gets the first one's id, so that every name is below nnames and
      * every value below nvals */
@@ -861,6 +863,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->ploc);
     free(B->start);
     free(B->dest);
+    free(B->dest_bytes);
     xfree_big(B->pair, (n ? n : 1) * sizeof(uint32_t));
     free(B->gp_loc);
     free(B->gp_act);

@@ -51,7 +51,8 @@ typedef struct {
     uint32_t *gp_loc, *gp_act, *uf;
     uint32_t gp_cap; /* entries allocated in gp_loc, gp_act, uf */
     uint32_t **start; /* per batch, per location: event number of its first row */
-    uint32_t **dest;  /* per batch: row -> event number */
+    uint32_t **dest;  /* per batch: row -> event number (in the batch's akey array) */
+    size_t *dest_bytes; /* per batch: the size of that array */
     uint32_t *pair;   /* event -> global pair (later: root pair) */
     StrTab xnames;
     JobQueue q;

@@ -385,8 +385,8 @@ void build_columns(Build *B)
     }
     for (size_t b = 0; b < B->nb; b++) {
         batch_free_fields(B->bs[b]);
-        mem_release(B->dest[b], B->bs[b]->n * sizeof(uint32_t));
-        xfree_big(B->dest[b], B->bs[b]->n * sizeof(uint32_t));
+        mem_release(B->dest[b], B->dest_bytes[b]);
+        xfree_big(B->dest[b], B->dest_bytes[b]);
         B->dest[b] = NULL;
     }
     for (size_t b = 0; b < B->nb; b++) {

@@ -232,6 +232,9 @@ void build_messages(Store *s)
         msg_of[i] = (uint32_t)msgs.len;
         VEC_PUSH(msgs, m);
     }
+    /* (sized for every communication event: the pages past the messages,
+     * which a recycled block may hold, go back) */
+    mem_release(msgs.v + msgs.len, (msgs.cap - msgs.len) * sizeof(Message));
     s->msgs = msgs.v;
     s->nmsg = (uint32_t)msgs.len;
     VEC(EvIdx) em = {xmalloc_big((nc + 1) * sizeof(EvIdx)), 0, nc + 1};
@@ -240,6 +243,7 @@ void build_messages(Store *s)
             EvIdx x = {ce.v[i], msg_of[i]};
             VEC_PUSH(em, x);
         }
+    mem_release(em.v + em.len, (em.cap - em.len) * sizeof(EvIdx));
     s->ev_msg = em.v;
     s->nev_msg = (uint32_t)em.len;
     free(msg_of);
