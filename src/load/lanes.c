@@ -90,10 +90,7 @@ static bool sweep_taken(Batch *b, const uint32_t *gid, LaneSweep *st)
         if (b->lsw[p].any && st[gid[p]].any) return false;
         else if (b->lsw[p].any) st[gid[p]].any = true;
     for (size_t p = 0; p < np; p++)
-        if (b->lsw[p].any) {
-            st[gid[p]] = b->lsw[p];
-            memset(&b->lsw[p].open, 0, sizeof b->lsw[p].open);
-        }
+        if (b->lsw[p].any) st[gid[p]] = b->lsw[p]; /* (its stack stays in the batch's pool) */
     return true;
 }
 
@@ -112,10 +109,9 @@ static void sweep_worker(void *ctx, int w, int nw)
             for (size_t r = 0; r < b->n; r++) {
                 uint32_t g = gid[b->akey[r]];
                 if (R->groups[g].lanes_loc || b->kind[r] == K_MSG) continue;
-                lane_sweep_row(&st[g], b->ts[r], b->dur[r]);
+                lane_sweep_row(b, &st[g], b->ts[r], b->dur[r]);
             }
         }
-        batch_free_sweep(b);
         R->st[i] = st;
     }
 }
@@ -123,14 +119,17 @@ static void sweep_worker(void *ctx, int w, int nw)
 /* After group G's state at some row equals that of the batch's own sweep
  * F at that row (their stacks hold the same intervals), G's state at the
  * batch's end is F's, with what G had found before. */
-static void adopt(Group *G, LaneSweep *F)
+static void adopt(Group *G, const LaneSweep *F)
 {
     G->overlap |= F->overlap;
     G->unordered |= F->unordered;
     G->last_ts = F->last_ts;
-    VEC_FREE(G->open);
-    G->open = F->open;
-    memset(&F->open, 0, sizeof F->open);
+    G->open.len = 0;
+    if (F->open.len) {
+        VEC_RESERVE(G->open, F->open.len);
+        memcpy(G->open.v, F->open.v, F->open.len * sizeof *F->open.v);
+        G->open.len = F->open.len;
+    }
 }
 
 /* The sweep of every group over the file's rows in file order, the batches
@@ -196,11 +195,9 @@ static void sweep_file(Batch **bs, size_t nb, uint32_t **gid, void *groupsv, int
                 npend--;
             }
         }
-        for (size_t g = 0; g < ng; g++) {
-            pend[g] = 0; /* (still open at the batch's end: G is its state) */
-            VEC_FREE(st[g].open);
-        }
+        for (size_t g = 0; g < ng; g++) pend[g] = 0; /* (still open at the batch's end: G is its state) */
         free(st);
+        batch_free_sweep(bs[i]);
     }
     free(pend);
     free(carried);

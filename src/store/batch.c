@@ -31,9 +31,30 @@ void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
     b->max_rejects_kept = 20;
 }
 
+void lsw_grow(Batch *b, LaneOpenVec *o)
+{
+    size_t nc = o->cap ? o->cap * 2 : 4;
+    if (b->lsw_left < nc) {
+        size_t bs = nc > ((size_t)1 << 16) ? nc : (size_t)1 << 16;
+        LaneOpen *blk = xmalloc(bs * sizeof *blk);
+        VEC_PUSH(b->lsw_blocks, blk);
+        b->lsw_next = blk;
+        b->lsw_left = bs;
+    }
+    LaneOpen *nv = b->lsw_next;
+    b->lsw_next += nc;
+    b->lsw_left -= nc;
+    if (o->len) memcpy(nv, o->v, o->len * sizeof *nv);
+    o->v = nv;
+    o->cap = nc;
+}
+
 void batch_free_sweep(Batch *b)
 {
-    for (size_t i = 0; i < b->lsw_cap; i++) VEC_FREE(b->lsw[i].open);
+    for (size_t i = 0; i < b->lsw_blocks.len; i++) free(b->lsw_blocks.v[i]);
+    VEC_FREE(b->lsw_blocks);
+    b->lsw_next = NULL;
+    b->lsw_left = 0;
     free(b->lsw);
     b->lsw = NULL;
     b->lsw_cap = 0;
@@ -757,7 +778,7 @@ have_akey:
             memset(b->lsw + b->lsw_cap, 0, (nc - b->lsw_cap) * sizeof *b->lsw);
             b->lsw_cap = nc;
         }
-        lane_sweep_row(&b->lsw[akey], ts, dur);
+        lane_sweep_row(b, &b->lsw[akey], ts, dur);
     }
 
     if (peer != NONE32) push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);

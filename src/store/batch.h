@@ -257,9 +257,15 @@ typedef struct {
     bool any, unordered, overlap;
 } LaneSweep;
 
+struct Batch;
+/* Room for one more open interval in S's stack: its storage comes from
+ * the batch's pool (blocks of 1 MiB, given back whole: thousands of
+ * activities' small stacks would otherwise stay in malloc's heap). */
+void lsw_grow(struct Batch *b, LaneOpenVec *o);
+
 /* one step of the sweep: the intervals ended by ts closed, then one of
  * duration dur opened (none when dur <= 0) */
-static inline void lane_sweep_step(LaneSweep *S, int64_t ts, int64_t dur)
+static inline void lane_sweep_step(struct Batch *b, LaneSweep *S, int64_t ts, int64_t dur)
 {
     size_t k = S->open.len;
     while (k && S->open.v[k - 1].end <= ts) k--;
@@ -270,12 +276,13 @@ static inline void lane_sweep_step(LaneSweep *S, int64_t ts, int64_t dur)
         if (S->open.v[k - 1].start == ts) S->unordered = true; /* (equal starts: sorted, longer first) */
         else S->overlap = true;
     }
-    LaneOpen o = {end, ts};
-    VEC_PUSH(S->open, o);
+    if (UNLIKELY(k == S->open.cap)) lsw_grow(b, &S->open);
+    S->open.v[k] = (LaneOpen){end, ts};
+    S->open.len = k + 1;
 }
 
 /* a row (not K_MSG) of the pair swept */
-static inline void lane_sweep_row(LaneSweep *S, int64_t ts, int64_t dur)
+static inline void lane_sweep_row(struct Batch *b, LaneSweep *S, int64_t ts, int64_t dur)
 {
     if (S->unordered) return;
     if (!S->any) {
@@ -286,7 +293,7 @@ static inline void lane_sweep_row(LaneSweep *S, int64_t ts, int64_t dur)
         return;
     }
     S->last_ts = ts;
-    lane_sweep_step(S, ts, dur);
+    lane_sweep_step(b, S, ts, dur);
 }
 
 typedef struct Batch {
@@ -379,6 +386,9 @@ typedef struct Batch {
     LaneSweep *lsw;
     size_t lsw_cap;
     bool lsw_stale;
+    VEC(LaneOpen *) lsw_blocks; /* the stacks' pool */
+    LaneOpen *lsw_next;
+    size_t lsw_left;
     int read_errno;   /* a read of the chunk failed (errno), else 0 */
     bool file_shrank; /* the file ended before its size at open */
     int file_index;
@@ -387,7 +397,8 @@ typedef struct Batch {
 void batch_init(Batch *b, int unit_exp, bool keep_all_rejects);
 void batch_free(Batch *b);
 void batch_free_fields(Batch *b);
-/* The sweep's state by pair freed (the lanes pass has read it). */
+/* The sweep's state by pair and its stacks' pool freed (the lanes pass
+ * has read them). */
 void batch_free_sweep(Batch *b);
 /* A packed field buffer in the general form (see FieldBuf). */
 void fb_unpack(FieldBuf *fb);
