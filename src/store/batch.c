@@ -651,17 +651,26 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     /* the location's last activity (see LocCache) */
     LocCache *lc = NULL;
     uint32_t akey;
-    if (lv->n && lv->n <= LOC_CACHE_LOC && (!av || av->n <= LOC_CACHE_ACT)) {
+    if (!b->lc_off && lv->n && lv->n <= LOC_CACHE_LOC && (!av || av->n <= LOC_CACHE_ACT)) {
         if (UNLIKELY(!b->loc_cache)) b->loc_cache = xcalloc(LOC_CACHE, sizeof(LocCache));
+        if (UNLIKELY(++b->lc_rows == LOC_CACHE_TRIAL) && b->lc_miss > LOC_CACHE_TRIAL / 2) {
+            /* (rows hop between many locations: neither the cache nor
+             * the sweep by pair would stay in the CPU's caches) */
+            b->lc_off = true;
+            b->lsw_stale = true;
+            batch_free_sweep(b);
+        }
         uint64_t h = lv->n;
         for (uint32_t i = 0; i < lv->n && i < 8; i++) h = h << 8 ^ (uint8_t)lv->p[i];
-        lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 56];
+        _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
+        lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
         if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && !memcmp(lc->act, av->p, av->n))) &&
             !memcmp(lc->loc, lv->p, lv->n)) {
             akey = lc->akey;
             goto have_akey;
         }
     }
+    if (lc) b->lc_miss++;
     size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
     if (klen > b->pkcap) {
         b->pkcap = klen * 2 + 64;
@@ -770,7 +779,7 @@ have_akey:
     b->name[row] = h_name ? strtab_intern(&b->names, v_name.p, v_name.n) : NONE32;
     b->pair_count[akey]++;
     b->n++;
-    if (kind != K_MSG) {
+    if (kind != K_MSG && !b->lsw_stale) {
         if (UNLIKELY(akey >= b->lsw_cap)) {
             size_t nc = b->lsw_cap ? b->lsw_cap * 2 : 64;
             while (nc <= akey) nc *= 2;

@@ -188,8 +188,8 @@ typedef struct {
 /* The last activity seen at a location (by the location's text): most
  * rows continue the activity their location ran before (a thread's
  * events, a task's on its worker), so their pair is found without a
- * lookup in rawpairs, whose table is big when activities are many. */
-enum { LOC_CACHE = 256, LOC_CACHE_LOC = 22, LOC_CACHE_ACT = 36 };
+ * lookup in rawpairs, whose table is big when activities are many. */ 
+enum { LOC_CACHE = 1024, LOC_CACHE_LOC = 22, LOC_CACHE_ACT = 36, LOC_CACHE_TRIAL = 1 << 16 };
 typedef struct {
     uint8_t ln, an; /* text lengths; ln 0: empty entry */
     bool has_act;
@@ -246,7 +246,10 @@ typedef struct {
  * the cache then): the open intervals of the pair as a stack, the first
  * and last time, and whether an interval overlapped an open one without
  * nesting or a time went back (the sweep stops there). Rows of kind K_MSG
- * are not swept. */
+ * are not swept. When rows go from pair to pair among thousands (10,000
+ * ranks in time order), each row's state misses the cache: a batch whose
+ * location cache (LocCache) missed on more than half of its first
+ * LOC_CACHE_TRIAL rows stops sweeping, and the lanes pass sweeps it. */
 typedef struct {
     int64_t end, start;
 } LaneOpen;
@@ -335,6 +338,8 @@ typedef struct Batch {
      * record costs one lookup for its location and activity */
     StrTab rawpairs;
     LocCache *loc_cache; /* LOC_CACHE entries, allocated at the first row */
+    uint32_t lc_rows, lc_miss; /* rows that looked in it, and missed, until LOC_CACHE_TRIAL */
+    bool lc_off; /* it missed too often: not used (nor the lanes' sweep, see lsw) */
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
     char *pkbuf;
