@@ -702,7 +702,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         if (av) memcpy(lc->act, av->p, av->n);
         lc->akey = akey;
     }
-have_akey:
+have_akey:;
     /* --- kind --- */
     uint16_t kind;
     if (h_kind) {
