@@ -464,6 +464,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             free(stem);
         }
         if (!o->no_lanes || o->lanes) lanes_file(fj.batches, (size_t)fj.nchunks, o->no_lanes, nthreads);
+        for (int k = 0; k < fj.nchunks; k++) batch_free_sweep(fj.batches[k]); /* (read, or not wanted: --no-lanes) */
         timing_note("  names, lanes       %.3f s", now_sec() - tpass);
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : fj.head_lines);
