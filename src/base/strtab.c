@@ -79,10 +79,30 @@ static inline uint32_t short_hash(const uint64_t w[2], size_t n)
     return (uint32_t)h;
 }
 
+/* 17..32 bytes (names such as ns4::Module42::kernel_18, file paths): the
+ * first 16 (already in w) and the last 16, which cover the string */
+static inline uint32_t medium_hash(const uint64_t w[2], const char *s, size_t n)
+{
+    uint64_t a, b;
+    memcpy(&a, s + n - 16, 8);
+    memcpy(&b, s + n - 8, 8);
+    uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
+    h ^= w[1] * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 29;
+    h = (h ^ a) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
+    h = (h ^ b) * 0x94d049bb133111ebULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
 static inline uint32_t str_hash(const char *s, size_t n, uint64_t w[2])
 {
     strtab_prefix_words(s, n, w);
     if (n <= 16) return short_hash(w, n);
+    if (n <= 32) return medium_hash(w, s, n);
     return (uint32_t)hash_bytes(s, n);
 }
 
@@ -90,7 +110,17 @@ static inline bool same(const StrTab *t, uint32_t id, const char *s, size_t n, c
 {
     const StrEnt *e = &t->ent[id];
     if (e->len != n || e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
-    return n <= 16 || memcmp(e->ptr + 16, s + 16, n - 16) == 0;
+    if (n <= 16) return true;
+    if (n <= 32) {
+        /* (the last 16 bytes, which cover the rest: no call to memcmp) */
+        uint64_t a0, a1, b0, b1;
+        memcpy(&a0, e->ptr + n - 16, 8);
+        memcpy(&a1, e->ptr + n - 8, 8);
+        memcpy(&b0, s + n - 16, 8);
+        memcpy(&b1, s + n - 8, 8);
+        return a0 == b0 && a1 == b1;
+    }
+    return memcmp(e->ptr + 16, s + 16, n - 16) == 0;
 }
 
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n)

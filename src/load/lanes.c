@@ -15,6 +15,9 @@
  * with loc LANES_LOC) are packed into lanes that hold one interval at a
  * time (a build's job slots), lane k becoming the location "lane k".
  * Messages (msg records) are never moved.
+ * The sweep in file order is done per batch, mostly by the batch itself as
+ * its rows are committed (Batch.lsw), and the batches' sweeps are joined
+ * at their seams (sweep_file).
  * Invariants: the result does not depend on how the file was cut into
  * batches (keys compared as text, order (time, longer first, file
  * order)); only akey (and pair counts) change.
@@ -23,11 +26,11 @@
 #include <string.h>
 
 #include "load_int.h"
+#include "base/par.h"
 
 typedef struct {
     int64_t last_ts;
-    VEC(int64_t) ends; /* open intervals' ends (a stack); starts beside */
-    VEC(int64_t) starts;
+    LaneOpenVec open; /* the open intervals (a stack) */
     bool unordered, overlap, lanes_loc;
 } Group;
 
@@ -47,25 +50,161 @@ static int lrow_cmp(const void *a, const void *b)
 
 /* one step of the sweep; false when the interval overlaps an open one
  * without nesting (or, when strict, is not in order) */
-static void sweep(Group *G, int64_t ts, int64_t dur)
+static inline void sweep(Group *G, int64_t ts, int64_t dur)
 {
-    while (G->ends.len && G->ends.v[G->ends.len - 1] <= ts) {
-        G->ends.len--;
-        G->starts.len--;
-    }
+    size_t k = G->open.len;
+    while (k && G->open.v[k - 1].end <= ts) k--;
+    G->open.len = k;
     if (dur <= 0) return;
     int64_t end = ts + dur;
-    if (G->ends.len && end > G->ends.v[G->ends.len - 1]) {
-        if (G->starts.v[G->starts.len - 1] == ts) G->unordered = true; /* (equal starts: sorted, longer first) */
+    if (k && end > G->open.v[k - 1].end) {
+        if (G->open.v[k - 1].start == ts) G->unordered = true; /* (equal starts: sorted, longer first) */
         else G->overlap = true;
     }
-    VEC_PUSH(G->ends, end);
-    VEC_PUSH(G->starts, ts);
+    LaneOpen o = {end, ts};
+    VEC_PUSH(G->open, o);
 }
 
 static bool is_interval(const Batch *b, uint32_t r) { return b->dur[r] > 0 && b->kind[r] != K_MSG; }
 
-void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc)
+/* One batch's rows of each group swept from a fresh state, as the whole
+ * file's sweep would sweep them (LaneSweep: first_ts is the time of its
+ * first row, any whether it has one); stops at a group's first row out of
+ * order, as that one does. Taken from the sweep the batch did as its rows
+ * were committed, unless a pass changed its rows since or two of its
+ * pairs are one group now (labels renamed): then done here. */
+typedef struct {
+    Batch **bs;
+    uint32_t **gid;
+    const Group *groups;
+    LaneSweep **st; /* per batch, per group */
+    size_t ng;
+    JobQueue q;
+} SweepRun;
+
+static bool sweep_taken(Batch *b, const uint32_t *gid, LaneSweep *st)
+{
+    if (b->lsw_stale) return false;
+    size_t np = b->npairs < b->lsw_cap ? b->npairs : b->lsw_cap;
+    for (size_t p = 0; p < np; p++)
+        if (b->lsw[p].any && st[gid[p]].any) return false;
+        else if (b->lsw[p].any) st[gid[p]].any = true;
+    for (size_t p = 0; p < np; p++)
+        if (b->lsw[p].any) st[gid[p]] = b->lsw[p]; /* (its stack stays in the batch's pool) */
+    return true;
+}
+
+static void sweep_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    SweepRun *R = ctx;
+    size_t i;
+    while ((i = jobq_next(&R->q)) != (size_t)-1) {
+        Batch *b = R->bs[i];
+        const uint32_t *gid = R->gid[i];
+        LaneSweep *st = xcalloc(R->ng + 1, sizeof *st);
+        if (!sweep_taken(b, gid, st)) {
+            memset(st, 0, (R->ng + 1) * sizeof *st);
+            for (size_t r = 0; r < b->n; r++) {
+                uint32_t g = gid[b->akey[r]];
+                if (R->groups[g].lanes_loc || b->kind[r] == K_MSG) continue;
+                lane_sweep_row(b, &st[g], b->ts[r], b->dur[r]);
+            }
+        }
+        R->st[i] = st;
+    }
+}
+
+/* After group G's state at some row equals that of the batch's own sweep
+ * F at that row (their stacks hold the same intervals), G's state at the
+ * batch's end is F's, with what G had found before. */
+static void adopt(Group *G, const LaneSweep *F)
+{
+    G->overlap |= F->overlap;
+    G->unordered |= F->unordered;
+    G->last_ts = F->last_ts;
+    G->open.len = 0;
+    if (F->open.len) {
+        VEC_RESERVE(G->open, F->open.len);
+        memcpy(G->open.v, F->open.v, F->open.len * sizeof *F->open.v);
+        G->open.len = F->open.len;
+    }
+}
+
+/* The sweep of every group over the file's rows in file order, the batches
+ * swept apart in parallel, then joined in file order: a group whose state
+ * at a batch's start is empty (no interval open) and whose time does not
+ * go back at the seam continues as the batch's own sweep found; one with
+ * intervals open at the seam is swept again from the batch's start until
+ * those have all ended (from then on its stack is the batch's own sweep's),
+ * usually a few rows. The result is that of one sweep in file order. */
+static void sweep_file(Batch **bs, size_t nb, uint32_t **gid, void *groupsv, int nthreads)
+{
+    VEC(Group) *groups = groupsv;
+    size_t ng = groups->len;
+    SweepRun R = {bs, gid, groups->v, xcalloc(nb + 1, sizeof(LaneSweep *)), ng, {0}};
+    jobq_init(&R.q, nb);
+    size_t rows = 0;
+    for (size_t i = 0; i < nb; i++) rows += bs[i]->n;
+    int nw = nthreads < (int)nb ? nthreads : (int)nb;
+    par_run(rows < 100000 || nw < 1 ? 1 : nw, sweep_worker, &R);
+    uint8_t *pend = xcalloc(ng + 1, 1);
+    size_t *carried = xmalloc((ng + 1) * sizeof *carried);
+    for (size_t i = 0; i < nb; i++) {
+        LaneSweep *st = R.st[i];
+        size_t npend = 0;
+        for (size_t g = 0; g < ng; g++) {
+            Group *G = &groups->v[g];
+            LaneSweep *F = &st[g];
+            if (!F->any || G->unordered || G->lanes_loc) continue;
+            if (F->first_ts < G->last_ts) {
+                G->unordered = true;
+                continue;
+            }
+            if (!G->open.len) {
+                adopt(G, F);
+                continue;
+            }
+            pend[g] = 1;
+            carried[g] = G->open.len;
+            npend++;
+        }
+        const Batch *b = bs[i];
+        for (size_t r = 0; r < b->n && npend; r++) {
+            uint32_t g = gid[i][b->akey[r]];
+            if (!pend[g] || b->kind[r] == K_MSG) continue;
+            Group *G = &groups->v[g];
+            int64_t ts = b->ts[r];
+            if (ts < G->last_ts) {
+                G->unordered = true;
+                pend[g] = 0;
+                npend--;
+                continue;
+            }
+            G->last_ts = ts;
+            /* (the intervals this row ends: those open at the seam are
+             * all ended when the stack is empty before its own push) */
+            size_t k = G->open.len;
+            while (k && G->open.v[k - 1].end <= ts) k--;
+            if (k < carried[g]) carried[g] = k;
+            sweep(G, ts, b->dur[r]);
+            if (!carried[g]) {
+                adopt(G, &st[g]);
+                pend[g] = 0;
+                npend--;
+            }
+        }
+        for (size_t g = 0; g < ng; g++) pend[g] = 0; /* (still open at the batch's end: G is its state) */
+        free(st);
+        batch_free_sweep(bs[i]);
+    }
+    free(pend);
+    free(carried);
+    free(R.st);
+}
+
+void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc, int nthreads)
 {
     StrTab keys;
     strtab_init(&keys);
@@ -100,20 +239,7 @@ void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc)
         }
     }
     /* 1. the sweep, in file order (most files are in time order per row) */
-    for (size_t i = 0; i < nb; i++) {
-        Batch *b = bs[i];
-        for (size_t r = 0; r < b->n; r++) {
-            Group *G = &groups.v[gid[i][b->akey[r]]];
-            /* (messages are never moved: their order does not matter) */
-            if (G->unordered || G->lanes_loc || only_lanes_loc || b->kind[r] == K_MSG) continue;
-            if (b->ts[r] < G->last_ts) {
-                G->unordered = true;
-                continue;
-            }
-            G->last_ts = b->ts[r];
-            sweep(G, b->ts[r], b->dur[r]);
-        }
-    }
+    if (!only_lanes_loc) sweep_file(bs, nb, gid, &groups, nthreads);
     bool any = false;
     for (size_t g = 0; g < groups.len; g++)
         if (groups.v[g].unordered || groups.v[g].overlap || groups.v[g].lanes_loc) any = true;
@@ -138,7 +264,7 @@ void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc)
         if (!rows[g].len) continue;
         qsort(rows[g].v, rows[g].len, sizeof(LRow), lrow_cmp);
         if (G->unordered && !G->overlap && !G->lanes_loc) {
-            G->ends.len = G->starts.len = 0;
+            G->open.len = 0;
             G->unordered = false;
             for (size_t k = 0; k < rows[g].len && !G->overlap; k++) {
                 LRow *lr = &rows[g].v[k];
@@ -214,8 +340,7 @@ void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc)
     free(rows);
 done:
     for (size_t g = 0; g < groups.len; g++) {
-        VEC_FREE(groups.v[g].ends);
-        VEC_FREE(groups.v[g].starts);
+        VEC_FREE(groups.v[g].open);
     }
     VEC_FREE(groups);
     for (size_t i = 0; i < nb; i++) free(gid[i]);

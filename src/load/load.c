@@ -117,7 +117,7 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
         /* (a small file gets a window of its size, not READ_BLOCK) */
         size_t nc = r->cap ? r->cap : want < READ_BLOCK ? want : READ_BLOCK;
         while (nc < want) nc *= 2;
-        char *nb = xmalloc(nc + RD_SLACK);
+        char *nb = xmalloc_big(nc + RD_SLACK); /* (4 MiB and more: on huge pages) */
         if (keep) memcpy(nb, r->buf + (off - r->base), keep);
         free(r->buf);
         r->buf = nb;
@@ -436,6 +436,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                 }
             for (int k = 0; has && bot && k < fj.nchunks; k++) {
                 Batch *b = fj.batches[k];
+                b->lsw_stale = true;
                 for (size_t r = 0; r < b->n; r++)
                     if (__builtin_add_overflow(b->ts[r], bot, &b->ts[r])) b->ts[r] = INT64_MAX;
             }
@@ -462,7 +463,8 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
             prefix_locations(fj.batches, (size_t)fj.nchunks, stem);
             free(stem);
         }
-        if (!o->no_lanes || o->lanes) lanes_file(fj.batches, (size_t)fj.nchunks, o->no_lanes);
+        if (!o->no_lanes || o->lanes) lanes_file(fj.batches, (size_t)fj.nchunks, o->no_lanes, nthreads);
+        for (int k = 0; k < fj.nchunks; k++) batch_free_sweep(fj.batches[k]); /* (read, or not wanted: --no-lanes) */
         timing_note("  names, lanes       %.3f s", now_sec() - tpass);
         /* absolute line numbers */
         uint64_t lines_before = (fj.fmt == FMT_CSV ? fj.csv.header_lines : fj.head_lines);

@@ -213,7 +213,7 @@ void rename_labels(Batch **bs, size_t nb);
 void prefix_locations(Batch **bs, size_t nb, const char *prefix);
 /* ---- lanes.c: overlapping intervals (and --lanes rows) into lanes ------ */
 /* only_lanes_loc: only the --lanes rows (--no-lanes) */
-void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc);
+void lanes_file(Batch **bs, size_t nb, bool only_lanes_loc, int nthreads);
 
 /* ---- spool.c: standard input, pipes and compressed files --------------- */
 

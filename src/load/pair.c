@@ -303,6 +303,7 @@ void pair_file(Batch **bs, size_t nb, int nthreads)
                     uint32_t orow = ob->cands.v[o.ci].row;
                     ob->dur[orow] = e->ts - o.ts;
                     ob->kind[orow] = K_STATE;
+                    ob->lsw_stale = true;
                     drop[e->batch][c->row] = 1;
                     if (c->role == PR_END_KEEP && b->kind[c->row] >= K_USER) {
                         /* (--pair: the end's kind is the interval's outcome) */
@@ -346,6 +347,7 @@ void pair_file(Batch **bs, size_t nb, int nthreads)
                     VEC_PUSH(peers[o.batch], pv);
                     ob->dur[orow] = e->ts - o.ts;
                     ob->kind[orow] = K_MSG;
+                    ob->lsw_stale = true;
                     drop[e->batch][c->row] = 1;
                     if (ob->cands.v[o.ci].bind) {
                         FlowEnd f = {o.batch, o.ci, o.batch, orow, 0};
@@ -405,6 +407,7 @@ void pair_file(Batch **bs, size_t nb, int nthreads)
             uint32_t row = b->cands.v[o->ci].row;
             b->dur[row] = fend > o->ts ? fend - o->ts : 0;
             b->kind[row] = K_STATE;
+            b->lsw_stale = true;
             RowVal uv = {row, 1};
             VEC_PUSH(unfin[o->batch], uv);
         }

@@ -31,8 +31,38 @@ void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
     b->max_rejects_kept = 20;
 }
 
+void lsw_grow(Batch *b, LaneOpenVec *o)
+{
+    size_t nc = o->cap ? o->cap * 2 : 4;
+    if (b->lsw_left < nc) {
+        size_t bs = nc > ((size_t)1 << 16) ? nc : (size_t)1 << 16;
+        LaneOpen *blk = xmalloc(bs * sizeof *blk);
+        VEC_PUSH(b->lsw_blocks, blk);
+        b->lsw_next = blk;
+        b->lsw_left = bs;
+    }
+    LaneOpen *nv = b->lsw_next;
+    b->lsw_next += nc;
+    b->lsw_left -= nc;
+    if (o->len) memcpy(nv, o->v, o->len * sizeof *nv);
+    o->v = nv;
+    o->cap = nc;
+}
+
+void batch_free_sweep(Batch *b)
+{
+    for (size_t i = 0; i < b->lsw_blocks.len; i++) free(b->lsw_blocks.v[i]);
+    VEC_FREE(b->lsw_blocks);
+    b->lsw_next = NULL;
+    b->lsw_left = 0;
+    free(b->lsw);
+    b->lsw = NULL;
+    b->lsw_cap = 0;
+}
+
 void batch_free(Batch *b)
 {
+    batch_free_sweep(b);
     free(b->ts);
     free(b->dur);
     free(b->akey);
@@ -46,6 +76,7 @@ void batch_free(Batch *b)
     strtab_free(&b->xnames);
     strtab_free(&b->rawpairs);
     free(b->rawpair_akey);
+    free(b->loc_cache);
     free(b->pkbuf);
     free(b->pairs);
     free(b->pslots);
@@ -218,6 +249,33 @@ static void excerpt(char *buf, size_t sz, const Val *v)
 
 static bool is_text(const Val *v) { return v->t == V_TEXT || v->t == V_STR || v->t == V_NUM; }
 
+/* A field buffer's array grown from used (of its bytes in use) to n bytes:
+ * past 4 MiB a new block on huge pages (xmalloc_big) and a copy, as fresh
+ * 4 KiB pages of a block moved by realloc cost twice as much to touch. */
+static void *fb_grow(void *p, size_t used, size_t n)
+{
+    if (n < ((size_t)4 << 20)) return xrealloc(p, n);
+    void *q = xmalloc_big(n);
+    if (used) memcpy(q, p, used);
+    free(p);
+    return q;
+}
+
+/* The next capacity of a field buffer holding len values: twice it, the
+ * batch's capacity once the field is on most rows, or, once it is big,
+ * what the batch's capacity (its estimated rows) would need at the
+ * density so far, so that it grows once more at most. */
+static size_t fb_next_cap(const Batch *b, size_t cap, size_t len)
+{
+    size_t nc = cap ? cap * 2 : 8;
+    if (b->cap > nc && len * 4 > b->n * 3) return b->cap;
+    if (nc >= ((size_t)1 << 19) && b->n && b->cap > b->n) {
+        size_t est = (size_t)((double)len * (double)b->cap / (double)b->n) + len / 16;
+        if (est > nc) nc = est;
+    }
+    return nc;
+}
+
 static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, double f, uint32_t s)
 {
     if (UNLIKELY(field >= b->nfb)) {
@@ -253,9 +311,8 @@ static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, in
                 return;
             }
             if (UNLIKELY(len == fbuf->p32.cap)) {
-                size_t nc = fbuf->p32.cap ? fbuf->p32.cap * 2 : 8;
-                if (b->cap > nc && len * 4 > b->n * 3) nc = b->cap;
-                fbuf->p32.v = xrealloc(fbuf->p32.v, nc * sizeof(uint32_t));
+                size_t nc = fb_next_cap(b, fbuf->p32.cap, len);
+                fbuf->p32.v = fb_grow(fbuf->p32.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
                 fbuf->p32.cap = nc;
             }
             fbuf->p32.v[len] = pv;
@@ -283,11 +340,10 @@ static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, in
         /* grow all three together, towards the expected number of rows; a
          * field starts small, so that many rarely used fields (thousands of
          * extra keys) cost in proportion to their values */
-        size_t nc = fbuf->rows.cap ? fbuf->rows.cap * 2 : 8;
-        if (b->cap > nc && fbuf->rows.len * 4 > b->n * 3) nc = b->cap;
-        fbuf->rows.v = xrealloc(fbuf->rows.v, nc * sizeof(uint32_t));
-        fbuf->vals.v = xrealloc(fbuf->vals.v, nc * sizeof(uint64_t));
-        fbuf->types.v = xrealloc(fbuf->types.v, nc);
+        size_t nc = fb_next_cap(b, fbuf->rows.cap, fbuf->rows.len), len = fbuf->rows.len;
+        fbuf->rows.v = fb_grow(fbuf->rows.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
+        fbuf->vals.v = fb_grow(fbuf->vals.v, len * sizeof(uint64_t), nc * sizeof(uint64_t));
+        fbuf->types.v = fb_grow(fbuf->types.v, len, nc);
         fbuf->rows.cap = fbuf->vals.cap = fbuf->types.cap = nc;
     }
     if (type == VT_INT) {
@@ -592,6 +648,29 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         excerpt(ex, sizeof ex, av);
         return WHY("act is not a label: %s", ex);
     }
+    /* the location's last activity (see LocCache) */
+    LocCache *lc = NULL;
+    uint32_t akey;
+    if (!b->lc_off && lv->n && lv->n <= LOC_CACHE_LOC && (!av || av->n <= LOC_CACHE_ACT)) {
+        if (UNLIKELY(!b->loc_cache)) b->loc_cache = xcalloc(LOC_CACHE, sizeof(LocCache));
+        if (UNLIKELY(++b->lc_rows == LOC_CACHE_TRIAL) && b->lc_miss > LOC_CACHE_TRIAL / 2) {
+            /* (rows hop between many locations: neither the cache nor
+             * the sweep by pair would stay in the CPU's caches) */
+            b->lc_off = true;
+            b->lsw_stale = true;
+            batch_free_sweep(b);
+        }
+        uint64_t h = lv->n;
+        for (uint32_t i = 0; i < lv->n && i < 8; i++) h = h << 8 ^ (uint8_t)lv->p[i];
+        _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
+        lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
+        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && !memcmp(lc->act, av->p, av->n))) &&
+            !memcmp(lc->loc, lv->p, lv->n)) {
+            akey = lc->akey;
+            goto have_akey;
+        }
+    }
+    if (lc) b->lc_miss++;
     size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
     if (klen > b->pkcap) {
         b->pkcap = klen * 2 + 64;
@@ -603,7 +682,6 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     if (av) memcpy(b->pkbuf + lv->n + 2, av->p, av->n);
     uint32_t before = b->rawpairs.count;
     uint32_t rid = strtab_intern(&b->rawpairs, b->pkbuf, klen);
-    uint32_t akey;
     if (rid < before) {
         akey = b->rawpair_akey[rid];
     } else {
@@ -616,6 +694,15 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
         b->rawpair_akey[rid] = akey;
     }
+    if (lc) {
+        lc->ln = (uint8_t)lv->n;
+        memcpy(lc->loc, lv->p, lv->n);
+        lc->has_act = av != NULL;
+        lc->an = av ? (uint8_t)av->n : 0;
+        if (av) memcpy(lc->act, av->p, av->n);
+        lc->akey = akey;
+    }
+have_akey:;
     /* --- kind --- */
     uint16_t kind;
     if (h_kind) {
@@ -692,6 +779,16 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     b->name[row] = h_name ? strtab_intern(&b->names, v_name.p, v_name.n) : NONE32;
     b->pair_count[akey]++;
     b->n++;
+    if (kind != K_MSG && !b->lsw_stale) {
+        if (UNLIKELY(akey >= b->lsw_cap)) {
+            size_t nc = b->lsw_cap ? b->lsw_cap * 2 : 64;
+            while (nc <= akey) nc *= 2;
+            b->lsw = xrealloc(b->lsw, nc * sizeof *b->lsw);
+            memset(b->lsw + b->lsw_cap, 0, (nc - b->lsw_cap) * sizeof *b->lsw);
+            b->lsw_cap = nc;
+        }
+        lane_sweep_row(b, &b->lsw[akey], ts, dur);
+    }
 
     if (peer != NONE32) push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
     if (h_bytes) push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
@@ -782,10 +879,18 @@ void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uin
 
 void batch_compact(Batch *b, const uint8_t *drop)
 {
-    uint32_t *nidx = xmalloc((b->n + 1) * sizeof *nidx);
-    size_t k = 0;
-    for (size_t r = 0; r < b->n; r++) {
-        nidx[r] = (uint32_t)k;
+    /* the rows before the first dropped one stay where they are: nothing
+     * dropped (soft ends that found no begin) costs a scan of drop only */
+    const uint8_t *fd = b->n ? memchr(drop, 1, b->n) : NULL;
+    b->cands.len = 0;
+    if (!fd) return;
+    size_t r0 = (size_t)(fd - drop);
+    b->lsw_stale = true; /* (rows removed: the lanes pass sweeps them again) */
+    /* nidx[r - r0]: the new row of row r >= r0 (a row below r0 keeps its) */
+    uint32_t *nidx = xmalloc((b->n - r0 + 1) * sizeof *nidx);
+    size_t k = r0;
+    for (size_t r = r0; r < b->n; r++) {
+        nidx[r - r0] = (uint32_t)k;
         if (drop[r]) {
             b->pair_count[b->akey[r]]--;
             continue;
@@ -803,9 +908,9 @@ void batch_compact(Batch *b, const uint8_t *drop)
         /* (the types and the integer range of what is left) */
         fb->tmask = 0;
         if (fb->packed) { /* rows every one from prow0: still so after the drop */
-            uint32_t r0 = fb->prow0;
+            uint32_t p0 = fb->prow0;
             for (size_t i = 0; i < fb->rows.len; i++) {
-                if (drop[r0 + i]) continue;
+                if (drop[p0 + i]) continue;
                 fb->p32.v[w] = fb->p32.v[i];
                 if (fb->ptype == VT_INT) {
                     int64_t iv = (int64_t)fb_val(fb, w);
@@ -815,14 +920,14 @@ void batch_compact(Batch *b, const uint8_t *drop)
                 fb->tmask |= (uint8_t)(1u << fb->ptype);
                 w++;
             }
-            fb->prow0 = r0 < b->n ? nidx[r0] : (uint32_t)k;
+            fb->prow0 = p0 < r0 ? p0 : p0 < b->n ? nidx[p0 - r0] : (uint32_t)k;
             fb->p32.len = fb->rows.len = fb->vals.len = fb->types.len = w;
             continue;
         }
         for (size_t i = 0; i < fb->rows.len; i++) {
             uint32_t r = fb->rows.v[i];
             if (drop[r]) continue;
-            fb->rows.v[w] = nidx[r];
+            fb->rows.v[w] = r < r0 ? r : nidx[r - r0];
             fb->vals.v[w] = fb->vals.v[i];
             uint8_t t = fb->types.v[i];
             fb->types.v[w] = t;
@@ -837,7 +942,6 @@ void batch_compact(Batch *b, const uint8_t *drop)
         fb->rows.len = fb->vals.len = fb->types.len = w;
     }
     b->n = k;
-    b->cands.len = 0;
     free(nidx);
 }
 

@@ -6,7 +6,8 @@
  * values of every optional canonical field and every extra field, with their
  * rows, one buffer per field), its string dictionaries (names, values,
  * labels: a string id in it is an index into the one its field uses), its (location, activity)
- * label-pair table, its extra-field names, its user kinds and its rejections.
+ * label-pair table, its extra-field names, its user kinds, its rejections
+ * and, per pair, the lanes pass's sweep of its rows as they were committed.
  * Invariants: rows are numbered 0..n-1 in input order; every id in a column
  * refers to this batch's own tables (the store remaps them when it merges
  * batches); a field buffer's rows are strictly increasing; pair_count[p] is
@@ -184,6 +185,19 @@ typedef struct {
     bool valid;
 } LabelCache;
 
+/* The last activity seen at a location (by the location's text): most
+ * rows continue the activity their location ran before (a thread's
+ * events, a task's on its worker), so their pair is found without a
+ * lookup in rawpairs, whose table is big when activities are many. */ 
+enum { LOC_CACHE = 1024, LOC_CACHE_LOC = 22, LOC_CACHE_ACT = 36, LOC_CACHE_TRIAL = 1 << 16 };
+typedef struct {
+    uint8_t ln, an; /* text lengths; ln 0: empty entry */
+    bool has_act;
+    uint32_t akey;
+    char loc[LOC_CACHE_LOC];
+    char act[LOC_CACHE_ACT];
+} LocCache;
+
 /* Rows that pair up after parsing (src/load/pair.c): a begin and its end
  * become one interval, a flow's start and finish one message. A parser sets
  * Batch.cur_line before batch_commit; a row whose kind is a begin or end
@@ -227,6 +241,64 @@ typedef struct {
     int64_t order;
 } ActOrder;
 
+/* The lanes pass's sweep (src/load/lanes.c) of one (location, activity)
+ * pair's rows of this batch, done as they are committed (the rows are in
+ * the cache then): the open intervals of the pair as a stack, the first
+ * and last time, and whether an interval overlapped an open one without
+ * nesting or a time went back (the sweep stops there). Rows of kind K_MSG
+ * are not swept. When rows go from pair to pair among thousands (10,000
+ * ranks in time order), each row's state misses the cache: a batch whose
+ * location cache (LocCache) missed on more than half of its first
+ * LOC_CACHE_TRIAL rows stops sweeping, and the lanes pass sweeps it. */
+typedef struct {
+    int64_t end, start;
+} LaneOpen;
+typedef VEC(LaneOpen) LaneOpenVec;
+typedef struct {
+    int64_t first_ts, last_ts;
+    LaneOpenVec open;
+    bool any, unordered, overlap;
+} LaneSweep;
+
+struct Batch;
+/* Room for one more open interval in S's stack: its storage comes from
+ * the batch's pool (blocks of 1 MiB, given back whole: thousands of
+ * activities' small stacks would otherwise stay in malloc's heap). */
+void lsw_grow(struct Batch *b, LaneOpenVec *o);
+
+/* one step of the sweep: the intervals ended by ts closed, then one of
+ * duration dur opened (none when dur <= 0) */
+static inline void lane_sweep_step(struct Batch *b, LaneSweep *S, int64_t ts, int64_t dur)
+{
+    size_t k = S->open.len;
+    while (k && S->open.v[k - 1].end <= ts) k--;
+    S->open.len = k;
+    if (dur <= 0) return;
+    int64_t end = ts + dur;
+    if (k && end > S->open.v[k - 1].end) {
+        if (S->open.v[k - 1].start == ts) S->unordered = true; /* (equal starts: sorted, longer first) */
+        else S->overlap = true;
+    }
+    if (UNLIKELY(k == S->open.cap)) lsw_grow(b, &S->open);
+    S->open.v[k] = (LaneOpen){end, ts};
+    S->open.len = k + 1;
+}
+
+/* a row (not K_MSG) of the pair swept */
+static inline void lane_sweep_row(struct Batch *b, LaneSweep *S, int64_t ts, int64_t dur)
+{
+    if (S->unordered) return;
+    if (!S->any) {
+        S->any = true;
+        S->first_ts = ts;
+    } else if (ts < S->last_ts) {
+        S->unordered = true;
+        return;
+    }
+    S->last_ts = ts;
+    lane_sweep_step(b, S, ts, dur);
+}
+
 typedef struct Batch {
     size_t n, cap;
     size_t nspans; /* batch_spans, when the loader was asked for it
@@ -265,6 +337,9 @@ typedef struct Batch {
     /* caches for the hot path: raw "loc\x1Fact" bytes -> pair, so that a
      * record costs one lookup for its location and activity */
     StrTab rawpairs;
+    LocCache *loc_cache; /* LOC_CACHE entries, allocated at the first row */
+    uint32_t lc_rows, lc_miss; /* rows that looked in it, and missed, until LOC_CACHE_TRIAL */
+    bool lc_off; /* it missed too often: not used (nor the lanes' sweep, see lsw) */
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
     char *pkbuf;
@@ -310,6 +385,15 @@ typedef struct Batch {
     VEC(uint32_t) unfin_rows; /* rows of begins never ended (pair.c): closed at the trace's end (load.c) */
     bool has_bot;             /* Chrome: a top-level beginningOfTime after the events (clang -ftime-trace) */
     int64_t bot_ns;           /* its value, in ns since the epoch */
+    /* the lanes pass's sweep by pair, as committed (see LaneSweep);
+     * lsw_stale: a pass changed, removed or shifted rows since, and the
+     * lanes pass sweeps the batch again */
+    LaneSweep *lsw;
+    size_t lsw_cap;
+    bool lsw_stale;
+    VEC(LaneOpen *) lsw_blocks; /* the stacks' pool */
+    LaneOpen *lsw_next;
+    size_t lsw_left;
     int read_errno;   /* a read of the chunk failed (errno), else 0 */
     bool file_shrank; /* the file ended before its size at open */
     int file_index;
@@ -318,6 +402,9 @@ typedef struct Batch {
 void batch_init(Batch *b, int unit_exp, bool keep_all_rejects);
 void batch_free(Batch *b);
 void batch_free_fields(Batch *b);
+/* The sweep's state by pair and its stacks' pool freed (the lanes pass
+ * has read them). */
+void batch_free_sweep(Batch *b);
 /* A packed field buffer in the general form (see FieldBuf). */
 void fb_unpack(FieldBuf *fb);
 /* Make room for n more rows (an estimate; rows still grow past it). */

@@ -83,7 +83,7 @@ static uint32_t *merge_strs(Store *s, const StrTab *t)
 /* LSD radix sort of 64-bit keys, 16 bits a pass (8 for a few thousand
  * keys, where 65,536 counters would cost more than the keys); a pass where
  * every key has the same digit is skipped. */
-static void sort_u64(uint64_t *v, size_t m)
+void sort_u64(uint64_t *v, size_t m)
 {
     if (m < 2) return;
     int bits = m < 4096 ? 8 : 16;
@@ -312,19 +312,20 @@ static void place_worker(void *ctx, int w, int nw)
         case PLACE_DEST: {
             uint32_t *cur = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
             memcpy(cur, B->start[b], (size_t)s->nloc * sizeof(uint32_t));
-            d = xmalloc_big((m ? m : 1) * sizeof(uint32_t));
+            /* each row's event number written over its akey, which is
+             * not read again: the batch's akey array becomes its dest
+             * (no fresh pages for it) */
+            d = bt->akey;
             const uint32_t *pl = B->ploc[b], *pm = B->premap[b];
             for (size_t r = 0; r < m; r++) {
-                uint32_t ak = bt->akey[r];
+                uint32_t ak = d[r];
                 uint32_t pos = cur[pl[ak]]++;
                 d[r] = pos;
                 B->pair[pos] = pm[ak];
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->akey, r * sizeof *bt->akey, &rel);
             }
             B->dest[b] = d;
+            B->dest_bytes[b] = bt->cap * sizeof *bt->akey;
             free(cur);
-            mem_release(bt->akey, bt->cap * sizeof *bt->akey);
-            xfree_big(bt->akey, bt->cap * sizeof *bt->akey);
             bt->akey = NULL;
             break;
         }
@@ -396,6 +397,7 @@ static void locsort_worker(void *ctx, int w, int nw)
     size_t l;
     while ((l = jobq_next(&B->q)) != (size_t)-1) {
         size_t a = s->locs[l].first, m = s->locs[l].count;
+        for (size_t i = a; i < a + m; i++) s->loc[i] = (uint32_t)l;
         size_t i0 = a + 1;
         while (i0 < a + m && !ev_before_raw(s->ts, s->dur, (uint32_t)i0, (uint32_t)(i0 - 1))) i0++;
         if (i0 >= a + m) continue; /* already in order */
@@ -571,6 +573,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->ploc = xcalloc(nb + 1, sizeof(uint32_t *));
     B->start = xcalloc(nb + 1, sizeof(uint32_t *));
     B->dest = xcalloc(nb + 1, sizeof(uint32_t *));
+    B->dest_bytes = xcalloc(nb + 1, sizeof(size_t));
     /* names first, then values, then labels: a string used by several of
      * them gets the first one's id, so that every name is below nnames and
      * every value below nvals */
@@ -793,38 +796,26 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
     }
     s->loc = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-    for (uint32_t l = 0; l < s->nloc; l++)
-        for (uint32_t i = s->locs[l].first; i < s->locs[l].first + s->locs[l].count; i++) s->loc[i] = l;
     phase("placement");
 
-    /* 5. time order inside each location */
+    /* 5. time order inside each location (and each location's events
+     * marked with it in s->loc), the locations in parallel: newpos is
+     * touched only where an event moved */
     {
+        B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+        B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
+        atomic_store(&B->resorted, false);
+        jobq_init(&B->q, s->nloc);
+        par_run(B->threads, locsort_worker, B);
+        if (atomic_load(&B->resorted)) {
+            jobq_init(&B->q, nb);
+            par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
+        }
+        mem_release(B->newpos, (n ? n : 1) * sizeof(uint32_t));
+        xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
+        xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
         B->newpos = NULL;
-        bool need = false;
-        for (uint32_t l = 0; l < s->nloc && !need; l++) {
-            size_t a = s->locs[l].first, m = s->locs[l].count;
-            for (size_t i = a + 1; i < a + m; i++)
-                if (ev_before_raw(s->ts, s->dur, (uint32_t)i, (uint32_t)(i - 1))) {
-                    need = true;
-                    break;
-                }
-        }
-        if (need) {
-            B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-            B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
-            atomic_store(&B->resorted, false);
-            jobq_init(&B->q, s->nloc);
-            par_run(B->threads, locsort_worker, B);
-            if (atomic_load(&B->resorted)) {
-                jobq_init(&B->q, nb);
-                par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
-            }
-            mem_release(B->newpos, (n ? n : 1) * sizeof(uint32_t));
-            xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
-            xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
-            B->newpos = NULL;
-            B->moved = NULL;
-        }
+        B->moved = NULL;
     }
     phase("time order");
 
@@ -872,6 +863,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->ploc);
     free(B->start);
     free(B->dest);
+    free(B->dest_bytes);
     xfree_big(B->pair, (n ? n : 1) * sizeof(uint32_t));
     free(B->gp_loc);
     free(B->gp_act);

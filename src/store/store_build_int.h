@@ -51,7 +51,8 @@ typedef struct {
     uint32_t *gp_loc, *gp_act, *uf;
     uint32_t gp_cap; /* entries allocated in gp_loc, gp_act, uf */
     uint32_t **start; /* per batch, per location: event number of its first row */
-    uint32_t **dest;  /* per batch: row -> event number */
+    uint32_t **dest;  /* per batch: row -> event number (in the batch's akey array) */
+    size_t *dest_bytes; /* per batch: the size of that array */
     uint32_t *pair;   /* event -> global pair (later: root pair) */
     StrTab xnames;
     JobQueue q;
@@ -78,6 +79,8 @@ typedef struct {
     atomic_uint max_depth;
 } Build;
 
+/* store_build.c: an LSD radix sort of 64-bit keys (ascending) */
+void sort_u64(uint64_t *v, size_t m);
 /* store_acts.c: (location, act label) pairs and their union-find */
 uint32_t gp_get(Build *B, uint32_t loc, uint32_t act, bool create);
 uint32_t uf_find(uint32_t *uf, uint32_t x);

@@ -131,12 +131,6 @@ static void fields_worker(void *ctx, int w, int nw)
     }
 }
 
-static int u64_cmp(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* A bysort column holds its values in batch order: sort them by event
  * (a later value of the same event replaces an earlier one). */
 static void colsort_worker(void *ctx, int w, int nw)
@@ -155,9 +149,9 @@ static void colsort_worker(void *ctx, int w, int nw)
         for (size_t i = 1; i < m && sorted; i++)
             if (c->rows[i] <= c->rows[i - 1]) sorted = false;
         if (sorted) continue;
-        uint64_t *key = xmalloc(m * sizeof(uint64_t));
+        uint64_t *key = xmalloc_big(m * sizeof(uint64_t));
         for (size_t i = 0; i < m; i++) key[i] = (uint64_t)c->rows[i] << 32 | i;
-        qsort(key, m, sizeof(uint64_t), u64_cmp);
+        sort_u64(key, m); /* (keys are distinct: the order is qsort's) */
         uint8_t *val = xmalloc(m * wsz), *vt = c->vtype ? xmalloc(m) : NULL;
         uint32_t *rows = xmalloc(m * sizeof(uint32_t));
         size_t o = 0;
@@ -391,8 +385,8 @@ void build_columns(Build *B)
     }
     for (size_t b = 0; b < B->nb; b++) {
         batch_free_fields(B->bs[b]);
-        mem_release(B->dest[b], B->bs[b]->n * sizeof(uint32_t));
-        xfree_big(B->dest[b], B->bs[b]->n * sizeof(uint32_t));
+        mem_release(B->dest[b], B->dest_bytes[b]);
+        xfree_big(B->dest[b], B->dest_bytes[b]);
         B->dest[b] = NULL;
     }
     for (size_t b = 0; b < B->nb; b++) {

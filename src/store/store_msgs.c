@@ -146,17 +146,22 @@ void build_messages(Store *s)
     size_t n = s->n;
     const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID),
                  *tagc = store_canon_col(s, F_TAG);
-    /* the communication events, in event order */
-    VEC(uint32_t) ce = {0};
+    /* the communication events, in event order (counted first: every
+     * array below is sized once, on huge pages when big) */
+    size_t nc = 0;
     for (size_t e = 0; e < n; e++) {
         uint16_t k = s->kind[e];
-        if (k == K_SEND || k == K_RECV || k == K_MSG) VEC_PUSH(ce, (uint32_t)e);
+        nc += k == K_SEND || k == K_RECV || k == K_MSG;
     }
-    size_t nc = ce.len;
-    uint32_t *mate = xmalloc((nc + 1) * sizeof(uint32_t));
-    uint32_t *peer_of = xmalloc((nc + 1) * sizeof(uint32_t));
+    VEC(uint32_t) ce = {xmalloc_big((nc + 1) * sizeof(uint32_t)), 0, nc + 1};
+    for (size_t e = 0; e < n && ce.len < nc; e++) {
+        uint16_t k = s->kind[e];
+        if (k == K_SEND || k == K_RECV || k == K_MSG) ce.v[ce.len++] = (uint32_t)e;
+    }
+    uint32_t *mate = xmalloc_big((nc + 1) * sizeof(uint32_t));
+    uint32_t *peer_of = xmalloc_big((nc + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < nc; i++) mate[i] = NONE32;
-    VEC(CKey) ks = {0};
+    VEC(CKey) ks = {xmalloc_big((nc + 1) * sizeof(CKey)), 0, nc + 1};
     /* 1. by id: key (id, destination) */
     {
         ColCur cp = {peer, 0}, ci = {idc, 0};
@@ -194,8 +199,8 @@ void build_messages(Store *s)
     pair_by_key(s, ce.v, ks.v, ks.len, mate);
     VEC_FREE(ks);
     /* 3. messages, in the order of the event that makes them */
-    VEC(Message) msgs = {0};
-    uint32_t *msg_of = xmalloc((nc + 1) * sizeof(uint32_t));
+    VEC(Message) msgs = {xmalloc_big((nc + 1) * sizeof(Message)), 0, nc + 1};
+    uint32_t *msg_of = xmalloc_big((nc + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < nc; i++) msg_of[i] = NONE32;
     for (size_t i = 0; i < nc; i++) {
         uint32_t e = ce.v[i];
@@ -227,14 +232,18 @@ void build_messages(Store *s)
         msg_of[i] = (uint32_t)msgs.len;
         VEC_PUSH(msgs, m);
     }
+    /* (sized for every communication event: the pages past the messages,
+     * which a recycled block may hold, go back) */
+    mem_release(msgs.v + msgs.len, (msgs.cap - msgs.len) * sizeof(Message));
     s->msgs = msgs.v;
     s->nmsg = (uint32_t)msgs.len;
-    VEC(EvIdx) em = {0};
+    VEC(EvIdx) em = {xmalloc_big((nc + 1) * sizeof(EvIdx)), 0, nc + 1};
     for (size_t i = 0; i < nc; i++)
         if (msg_of[i] != NONE32) {
             EvIdx x = {ce.v[i], msg_of[i]};
             VEC_PUSH(em, x);
         }
+    mem_release(em.v + em.len, (em.cap - em.len) * sizeof(EvIdx));
     s->ev_msg = em.v;
     s->nev_msg = (uint32_t)em.len;
     free(msg_of);
