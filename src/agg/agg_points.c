@@ -790,7 +790,11 @@ int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g,
 
 int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
 {
-    Points *P = arrival_points_built(S, rk);
+    return points_cells(arrival_points_built(S, rk), row, g, cell, n, first);
+}
+
+int points_cells(const Points *P, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+{
     CellWalk w;
     cellwalk_init(&w, P, row, g);
     int k = 0, c;
