@@ -182,11 +182,11 @@ struct Summary {
         int64_t *t1max, t0;
         uint64_t width;
     } open;
-    /* lazily (agg_rowpts.c): the message arrivals of each display row of
-     * the last row set a Gantt asked about, merged (Points of ng rows;
-     * id: the message) */
+    /* lazily (agg_rowpts.c): the points of a series (src) of each display
+     * row of the last row set asked about, merged (Points of ng rows) */
     struct {
         RowKey key;
+        const Points *src;
         Points P;
     } rowarr;
     /* lazily (summary_events_in, agg_count.c): the times of the selected
@@ -371,7 +371,9 @@ uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t);
 /* agg_points.c: the cells of g where row r of P has points, their
  * count and first point's id (summary_arrival_cells on any Points) */
 int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
-/* agg_rowpts.c: the merged arrivals of a row set (S->rowarr) */
+/* agg_rowpts.c: the merged series of a row set (S->rowarr): the points
+ * of src of each display row of rs (a row of P per display row) */
+const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *src);
 void rowarr_free(Summary *S);
 size_t rowarr_bytes(const Summary *S);
 /* agg_count.c: the time order of the selection (S->tord) */
