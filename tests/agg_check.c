@@ -583,6 +583,25 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                     }
                     if (xg != ng || xa != na) bad++;
                 }
+                /* a display row's arrivals merged (the Gantt's rows of many
+                 * members): per cell the members' total, and the arrival
+                 * when it is the only one */
+                for (uint32_t gi = 0; gi < rs.ng; gi++) {
+                    int na = summary_row_arrival_cells(S, &rs, gi, &g, ca, an, af), xa = 0;
+                    for (int i = 0; i < nc; i++) {
+                        uint32_t tot = 0, one = NONE32;
+                        for (uint32_t k = rowset_first(&rs, gi); k < rowset_end(&rs, gi); k++) {
+                            uint32_t f, n = summary_arrivals(S, rk, rs.ids[k], g.b[i], g.b[i + 1], &f);
+                            if (n) one = f;
+                            tot += n;
+                        }
+                        if (xa < na && ca[xa] == i) {
+                            if (an[xa] != tot || (tot == 1 && af[xa] != one)) bad++;
+                            xa++;
+                        } else if (tot) bad++;
+                    }
+                    if (xa != na) bad++;
+                }
                 free(cg);
                 free(ca);
                 free(ge);
@@ -590,7 +609,7 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                 free(an);
                 free(af);
                 char what[200];
-                snprintf(what, sizeof what, "%s: instants and arrivals per cell by %s, zoom %" PRId64 "x", name,
+                snprintf(what, sizeof what, "%s: instants and arrivals per cell (and per row, merged) by %s, zoom %" PRId64 "x", name,
                          rk == ROWS_LOC ? "location" : "activity", divs[z]);
                 report(what, bad);
                 rowset_free(&rs);
