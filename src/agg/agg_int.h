@@ -189,6 +189,12 @@ struct Summary {
         const Points *src;
         Points P;
     } rowarr;
+    /* lazily (agg_rowpts.c): the messages of the location pairs merged per
+     * cell of the matrix grouped rg x cg (row q of P: cell cell[q]) */
+    struct {
+        uint32_t rg, cg, *cell;
+        Points P;
+    } mxcells;
     /* lazily (summary_events_in, agg_count.c): the times of the selected
      * events of the locations by bucket of 2^shift ns from t0 (bucket q:
      * dt[off[q] .. off[q + 1]), offsets from its start), so that a

@@ -1,7 +1,7 @@
 /*
  * agg_points.c — sorted point series and step functions per row: message
  * ends (bytes, events of pairs), location pairs, counters, expressions,
- * instants with glyphs; the communication matrix.
+ * instants with glyphs (the communication matrix is agg_rowpts.c's).
  *
  * Owns: Summary.msg, pairs, counter, xsteps, xpts, xval, glyphs.
  * Invariants: each series is built lazily on first use, per row kind; a
@@ -697,25 +697,6 @@ uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
     size_t i = pts_lower(P, row, a), j = pts_lower(P, row, b);
     if (first) *first = i < j ? P->id[i] : NONE32;
     return (uint32_t)(j - i);
-}
-
-void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, double *bytes, double *count)
-{
-    const Store *s = S->s;
-    if (!rg) rg = 1;
-    if (!cg) cg = 1;
-    size_t nr = ((size_t)s->nloc + rg - 1) / rg, nc = ((size_t)s->nloc + cg - 1) / cg, nn = nr * nc;
-    if (bytes) memset(bytes, 0, nn * sizeof(double));
-    if (count) memset(count, 0, nn * sizeof(double));
-    Points *P = msg_points(S, false, ROWS_PAIR);
-    for (uint32_t p = 0; p < S->npairs; p++) {
-        if (P->off[p] == P->off[p + 1]) continue;
-        size_t i = pts_lower(P, p, a), j = pts_lower(P, p, b);
-        if (i == j) continue;
-        size_t cell = (size_t)(S->pair_src[p] / rg) * nc + S->pair_dst[p] / cg;
-        if (bytes) bytes[cell] += P->cum[j] - P->cum[i];
-        if (count) count[cell] += (double)(j - i);
-    }
 }
 
 /* the nonempty cells of g for row r of P: for each, the range [i, j) of its points */
