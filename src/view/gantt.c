@@ -124,7 +124,9 @@ static void glyph_rows_worker(void *ctx, int wk, int nw)
             int nk = summary_glyph_cells(G->S, G->rs->kind, G->rs->ids[k], G->g, cells, cev, ccnt);
             for (int q = 0; q < nk; q++) {
                 uint32_t e = cev[q], *best = &bestc[cells[q]];
-                if (e != NONE32 && (*best == NONE32 || instant_glyph(G->s, e) == 0x25CF)) *best = e;
+                /* (an end's glyph, ●, is the only one a later member's
+                 * replaces the row's with: its kind, not its glyph, read) */
+                if (e != NONE32 && (*best == NONE32 || G->s->kind[e] == K_END)) *best = e;
             }
         }
     }
