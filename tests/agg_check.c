@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "agg/agg.h"
 #include "agg/agg_int.h" /* (the Gantt's lanes by time, checked directly) */
@@ -293,23 +294,136 @@ static uint64_t ref_visible(const Store *s, const uint64_t *sel, int64_t a, int6
     return n;
 }
 
+/* the selected events starting in [a, b), counted directly */
+static uint64_t ref_events_in(const Store *s, const uint64_t *sel, int64_t a, int64_t b)
+{
+    uint64_t n = 0;
+    for (size_t e = 0; e < s->n; e++) n += is_sel(sel, e) && s->ts[e] >= a && s->ts[e] < b;
+    return n;
+}
+
+/* the status line's count (summary_events_in from the summary's time
+ * buckets, summary_events_visible) against the direct count: windows of a
+ * twentieth of the trace, windows from one event's time to another's (both
+ * ends on events, in crowded and sparse stretches alike), windows of a
+ * nanosecond or two at events, and windows before, after and around the
+ * whole trace */
 static void check_visible(const char *name, const Store *s, const uint64_t *sel, Summary *S)
 {
     int64_t span = s->t_max - s->t_min + 1;
     static const int64_t at[][2] = {{0, 1000}, {1, 3}, {1, 2}, {7, 10}, {333, 1000}, {999, 1000}};
-    int bad = 0;
+    int bad = 0, badin = 0, nwin = 0;
     for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         int64_t a = s->t_min + (int64_t)((double)span * (double)at[i][0] / (double)at[i][1]);
         int64_t b = a + span / 20 + 1;
         uint64_t got = summary_events_visible(S, a, b), want = ref_visible(s, sel, a, b);
+        nwin++;
         if (got != want) {
             printf("    events visible in [%" PRId64 ", %" PRId64 "): %" PRIu64 ", the reference %" PRIu64 "\n", a, b, got, want);
             bad++;
         }
     }
+    for (int k = 0; k < 400 && s->n; k++) {
+        int64_t a, b;
+        int kind = k % 4;
+        if (kind == 0 || kind == 1) {
+            a = s->ts[rnd((uint32_t)s->n)];
+            b = s->ts[rnd((uint32_t)s->n)];
+            if (kind == 1) a -= 1;
+            if (b < a) {
+                int64_t t = a;
+                a = b;
+                b = t;
+            }
+        } else if (kind == 2) {
+            a = s->ts[rnd((uint32_t)s->n)] - (int64_t)rnd(2);
+            b = a + 1 + (int64_t)rnd(2);
+        } else {
+            static const int64_t edge[][2] = {{-10, -1}, {-10, 0}, {-10, 1}, {0, 1}, {-1, 1 << 30}, {1 << 30, 1 << 31}};
+            int j = (int)rnd(6);
+            int64_t base = j < 4 ? s->t_min : s->t_max;
+            a = base + edge[j][0];
+            b = base + edge[j][1];
+            if (j == 4) a = s->t_min - 5, b = s->t_max + 5;
+        }
+        uint64_t got = summary_events_in(S, a, b), want = ref_events_in(s, sel, a, b);
+        nwin++;
+        if (got != want) {
+            if (badin < 5)
+                printf("    events starting in [%" PRId64 ", %" PRId64 "): %" PRIu64 ", directly %" PRIu64 "\n", a, b, got, want);
+            badin++;
+        }
+    }
     char what[300];
     snprintf(what, sizeof what, "%s: events visible (the status line) at 6 windows", name);
     report(what, bad);
+    snprintf(what, sizeof what, "%s: events starting in %d windows (the status line's time buckets)", name, nwin);
+    report(what, badin);
+}
+
+/* the status line's count on traces made for its time buckets: a burst of
+ * thousands of events within a few microseconds (a bucket sorted, the
+ * others scanned), events at equal times, and a trace spanning most of
+ * the int64 range (no buckets: the count goes location by location);
+ * unfiltered and filtered */
+static void check_count_shapes(void)
+{
+    for (int shape = 0; shape < 3; shape++) {
+        char path[] = "/tmp/agg_check_countXXXXXX";
+        int fd = mkstemp(path);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!f) {
+            printf("not ok - count shapes: cannot write %s\n", path);
+            g_failed++;
+            return;
+        }
+        fprintf(f, "ts,dur,loc,act,kind,name\n");
+        for (int l = 0; l < 40; l++) {
+            /* a long interval per location, then its events */
+            fprintf(f, "%d,%d,%d,,state,main\n", 1000 + l, 90000000, l);
+            int n = shape == 2 ? 50 : 600;
+            for (int k = 0; k < n; k++) {
+                int64_t t;
+                if (shape == 0) t = rnd(3) ? 50000000 + (int64_t)rnd(4000) : 2000 + (int64_t)rnd(80000000); /* a burst */
+                else if (shape == 1) t = 7000000 + 1000 * (int64_t)rnd(5);                                   /* equal times */
+                else t = rnd(2) ? (int64_t)rnd(1000000) * 4000000000000LL : 2000 + (int64_t)rnd(100);        /* centuries */
+                fprintf(f, "%" PRId64 ",%d,%d,,%s,f%d\n", t, rnd(2) ? 0 : 1 + (int)rnd(3000), l, rnd(2) ? "state" : "mark", k % 7);
+            }
+        }
+        fclose(f);
+        LoadOpts o;
+        load_opts_default(&o);
+        o.report = NULL;
+        Store *s = NULL;
+        LoadReport rep;
+        char *p = path;
+        int r = load_traces(&o, &p, 1, &s, &rep);
+        load_report_free(&rep);
+        remove(path);
+        if (r) {
+            printf("not ok - count shape %d: cannot load\n", shape);
+            g_failed++;
+            continue;
+        }
+        static const char *const NAMES[] = {"a burst", "equal times", "a span of centuries"};
+        char nm[100];
+        Summary *S = summary_build(s, NULL, 2);
+        snprintf(nm, sizeof nm, "count shape: %s", NAMES[shape]);
+        check_visible(nm, s, NULL, S);
+        FilterError fe;
+        Filter *fl = filter_compile(s, "kind != \"mark\"", &fe);
+        uint64_t *sel = xcalloc((s->n + 63) / 64 + 1, 8);
+        filter_run(fl, sel, NULL);
+        filter_free(fl);
+        Summary *F = summary_build(s, sel, 2);
+        summary_set_base(F, S);
+        snprintf(nm, sizeof nm, "count shape: %s | filtered", NAMES[shape]);
+        check_visible(nm, s, sel, F);
+        summary_free(F);
+        free(sel);
+        summary_free(S);
+        store_free(s);
+    }
 }
 
 static void check_frames(const char *name, const Store *s, const uint64_t *sel, Summary *S)
@@ -469,6 +583,25 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                     }
                     if (xg != ng || xa != na) bad++;
                 }
+                /* a display row's arrivals merged (the Gantt's rows of many
+                 * members): per cell the members' total, and the arrival
+                 * when it is the only one */
+                for (uint32_t gi = 0; gi < rs.ng; gi++) {
+                    int na = summary_row_arrival_cells(S, &rs, gi, &g, ca, an, af), xa = 0;
+                    for (int i = 0; i < nc; i++) {
+                        uint32_t tot = 0, one = NONE32;
+                        for (uint32_t k = rowset_first(&rs, gi); k < rowset_end(&rs, gi); k++) {
+                            uint32_t f, n = summary_arrivals(S, rk, rs.ids[k], g.b[i], g.b[i + 1], &f);
+                            if (n) one = f;
+                            tot += n;
+                        }
+                        if (xa < na && ca[xa] == i) {
+                            if (an[xa] != tot || (tot == 1 && af[xa] != one)) bad++;
+                            xa++;
+                        } else if (tot) bad++;
+                    }
+                    if (xa != na) bad++;
+                }
                 free(cg);
                 free(ca);
                 free(ge);
@@ -476,7 +609,7 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                 free(an);
                 free(af);
                 char what[200];
-                snprintf(what, sizeof what, "%s: instants and arrivals per cell by %s, zoom %" PRId64 "x", name,
+                snprintf(what, sizeof what, "%s: instants and arrivals per cell (and per row, merged) by %s, zoom %" PRId64 "x", name,
                          rk == ROWS_LOC ? "location" : "activity", divs[z]);
                 report(what, bad);
                 rowset_free(&rs);
@@ -767,6 +900,7 @@ int main(int argc, char **argv)
     if (argc == 4 && !strcmp(argv[1], "--gen-tasks")) return gen_tasks(atol(argv[2]), argv[3]);
     if (argc == 5 && !strcmp(argv[1], "--gen-locs")) return gen_locs(atol(argv[2]), atol(argv[3]), argv[4]);
     check_lanetime_random();
+    check_count_shapes();
     for (int i = 1; i < argc; i++) check_file(argv[i]);
     printf("agg-check: %d passed, %d failed\n", g_pass, g_failed + g_fail_checks);
     return g_failed || g_fail_checks ? 1 : 0;

@@ -2,13 +2,14 @@
  * agg.c — the summary of a store under a selection: building it (the
  * selection's rank, the lanes), freeing it, and the queries about the
  * selection's events that the views and the interface ask per cell
- * (active, events in a cell, next event, visible counts); see agg.h for
+ * (active, events in a cell, next event; the visible counts are
+ * agg_count.c's); see agg.h for
  * the model and its invariants.
  *
  * Owns: summary_build / summary_free, the rank of the selection bitmap.
  * Invariants: a summary only reads its store and selection; everything
  * built after summary_build is built lazily, once, by the file that owns
- * it (agg_lanes.c, agg_points.c, agg_rows.c, agg_frame.c), except the parts
+ * it (agg_lanes.c, agg_points.c, agg_rows.c, agg_frame.c, agg_count.c), except the parts
  * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
  * built again for another row set.
  */
@@ -71,7 +72,9 @@ size_t summary_bytes(const Summary *S)
     b += locidx_bytes(&S->locidx, s->nloc);
     b += grpsum_bytes(S->grp[0]) + grpsum_bytes(S->grp[1]);
     b += rowlanes_bytes(&S->rowlanes);
+    b += rowarr_bytes(S);
     if (S->open.built) b += ((size_t)S->open.nb + 2) * (sizeof(uint32_t) + sizeof(int64_t)) + (size_t)S->open.off[S->open.nb] * sizeof(uint32_t);
+    b += tord_bytes(S);
     if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
     return b;
 }
@@ -162,9 +165,11 @@ void summary_free(Summary *S)
     grpsum_free(S->grp[0]);
     grpsum_free(S->grp[1]);
     rowlanes_free(&S->rowlanes);
+    rowarr_free(S);
     free(S->open.off);
     free(S->open.lane);
     free(S->open.t1max);
+    tord_free(S);
     free(S->label_shared);
     xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));
@@ -299,132 +304,3 @@ uint32_t summary_next_event(Summary *S, int64_t t, int dir)
     }
     return best;
 }
-
-uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
-{
-    /* per location, the events from a, then those from b searched from
-     * there (close in a narrow window: the same cache lines) */
-    const Store *s = S->s;
-    uint64_t n = 0;
-    if (b <= a) return 0;
-    for (uint32_t l = 0; l < s->nloc; l++) {
-        size_t first = s->locs[l].first, end = first + s->locs[l].count;
-        if (first == end || s->ts[first] >= b || s->ts[end - 1] < a) continue;
-        size_t ia = s->ts[first] >= a ? first : ts_lower_interp(s->ts, first, end, a), ib = ia, step = 1;
-        if (s->ts[end - 1] < b) { /* (all of it from ia: a wide window needs no search) */
-            n += sel_prefix(S, end) - sel_prefix(S, ia);
-            continue;
-        }
-        while (ib + step < end && s->ts[ib + step] < b) {
-            ib += step;
-            step *= 2;
-        }
-        ib = ts_lower_interp(s->ts, ib, ib + step < end ? ib + step : end, b);
-        n += sel_prefix(S, ib) - sel_prefix(S, ia);
-    }
-    return n;
-}
-
-/* the lanes by the bucket of their start (S->open), built once */
-static void open_index(Summary *S)
-{
-    const Store *s = S->s;
-    S->open.built = true;
-    uint32_t nb = S->nlanes / 16 + 1;
-    if (nb > 65536) nb = 65536;
-    /* (unsigned: a trace may span the whole int64 range) */
-    uint64_t span = (uint64_t)s->t_max - (uint64_t)s->t_min;
-    S->open.nb = nb;
-    S->open.t0 = s->t_min;
-    S->open.width = span / nb + 1;
-    S->open.off = xcalloc((size_t)nb + 2, sizeof(uint32_t));
-    S->open.t1max = xmalloc(((size_t)nb + 1) * sizeof(int64_t));
-    for (uint32_t b = 0; b < nb; b++) S->open.t1max[b] = INT64_MIN;
-    /* (a lane without a segment, or only an idle one, is never open) */
-#define OPEN_BUCKET(L) ((uint32_t)(((uint64_t)(L)->t0 - (uint64_t)S->open.t0) / S->open.width))
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < S->nlanes; i++) {
-        const Lane *L = &S->lanes[i];
-        if (!L->n || L->t1 <= L->t0) continue;
-        uint32_t b = OPEN_BUCKET(L);
-        S->open.off[b + 1]++;
-        if (L->t1 > S->open.t1max[b]) S->open.t1max[b] = L->t1;
-        n++;
-    }
-    for (uint32_t b = 0; b < nb; b++) S->open.off[b + 1] += S->open.off[b];
-    S->open.lane = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
-    uint32_t *pos = xmalloc(((size_t)nb + 1) * sizeof(uint32_t));
-    memcpy(pos, S->open.off, (size_t)nb * sizeof(uint32_t));
-    for (uint32_t i = 0; i < S->nlanes; i++) {
-        const Lane *L = &S->lanes[i];
-        if (L->n && L->t1 > L->t0) S->open.lane[pos[OPEN_BUCKET(L)]++] = i;
-    }
-#undef OPEN_BUCKET
-    free(pos);
-}
-
-/* the depths of the segments at x of the lanes ls[0..m) (m <= 16; each
- * lane's span holds x), summed: as seg_find, the 16 searches a step at a
- * time together, so that their cache misses overlap (20,000 lanes are
- * open at any time on a trace of 10,000 ranks) */
-static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int64_t x)
-{
-    const int64_t *T = S->seg_t;
-    size_t lo[16], hi[16];
-    for (uint32_t i = 0; i < m; i++) {
-        /* (the lane's time index; t0 is its first segment's start) */
-        const Lane *L = &S->lanes[ls[i]];
-        lane_bin(L, L->t0, x, &lo[i], &hi[i]);
-    }
-    /* the largest j in [lo, hi) with T[j] <= x (T[lo] <= x) */
-    for (bool more = true; more;) {
-        more = false;
-        for (uint32_t i = 0; i < m; i++)
-            if (hi[i] - lo[i] > 1) {
-                size_t mid = lo[i] + (hi[i] - lo[i]) / 2;
-                if (T[mid] <= x) lo[i] = mid;
-                else hi[i] = mid;
-                more = true;
-            }
-    }
-    for (uint32_t i = 0; i < m; i++) {
-        __builtin_prefetch(&S->seg_ev[lo[i]]);
-        __builtin_prefetch(&S->seg_depth[lo[i]]);
-    }
-    uint64_t n = 0;
-    for (uint32_t i = 0; i < m; i++)
-        if (S->seg_ev[lo[i]] != NONE32) n += S->seg_depth[lo[i]];
-    return n;
-}
-
-uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
-{
-    /* those that start in it, and the intervals still open just before
-     * it (each lane's segment there knows how many of its activity's
-     * intervals are open) */
-    uint64_t n = summary_events_in(S, a, b);
-    /* only lanes whose span holds x = a - 1 have an interval open there
-     * (before its span a lane has no segment, from its end on only its
-     * idle one): those starting in a bucket up to x's whose latest end is
-     * past x */
-    int64_t x = a - 1;
-    if (!S->open.built) open_index(S);
-    if (x < S->open.t0) return n;
-    uint64_t bx = ((uint64_t)x - (uint64_t)S->open.t0) / S->open.width;
-    uint32_t nb = bx < S->open.nb ? (uint32_t)bx + 1 : S->open.nb;
-    uint32_t batch[16], nbatch = 0;
-    for (uint32_t q = 0; q < nb; q++) {
-        if (S->open.t1max[q] <= x) continue;
-        for (uint32_t j = S->open.off[q]; j < S->open.off[q + 1]; j++) {
-            const Lane *L = &S->lanes[S->open.lane[j]];
-            if (L->t0 > x || L->t1 <= x) continue;
-            batch[nbatch++] = S->open.lane[j];
-            if (nbatch == 16) {
-                n += open_depth(S, batch, nbatch, x);
-                nbatch = 0;
-            }
-        }
-    }
-    return n + open_depth(S, batch, nbatch, x);
-}
-

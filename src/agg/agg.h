@@ -28,9 +28,11 @@
  * member only where its lanes or points are), and the communication
  * matrix is grouped to the screen from the location pairs that have
  * messages (never nloc * nloc). The implementation is split by concern:
- * agg.c (building, the selection, per-cell queries), agg_lanes.c (lanes,
- * segments, the location index), agg_points.c (point series, steps, the
- * matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
+ * agg.c (building, the selection, per-cell queries), agg_count.c (the
+ * status line's count: the selection's times by bucket, the lanes open at
+ * a time), agg_lanes.c (lanes,
+ * segments, the location index), agg_points.c (point series, steps),
+ * agg_rowpts.c (a display row's series merged; the matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
  * reducers), agg_groups.c (group summaries: a grouped row's busy / sync
  * per cell), agg_dominant.c (the Gantt's dominant interval),
  * agg_lanetime.c (a display row's lanes by time, for the Gantt's cells its
@@ -211,6 +213,14 @@ uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
 int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count);
 /* summary_arrivals for every cell of g at once, sparsely (as above). */
 int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
+/* summary_arrival_cells for display row r of rs, its members at once:
+ * the cells where any of them has arrivals, how many in all, and the
+ * first one's message index when the cell has exactly one (else any
+ * arrival's). The rows' arrivals are merged by time once per row set (the
+ * last one kept), so that a row of 170 locations costs per cell, not per
+ * member; a frame should use it when its rows group many members. */
+int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n,
+                              uint32_t *one);
 /* The members of display row r of rs (their positions k, rowset_first
  * .. rowset_end, in order) whose base rows have instants with a glyph
  * (arrivals: message arrivals) at all, into k[] (room for the row's

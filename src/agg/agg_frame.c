@@ -357,8 +357,8 @@ static void member_points(const Points *P, bool count, uint32_t row, const int64
 }
 
 /* the display rows that q hands out (each worker with its own buffers) */
-static void frame_lanes_rows(Summary *S, int cat, const Points *P, bool count, Reducer r, const RowSet *rs, const TimeGrid *g,
-                             int sb, const int64_t *bb, int nb, double *values, JobQueue *jq)
+static void frame_lanes_rows(Summary *S, int cat, const Points *P, const Points *Pm, bool count, Reducer r, const RowSet *rs,
+                             const TimeGrid *g, int sb, const int64_t *bb, int nb, double *values, JobQueue *jq)
 {
     int nc = g->ncell;
     size_t nbz = (size_t)nb;
@@ -389,6 +389,11 @@ static void frame_lanes_rows(Summary *S, int cat, const Points *P, bool count, R
         for (int i = 0; i < nc; i++) sum[i] = 0, nz[i] = 0, mx[i] = -INFINITY, mn[i] = INFINITY;
         list.len = 0;
         bool any_full = false;
+        if (Pm) {
+            /* (the row's members merged: their totals per bin at once) */
+            member_points(Pm, count, gi, bb, nbz, sb, &A);
+            m1 = m0; /* (no member to visit) */
+        }
         for (uint32_t k = m0; k < m1; k++) {
             if (P) {
                 member_points(P, count, rs->ids[k], bb, nbz, sb, &A);
@@ -538,7 +543,7 @@ static void frame_lanes_rows(Summary *S, int cat, const Points *P, bool count, R
         }
         if (r == RED_MODE && list.len > 1) qsort(list.v, list.len, sizeof(CellVal), cmp_cellval); /* (stable enough: values of a cell are sorted anyway) */
         size_t li = 0;
-        uint32_t nmem = m1 - m0;
+        uint32_t nmem = rowset_end(rs, gi) - rowset_first(rs, gi);
         for (int i = 0; i < nc; i++) {
             size_t K = (size_t)nmem * vs[i], zeros = K - nz[i];
             double v;
@@ -572,7 +577,7 @@ static void frame_lanes_rows(Summary *S, int cat, const Points *P, bool count, R
 typedef struct {
     Summary *S;
     int cat;
-    const Points *P;
+    const Points *P, *Pm;
     bool count;
     Reducer r;
     const RowSet *rs;
@@ -589,7 +594,7 @@ static void lanes_worker(void *ctx, int wk, int nw)
     (void)wk;
     (void)nw;
     LanesCtx *c = ctx;
-    frame_lanes_rows(c->S, c->cat, c->P, c->count, c->r, c->rs, c->g, c->sb, c->bb, c->nb, c->values, &c->q);
+    frame_lanes_rows(c->S, c->cat, c->P, c->Pm, c->count, c->r, c->rs, c->g, c->sb, c->bb, c->nb, c->values, &c->q);
 }
 
 /* A frame of busy / sync (P NULL) or of a point series, sparsely; the
@@ -599,7 +604,17 @@ static void frame_lanes(Summary *S, int cat, const Points *P, bool count, Reduce
                         int sb, const int64_t *bb, int nb, double *values)
 {
     if (rs->kind == ROWS_LOC && !P) locidx_build(S); /* (before the workers: they only read) */
-    LanesCtx c = {S, cat, P, count, r, rs, g, sb, bb, nb, values, {0}};
+    /* a sum or mean of a point series over rows of many members: each
+     * row's points merged (built before the workers), a row's totals per
+     * bin then cost per bin, not per member (sums of integer weights:
+     * exact in any order) */
+    const Points *Pm = NULL;
+    if (P && sb == 1 && (r == RED_SUM || r == RED_MEAN)) {
+        uint64_t nmemb = 0;
+        for (uint32_t gi = 0; gi < rs->ng; gi++) nmemb += rowset_end(rs, gi) - rowset_first(rs, gi);
+        if (nmemb >= 1024 && nmemb >= 4 * (uint64_t)rs->ng) Pm = rowpts_get(S, rs, P);
+    }
+    LanesCtx c = {S, cat, P, Pm, count, r, rs, g, sb, bb, nb, values, {0}};
     jobq_init(&c.q, rs->ng);
     size_t work = (size_t)rs->n * (size_t)nb;
     par_run(rs->ng >= 8 && S->threads > 1 && work >= 1000000 ? 2 : 1, lanes_worker, &c);

@@ -183,6 +183,31 @@ struct Summary {
         int64_t *t1max, t0;
         uint64_t width;
     } open;
+    /* lazily (agg_rowpts.c): the points of a series (src) of each display
+     * row of the last row set asked about, merged (Points of ng rows) */
+    struct {
+        RowKey key;
+        const Points *src;
+        Points P;
+    } rowarr;
+    /* lazily (agg_rowpts.c): the messages of the location pairs merged per
+     * cell of the matrix grouped rg x cg (row q of P: cell cell[q]) */
+    struct {
+        uint32_t rg, cg, *cell;
+        Points P;
+    } mxcells;
+    /* lazily (summary_events_in, agg_count.c): the times of the selected
+     * events of the locations by bucket of 2^shift ns from t0 (bucket q:
+     * dt[off[q] .. off[q + 1]), offsets from its start), so that a
+     * window's count is a scan of two buckets instead of a search per
+     * location; off NULL: none (a span too wide) */
+    struct {
+        bool built;
+        uint32_t nb, *off, *dt;
+        size_t n;
+        int64_t t0, tmax;
+        uint8_t shift;
+    } tord;
     Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
     uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
     int64_t *seg_t;
@@ -350,6 +375,17 @@ void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def);
 
 /* agg_frame.c */
 uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t);
+/* agg_points.c: the cells of g where row r of P has points, their
+ * count and first point's id (summary_arrival_cells on any Points) */
+int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
+/* agg_rowpts.c: the merged series of a row set (S->rowarr): the points
+ * of src of each display row of rs (a row of P per display row) */
+const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *src);
+void rowarr_free(Summary *S);
+size_t rowarr_bytes(const Summary *S);
+/* agg_count.c: the time order of the selection (S->tord) */
+void tord_free(Summary *S);
+size_t tord_bytes(const Summary *S);
 /* the first k in [lo, hi) with ts[k] >= t (hi if none), ts increasing */
 size_t ts_lower_interp(const int64_t *ts, size_t lo, size_t hi, int64_t t);
 

@@ -1,7 +1,7 @@
 /*
  * agg_points.c — sorted point series and step functions per row: message
  * ends (bytes, events of pairs), location pairs, counters, expressions,
- * instants with glyphs; the communication matrix.
+ * instants with glyphs (the communication matrix is agg_rowpts.c's).
  *
  * Owns: Summary.msg, pairs, counter, xsteps, xpts, xval, glyphs.
  * Invariants: each series is built lazily on first use, per row kind; a
@@ -734,25 +734,6 @@ uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
     return (uint32_t)(j - i);
 }
 
-void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, double *bytes, double *count)
-{
-    const Store *s = S->s;
-    if (!rg) rg = 1;
-    if (!cg) cg = 1;
-    size_t nr = ((size_t)s->nloc + rg - 1) / rg, nc = ((size_t)s->nloc + cg - 1) / cg, nn = nr * nc;
-    if (bytes) memset(bytes, 0, nn * sizeof(double));
-    if (count) memset(count, 0, nn * sizeof(double));
-    Points *P = msg_points(S, false, ROWS_PAIR);
-    for (uint32_t p = 0; p < S->npairs; p++) {
-        if (P->off[p] == P->off[p + 1]) continue;
-        size_t i = pts_lower(P, p, a), j = pts_lower(P, p, b);
-        if (i == j) continue;
-        size_t cell = (size_t)(S->pair_src[p] / rg) * nc + S->pair_dst[p] / cg;
-        if (bytes) bytes[cell] += P->cum[j] - P->cum[i];
-        if (count) count[cell] += (double)(j - i);
-    }
-}
-
 /* the nonempty cells of g for row r of P: for each, the range [i, j) of its points */
 typedef struct {
     const Points *P;
@@ -825,7 +806,11 @@ int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g,
 
 int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
 {
-    Points *P = arrival_points_built(S, rk);
+    return points_cells(arrival_points_built(S, rk), row, g, cell, n, first);
+}
+
+int points_cells(const Points *P, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+{
     CellWalk w;
     cellwalk_init(&w, P, row, g);
     int k = 0, c;

@@ -124,7 +124,9 @@ static void glyph_rows_worker(void *ctx, int wk, int nw)
             int nk = summary_glyph_cells(G->S, G->rs->kind, G->rs->ids[k], G->g, cells, cev, ccnt);
             for (int q = 0; q < nk; q++) {
                 uint32_t e = cev[q], *best = &bestc[cells[q]];
-                if (e != NONE32 && (*best == NONE32 || instant_glyph(G->s, e) == 0x25CF)) *best = e;
+                /* (an end's glyph, ●, is the only one a later member's
+                 * replaces the row's with: its kind, not its glyph, read) */
+                if (e != NONE32 && (*best == NONE32 || G->s->kind[e] == K_END)) *best = e;
             }
         }
     }
@@ -255,8 +257,22 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* arrivals per row and cell: how many, and the first member's first */
         uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
         for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
+        /* (rows grouping many members: their arrivals merged per row, a
+         * cost per cell instead of per member; a cell's first arrival
+         * only matters when it is the column's only one) */
+        uint64_t nmemb = 0;
+        for (uint32_t r = 0; r < nr; r++) nmemb += rowset_end(&rs, r) - rowset_first(&rs, r);
+        bool merged = nmemb >= 1024 && nmemb >= 4 * (uint64_t)nr;
         for (uint32_t r = 0; r < nr && msgs; r++) {
-            uint32_t nm = summary_point_members(S, &rs, r, true, memb);
+            if (merged) {
+                int nk = summary_row_arrival_cells(S, &rs, r, &g, cells, ccnt, cev);
+                for (int q = 0; q < nk; q++) {
+                    size_t z = (size_t)r * ncz + (size_t)cells[q];
+                    firstc[z] = cev[q];
+                    arrc[z] = ccnt[q];
+                }
+            }
+            uint32_t nm = merged ? 0 : summary_point_members(S, &rs, r, true, memb);
             for (uint32_t m = 0; m < nm; m++) {
                 uint32_t k = memb[m];
                 int nk = summary_arrival_cells(S, rs.kind, rs.ids[k], &g, cells, ccnt, cev);

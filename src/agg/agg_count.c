@@ -1,0 +1,326 @@
+/*
+ * agg_count.c — the status line's count: the selected events starting in
+ * a window (summary_events_in) and those visible in it
+ * (summary_events_visible: also the intervals still open at its start).
+ *
+ * Owns: Summary.tord (the selection's times by bucket) and Summary.open
+ * (the lanes by the time of their start).
+ * Invariants: both are built lazily, once per summary. tord holds the time
+ * of each selected event of a location once, in the bucket of 2^shift ns
+ * from t0 that holds it, as its offset from the bucket's start (below
+ * 2^32: a bucket is at most 2^32 ns wide); a bucket of more than TORD_SCAN
+ * events has them sorted, a smaller one in no order (it is scanned), so
+ * that the events before t are those of the buckets before t's and a
+ * part of t's. A trace whose span needs buckets wider than 2^32 ns (or
+ * too many of them) has no tord: its count goes location by location.
+ */
+#include "agg_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/par.h"
+
+/* ---- the selection's times by bucket -------------------------------------------------------- */
+
+/* a bucket of at most this many events is left unsorted (a scan of its
+ * offsets costs about as much as a few cache misses) */
+#define TORD_SCAN 4096
+/* at most this many buckets (else no tord) */
+#define TORD_MAXB ((uint64_t)1 << 26)
+
+void tord_free(Summary *S)
+{
+    free(S->tord.off);
+    xfree_big(S->tord.dt, (S->tord.n + 1) * sizeof(uint32_t));
+    memset(&S->tord, 0, sizeof S->tord);
+}
+
+size_t tord_bytes(const Summary *S)
+{
+    if (!S->tord.built || !S->tord.off) return 0;
+    return ((size_t)S->tord.nb + 2) * sizeof(uint32_t) + (S->tord.n + 1) * sizeof(uint32_t);
+}
+
+static inline uint64_t tord_rel(const Summary *S, int64_t t) { return (uint64_t)t - (uint64_t)S->tord.t0; }
+
+typedef struct {
+    Summary *S;
+    uint32_t *pos[2]; /* per worker and bucket: its count, then where its next event goes */
+    const uint32_t *off;
+    int phase;        /* 0: count, 1: place, 2: sort the crowded buckets */
+    JobQueue q;       /* (phase 2: the buckets) */
+} TordBuild;
+
+/* sort v[0..n) (values below 2^bits) by 8 bits at a time, through tmp */
+static void radix_u32(uint32_t *v, uint32_t *tmp, size_t n, unsigned bits)
+{
+    uint32_t *from = v, *to = tmp;
+    for (unsigned d = 0; d < bits; d += 8) {
+        size_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++) cnt[((from[i] >> d) & 255) + 1]++;
+        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < n; i++) to[cnt[(from[i] >> d) & 255]++] = from[i];
+        uint32_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != v) memcpy(v, from, n * sizeof(uint32_t));
+}
+
+static void tord_worker(void *ctx, int wk, int nw)
+{
+    TordBuild *tb = ctx;
+    Summary *S = tb->S;
+    const Store *s = S->s;
+    unsigned sh = S->tord.shift;
+    uint64_t mask = ((uint64_t)1 << sh) - 1; /* (sh <= 32) */
+    uint32_t l0 = (uint32_t)((uint64_t)s->nloc * (uint64_t)wk / (uint64_t)nw);
+    uint32_t l1 = (uint32_t)((uint64_t)s->nloc * (uint64_t)(wk + 1) / (uint64_t)nw);
+    uint32_t *pos = tb->pos[wk];
+    if (tb->phase == 0) {
+        for (uint32_t l = l0; l < l1; l++)
+            for (size_t e = s->locs[l].first, end = e + s->locs[l].count; e < end; e++)
+                if (selected(S, e)) pos[tord_rel(S, s->ts[e]) >> sh]++;
+    } else if (tb->phase == 1) {
+        uint32_t *dt = S->tord.dt;
+        for (uint32_t l = l0; l < l1; l++)
+            for (size_t e = s->locs[l].first, end = e + s->locs[l].count; e < end; e++)
+                if (selected(S, e)) {
+                    uint64_t r = tord_rel(S, s->ts[e]);
+                    dt[pos[r >> sh]++] = (uint32_t)(r & mask);
+                }
+    } else {
+        size_t q, cap = 0;
+        uint32_t *tmp = NULL;
+        while ((q = jobq_next(&tb->q)) != (size_t)-1) {
+            size_t m = tb->off[q + 1] - tb->off[q];
+            if (m <= TORD_SCAN) continue;
+            if (m > cap) {
+                free(tmp);
+                cap = m;
+                tmp = xmalloc(cap * sizeof(uint32_t));
+            }
+            radix_u32(S->tord.dt + tb->off[q], tmp, m, sh);
+        }
+        free(tmp);
+    }
+}
+
+static void tord_build(Summary *S)
+{
+    const Store *s = S->s;
+    S->tord.built = true;
+    /* the time range of the selected events (each location's are sorted) */
+    int64_t mn = INT64_MAX, mx = INT64_MIN;
+    size_t n = 0;
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        size_t first = s->locs[l].first, end = first + s->locs[l].count;
+        uint64_t c = sel_prefix(S, end) - sel_prefix(S, first);
+        if (!c) continue;
+        n += c;
+        if (s->ts[first] < mn) mn = s->ts[first];
+        if (s->ts[end - 1] > mx) mx = s->ts[end - 1];
+    }
+    /* buckets of about 1024 events if they were evenly spaced in time,
+     * at most 2^32 ns wide */
+    uint64_t span = n ? (uint64_t)mx - (uint64_t)mn : 0; /* (unsigned: may be the whole int64 range) */
+    uint64_t want = n / 1024 + 1;
+    unsigned sh = 0;
+    while (sh < 32 && (span >> sh) + 1 > want) sh++;
+    uint64_t nb = (span >> sh) + 1;
+    if (nb > TORD_MAXB || n > UINT32_MAX) return; /* (no tord: off stays NULL) */
+    S->tord.n = n;
+    S->tord.t0 = mn;
+    S->tord.tmax = mx;
+    S->tord.shift = (uint8_t)sh;
+    S->tord.nb = (uint32_t)nb;
+    S->tord.dt = xmalloc_big((n + 1) * sizeof(uint32_t));
+    /* counted, then placed, on 2 workers (each the events of half the
+     * locations); then the crowded buckets sorted, handed out */
+    TordBuild tb = {S, {NULL, NULL}, NULL, 0, {0}};
+    int nw = n >= 100000 && cpu_count() > 1 ? 2 : 1;
+    for (int w = 0; w < nw; w++) tb.pos[w] = xcalloc((size_t)nb + 1, sizeof(uint32_t));
+    par_run(nw, tord_worker, &tb);
+    uint32_t *off = xcalloc((size_t)nb + 2, sizeof(uint32_t));
+    for (uint64_t q = 0; q < nb; q++) {
+        uint32_t at = off[q];
+        for (int w = 0; w < nw; w++) {
+            uint32_t c = tb.pos[w][q];
+            tb.pos[w][q] = at;
+            at += c;
+        }
+        off[q + 1] = at;
+    }
+    tb.off = off;
+    tb.phase = 1;
+    par_run(nw, tord_worker, &tb);
+    tb.phase = 2;
+    jobq_init(&tb.q, nb);
+    par_run(nw, tord_worker, &tb);
+    for (int w = 0; w < nw; w++) free(tb.pos[w]);
+    S->tord.off = off;
+}
+
+/* the selected events of the locations with a time before t */
+static uint64_t tord_before(const Summary *S, int64_t t)
+{
+    if (!S->tord.n || t <= S->tord.t0) return 0;
+    if (t > S->tord.tmax) return S->tord.n;
+    uint64_t r = tord_rel(S, t);
+    uint32_t q = (uint32_t)(r >> S->tord.shift), x = (uint32_t)(r & (((uint64_t)1 << S->tord.shift) - 1));
+    size_t lo = S->tord.off[q], hi = S->tord.off[q + 1];
+    const uint32_t *dt = S->tord.dt;
+    if (hi - lo <= TORD_SCAN) {
+        size_t c = 0;
+        for (size_t k = lo; k < hi; k++) c += dt[k] < x;
+        return lo + c;
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (dt[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* the same, location by location (a trace without a tord) */
+static uint64_t events_in_by_loc(Summary *S, int64_t a, int64_t b)
+{
+    /* per location, the events from a, then those from b searched from
+     * there (close in a narrow window: the same cache lines) */
+    const Store *s = S->s;
+    uint64_t n = 0;
+    if (b <= a) return 0;
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        size_t first = s->locs[l].first, end = first + s->locs[l].count;
+        if (first == end || s->ts[first] >= b || s->ts[end - 1] < a) continue;
+        size_t ia = s->ts[first] >= a ? first : ts_lower_interp(s->ts, first, end, a), ib = ia, step = 1;
+        if (s->ts[end - 1] < b) { /* (all of it from ia: a wide window needs no search) */
+            n += sel_prefix(S, end) - sel_prefix(S, ia);
+            continue;
+        }
+        while (ib + step < end && s->ts[ib + step] < b) {
+            ib += step;
+            step *= 2;
+        }
+        ib = ts_lower_interp(s->ts, ib, ib + step < end ? ib + step : end, b);
+        n += sel_prefix(S, ib) - sel_prefix(S, ia);
+    }
+    return n;
+}
+
+
+uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
+{
+    if (b <= a) return 0;
+    if (!S->tord.built) tord_build(S);
+    if (!S->tord.off) return events_in_by_loc(S, a, b);
+    return tord_before(S, b) - tord_before(S, a);
+}
+
+/* ---- the intervals open at a time ------------------------------------------------------------ */
+
+/* the lanes by the bucket of their start (S->open), built once */
+static void open_index(Summary *S)
+{
+    const Store *s = S->s;
+    S->open.built = true;
+    uint32_t nb = S->nlanes / 16 + 1;
+    if (nb > 65536) nb = 65536;
+    /* (unsigned: a trace may span the whole int64 range) */
+    uint64_t span = (uint64_t)s->t_max - (uint64_t)s->t_min;
+    S->open.nb = nb;
+    S->open.t0 = s->t_min;
+    S->open.width = span / nb + 1;
+    S->open.off = xcalloc((size_t)nb + 2, sizeof(uint32_t));
+    S->open.t1max = xmalloc(((size_t)nb + 1) * sizeof(int64_t));
+    for (uint32_t b = 0; b < nb; b++) S->open.t1max[b] = INT64_MIN;
+    /* (a lane without a segment, or only an idle one, is never open) */
+#define OPEN_BUCKET(L) ((uint32_t)(((uint64_t)(L)->t0 - (uint64_t)S->open.t0) / S->open.width))
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < S->nlanes; i++) {
+        const Lane *L = &S->lanes[i];
+        if (!L->n || L->t1 <= L->t0) continue;
+        uint32_t b = OPEN_BUCKET(L);
+        S->open.off[b + 1]++;
+        if (L->t1 > S->open.t1max[b]) S->open.t1max[b] = L->t1;
+        n++;
+    }
+    for (uint32_t b = 0; b < nb; b++) S->open.off[b + 1] += S->open.off[b];
+    S->open.lane = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+    uint32_t *pos = xmalloc(((size_t)nb + 1) * sizeof(uint32_t));
+    memcpy(pos, S->open.off, (size_t)nb * sizeof(uint32_t));
+    for (uint32_t i = 0; i < S->nlanes; i++) {
+        const Lane *L = &S->lanes[i];
+        if (L->n && L->t1 > L->t0) S->open.lane[pos[OPEN_BUCKET(L)]++] = i;
+    }
+#undef OPEN_BUCKET
+    free(pos);
+}
+
+/* the depths of the segments at x of the lanes ls[0..m) (m <= 16; each
+ * lane's span holds x), summed: as seg_find, the 16 searches a step at a
+ * time together, so that their cache misses overlap (20,000 lanes are
+ * open at any time on a trace of 10,000 ranks) */
+static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int64_t x)
+{
+    const int64_t *T = S->seg_t;
+    size_t lo[16], hi[16];
+    for (uint32_t i = 0; i < m; i++) {
+        /* (the lane's time index; t0 is its first segment's start) */
+        const Lane *L = &S->lanes[ls[i]];
+        lane_bin(L, L->t0, x, &lo[i], &hi[i]);
+    }
+    /* the largest j in [lo, hi) with T[j] <= x (T[lo] <= x) */
+    for (bool more = true; more;) {
+        more = false;
+        for (uint32_t i = 0; i < m; i++)
+            if (hi[i] - lo[i] > 1) {
+                size_t mid = lo[i] + (hi[i] - lo[i]) / 2;
+                if (T[mid] <= x) lo[i] = mid;
+                else hi[i] = mid;
+                more = true;
+            }
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        __builtin_prefetch(&S->seg_ev[lo[i]]);
+        __builtin_prefetch(&S->seg_depth[lo[i]]);
+    }
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m; i++)
+        if (S->seg_ev[lo[i]] != NONE32) n += S->seg_depth[lo[i]];
+    return n;
+}
+
+uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
+{
+    /* those that start in it, and the intervals still open just before
+     * it (each lane's segment there knows how many of its activity's
+     * intervals are open) */
+    uint64_t n = summary_events_in(S, a, b);
+    /* only lanes whose span holds x = a - 1 have an interval open there
+     * (before its span a lane has no segment, from its end on only its
+     * idle one): those starting in a bucket up to x's whose latest end is
+     * past x */
+    int64_t x = a - 1;
+    if (!S->open.built) open_index(S);
+    if (x < S->open.t0) return n;
+    uint64_t bx = ((uint64_t)x - (uint64_t)S->open.t0) / S->open.width;
+    uint32_t nb = bx < S->open.nb ? (uint32_t)bx + 1 : S->open.nb;
+    uint32_t batch[16], nbatch = 0;
+    for (uint32_t q = 0; q < nb; q++) {
+        if (S->open.t1max[q] <= x) continue;
+        for (uint32_t j = S->open.off[q]; j < S->open.off[q + 1]; j++) {
+            const Lane *L = &S->lanes[S->open.lane[j]];
+            if (L->t0 > x || L->t1 <= x) continue;
+            batch[nbatch++] = S->open.lane[j];
+            if (nbatch == 16) {
+                n += open_depth(S, batch, nbatch, x);
+                nbatch = 0;
+            }
+        }
+    }
+    return n + open_depth(S, batch, nbatch, x);
+}
+

@@ -1,0 +1,236 @@
+/*
+ * agg_rowpts.c — a display row's point series merged: the points (message
+ * arrivals, sends, bytes) of all its members in one series sorted by time,
+ * with prefix sums of their weights, so that a grouped row's count or
+ * total per cell costs per cell, not per member (the Gantt's arrivals,
+ * the sum and mean of bytes and messages per row).
+ *
+ * Also the communication matrix (summary_matrix): the pairs' messages
+ * merged per cell of its grouping, so that a cell costs two searches
+ * however many pairs it holds.
+ *
+ * Owns: Summary.rowarr (built for a row set and a series, the last kept)
+ * and Summary.mxcells (for a grouping of the matrix, the last kept).
+ * Invariants: row g of rowarr.P holds exactly the points of the series
+ * rowarr.src of g's members (rowset_first .. rowset_end), sorted by time
+ * (the order among equal times is left open: a cell's count and total,
+ * and the point of a cell holding one, do not depend on it); its weights
+ * are the source's (integers: the totals are exact in any order); it is
+ * rebuilt whenever the row set or the series differs.
+ */
+#include "agg_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void merged_free(Points *P);
+static size_t merged_bytes(const Points *P);
+
+void rowarr_free(Summary *S)
+{
+    rowkey_free(&S->rowarr.key);
+    merged_free(&S->rowarr.P);
+    S->rowarr.src = NULL;
+    merged_free(&S->mxcells.P);
+    free(S->mxcells.cell);
+    S->mxcells.cell = NULL;
+}
+
+size_t rowarr_bytes(const Summary *S)
+{
+    return rowkey_bytes(&S->rowarr.key) + merged_bytes(&S->rowarr.P) + merged_bytes(&S->mxcells.P) +
+           (S->mxcells.P.built ? ((size_t)S->mxcells.P.nrows + 1) * sizeof(uint32_t) : 0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* sort n (time, payload) pairs by time: 8 bits of the time above lo at a
+ * time (bits: how many the times span), through tt / tp */
+static void sort_pairs(int64_t *t, uint32_t *pl, int64_t *tt, uint32_t *tp, size_t n, int64_t lo, unsigned bits)
+{
+    int64_t *ft = t, *t2 = tt;
+    uint32_t *fp = pl, *p2 = tp;
+    for (unsigned d = 0; d < bits; d += 8) {
+        size_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++) cnt[((((uint64_t)ft[i] - (uint64_t)lo) >> d) & 255) + 1]++;
+        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < n; i++) {
+            size_t p = cnt[(((uint64_t)ft[i] - (uint64_t)lo) >> d) & 255]++;
+            t2[p] = ft[i];
+            p2[p] = fp[i];
+        }
+        int64_t *x = ft;
+        ft = t2;
+        t2 = x;
+        uint32_t *y = fp;
+        fp = p2;
+        p2 = y;
+    }
+    if (ft != t) {
+        memcpy(t, ft, n * sizeof(int64_t));
+        memcpy(pl, fp, n * sizeof(uint32_t));
+    }
+}
+
+/* P: row g holds the points of A's rows mem[goff[g] .. goff[g + 1]),
+ * merged by time, with prefix sums of their weights */
+static void points_merge(Points *P, const Points *A, uint32_t ng, const uint32_t *goff, const uint32_t *mem)
+{
+    P->nrows = ng;
+    P->off = xcalloc((size_t)ng + 2, sizeof(uint32_t));
+    size_t n = 0, most = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        size_t m = 0;
+        for (uint32_t k = goff[g]; k < goff[g + 1]; k++) m += A->off[mem[k] + 1] - A->off[mem[k]];
+        n += m;
+        if (m > most) most = m;
+        P->off[g + 1] = (uint32_t)n;
+    }
+    P->t = xmalloc((n + 1) * sizeof(int64_t));
+    P->id = xmalloc((n + 1) * sizeof(uint32_t));
+    P->cum = xmalloc((n + 1) * sizeof(double));
+    /* (per row: its points' times and places in A, sorted by time unless
+     * its members' series follow each other in time already) */
+    uint32_t *pl = xmalloc((most + 1) * sizeof(uint32_t)), *tp = xmalloc((most + 1) * sizeof(uint32_t));
+    int64_t *tt = xmalloc((most + 1) * sizeof(int64_t));
+    double acc = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        size_t a = P->off[g], m = 0;
+        bool sorted = true;
+        for (uint32_t k = goff[g]; k < goff[g + 1]; k++) {
+            uint32_t r = mem[k];
+            for (size_t j = A->off[r]; j < A->off[r + 1]; j++) {
+                if (m && A->t[j] < P->t[a + m - 1]) sorted = false;
+                P->t[a + m] = A->t[j];
+                pl[m++] = (uint32_t)j;
+            }
+        }
+        if (!sorted) {
+            int64_t lo = P->t[a], hi = P->t[a];
+            for (size_t i = a; i < a + m; i++) {
+                if (P->t[i] < lo) lo = P->t[i];
+                if (P->t[i] > hi) hi = P->t[i];
+            }
+            unsigned bits = 0;
+            while (bits < 64 && (((uint64_t)hi - (uint64_t)lo) >> bits)) bits++;
+            sort_pairs(P->t + a, pl, tt, tp, m, lo, bits);
+        }
+        for (size_t i = 0; i < m; i++) {
+            uint32_t j = pl[i];
+            P->id[a + i] = A->id[j];
+            P->cum[a + i] = acc;
+            acc += A->cum[j + 1] - A->cum[j]; /* (exact: integer weights) */
+        }
+    }
+    P->cum[n] = acc;
+    free(pl);
+    free(tp);
+    free(tt);
+    P->built = true;
+}
+
+static void merged_free(Points *P)
+{
+    free(P->off);
+    free(P->t);
+    free(P->id);
+    free(P->cum);
+    memset(P, 0, sizeof *P);
+}
+
+static size_t merged_bytes(const Points *P)
+{
+    if (!P->built) return 0;
+    return ((size_t)P->nrows + 2) * sizeof(uint32_t) + (size_t)P->off[P->nrows] * (sizeof(int64_t) + sizeof(uint32_t) + sizeof(double)) +
+           sizeof(double);
+}
+
+const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
+{
+    Points *P = &S->rowarr.P;
+    if (P->built && S->rowarr.src == A && rowkey_matches(&S->rowarr.key, rs)) return P;
+    rowkey_free(&S->rowarr.key);
+    merged_free(P);
+    rowkey_set(&S->rowarr.key, rs);
+    S->rowarr.src = A;
+    uint32_t *goff = xmalloc(((size_t)rs->ng + 1) * sizeof(uint32_t));
+    for (uint32_t g = 0; g < rs->ng; g++) goff[g] = rowset_first(rs, g);
+    goff[rs->ng] = rs->ng ? rowset_end(rs, rs->ng - 1) : 0;
+    points_merge(P, A, rs->ng, goff, rs->ids);
+    free(goff);
+    return P;
+}
+
+/* the pairs' messages by cell of the matrix grouped rg x cg (the cells
+ * with messages, in order; built for a grouping, the last one kept) */
+static const Points *matrix_cells(Summary *S, uint32_t rg, uint32_t cg, const uint32_t **cellid)
+{
+    if (S->mxcells.P.built && S->mxcells.rg == rg && S->mxcells.cg == cg) {
+        *cellid = S->mxcells.cell;
+        return &S->mxcells.P;
+    }
+    merged_free(&S->mxcells.P);
+    free(S->mxcells.cell);
+    const Store *s = S->s;
+    const Points *A = msg_points(S, false, ROWS_PAIR);
+    size_t nc = ((size_t)s->nloc + cg - 1) / cg;
+    /* the pairs with messages by cell: sorted by cell (pairs come by
+     * source, then destination) */
+    uint32_t np = 0;
+    uint64_t *key = xmalloc(((size_t)S->npairs + 1) * sizeof(uint64_t));
+    for (uint32_t p = 0; p < S->npairs; p++)
+        if (A->off[p] != A->off[p + 1]) key[np++] = (uint64_t)((size_t)(S->pair_src[p] / rg) * nc + S->pair_dst[p] / cg) << 32 | p;
+    qsort(key, np, sizeof(uint64_t), cmp_u64);
+    uint32_t *mem = xmalloc(((size_t)np + 1) * sizeof(uint32_t)), *goff = xmalloc(((size_t)np + 2) * sizeof(uint32_t));
+    uint32_t *cell = xmalloc(((size_t)np + 1) * sizeof(uint32_t)), ncell = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        uint32_t c = (uint32_t)(key[i] >> 32);
+        if (!ncell || cell[ncell - 1] != c) {
+            goff[ncell] = i;
+            cell[ncell++] = c;
+        }
+        mem[i] = (uint32_t)key[i];
+    }
+    goff[ncell] = np;
+    free(key);
+    points_merge(&S->mxcells.P, A, ncell, goff, mem);
+    free(mem);
+    free(goff);
+    S->mxcells.rg = rg;
+    S->mxcells.cg = cg;
+    S->mxcells.cell = cell;
+    *cellid = cell;
+    return &S->mxcells.P;
+}
+
+void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, double *bytes, double *count)
+{
+    const Store *s = S->s;
+    if (!rg) rg = 1;
+    if (!cg) cg = 1;
+    size_t nr = ((size_t)s->nloc + rg - 1) / rg, nc = ((size_t)s->nloc + cg - 1) / cg, nn = nr * nc;
+    if (bytes) memset(bytes, 0, nn * sizeof(double));
+    if (count) memset(count, 0, nn * sizeof(double));
+    build_pairs(S);
+    /* (each cell's pairs merged: a cell costs two searches, whatever
+     * the number of its pairs; totals of integer weights, exact in any
+     * order) */
+    const uint32_t *cell;
+    const Points *P = matrix_cells(S, rg, cg, &cell);
+    for (uint32_t q = 0; q < P->nrows; q++) {
+        size_t i = pts_lower(P, q, a), j = pts_lower(P, q, b);
+        if (i == j) continue;
+        if (bytes) bytes[cell[q]] += P->cum[j] - P->cum[i];
+        if (count) count[cell[q]] += (double)(j - i);
+    }
+}
+
+int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n,
+                              uint32_t *one)
+{
+    return points_cells(rowpts_get(S, rs, msg_points(S, true, rs->kind)), r, g, cell, n, one);
+}
