@@ -366,7 +366,7 @@ static void check_visible(const char *name, const Store *s, const uint64_t *sel,
  * others scanned), events at equal times, and a trace spanning most of
  * the int64 range (no buckets: the count goes location by location);
  * unfiltered and filtered */
-static void check_count_shapes(void)
+static void check_count_shapes(const char *how)
 {
     for (int shape = 0; shape < 3; shape++) {
         char path[] = "/tmp/agg_check_countXXXXXX";
@@ -408,7 +408,7 @@ static void check_count_shapes(void)
         static const char *const NAMES[] = {"a burst", "equal times", "a span of centuries"};
         char nm[100];
         Summary *S = summary_build(s, NULL, 2);
-        snprintf(nm, sizeof nm, "count shape: %s", NAMES[shape]);
+        snprintf(nm, sizeof nm, "count shape (%s): %s", how, NAMES[shape]);
         check_visible(nm, s, NULL, S);
         FilterError fe;
         Filter *fl = filter_compile(s, "kind != \"mark\"", &fe);
@@ -417,7 +417,7 @@ static void check_count_shapes(void)
         filter_free(fl);
         Summary *F = summary_build(s, sel, 2);
         summary_set_base(F, S);
-        snprintf(nm, sizeof nm, "count shape: %s | filtered", NAMES[shape]);
+        snprintf(nm, sizeof nm, "count shape (%s): %s | filtered", how, NAMES[shape]);
         check_visible(nm, s, sel, F);
         summary_free(F);
         free(sel);
@@ -900,7 +900,11 @@ int main(int argc, char **argv)
     if (argc == 4 && !strcmp(argv[1], "--gen-tasks")) return gen_tasks(atol(argv[2]), argv[3]);
     if (argc == 5 && !strcmp(argv[1], "--gen-locs")) return gen_locs(atol(argv[2]), atol(argv[3]), argv[4]);
     check_lanetime_random();
-    check_count_shapes();
+    /* the status count: location by location (these traces have 40
+     * locations), then with the time index on every trace checked */
+    check_count_shapes("by location");
+    summary_count_index_min_locs(0);
+    check_count_shapes("time index");
     for (int i = 1; i < argc; i++) check_file(argv[i]);
     printf("agg-check: %d passed, %d failed\n", g_pass, g_failed + g_fail_checks);
     return g_failed || g_fail_checks ? 1 : 0;

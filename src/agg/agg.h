@@ -246,6 +246,10 @@ uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
 
 /* Selected events starting in [a, b) over all rows, and in total. */
 uint64_t summary_events_in(Summary *S, int64_t a, int64_t b);
+/* The count's time index is built for traces of at least n locations
+ * (default 2048; fewer are searched location by location): for tests,
+ * which set 0 to check the index on small traces. */
+void summary_count_index_min_locs(uint32_t n);
 /* Events visible in [a, b): those that start in it and the intervals that
  * started before a and are still open at a - 1 (one that ends exactly at
  * a is counted). */
