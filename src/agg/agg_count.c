@@ -11,8 +11,9 @@
  * 2^32: a bucket is at most 2^32 ns wide); a bucket of more than TORD_SCAN
  * events has them sorted, a smaller one in no order (it is scanned), so
  * that the events before t are those of the buckets before t's and a
- * part of t's. A trace whose span needs buckets wider than 2^32 ns (or
- * too many of them) has no tord: its count goes location by location.
+ * part of t's. A trace of fewer than tord_min_locs locations, or whose
+ * span needs buckets wider than 2^32 ns (or too many of them), has no
+ * tord: its count goes location by location.
  */
 #include "agg_int.h"
 
