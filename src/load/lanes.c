@@ -52,16 +52,9 @@ static int lrow_cmp(const void *a, const void *b)
  * without nesting (or, when strict, is not in order) */
 static inline void sweep(Group *G, int64_t ts, int64_t dur)
 {
-    size_t k = G->open.len;
-    while (k && G->open.v[k - 1].end <= ts) k--;
-    G->open.len = k;
+    lane_sweep_close(&G->open, ts, dur, &G->unordered, &G->overlap);
     if (dur <= 0) return;
-    int64_t end = ts + dur;
-    if (k && end > G->open.v[k - 1].end) {
-        if (G->open.v[k - 1].start == ts) G->unordered = true; /* (equal starts: sorted, longer first) */
-        else G->overlap = true;
-    }
-    LaneOpen o = {end, ts};
+    LaneOpen o = {ts + dur, ts};
     VEC_PUSH(G->open, o);
 }
 

@@ -266,21 +266,31 @@ struct Batch;
  * activities' small stacks would otherwise stay in malloc's heap). */
 void lsw_grow(struct Batch *b, LaneOpenVec *o);
 
+/* The part of a sweep step that this sweep and the lanes pass's share:
+ * the intervals of o ended by ts closed; then, for an interval of
+ * duration dur > 0 starting at ts (the caller pushes it), whether it
+ * fails to nest in the innermost open one: the same start (*unordered:
+ * sorted, longer first) or an overlap (*overlap). */
+static inline void lane_sweep_close(LaneOpenVec *o, int64_t ts, int64_t dur, bool *unordered, bool *overlap)
+{
+    size_t k = o->len;
+    while (k && o->v[k - 1].end <= ts) k--;
+    o->len = k;
+    if (dur > 0 && k && ts + dur > o->v[k - 1].end) {
+        if (o->v[k - 1].start == ts) *unordered = true;
+        else *overlap = true;
+    }
+}
+
 /* one step of the sweep: the intervals ended by ts closed, then one of
  * duration dur opened (none when dur <= 0) */
 static inline void lane_sweep_step(struct Batch *b, LaneSweep *S, int64_t ts, int64_t dur)
 {
-    size_t k = S->open.len;
-    while (k && S->open.v[k - 1].end <= ts) k--;
-    S->open.len = k;
+    lane_sweep_close(&S->open, ts, dur, &S->unordered, &S->overlap);
     if (dur <= 0) return;
-    int64_t end = ts + dur;
-    if (k && end > S->open.v[k - 1].end) {
-        if (S->open.v[k - 1].start == ts) S->unordered = true; /* (equal starts: sorted, longer first) */
-        else S->overlap = true;
-    }
+    size_t k = S->open.len;
     if (UNLIKELY(k == S->open.cap)) lsw_grow(b, &S->open);
-    S->open.v[k] = (LaneOpen){end, ts};
+    S->open.v[k] = (LaneOpen){ts + dur, ts};
     S->open.len = k + 1;
 }
 
