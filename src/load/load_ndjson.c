@@ -19,6 +19,16 @@
 
 #define MAX_DEPTH 64
 
+/* A key predicted to come next in an object (see parse_object): its bytes
+ * in the input and its closing quote (n of them, 1..16) as two words
+ * under masks, its key id, and the key id of the object (parent) for
+ * which it was learned. n == 0: no prediction. */
+typedef struct {
+    uint64_t w0, w1, m0, m1;
+    uint32_t kid, parent;
+    uint32_t n;
+} KeyPred;
+
 typedef struct {
     int field; /* canonical field or -1 */
     uint32_t also; /* further canonical fields --map takes from this key */
@@ -26,6 +36,8 @@ typedef struct {
     uint32_t xid;
     bool has_xid;
     uint64_t seen; /* record number that last used this key */
+    KeyPred next[2]; /* the keys that followed it in its object, latest first */
+    KeyPred first;   /* the first key of an object that is its value */
 } KeyInfo;
 
 /* Records repeat the same keys: a direct-mapped cache from (enclosing key,
@@ -59,6 +71,7 @@ struct Nd {
     int mode; /* ND_MODE_* */
     Val cx[CK__N]; /* Chrome's own keys (mode chrome) */
     uint32_t cxhas;
+    KeyPred top_first; /* the first key of a record */
 };
 
 /* Chrome Trace Event keys: a canonical field, a CK_* code (as -10 - code)
@@ -332,6 +345,7 @@ static KeyInfo *key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
         size_t nc = nd->kicap ? nd->kicap * 2 : 64;
         while (nc <= kid) nc *= 2;
         nd->ki = xrealloc(nd->ki, nc * sizeof(KeyInfo));
+        memset(nd->ki + nd->kicap, 0, (nc - nd->kicap) * sizeof(KeyInfo));
         for (size_t i = nd->kicap; i < nc; i++) nd->ki[i].field = -2;
         nd->kicap = nc;
     }
@@ -503,6 +517,51 @@ static uint32_t key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, siz
     return kid;
 }
 
+/* Key prediction. The records of a file repeat their keys in one order
+ * (with a few optional ones), so the key after key K (or the first key of
+ * an object) is most often one of the two that followed it before: its
+ * bytes are compared with the input's in two word loads, which stands for
+ * parsing the key string and looking it up (key_id). Only a key whose
+ * bytes hold no quote, backslash or control character is predicted (its
+ * text in the input is then its decoded text), of at most 15 bytes. A
+ * prediction is also keyed by the object it was learned in (parent): a
+ * key id names a flattened name, which a nested key "b" of "a" and a
+ * top-level key "a.b" share. */
+static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *q, const char *e)
+{
+    /* (q + 16 is readable: the reader's window has slack past e) */
+    return kp->n && kp->parent == parent && (size_t)(e - q) >= kp->n && (ld8(q) & kp->m0) == kp->w0 &&
+           (ld8(q + 8) & kp->m1) == kp->w1;
+}
+
+static void pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid)
+{
+    kp->n = 0;
+    if (kn + 1 > 16) return;
+    for (size_t i = 0; i < kn; i++) {
+        unsigned char c = (unsigned char)ks[i];
+        if (c == '"' || c == '\\' || c < 0x20) return;
+    }
+    char b[16] = {0}, m[16] = {0};
+    memcpy(b, ks, kn);
+    b[kn] = '"';
+    memset(m, 0xFF, kn + 1);
+    kp->w0 = ld8(b);
+    kp->w1 = ld8(b + 8);
+    kp->m0 = ld8(m);
+    kp->m1 = ld8(m + 8);
+    kp->kid = kid;
+    kp->parent = parent;
+    kp->n = (uint32_t)(kn + 1);
+}
+
+/* the predictions for the key after prev (NONE32: the object's first key) */
+static inline KeyPred *preds_after(Nd *nd, uint32_t prev, uint32_t parent)
+{
+    if (prev != NONE32) return nd->ki[prev].next;
+    return parent == NONE32 ? &nd->top_first : &nd->ki[parent].first;
+}
+
 /* *pp at '{'; the flattened name of this object's key is kbuf[0..plen)
  * (with its trailing dot), its key id parent */
 static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, uint32_t parent, int depth)
@@ -514,15 +573,37 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
         *pp = p + 1;
         return true;
     }
+    uint32_t prev = NONE32;
     for (;;) {
         if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
         const char *keyat = p;
-        const char *ks;
-        size_t kn;
-        size_t save = nd->slen;
-        if (!parse_string(nd, &p, e, &ks, &kn)) return false;
-        uint32_t kid = key_id(nd, parent, plen, ks, kn);
-        nd->slen = save; /* a decoded key is not needed any more */
+        uint32_t kid;
+        KeyPred *kp = preds_after(nd, prev, parent);
+        if (LIKELY(pred_match(&kp[0], parent, p + 1, e))) {
+            kid = kp[0].kid;
+            p += 1 + kp[0].n;
+        } else if (prev != NONE32 && pred_match(&kp[1], parent, p + 1, e)) {
+            kid = kp[1].kid;
+            p += 1 + kp[1].n;
+            KeyPred t = kp[0]; /* (the latest first) */
+            kp[0] = kp[1];
+            kp[1] = t;
+        } else {
+            const char *ks;
+            size_t kn;
+            size_t save = nd->slen;
+            bool raw = true;
+            if (!parse_string(nd, &p, e, &ks, &kn)) return false;
+            raw = ks == keyat + 1; /* (no escape: the input's bytes) */
+            kid = key_id(nd, parent, plen, ks, kn);
+            nd->slen = save; /* a decoded key is not needed any more */
+            /* (key_id may have moved nd->ki) */
+            kp = preds_after(nd, prev, parent);
+            if (prev != NONE32) kp[1] = kp[0];
+            if (raw) pred_set(&kp[0], parent, ks, kn, kid);
+            else kp[0].n = 0;
+        }
+        prev = kid;
         if (LIKELY(p < e && *p == ':')) {
             p++;
         } else {
