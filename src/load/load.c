@@ -32,7 +32,7 @@
 #include "base/timeparse.h"
 #include "base/util.h"
 
-#define READ_BLOCK (4u << 20)
+#define READ_BLOCK (256u << 10)
 
 /* ---- progress ---------------------------------------------------------- */
 
