@@ -567,6 +567,46 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
     }
     if (lc) b->lc_miss++;
+    /* a location numbered below LOC_INT_MAX with an activity of at most 8
+     * bytes: its last two activities, found by the number (see LocInt) */
+    LocInt *li = NULL;
+    uint64_t aw = 0;
+    uint8_t acode = 0;
+    if (lv->n && lv->n <= 5 && (!av || av->n <= 8)) {
+        uint32_t v = 0;
+        bool ok = lv->p[0] != '0' || lv->n == 1;
+        for (uint32_t i = 0; i < lv->n; i++) {
+            uint32_t d = (uint32_t)(unsigned char)lv->p[i] - '0';
+            ok &= d <= 9;
+            v = v * 10 + d;
+        }
+        if (ok && v < LOC_INT_MAX) {
+            if (UNLIKELY(v >= b->locint_n)) {
+                size_t nn = b->locint_n ? b->locint_n : 64;
+                while (nn <= v) nn *= 2;
+                b->locint = xrealloc(b->locint, nn * sizeof(LocInt));
+                memset(b->locint + b->locint_n, 0, (nn - b->locint_n) * sizeof(LocInt));
+                b->locint_n = (uint32_t)nn;
+            }
+            li = &b->locint[v];
+            if (av) {
+                uint64_t w[2];
+                strtab_prefix_words(av->p, av->n, w);
+                aw = w[0];
+                acode = (uint8_t)av->n;
+            } else {
+                acode = 0xFF;
+            }
+            if (li->an[0] == acode && li->act[0] == aw) {
+                akey = li->akey[0];
+                goto fill_lc;
+            }
+            if (li->an[1] == acode && li->act[1] == aw) {
+                akey = li->akey[1];
+                goto fill_lc;
+            }
+        }
+    }
     size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
     if (klen > b->pkcap) {
         b->pkcap = klen * 2 + 64;
@@ -590,6 +630,15 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
         b->rawpair_akey[rid] = akey;
     }
+    if (li) {
+        li->act[1] = li->act[0];
+        li->akey[1] = li->akey[0];
+        li->an[1] = li->an[0];
+        li->act[0] = aw;
+        li->akey[0] = akey;
+        li->an[0] = acode;
+    }
+fill_lc:
     if (lc) {
         lc->ln = (uint8_t)lv->n;
         memcpy(lc->loc, lv->p, lv->n);
