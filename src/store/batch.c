@@ -451,6 +451,14 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     bool h_file = rec_get(r, F_FILE, &v_file);
     bool h_line = rec_get(r, F_LINE, &v_line);
     bool h_value = rec_get(r, F_VALUE, &v_value);
+    /* the name's slot asked for now, its entry after the location's pair:
+     * the names' table misses the CPU's caches once it holds thousands */
+    uint64_t name_w[2];
+    uint32_t name_h = 0;
+    if (h_name) {
+        name_h = strtab_hash(v_name.p, v_name.n, name_w);
+        strtab_prefetch(&b->names, name_h, 0);
+    }
 
     /* --- records of other kinds than --only-kind names: skipped, counted --- */
     if (b->only_kinds) {
@@ -648,6 +656,7 @@ fill_lc:
         lc->akey = akey;
     }
 have_akey:;
+    if (h_name) strtab_prefetch(&b->names, name_h, 1);
     /* --- kind --- */
     uint16_t kind;
     if (h_kind) {
@@ -721,7 +730,7 @@ have_akey:;
     b->dur[row] = dur;
     b->akey[row] = akey;
     b->kind[row] = kind;
-    b->name[row] = h_name ? strtab_intern(&b->names, v_name.p, v_name.n) : NONE32;
+    b->name[row] = h_name ? strtab_intern_hashed(&b->names, v_name.p, v_name.n, name_h, name_w) : NONE32;
     b->pair_count[akey]++;
     b->n++;
     if (kind != K_MSG && !b->lsw_stale) {
