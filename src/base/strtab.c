@@ -69,42 +69,9 @@ static void grow_slots(StrTab *t)
     t->mask = m;
 }
 
-static inline uint32_t short_hash(const uint64_t w[2], size_t n)
-{
-    uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
-    h ^= w[1] * 0xc2b2ae3d27d4eb4fULL;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return (uint32_t)h;
-}
+uint64_t strtab_hash_bytes_(const void *p, size_t n) { return hash_bytes(p, n); }
 
-/* 17..32 bytes (names such as ns4::Module42::kernel_18, file paths): the
- * first 16 (already in w) and the last 16, which cover the string */
-static inline uint32_t medium_hash(const uint64_t w[2], const char *s, size_t n)
-{
-    uint64_t a, b;
-    memcpy(&a, s + n - 16, 8);
-    memcpy(&b, s + n - 8, 8);
-    uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
-    h ^= w[1] * 0xc2b2ae3d27d4eb4fULL;
-    h ^= h >> 29;
-    h = (h ^ a) * 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 31;
-    h = (h ^ b) * 0x94d049bb133111ebULL;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return (uint32_t)h;
-}
-
-static inline uint32_t str_hash(const char *s, size_t n, uint64_t w[2])
-{
-    strtab_prefix_words(s, n, w);
-    if (n <= 16) return short_hash(w, n);
-    if (n <= 32) return medium_hash(w, s, n);
-    return (uint32_t)hash_bytes(s, n);
-}
+static inline uint32_t str_hash(const char *s, size_t n, uint64_t w[2]) { return strtab_hash(s, n, w); }
 
 static inline bool same(const StrTab *t, uint32_t id, const char *s, size_t n, const uint64_t w[2])
 {
@@ -163,6 +130,11 @@ static uint32_t intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, co
     t->slots[i] = ((uint64_t)h << 32) | (id + 1);
     if ((uint64_t)t->count * 4 > (uint64_t)(t->mask + 1) * 3) grow_slots(t);
     return id;
+}
+
+uint32_t strtab_intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2])
+{
+    return intern_hashed(t, s, n, h, w);
 }
 
 uint32_t strtab_intern(StrTab *t, const char *s, size_t n)

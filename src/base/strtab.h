@@ -91,5 +91,66 @@ static inline void strtab_prefix_words(const char *s, size_t n, uint64_t w[2])
     }
 }
 
+/* (util.c's hash_bytes, for strings past 32 bytes) */
+uint64_t strtab_hash_bytes_(const void *p, size_t n);
+
+/* The hash strtab_intern uses (strtab_hash), and the string's prefix
+ * words into w: short strings by their words, 17..32 bytes by their first
+ * and last 16, longer ones by hash_bytes. */
+static inline uint32_t strtab_short_hash_(const uint64_t w[2], size_t n)
+{
+    uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
+    h ^= w[1] * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+/* 17..32 bytes (names such as ns4::Module42::kernel_18, file paths): the
+ * first 16 (already in w) and the last 16, which cover the string */
+static inline uint32_t strtab_medium_hash_(const uint64_t w[2], const char *s, size_t n)
+{
+    uint64_t a, b;
+    memcpy(&a, s + n - 16, 8);
+    memcpy(&b, s + n - 8, 8);
+    uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
+    h ^= w[1] * 0xc2b2ae3d27d4eb4fULL;
+    h ^= h >> 29;
+    h = (h ^ a) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
+    h = (h ^ b) * 0x94d049bb133111ebULL;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+static inline uint32_t strtab_hash(const char *s, size_t n, uint64_t w[2])
+{
+    strtab_prefix_words(s, n, w);
+    if (n <= 16) return strtab_short_hash_(w, n);
+    if (n <= 32) return strtab_medium_hash_(w, s, n);
+    return (uint32_t)strtab_hash_bytes_(s, n);
+}
+
+/* strtab_intern of a string whose strtab_hash is h (words w). */
+uint32_t strtab_intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2]);
+/* Ask the CPU for the line of the slot where a string of hash h is
+ * looked up first; with slot_read, for its entry when that slot holds a
+ * string of the same hash (it reads the slot: call it when the first has
+ * had time to arrive). A parser calls them some work ahead of
+ * strtab_intern_hashed, so that the table's misses overlap that work. */
+static inline void strtab_prefetch(const StrTab *t, uint32_t h, int slot_read)
+{
+    if (!t->slots) return;
+    const uint64_t *sl = &t->slots[h & t->mask];
+    if (!slot_read) {
+        __builtin_prefetch(sl);
+        return;
+    }
+    uint64_t e = *sl;
+    if (e && (uint32_t)(e >> 32) == h) __builtin_prefetch(&t->ent[(uint32_t)e - 1]);
+}
 
 #endif

@@ -32,7 +32,7 @@
 #include "base/timeparse.h"
 #include "base/util.h"
 
-#define READ_BLOCK (4u << 20)
+#define READ_BLOCK (256u << 10)
 
 /* ---- progress ---------------------------------------------------------- */
 
@@ -216,6 +216,7 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
         b->chunk_stop = fj->starts[k + 1];
     }
     else ndjson_parse_chunk(&fj->nd, b, fj->starts[k], fj->starts[k + 1]);
+    batch_parse_done(b);
     if (o->progress && o->progress->on_parsed) b->nspans = batch_spans(b); /* (only asked for: a pass over the rows) */
     if (tl_prog) {
         prog_at(&cp, fj->starts[k + 1]);

@@ -6,6 +6,7 @@
  * nested objects are flattened to dotted keys ("args.key"), arrays are kept
  * as their raw JSON text, null means absent. A duplicate key in one object is
  * a rejection (its meaning would be ambiguous).
+ * What each key means is ndjson_keys.c's (the parser's state: ndjson_int.h).
  * Invariants: a line is parsed only after it has been validated as UTF-8;
  * Val pointers handed to the batch point into the reader window or into the
  * decode buffer, both valid until the record is committed; nesting deeper
@@ -16,71 +17,9 @@
 #include <string.h>
 
 #include "load_int.h"
+#include "ndjson_int.h"
 
 #define MAX_DEPTH 64
-
-typedef struct {
-    int field; /* canonical field or -1 */
-    uint32_t also; /* further canonical fields --map takes from this key */
-    int prio;
-    uint32_t xid;
-    bool has_xid;
-    uint64_t seen; /* record number that last used this key */
-} KeyInfo;
-
-/* Records repeat the same keys: a direct-mapped cache from (enclosing key,
- * key bytes) to key id answers most lookups without interning. */
-#define KCACHE 512
-typedef struct {
-    uint64_t w0, w1;  /* the key's bytes (up to 16) as two words */
-    uint32_t parent;  /* key id of the enclosing object's key, NONE32 at the top */
-    uint32_t kid;
-    uint32_t kn;      /* 0 = empty slot */
-} KeySlot;
-
-struct Nd {
-    Batch *b;
-    const LoadOpts *o;
-    StrTab keys;
-    KeySlot slots[KCACHE];
-    KeyInfo *ki;
-    size_t kicap;
-    char *sbuf;
-    size_t scap, slen;
-    char *kbuf;
-    size_t kcap;
-    Rec rec;
-    int prio[F__N];
-    uint32_t holder[F__N]; /* key id holding each canonical field */
-    uint64_t recno;
-    VEC(uint32_t) rkeys; /* the keys of the record, in its order (for missing_hint) */
-    const char *line0;
-    char err[160];
-    int mode; /* ND_MODE_* */
-    Val cx[CK__N]; /* Chrome's own keys (mode chrome) */
-    uint32_t cxhas;
-};
-
-/* Chrome Trace Event keys: a canonical field, a CK_* code (as -10 - code)
- * or -1 (an extra field, "args.x" and the rest) */
-static int chrome_key(const char *k, size_t n, uint32_t *also_extra)
-{
-    static const struct { const char *k; int f; bool extra; } T[] = {
-        {"ts", F_TS, 0},         {"dur", F_DUR, 0},           {"pid", F_LOC, 0},          {"tid", F_ACT, 0},
-        {"name", F_NAME, 0},     {"id", F_ID, 0},             {"ph", -10 - CK_PH, 0},     {"cat", -10 - CK_CAT, 1},
-        {"s", -10 - CK_S, 0},    {"bp", -10 - CK_BP, 0},      {"id2.local", -10 - CK_ID2L, 0},
-        {"id2.global", -10 - CK_ID2G, 0}, {"scope", -10 - CK_SCOPE, 0}, {"tdur", -10 - CK_TDUR, 1},
-        {"bind_id", -10 - CK_BIND, 0}, {"flow_in", -10 - CK_FIN, 0}, {"flow_out", -10 - CK_FOUT, 0},
-        {"args.name", -10 - CK_ARGNAME, 1},   {"args.sort_index", -10 - CK_SORTIDX, 1},
-    };
-    *also_extra = 0;
-    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
-        if (strlen(T[i].k) == n && !memcmp(T[i].k, k, n)) {
-            *also_extra = T[i].extra;
-            return T[i].f;
-        }
-    return -1;
-}
 
 static bool fail(Nd *nd, const char *at, const char *msg)
 {
@@ -325,87 +264,6 @@ static bool skip_value(Nd *nd, const char **pp, const char *e, int depth)
     }
 }
 
-static KeyInfo *key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
-{
-    uint32_t kid = strtab_intern(&nd->keys, name, n);
-    if (kid >= nd->kicap) {
-        size_t nc = nd->kicap ? nd->kicap * 2 : 64;
-        while (nc <= kid) nc *= 2;
-        nd->ki = xrealloc(nd->ki, nc * sizeof(KeyInfo));
-        for (size_t i = nd->kicap; i < nc; i++) nd->ki[i].field = -2;
-        nd->kicap = nc;
-    }
-    KeyInfo *k = &nd->ki[kid];
-    if (k->field == -2 && nd->mode == ND_MODE_CHROME_TNAV) {
-        /* tnav's own Chrome output: cat is the kind, args.F the field F */
-        k->also = 0;
-        k->prio = 0;
-        k->has_xid = false;
-        k->seen = 0;
-        if (n == 3 && !memcmp(name, "cat", 3)) k->field = F_KIND;
-        else if (n == 11 && !memcmp(name, "tnav_noname", 11)) k->field = -10 - CK_NONAME;
-        else if (n == 9 && !memcmp(name, "args.name", 9)) k->field = -10 - CK_ARGNAME; /* (metadata's) */
-        else if (n == 15 && !memcmp(name, "args.sort_index", 15)) k->field = -10 - CK_SORTIDX;
-        else if ((n > 5 && !memcmp(name, "args.", 5)) || (n > 10 && !memcmp(name, "tnav_args.", 10))) {
-            size_t pl = name[0] == 'a' ? 5 : 10;
-            char tmp[64];
-            int f = -1;
-            if (n - pl < sizeof tmp) {
-                memcpy(tmp, name + pl, n - pl);
-                tmp[n - pl] = 0;
-                f = field_by_name(tmp);
-            }
-            k->field = f >= F_FIRST_OPT ? f : -1;
-        } else {
-            uint32_t ax;
-            k->field = chrome_key(name, n, &ax);
-            if (k->field == -10 - CK_CAT) k->field = F_KIND;
-        }
-    } else if (k->field == -2 && nd->mode == ND_MODE_CHROME) {
-        uint32_t ax;
-        k->field = chrome_key(name, n, &ax);
-        k->also = ax; /* (for a Chrome key: also kept as an extra field) */
-        k->prio = 0;
-        k->has_xid = false;
-        k->seen = 0;
-    } else if (k->field == -2) {
-        int prio = 0;
-        k->field = resolve_column(nd->o, name, n, &prio);
-        k->also = k->field >= 0 ? map_also(nd->o, name, n, k->field) : 0;
-        k->prio = prio;
-        k->has_xid = false;
-        k->seen = 0;
-    }
-    *kid_out = kid;
-    return k;
-}
-
-static uint32_t key_xid(Nd *nd, uint32_t kid)
-{
-    KeyInfo *k = &nd->ki[kid];
-    if (!k->has_xid) {
-        const char *nm = strtab_str(&nd->keys, kid);
-        size_t n = strtab_len(&nd->keys, kid);
-        if (nd->mode == ND_MODE_CHROME_TNAV && n > 5 && !memcmp(nm, "args.", 5)) {
-            /* (tnav's own output: an extra field under its own name) */
-            nm += 5;
-            n -= 5;
-        } else if (nd->mode == ND_MODE_CHROME_TNAV && n > 10 && !memcmp(nm, "tnav_args.", 10)) {
-            nm += 10;
-            n -= 10;
-        }
-        /* an extra field may not take a canonical name: give it a suffix */
-        if (field_by_name(nm) >= 0) {
-            char *alt = xasprintf("%s#2", nm);
-            k->xid = batch_extra_id(nd->b, alt, strlen(alt));
-            free(alt);
-        } else {
-            k->xid = batch_extra_id(nd->b, nm, n);
-        }
-        k->has_xid = true;
-    }
-    return k->xid;
-}
 
 static bool dup_key(Nd *nd, uint32_t kid, const char *at)
 {
@@ -434,7 +292,7 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
         nd->cx[c].n = (uint32_t)vn;
         nd->cx[c].t = vt;
         nd->cxhas |= 1u << c;
-        if (k->also) rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
+        if (k->also) rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
         return true;
     }
     if (f >= 0 && nd->mode != ND_MODE_NDJSON) {
@@ -446,12 +304,12 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
             if (k->prio < nd->prio[f]) {
                 /* the stronger name takes the field; the weaker becomes an extra */
                 uint32_t old = nd->holder[f];
-                rec_add_extra(r, key_xid(nd, old), r->f[f].p, r->f[f].n, r->f[f].t);
+                rec_add_extra(r, nd_key_xid(nd, old), r->f[f].p, r->f[f].n, r->f[f].t);
                 rec_set(r, f, vp, vn, vt);
                 nd->prio[f] = k->prio;
                 nd->holder[f] = kid;
             } else {
-                rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
+                rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
             }
         } else {
             rec_set(r, f, vp, vn, vt);
@@ -459,7 +317,7 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
             nd->holder[f] = kid;
         }
     } else {
-        rec_add_extra(r, key_xid(nd, kid), vp, vn, vt);
+        rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
     }
     for (uint32_t m = k->also; m; m &= m - 1) {
         /* (--map names this key for other fields too) */
@@ -492,7 +350,7 @@ static uint32_t key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, siz
     }
     memcpy(nd->kbuf + plen, ks, kn);
     uint32_t kid;
-    key_info(nd, nd->kbuf, plen + kn, &kid);
+    nd_key_info(nd, nd->kbuf, plen + kn, &kid);
     if (sl) {
         sl->w0 = w[0];
         sl->w1 = w[1];
@@ -501,6 +359,51 @@ static uint32_t key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, siz
         sl->kn = (uint32_t)kn;
     }
     return kid;
+}
+
+/* Key prediction. The records of a file repeat their keys in one order
+ * (with a few optional ones), so the key after key K (or the first key of
+ * an object) is most often one of the two that followed it before: its
+ * bytes are compared with the input's in two word loads, which stands for
+ * parsing the key string and looking it up (key_id). Only a key whose
+ * bytes hold no quote, backslash or control character is predicted (its
+ * text in the input is then its decoded text), of at most 15 bytes. A
+ * prediction is also keyed by the object it was learned in (parent): a
+ * key id names a flattened name, which a nested key "b" of "a" and a
+ * top-level key "a.b" share. */
+static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *q, const char *e)
+{
+    /* (q + 16 is readable: the reader's window has slack past e) */
+    return kp->n && kp->parent == parent && (size_t)(e - q) >= kp->n && (ld8(q) & kp->m0) == kp->w0 &&
+           (ld8(q + 8) & kp->m1) == kp->w1;
+}
+
+static void pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid)
+{
+    kp->n = 0;
+    if (kn + 1 > 16) return;
+    for (size_t i = 0; i < kn; i++) {
+        unsigned char c = (unsigned char)ks[i];
+        if (c == '"' || c == '\\' || c < 0x20) return;
+    }
+    char b[16] = {0}, m[16] = {0};
+    memcpy(b, ks, kn);
+    b[kn] = '"';
+    memset(m, 0xFF, kn + 1);
+    kp->w0 = ld8(b);
+    kp->w1 = ld8(b + 8);
+    kp->m0 = ld8(m);
+    kp->m1 = ld8(m + 8);
+    kp->kid = kid;
+    kp->parent = parent;
+    kp->n = (uint32_t)(kn + 1);
+}
+
+/* the predictions for the key after prev (NONE32: the object's first key) */
+static inline KeyPred *preds_after(Nd *nd, uint32_t prev, uint32_t parent)
+{
+    if (prev != NONE32) return nd->ki[prev].next;
+    return parent == NONE32 ? &nd->top_first : &nd->ki[parent].first;
 }
 
 /* *pp at '{'; the flattened name of this object's key is kbuf[0..plen)
@@ -514,15 +417,37 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
         *pp = p + 1;
         return true;
     }
+    uint32_t prev = NONE32;
     for (;;) {
         if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
         const char *keyat = p;
-        const char *ks;
-        size_t kn;
-        size_t save = nd->slen;
-        if (!parse_string(nd, &p, e, &ks, &kn)) return false;
-        uint32_t kid = key_id(nd, parent, plen, ks, kn);
-        nd->slen = save; /* a decoded key is not needed any more */
+        uint32_t kid;
+        KeyPred *kp = preds_after(nd, prev, parent);
+        if (LIKELY(pred_match(&kp[0], parent, p + 1, e))) {
+            kid = kp[0].kid;
+            p += 1 + kp[0].n;
+        } else if (prev != NONE32 && pred_match(&kp[1], parent, p + 1, e)) {
+            kid = kp[1].kid;
+            p += 1 + kp[1].n;
+            KeyPred t = kp[0]; /* (the latest first) */
+            kp[0] = kp[1];
+            kp[1] = t;
+        } else {
+            const char *ks;
+            size_t kn;
+            size_t save = nd->slen;
+            bool raw = true;
+            if (!parse_string(nd, &p, e, &ks, &kn)) return false;
+            raw = ks == keyat + 1; /* (no escape: the input's bytes) */
+            kid = key_id(nd, parent, plen, ks, kn);
+            nd->slen = save; /* a decoded key is not needed any more */
+            /* (key_id may have moved nd->ki) */
+            kp = preds_after(nd, prev, parent);
+            if (prev != NONE32) kp[1] = kp[0];
+            if (raw) pred_set(&kp[0], parent, ks, kn, kid);
+            else kp[0].n = 0;
+        }
+        prev = kid;
         if (LIKELY(p < e && *p == ':')) {
             p++;
         } else {
@@ -627,39 +552,6 @@ static inline const char *find_lf(const char *p, const char *lim, bool *high)
 #endif
 }
 
-/* A record without ts or loc: what it has instead, as CSV says of its
- * header ("missing ts (--map ts=Time names no key of it; its keys are
- * 'timestmp', 'loc'; did you mean 'timestmp'?)"), into why. The keys are
- * this record assigned, in its order (rkeys), nested ones flattened. Built
- * only for a rejection whose reason is kept (batch_reject_shown). */
-static bool missing_hint(Nd *nd, char *why, size_t cap)
-{
-    int f = !strcmp(why, "missing ts") ? F_TS : !strcmp(why, "missing loc") ? F_LOC : -1;
-    if (f < 0) return false;
-    /* (a key for it that is null or empty: the plain reason says it) */
-    for (size_t i = 0; i < nd->rkeys.len; i++) {
-        const KeyInfo *k = &nd->ki[nd->rkeys.v[i]];
-        if (k->field == f || (k->also >> f & 1)) return false;
-    }
-    VEC(char *) names = {0};
-    for (size_t i = 0; i < nd->rkeys.len; i++) {
-        uint32_t kid = nd->rkeys.v[i];
-        char *n = xmalloc(strtab_len(&nd->keys, kid) + 1);
-        memcpy(n, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid));
-        n[strtab_len(&nd->keys, kid)] = 0;
-        VEC_PUSH(names, n);
-    }
-    const char *m = nd->o->map[f];
-    char *hint = columns_hint(names.v, (int)names.len, m ? (const char *const[]){m, NULL} : f == F_TS ? TS_ALIASES : LOC_ALIASES,
-                              "keys");
-    if (m) snprintf(why, cap, "missing %s (--map %s=%s names no key of it; %s)", FIELD_NAMES[f], FIELD_NAMES[f], m, hint);
-    else snprintf(why, cap, "missing %s (no key '%s' nor an alias, --map %s=KEY names one; %s)", FIELD_NAMES[f], FIELD_NAMES[f],
-                  FIELD_NAMES[f], hint);
-    free(hint);
-    for (size_t i = 0; i < names.len; i++) free(names.v[i]);
-    VEC_FREE(names);
-    return true;
-}
 
 /* Parse and commit one line [s, e) (without its LF). */
 static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last, bool high)
@@ -711,7 +603,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     if (!batch_commit(b, &nd->rec, why, sizeof why)) {
         if (last) b->tail_incomplete = true;
         else {
-            if (batch_reject_shown(b, why)) missing_hint(nd, why, sizeof why);
+            if (batch_reject_shown(b, why)) nd_missing_hint(nd, why, sizeof why);
             batch_reject(b, line, "%s", why);
         }
     }

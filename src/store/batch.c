@@ -451,6 +451,14 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     bool h_file = rec_get(r, F_FILE, &v_file);
     bool h_line = rec_get(r, F_LINE, &v_line);
     bool h_value = rec_get(r, F_VALUE, &v_value);
+    /* the name's slot asked for now, its entry after the location's pair:
+     * the names' table misses the CPU's caches once it holds thousands */
+    uint64_t name_w[2];
+    uint32_t name_h = 0;
+    if (h_name) {
+        name_h = strtab_hash(v_name.p, v_name.n, name_w);
+        strtab_prefetch(&b->names, name_h, 0);
+    }
 
     /* --- records of other kinds than --only-kind names: skipped, counted --- */
     if (b->only_kinds) {
@@ -567,6 +575,46 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
     }
     if (lc) b->lc_miss++;
+    /* a location numbered below LOC_INT_MAX with an activity of at most 8
+     * bytes: its last two activities, found by the number (see LocInt) */
+    LocInt *li = NULL;
+    uint64_t aw = 0;
+    uint8_t acode = 0;
+    if (lv->n && lv->n <= 5 && (!av || av->n <= 8)) {
+        uint32_t v = 0;
+        bool ok = lv->p[0] != '0' || lv->n == 1;
+        for (uint32_t i = 0; i < lv->n; i++) {
+            uint32_t d = (uint32_t)(unsigned char)lv->p[i] - '0';
+            ok &= d <= 9;
+            v = v * 10 + d;
+        }
+        if (ok && v < LOC_INT_MAX) {
+            if (UNLIKELY(v >= b->locint_n)) {
+                size_t nn = b->locint_n ? b->locint_n : 64;
+                while (nn <= v) nn *= 2;
+                b->locint = xrealloc(b->locint, nn * sizeof(LocInt));
+                memset(b->locint + b->locint_n, 0, (nn - b->locint_n) * sizeof(LocInt));
+                b->locint_n = (uint32_t)nn;
+            }
+            li = &b->locint[v];
+            if (av) {
+                uint64_t w[2];
+                strtab_prefix_words(av->p, av->n, w);
+                aw = w[0];
+                acode = (uint8_t)av->n;
+            } else {
+                acode = 0xFF;
+            }
+            if (li->an[0] == acode && li->act[0] == aw) {
+                akey = li->akey[0];
+                goto fill_lc;
+            }
+            if (li->an[1] == acode && li->act[1] == aw) {
+                akey = li->akey[1];
+                goto fill_lc;
+            }
+        }
+    }
     size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
     if (klen > b->pkcap) {
         b->pkcap = klen * 2 + 64;
@@ -590,6 +638,15 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
         b->rawpair_akey[rid] = akey;
     }
+    if (li) {
+        li->act[1] = li->act[0];
+        li->akey[1] = li->akey[0];
+        li->an[1] = li->an[0];
+        li->act[0] = aw;
+        li->akey[0] = akey;
+        li->an[0] = acode;
+    }
+fill_lc:
     if (lc) {
         lc->ln = (uint8_t)lv->n;
         memcpy(lc->loc, lv->p, lv->n);
@@ -599,6 +656,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         lc->akey = akey;
     }
 have_akey:;
+    if (h_name) strtab_prefetch(&b->names, name_h, 1);
     /* --- kind --- */
     uint16_t kind;
     if (h_kind) {
@@ -672,7 +730,7 @@ have_akey:;
     b->dur[row] = dur;
     b->akey[row] = akey;
     b->kind[row] = kind;
-    b->name[row] = h_name ? strtab_intern(&b->names, v_name.p, v_name.n) : NONE32;
+    b->name[row] = h_name ? strtab_intern_hashed(&b->names, v_name.p, v_name.n, name_h, name_w) : NONE32;
     b->pair_count[akey]++;
     b->n++;
     if (kind != K_MSG && !b->lsw_stale) {

@@ -198,6 +198,21 @@ typedef struct {
     char act[LOC_CACHE_ACT];
 } LocCache;
 
+/* The last two activities seen at a location whose label is a number
+ * below LOC_INT_MAX in canonical decimal (a rank), by that number: when
+ * rows hop between thousands of locations (LocCache's 1024 entries then
+ * miss), their pair is found in this compact array, one line a row,
+ * rather than in rawpairs' table (its slot and its entry, two lines that
+ * miss the CPU's caches). An activity of at most 8 bytes: its bytes as
+ * one word (strtab_prefix_words) and its length in an (0: empty, 0xFF:
+ * no activity). */
+enum { LOC_INT_MAX = 1 << 16 };
+typedef struct {
+    uint64_t act[2];
+    uint32_t akey[2];
+    uint8_t an[2];
+} LocInt;
+
 /* Rows that pair up after parsing (src/load/pair.c): a begin and its end
  * become one interval, a flow's start and finish one message. A parser sets
  * Batch.cur_line before batch_commit; a row whose kind is a begin or end
@@ -350,6 +365,8 @@ typedef struct Batch {
     LocCache *loc_cache; /* LOC_CACHE entries, allocated at the first row */
     uint32_t lc_rows, lc_miss; /* rows that looked in it, and missed, until LOC_CACHE_TRIAL */
     bool lc_off; /* it missed too often: not used (nor the lanes' sweep, see lsw) */
+    LocInt *locint; /* by location number, locint_n of them (while parsing) */
+    uint32_t locint_n;
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
     char *pkbuf;
@@ -411,6 +428,8 @@ typedef struct Batch {
 
 void batch_init(Batch *b, int unit_exp, bool keep_all_rejects);
 void batch_free(Batch *b);
+/* The chunk is parsed: what only its parse used is freed. */
+void batch_parse_done(Batch *b);
 void batch_free_fields(Batch *b);
 /* The sweep's state by pair and its stacks' pool freed (the lanes pass
  * has read them). */

@@ -40,8 +40,16 @@ void batch_free_sweep(Batch *b)
     b->lsw_cap = 0;
 }
 
+void batch_parse_done(Batch *b)
+{
+    free(b->locint);
+    b->locint = NULL;
+    b->locint_n = 0;
+}
+
 void batch_free(Batch *b)
 {
+    batch_parse_done(b);
     batch_free_sweep(b);
     free(b->ts);
     free(b->dur);
