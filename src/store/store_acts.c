@@ -366,7 +366,8 @@ void build_activities(Build *B)
     ac.nw = nw;
     ac.cnt = xcalloc((size_t)nw, sizeof(uint32_t *));
     for (int w = 0; w < nw; w++) ac.cnt[w] = xcalloc((size_t)nr + 1, sizeof(uint32_t));
-    s->act = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    s->act = B->act_mem ? B->act_mem : xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    B->act_mem = NULL;
     par_run(nw, act_assign_worker, &ac);
     s->act_off = xrealloc(s->act_off, ((size_t)nr + 2) * sizeof(uint32_t));
     uint32_t acc = 0;
@@ -384,7 +385,9 @@ void build_activities(Build *B)
     for (int w = 0; w < nw; w++) free(ac.cnt[w]);
     free(ac.cnt);
 
-    s->depth = xcalloc_big(n ? n : 1, sizeof(uint16_t));
+    /* (every event is in one activity: all written) */
+    s->depth = B->depth_mem ? B->depth_mem : xmalloc_big((n ? n : 1) * sizeof(uint16_t));
+    B->depth_mem = NULL;
     atomic_store(&B->max_depth, 0);
     jobq_init(&B->q, nr);
     par_run(B->threads, act_detail_worker, &ac);

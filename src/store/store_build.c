@@ -24,6 +24,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -51,6 +52,37 @@ static void phase(const char *what)
 
 static const Store *g_sort_store; /* qsort has no context argument */
 static int loc_qsort_cmp(const void *a, const void *b) { return store_loc_cmp(g_sort_store, a, b); }
+
+/* ---- fresh memory touched ahead ---------------------------------------- */
+
+/* While this thread merges the dictionaries and orders the locations
+ * (serial work), another one takes the fresh memory of the placement's
+ * first arrays (pair, dur, flags) and touches it: on this VM a fresh page
+ * costs more than writing it several times over, and the placement would
+ * otherwise pay for it. These are the pages the placement's first passes
+ * touch at once anyway (the huge pages of every location's run), so the
+ * peak does not rise. The thread stops as soon as it is told to. */
+typedef struct {
+    struct {
+        void **pp;
+        size_t bytes;
+    } a[3];
+    int na;
+    atomic_bool stop;
+} Ahead;
+
+static void *ahead_main(void *arg)
+{
+    Ahead *A = arg;
+    for (int i = 0; i < A->na; i++) {
+        char *p = *A->a[i].pp;
+        for (size_t o = 0; o < A->a[i].bytes; o += 4096) {
+            if ((o & ((1u << 21) - 1)) == 0 && atomic_load_explicit(&A->stop, memory_order_relaxed)) return NULL;
+            p[o] = 0;
+        }
+    }
+    return NULL;
+}
 
 /* ---- 1. dictionaries ------------------------------------------------------ */
 
@@ -284,8 +316,10 @@ static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
  * event number (dest) and global pair from its key, then one column at a
  * time, so that only one batch column is held twice; the pages of a batch
  * column already read go back to the system as the scatter advances (the
- * store's column grows by as much as the batch's shrinks). */
-enum { PLACE_DEST, PLACE_TS, PLACE_DUR, PLACE_NAME, PLACE_KIND };
+ * store's column grows by as much as the batch's shrinks). The batches'
+ * ts arrays, placed last, are kept whole instead: warm memory for the
+ * build's next arrays of 4 bytes an event (see take_warm). */
+enum { PLACE_DEST, PLACE_DUR, PLACE_NAME, PLACE_KIND, PLACE_TS };
 
 /* Give back the pages of p[0..done bytes) not yet given back (*rel). */
 static void release_read(void *p, size_t done, size_t *rel)
@@ -330,12 +364,9 @@ static void place_worker(void *ctx, int w, int nw)
             break;
         }
         case PLACE_TS:
-            for (size_t r = 0; r < m; r++) {
-                s->ts[d[r]] = bt->ts[r];
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->ts, r * sizeof *bt->ts, &rel);
-            }
-            mem_release(bt->ts, bt->cap * sizeof *bt->ts);
-            xfree_big(bt->ts, bt->cap * sizeof *bt->ts);
+            for (size_t r = 0; r < m; r++) s->ts[d[r]] = bt->ts[r];
+            B->warm[b].p = bt->ts;
+            B->warm[b].bytes = bt->cap * sizeof *bt->ts;
             bt->ts = NULL;
             break;
         case PLACE_DUR:
@@ -374,6 +405,43 @@ static void place_worker(void *ctx, int w, int nw)
             break;
         }
         }
+    }
+}
+
+/* Warm memory: big arrays of the batches that the build no longer reads,
+ * whose pages are touched (on this VM a fresh page costs as much as
+ * writing it several times over); an array the build writes whole takes
+ * one of them rather than fresh memory. */
+
+/* The smallest warm block of at least bytes, its pages past them given
+ * back; else fresh memory (xmalloc_big). Freed with free(). */
+static void *take_warm(Build *B, size_t bytes)
+{
+    size_t best = (size_t)-1;
+    for (size_t i = 0; i < 2 * B->nb; i++)
+        if (B->warm[i].p && B->warm[i].bytes >= bytes && (best == (size_t)-1 || B->warm[i].bytes < B->warm[best].bytes))
+            best = i;
+    if (best == (size_t)-1) return xmalloc_big(bytes);
+    void *p = B->warm[best].p;
+    mem_release((char *)p + bytes, B->warm[best].bytes - bytes);
+    B->warm[best].p = NULL;
+    return p;
+}
+
+/* Keep the k largest warm blocks of at least bytes; give the others back. */
+static void warm_keep(Build *B, int k, size_t bytes)
+{
+    for (size_t i = 0; i < 2 * B->nb; i++) {
+        if (!B->warm[i].p) continue;
+        int larger = 0;
+        for (size_t j = 0; j < 2 * B->nb; j++)
+            if (j != i && B->warm[j].p &&
+                (B->warm[j].bytes > B->warm[i].bytes || (B->warm[j].bytes == B->warm[i].bytes && j < i)))
+                larger++;
+        if (larger < k && B->warm[i].bytes >= bytes) continue;
+        mem_release(B->warm[i].p, B->warm[i].bytes);
+        xfree_big(B->warm[i].p, B->warm[i].bytes);
+        B->warm[i].p = NULL;
     }
 }
 
@@ -563,6 +631,25 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     /* a small trace is built on this thread: starting threads would cost
      * more than the work (the result does not depend on the count) */
     if (n < 50000) B->threads = 1;
+    /* the placement's first arrays, touched ahead on another thread */
+    Ahead ahead = {.na = 0};
+    atomic_store(&ahead.stop, false);
+    size_t n1 = n ? n : 1;
+    B->pair = xmalloc_big(n1 * sizeof(uint32_t));
+    s->dur = xmalloc_big(n1 * sizeof(int64_t));
+    s->flags = xmalloc_big(n1);
+    pthread_t ahead_th;
+    bool ahead_on = false;
+    if (B->threads > 1) {
+        ahead.a[0].pp = (void **)&B->pair;
+        ahead.a[0].bytes = n1 * sizeof(uint32_t);
+        ahead.a[1].pp = (void **)&s->dur;
+        ahead.a[1].bytes = n1 * sizeof(int64_t);
+        ahead.a[2].pp = (void **)&s->flags;
+        ahead.a[2].bytes = n1;
+        ahead.na = 3;
+        ahead_on = pthread_create(&ahead_th, NULL, ahead_main, &ahead) == 0;
+    }
 
     /* 1. dictionaries */
     strtab_init(&B->xnames);
@@ -782,20 +869,22 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         }
     }
     free(loc_total);
-    B->pair = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-    for (int pass = PLACE_DEST; pass <= PLACE_KIND; pass++) {
+    if (ahead_on) {
+        atomic_store(&ahead.stop, true);
+        pthread_join(ahead_th, NULL);
+    }
+    B->warm = xcalloc(2 * nb + 1, sizeof *B->warm);
+    for (int pass = PLACE_DEST; pass <= PLACE_TS; pass++) {
         if (pass == PLACE_TS) s->ts = xmalloc_big((n ? n : 1) * sizeof(int64_t));
-        if (pass == PLACE_DUR) {
-            s->dur = xmalloc_big((n ? n : 1) * sizeof(int64_t));
-            s->flags = xmalloc_big(n ? n : 1);
-        }
         if (pass == PLACE_NAME) s->name = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
         if (pass == PLACE_KIND) s->kind = xmalloc_big((n ? n : 1) * sizeof(uint16_t));
         B->place_pass = pass;
         jobq_init(&B->q, nb);
         par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
     }
-    s->loc = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    /* (the batches' ts arrays: two of them are enough for loc and act) */
+    warm_keep(B, 2, (n ? n : 1) * sizeof(uint32_t));
+    s->loc = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
     phase("placement");
 
     /* 5. time order inside each location (and each location's events
@@ -821,6 +910,17 @@ Store *store_build(Batch **bs, size_t nb, int threads)
 
     /* 6. optional and extra fields */
     build_columns(B);
+    /* the batches' dest arrays, no longer read, are warm memory too: the
+     * activities' act (from a ts array) and depth come from them, and the
+     * rest goes back now, before the messages' arrays */
+    for (size_t b = 0; b < nb; b++) {
+        B->warm[nb + b].p = B->dest[b];
+        B->warm[nb + b].bytes = B->dest_bytes[b];
+        B->dest[b] = NULL;
+    }
+    B->act_mem = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
+    B->depth_mem = take_warm(B, (n ? n : 1) * sizeof(uint16_t));
+    warm_keep(B, 0, 0);
     phase("columns");
 
     /* 7. activities, 8. messages, 9. sync groups */
@@ -864,6 +964,9 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->start);
     free(B->dest);
     free(B->dest_bytes);
+    free(B->warm);
+    if (B->act_mem) free(B->act_mem);
+    if (B->depth_mem) free(B->depth_mem);
     xfree_big(B->pair, (n ? n : 1) * sizeof(uint32_t));
     free(B->gp_loc);
     free(B->gp_act);

@@ -384,10 +384,7 @@ void build_columns(Build *B)
         lo = hi;
     }
     for (size_t b = 0; b < B->nb; b++) {
-        batch_free_fields(B->bs[b]);
-        mem_release(B->dest[b], B->dest_bytes[b]);
-        xfree_big(B->dest[b], B->dest_bytes[b]);
-        B->dest[b] = NULL;
+        batch_free_fields(B->bs[b]); /* (dest: see store_build) */
     }
     for (size_t b = 0; b < B->nb; b++) {
         free(B->colof[b]);
