@@ -453,6 +453,16 @@ static void warm_keep(Build *B, int k, size_t bytes)
  * arrays themselves usually finishes in one pass; when it does not, the
  * segment is merge-sorted. Moved positions are recorded in newpos and
  * marked in the moved bitmap. */
+/* The first event of each pair at a location in time order (a pair's
+ * events are all on its location: the location's worker owns it). */
+static void pair_firsts(Build *B, size_t a, size_t m)
+{
+    uint32_t *pf = B->pair_first;
+    const uint32_t *pr = B->pair;
+    for (size_t i = a; i < a + m; i++)
+        if (pf[pr[i]] == NONE32) pf[pr[i]] = (uint32_t)i;
+}
+
 static void locsort_worker(void *ctx, int w, int nw)
 {
     (void)w;
@@ -468,7 +478,10 @@ static void locsort_worker(void *ctx, int w, int nw)
         for (size_t i = a; i < a + m; i++) s->loc[i] = (uint32_t)l;
         size_t i0 = a + 1;
         while (i0 < a + m && !ev_before_raw(s->ts, s->dur, (uint32_t)i0, (uint32_t)(i0 - 1))) i0++;
-        if (i0 >= a + m) continue; /* already in order */
+        if (i0 >= a + m) { /* already in order */
+            pair_firsts(B, a, m);
+            continue;
+        }
         if (m > cap) {
             cap = m;
             idx = xrealloc(idx, cap * sizeof *idx);
@@ -558,6 +571,7 @@ static void locsort_worker(void *ctx, int w, int nw)
             __atomic_fetch_or(&B->moved[from >> 6], 1ULL << (from & 63), __ATOMIC_RELAXED);
         }
         atomic_store(&B->resorted, true);
+        pair_firsts(B, a, m);
     }
     free(idx);
     free(tmp);
@@ -893,6 +907,9 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     {
         B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
         B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
+        B->npair_first = B->pairs.n;
+        B->pair_first = xmalloc(((size_t)B->npair_first + 1) * sizeof(uint32_t));
+        for (uint32_t p = 0; p < B->npair_first; p++) B->pair_first[p] = NONE32;
         atomic_store(&B->resorted, false);
         jobq_init(&B->q, s->nloc);
         par_run(B->threads, locsort_worker, B);
@@ -965,6 +982,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->dest);
     free(B->dest_bytes);
     free(B->warm);
+    free(B->pair_first);
     if (B->act_mem) free(B->act_mem);
     if (B->depth_mem) free(B->depth_mem);
     xfree_big(B->pair, (n ? n : 1) * sizeof(uint32_t));

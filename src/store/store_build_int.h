@@ -69,6 +69,8 @@ typedef struct {
     int *colof_n;
     ColBuild *cb;
     uint32_t *newpos; /* for moved positions: where the event went */
+    uint32_t *pair_first; /* per pair (those of the placement): its first event in time order, or NONE32 */
+    uint32_t npair_first;
     uint64_t *moved;  /* bitmap of the positions whose event moved */
     atomic_bool resorted;
     XAlias *alias; /* the prefix+number ids whose text is in strs, by value */
