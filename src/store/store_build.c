@@ -428,6 +428,18 @@ static void *take_warm(Build *B, size_t bytes)
     return p;
 }
 
+/* Hand a block from take_warm back, for a later take_warm. */
+static void give_warm(Build *B, void *p, size_t bytes)
+{
+    for (size_t i = 0; i < 2 * B->nb; i++)
+        if (!B->warm[i].p) {
+            B->warm[i].p = p;
+            B->warm[i].bytes = bytes;
+            return;
+        }
+    free(p); /* (not reached: take_warm emptied a slot or had none to give) */
+}
+
 /* Keep the k largest warm blocks of at least bytes; give the others back. */
 static void warm_keep(Build *B, int k, size_t bytes)
 {
@@ -896,7 +908,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         jobq_init(&B->q, nb);
         par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
     }
-    /* (the batches' ts arrays: two of them are enough for loc and act) */
+    /* (the batches' ts arrays: two of them are enough for loc and act;
+     * the time order borrows act's for its moved positions) */
     warm_keep(B, 2, (n ? n : 1) * sizeof(uint32_t));
     s->loc = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
     phase("placement");
@@ -905,7 +918,9 @@ Store *store_build(Batch **bs, size_t nb, int threads)
      * marked with it in s->loc), the locations in parallel: newpos is
      * touched only where an event moved */
     {
-        B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+        /* (in the warm block kept for act, which is written whole later:
+         * no fresh pages for the moved positions) */
+        B->newpos = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
         B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
         B->npair_first = B->pairs.n;
         B->pair_first = xmalloc(((size_t)B->npair_first + 1) * sizeof(uint32_t));
@@ -917,8 +932,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
             jobq_init(&B->q, nb);
             par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
         }
-        mem_release(B->newpos, (n ? n : 1) * sizeof(uint32_t));
-        xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
+        give_warm(B, B->newpos, (n ? n : 1) * sizeof(uint32_t));
         xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
         B->newpos = NULL;
         B->moved = NULL;
