@@ -99,11 +99,32 @@ static void sweep_worker(void *ctx, int w, int nw)
         LaneSweep *st = xcalloc(R->ng + 1, sizeof *st);
         if (!sweep_taken(b, gid, st)) {
             memset(st, 0, (R->ng + 1) * sizeof *st);
-            for (size_t r = 0; r < b->n; r++) {
-                uint32_t g = gid[b->akey[r]];
-                if (R->groups[g].lanes_loc || b->kind[r] == K_MSG) continue;
+            /* (rows going from group to group among thousands (10,000
+             * ranks in time order) find each group's state, and then its
+             * innermost open interval, out of cache: both are read ahead,
+             * the state SWEEP_AHEAD rows before, the interval half as
+             * many; a group of rows without location is marked in sg) */
+            enum { SWEEP_AHEAD = 16 };
+            uint32_t *sg = xmalloc(((size_t)b->npairs + 1) * sizeof *sg);
+            for (uint32_t p = 0; p < b->npairs; p++) sg[p] = R->groups[gid[p]].lanes_loc ? NONE32 : gid[p];
+            const uint32_t *ak = b->akey;
+            const uint16_t *kd = b->kind;
+            size_t n = b->n;
+            for (size_t r = 0; r < n; r++) {
+                if (r + SWEEP_AHEAD < n) {
+                    uint32_t ga = sg[ak[r + SWEEP_AHEAD]];
+                    if (ga != NONE32) {
+                        __builtin_prefetch(&st[ga], 1);
+                        __builtin_prefetch((const char *)&st[ga] + sizeof *st - 1, 1);
+                    }
+                    uint32_t gb = sg[ak[r + SWEEP_AHEAD / 2]];
+                    if (gb != NONE32 && st[gb].open.len) __builtin_prefetch(&st[gb].open.v[st[gb].open.len - 1], 1);
+                }
+                uint32_t g = sg[ak[r]];
+                if (g == NONE32 || kd[r] == K_MSG) continue;
                 lane_sweep_row(b, &st[g], b->ts[r], b->dur[r]);
             }
+            free(sg);
         }
         R->st[i] = st;
     }

@@ -258,13 +258,26 @@ void build_activities(Build *B)
         home[p] = NONE32;
         spawn_ev[p] = NONE32;
     }
-    for (size_t e = 0; e < n; e++) {
-        uint32_t r = B->pair[e];
-        live[r] = 1;
-        if (s->ts[e] < first_ts[r]) {
-            first_ts[r] = s->ts[e];
-            home[r] = s->loc[e];
+    /* each activity's first event (the earliest, the first in event order
+     * among equal times): the earliest of its pairs' first events, which
+     * the time order step found (pair_first; a pair's events are all on
+     * its location, in time order) */
+    {
+        uint32_t *fe = xmalloc(((size_t)np + 1) * sizeof(uint32_t));
+        for (uint32_t p = 0; p < np; p++) fe[p] = NONE32;
+        for (uint32_t p = 0; p < B->npair_first; p++) {
+            uint32_t e = B->pair_first[p];
+            if (e == NONE32) continue;
+            uint32_t r = B->uf[p];
+            live[r] = 1;
+            int64_t t = s->ts[e];
+            if (t < first_ts[r] || (t == first_ts[r] && fe[r] != NONE32 && e < fe[r])) {
+                first_ts[r] = t;
+                home[r] = s->loc[e];
+                fe[r] = e;
+            }
         }
+        free(fe);
     }
     for (size_t i = 0; i < spawned_pair.len; i++) {
         uint32_t r = uf_find(B->uf, spawned_pair.v[i]);
@@ -311,35 +324,37 @@ void build_activities(Build *B)
             rk[nr++] = (RK){home[p], placed && placed[p], placed ? porder[p] : 0, first_ts[p], B->gp_act[p], p};
     free(placed);
     free(porder);
-    uint32_t *ord = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)), *otmp = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < nr; i++) ord[i] = i;
+    /* (a merge sort of the keys themselves: read in order, not through
+     * an index; the order is total, root last) */
+    RK *rtmp = xmalloc(((size_t)nr + 1) * sizeof(RK));
     for (uint32_t wdt = 1; wdt < nr; wdt *= 2) {
         for (uint32_t a = 0; a < nr; a += 2 * wdt) {
             uint32_t mid = a + wdt < nr ? a + wdt : nr, b = a + 2 * wdt < nr ? a + 2 * wdt : nr;
             uint32_t i = a, j = mid, o = a;
             while (i < mid && j < b) {
-                const RK *x = &rk[ord[i]], *y = &rk[ord[j]];
+                const RK *x = &rk[i], *y = &rk[j];
                 bool ylt = y->home != x->home     ? y->home < x->home
                            : y->placed != x->placed ? y->placed
                            : y->order != x->order ? y->order < x->order
                            : y->first != x->first ? y->first < x->first
                            : y->label != x->label ? y->label < x->label
                                                   : y->root < x->root;
-                otmp[o++] = ylt ? ord[j++] : ord[i++];
+                rtmp[o++] = ylt ? rk[j++] : rk[i++];
             }
-            while (i < mid) otmp[o++] = ord[i++];
-            while (j < b) otmp[o++] = ord[j++];
+            while (i < mid) rtmp[o++] = rk[i++];
+            while (j < b) rtmp[o++] = rk[j++];
         }
-        uint32_t *t = ord;
-        ord = otmp;
-        otmp = t;
+        RK *t = rk;
+        rk = rtmp;
+        rtmp = t;
     }
+    free(rtmp);
     uint32_t *act_of_root = xmalloc(((size_t)np + 1) * sizeof(uint32_t));
     for (uint32_t p = 0; p < np; p++) act_of_root[p] = NONE32;
     s->nact = nr;
     s->acts = xcalloc((size_t)nr + 1, sizeof(Activity));
     for (uint32_t i = 0; i < nr; i++) {
-        uint32_t r = rk[ord[i]].root;
+        uint32_t r = rk[i].root;
         act_of_root[r] = i;
         Activity *Ac = &s->acts[i];
         Ac->label = B->gp_act[r];
@@ -352,8 +367,6 @@ void build_activities(Build *B)
         Ac->parent_label = NONE32;
     }
     free(rk);
-    free(ord);
-    free(otmp);
     free(first_ts);
     free(home);
     free(spawn_ev);
@@ -366,7 +379,8 @@ void build_activities(Build *B)
     ac.nw = nw;
     ac.cnt = xcalloc((size_t)nw, sizeof(uint32_t *));
     for (int w = 0; w < nw; w++) ac.cnt[w] = xcalloc((size_t)nr + 1, sizeof(uint32_t));
-    s->act = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    s->act = B->act_mem ? B->act_mem : xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    B->act_mem = NULL;
     par_run(nw, act_assign_worker, &ac);
     s->act_off = xrealloc(s->act_off, ((size_t)nr + 2) * sizeof(uint32_t));
     uint32_t acc = 0;
@@ -384,7 +398,9 @@ void build_activities(Build *B)
     for (int w = 0; w < nw; w++) free(ac.cnt[w]);
     free(ac.cnt);
 
-    s->depth = xcalloc_big(n ? n : 1, sizeof(uint16_t));
+    /* (every event is in one activity: all written) */
+    s->depth = B->depth_mem ? B->depth_mem : xmalloc_big((n ? n : 1) * sizeof(uint16_t));
+    B->depth_mem = NULL;
     atomic_store(&B->max_depth, 0);
     jobq_init(&B->q, nr);
     par_run(B->threads, act_detail_worker, &ac);

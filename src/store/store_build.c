@@ -24,6 +24,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -51,6 +52,37 @@ static void phase(const char *what)
 
 static const Store *g_sort_store; /* qsort has no context argument */
 static int loc_qsort_cmp(const void *a, const void *b) { return store_loc_cmp(g_sort_store, a, b); }
+
+/* ---- fresh memory touched ahead ---------------------------------------- */
+
+/* While this thread merges the dictionaries and orders the locations
+ * (serial work), another one takes the fresh memory of the placement's
+ * first arrays (pair, dur, flags) and touches it: on this VM a fresh page
+ * costs more than writing it several times over, and the placement would
+ * otherwise pay for it. These are the pages the placement's first passes
+ * touch at once anyway (the huge pages of every location's run), so the
+ * peak does not rise. The thread stops as soon as it is told to. */
+typedef struct {
+    struct {
+        void **pp;
+        size_t bytes;
+    } a[3];
+    int na;
+    atomic_bool stop;
+} Ahead;
+
+static void *ahead_main(void *arg)
+{
+    Ahead *A = arg;
+    for (int i = 0; i < A->na; i++) {
+        char *p = *A->a[i].pp;
+        for (size_t o = 0; o < A->a[i].bytes; o += 4096) {
+            if ((o & ((1u << 21) - 1)) == 0 && atomic_load_explicit(&A->stop, memory_order_relaxed)) return NULL;
+            p[o] = 0;
+        }
+    }
+    return NULL;
+}
 
 /* ---- 1. dictionaries ------------------------------------------------------ */
 
@@ -284,8 +316,10 @@ static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
  * event number (dest) and global pair from its key, then one column at a
  * time, so that only one batch column is held twice; the pages of a batch
  * column already read go back to the system as the scatter advances (the
- * store's column grows by as much as the batch's shrinks). */
-enum { PLACE_DEST, PLACE_TS, PLACE_DUR, PLACE_NAME, PLACE_KIND };
+ * store's column grows by as much as the batch's shrinks). The batches'
+ * ts arrays, placed last, are kept whole instead: warm memory for the
+ * build's next arrays of 4 bytes an event (see take_warm). */
+enum { PLACE_DEST, PLACE_DUR, PLACE_NAME, PLACE_KIND, PLACE_TS };
 
 /* Give back the pages of p[0..done bytes) not yet given back (*rel). */
 static void release_read(void *p, size_t done, size_t *rel)
@@ -330,12 +364,9 @@ static void place_worker(void *ctx, int w, int nw)
             break;
         }
         case PLACE_TS:
-            for (size_t r = 0; r < m; r++) {
-                s->ts[d[r]] = bt->ts[r];
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->ts, r * sizeof *bt->ts, &rel);
-            }
-            mem_release(bt->ts, bt->cap * sizeof *bt->ts);
-            xfree_big(bt->ts, bt->cap * sizeof *bt->ts);
+            for (size_t r = 0; r < m; r++) s->ts[d[r]] = bt->ts[r];
+            B->warm[b].p = bt->ts;
+            B->warm[b].bytes = bt->cap * sizeof *bt->ts;
             bt->ts = NULL;
             break;
         case PLACE_DUR:
@@ -377,6 +408,55 @@ static void place_worker(void *ctx, int w, int nw)
     }
 }
 
+/* Warm memory: big arrays of the batches that the build no longer reads,
+ * whose pages are touched (on this VM a fresh page costs as much as
+ * writing it several times over); an array the build writes whole takes
+ * one of them rather than fresh memory. */
+
+/* The smallest warm block of at least bytes, its pages past them given
+ * back; else fresh memory (xmalloc_big). Freed with free(). */
+static void *take_warm(Build *B, size_t bytes)
+{
+    size_t best = (size_t)-1;
+    for (size_t i = 0; i < 2 * B->nb; i++)
+        if (B->warm[i].p && B->warm[i].bytes >= bytes && (best == (size_t)-1 || B->warm[i].bytes < B->warm[best].bytes))
+            best = i;
+    if (best == (size_t)-1) return xmalloc_big(bytes);
+    void *p = B->warm[best].p;
+    mem_release((char *)p + bytes, B->warm[best].bytes - bytes);
+    B->warm[best].p = NULL;
+    return p;
+}
+
+/* Hand a block from take_warm back, for a later take_warm. */
+static void give_warm(Build *B, void *p, size_t bytes)
+{
+    for (size_t i = 0; i < 2 * B->nb; i++)
+        if (!B->warm[i].p) {
+            B->warm[i].p = p;
+            B->warm[i].bytes = bytes;
+            return;
+        }
+    free(p); /* (not reached: take_warm emptied a slot or had none to give) */
+}
+
+/* Keep the k largest warm blocks of at least bytes; give the others back. */
+static void warm_keep(Build *B, int k, size_t bytes)
+{
+    for (size_t i = 0; i < 2 * B->nb; i++) {
+        if (!B->warm[i].p) continue;
+        int larger = 0;
+        for (size_t j = 0; j < 2 * B->nb; j++)
+            if (j != i && B->warm[j].p &&
+                (B->warm[j].bytes > B->warm[i].bytes || (B->warm[j].bytes == B->warm[i].bytes && j < i)))
+                larger++;
+        if (larger < k && B->warm[i].bytes >= bytes) continue;
+        mem_release(B->warm[i].p, B->warm[i].bytes);
+        xfree_big(B->warm[i].p, B->warm[i].bytes);
+        B->warm[i].p = NULL;
+    }
+}
+
 /* ---- 5. time order inside locations ------------------------------------ */
 
 /* Put the events of a location in time order when they are not. Input in
@@ -385,6 +465,16 @@ static void place_worker(void *ctx, int w, int nw)
  * arrays themselves usually finishes in one pass; when it does not, the
  * segment is merge-sorted. Moved positions are recorded in newpos and
  * marked in the moved bitmap. */
+/* The first event of each pair at a location in time order (a pair's
+ * events are all on its location: the location's worker owns it). */
+static void pair_firsts(Build *B, size_t a, size_t m)
+{
+    uint32_t *pf = B->pair_first;
+    const uint32_t *pr = B->pair;
+    for (size_t i = a; i < a + m; i++)
+        if (pf[pr[i]] == NONE32) pf[pr[i]] = (uint32_t)i;
+}
+
 static void locsort_worker(void *ctx, int w, int nw)
 {
     (void)w;
@@ -400,7 +490,10 @@ static void locsort_worker(void *ctx, int w, int nw)
         for (size_t i = a; i < a + m; i++) s->loc[i] = (uint32_t)l;
         size_t i0 = a + 1;
         while (i0 < a + m && !ev_before_raw(s->ts, s->dur, (uint32_t)i0, (uint32_t)(i0 - 1))) i0++;
-        if (i0 >= a + m) continue; /* already in order */
+        if (i0 >= a + m) { /* already in order */
+            pair_firsts(B, a, m);
+            continue;
+        }
         if (m > cap) {
             cap = m;
             idx = xrealloc(idx, cap * sizeof *idx);
@@ -490,6 +583,7 @@ static void locsort_worker(void *ctx, int w, int nw)
             __atomic_fetch_or(&B->moved[from >> 6], 1ULL << (from & 63), __ATOMIC_RELAXED);
         }
         atomic_store(&B->resorted, true);
+        pair_firsts(B, a, m);
     }
     free(idx);
     free(tmp);
@@ -563,6 +657,25 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     /* a small trace is built on this thread: starting threads would cost
      * more than the work (the result does not depend on the count) */
     if (n < 50000) B->threads = 1;
+    /* the placement's first arrays, touched ahead on another thread */
+    Ahead ahead = {.na = 0};
+    atomic_store(&ahead.stop, false);
+    size_t n1 = n ? n : 1;
+    B->pair = xmalloc_big(n1 * sizeof(uint32_t));
+    s->dur = xmalloc_big(n1 * sizeof(int64_t));
+    s->flags = xmalloc_big(n1);
+    pthread_t ahead_th;
+    bool ahead_on = false;
+    if (B->threads > 1) {
+        ahead.a[0].pp = (void **)&B->pair;
+        ahead.a[0].bytes = n1 * sizeof(uint32_t);
+        ahead.a[1].pp = (void **)&s->dur;
+        ahead.a[1].bytes = n1 * sizeof(int64_t);
+        ahead.a[2].pp = (void **)&s->flags;
+        ahead.a[2].bytes = n1;
+        ahead.na = 3;
+        ahead_on = pthread_create(&ahead_th, NULL, ahead_main, &ahead) == 0;
+    }
 
     /* 1. dictionaries */
     strtab_init(&B->xnames);
@@ -782,28 +895,36 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         }
     }
     free(loc_total);
-    B->pair = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-    for (int pass = PLACE_DEST; pass <= PLACE_KIND; pass++) {
+    if (ahead_on) {
+        atomic_store(&ahead.stop, true);
+        pthread_join(ahead_th, NULL);
+    }
+    B->warm = xcalloc(2 * nb + 1, sizeof *B->warm);
+    for (int pass = PLACE_DEST; pass <= PLACE_TS; pass++) {
         if (pass == PLACE_TS) s->ts = xmalloc_big((n ? n : 1) * sizeof(int64_t));
-        if (pass == PLACE_DUR) {
-            s->dur = xmalloc_big((n ? n : 1) * sizeof(int64_t));
-            s->flags = xmalloc_big(n ? n : 1);
-        }
         if (pass == PLACE_NAME) s->name = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
         if (pass == PLACE_KIND) s->kind = xmalloc_big((n ? n : 1) * sizeof(uint16_t));
         B->place_pass = pass;
         jobq_init(&B->q, nb);
         par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
     }
-    s->loc = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+    /* (the batches' ts arrays: two of them are enough for loc and act;
+     * the time order borrows act's for its moved positions) */
+    warm_keep(B, 2, (n ? n : 1) * sizeof(uint32_t));
+    s->loc = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
     phase("placement");
 
     /* 5. time order inside each location (and each location's events
      * marked with it in s->loc), the locations in parallel: newpos is
      * touched only where an event moved */
     {
-        B->newpos = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
+        /* (in the warm block kept for act, which is written whole later:
+         * no fresh pages for the moved positions) */
+        B->newpos = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
         B->moved = xcalloc_big(n / 64 + 1, sizeof(uint64_t));
+        B->npair_first = B->pairs.n;
+        B->pair_first = xmalloc(((size_t)B->npair_first + 1) * sizeof(uint32_t));
+        for (uint32_t p = 0; p < B->npair_first; p++) B->pair_first[p] = NONE32;
         atomic_store(&B->resorted, false);
         jobq_init(&B->q, s->nloc);
         par_run(B->threads, locsort_worker, B);
@@ -811,8 +932,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
             jobq_init(&B->q, nb);
             par_run(B->threads < (int)nb ? B->threads : (int)nb, redest_worker, B);
         }
-        mem_release(B->newpos, (n ? n : 1) * sizeof(uint32_t));
-        xfree_big(B->newpos, (n ? n : 1) * sizeof(uint32_t));
+        give_warm(B, B->newpos, (n ? n : 1) * sizeof(uint32_t));
         xfree_big(B->moved, (n / 64 + 1) * sizeof(uint64_t));
         B->newpos = NULL;
         B->moved = NULL;
@@ -821,6 +941,17 @@ Store *store_build(Batch **bs, size_t nb, int threads)
 
     /* 6. optional and extra fields */
     build_columns(B);
+    /* the batches' dest arrays, no longer read, are warm memory too: the
+     * activities' act (from a ts array) and depth come from them, and the
+     * rest goes back now, before the messages' arrays */
+    for (size_t b = 0; b < nb; b++) {
+        B->warm[nb + b].p = B->dest[b];
+        B->warm[nb + b].bytes = B->dest_bytes[b];
+        B->dest[b] = NULL;
+    }
+    B->act_mem = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
+    B->depth_mem = take_warm(B, (n ? n : 1) * sizeof(uint16_t));
+    warm_keep(B, 0, 0);
     phase("columns");
 
     /* 7. activities, 8. messages, 9. sync groups */
@@ -864,6 +995,10 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->start);
     free(B->dest);
     free(B->dest_bytes);
+    free(B->warm);
+    free(B->pair_first);
+    if (B->act_mem) free(B->act_mem);
+    if (B->depth_mem) free(B->depth_mem);
     xfree_big(B->pair, (n ? n : 1) * sizeof(uint32_t));
     free(B->gp_loc);
     free(B->gp_act);

@@ -53,6 +53,11 @@ typedef struct {
     uint32_t **start; /* per batch, per location: event number of its first row */
     uint32_t **dest;  /* per batch: row -> event number (in the batch's akey array) */
     size_t *dest_bytes; /* per batch: the size of that array */
+    struct {
+        void *p;
+        size_t bytes;
+    } *warm; /* 2 x nb: the batches' arrays no longer read, pages touched (take_warm) */
+    void *act_mem, *depth_mem; /* warm memory for s->act and s->depth (else NULL) */
     uint32_t *pair;   /* event -> global pair (later: root pair) */
     StrTab xnames;
     JobQueue q;
@@ -64,6 +69,8 @@ typedef struct {
     int *colof_n;
     ColBuild *cb;
     uint32_t *newpos; /* for moved positions: where the event went */
+    uint32_t *pair_first; /* per pair (those of the placement): its first event in time order, or NONE32 */
+    uint32_t npair_first;
     uint64_t *moved;  /* bitmap of the positions whose event moved */
     atomic_bool resorted;
     XAlias *alias; /* the prefix+number ids whose text is in strs, by value */

@@ -217,8 +217,49 @@ static void share_rows(Store *s)
     free(k);
 }
 
+/* The group's arrays that start zeroed are zeroed by the workers, a
+ * piece each (the first touch of fresh memory is most of the cost: done
+ * on one thread it was serial). */
+typedef struct {
+    char *p;
+    size_t n;
+} ZPiece;
+typedef struct {
+    VEC(ZPiece) v;
+    JobQueue q;
+} Zeroing;
+
+static void *zeroed(Zeroing *Z, size_t bytes)
+{
+    char *p = xmalloc_big(bytes ? bytes : 1);
+    const size_t PIECE = (size_t)2 << 20;
+    for (size_t o = 0; o < bytes; o += PIECE) {
+        ZPiece z = {p + o, bytes - o < PIECE ? bytes - o : PIECE};
+        VEC_PUSH(Z->v, z);
+    }
+    return p;
+}
+
+static void zero_worker(void *ctx, int w, int nw)
+{
+    (void)w;
+    (void)nw;
+    Zeroing *Z = ctx;
+    size_t j;
+    while ((j = jobq_next(&Z->q)) != (size_t)-1) memset(Z->v.v[j].p, 0, Z->v.v[j].n);
+}
+
+static void zero_all(Zeroing *Z, int nw)
+{
+    jobq_init(&Z->q, Z->v.len);
+    if (Z->v.len) par_run(Z->v.len < 8 || nw < 1 ? 1 : nw, zero_worker, Z);
+    Z->v.len = 0;
+}
+
 void build_columns(Build *B)
 {
+    Zeroing Z;
+    memset(&Z, 0, sizeof Z);
     Store *s = B->s;
     size_t n = B->n;
     uint32_t nx = B->xnames.count;
@@ -340,19 +381,20 @@ void build_columns(Build *B)
             Column *c = &s->cols[ci];
             ColBuild *cb = &B->cb[ci];
             size_t m = cb->m, wsz = cb->wsz;
-            if (c->type == VT_MIXED) c->vtype = xcalloc_big(c->sparse ? m : (n ? n : 1), 1);
+            if (c->type == VT_MIXED) c->vtype = zeroed(&Z, c->sparse ? m : (n ? n : 1));
             if (c->sparse) {
                 c->rows = xmalloc_big(m * sizeof(uint32_t));
                 c->v.p = xmalloc_big(m * wsz);
-                if (!cb->bysort) cb->bits = xcalloc_big(words, sizeof(uint64_t));
+                if (!cb->bysort) cb->bits = zeroed(&Z, words * sizeof(uint64_t));
             } else {
-                c->v.p = xcalloc_big(n ? n : 1, wsz);
+                c->v.p = zeroed(&Z, (n ? n : 1) * wsz);
                 if (m < n) {
-                    c->bits = xcalloc_big(words, sizeof(uint64_t));
+                    c->bits = zeroed(&Z, words * sizeof(uint64_t));
                     cb->bits = c->bits;
                 }
             }
         }
+        zero_all(&Z, nw);
         jobq_init(&B->q, B->nb);
         B->fields_pass = 1;
         par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
@@ -384,10 +426,7 @@ void build_columns(Build *B)
         lo = hi;
     }
     for (size_t b = 0; b < B->nb; b++) {
-        batch_free_fields(B->bs[b]);
-        mem_release(B->dest[b], B->dest_bytes[b]);
-        xfree_big(B->dest[b], B->dest_bytes[b]);
-        B->dest[b] = NULL;
+        batch_free_fields(B->bs[b]); /* (dest: see store_build) */
     }
     for (size_t b = 0; b < B->nb; b++) {
         free(B->colof[b]);
@@ -398,6 +437,7 @@ void build_columns(Build *B)
     free(B->colof_n);
     free(B->cb);
     share_rows(s);
+    VEC_FREE(Z.v);
     free(cid);
     free(cnt);
     free(tmask);
