@@ -86,6 +86,20 @@ typedef struct {
     atomic_uint max_depth;
 } Build;
 
+/* store_place.c: 4. placement, one pass (Build.place_pass) at a time:
+ * every row's event number and pair, then one column at a time */
+enum { PLACE_DEST, PLACE_DUR, PLACE_NAME, PLACE_KIND, PLACE_TS };
+void place_worker(void *ctx, int w, int nw);
+/* store_place.c: 5. time order inside each location (newpos, moved), and
+ * the batches' rows' event numbers updated for the events that moved */
+void locsort_worker(void *ctx, int w, int nw);
+void redest_worker(void *ctx, int w, int nw);
+/* store_place.c: warm memory (Build.warm): the smallest warm block of at
+ * least bytes (else fresh, xmalloc_big; freed with free()); one handed
+ * back; keep the k largest of at least bytes, the others given back */
+void *take_warm(Build *B, size_t bytes);
+void give_warm(Build *B, void *p, size_t bytes);
+void warm_keep(Build *B, int k, size_t bytes);
 /* store_build.c: an LSD radix sort of 64-bit keys (ascending) */
 void sort_u64(uint64_t *v, size_t m);
 /* store_acts.c: (location, act label) pairs and their union-find */
