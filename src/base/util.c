@@ -259,6 +259,36 @@ void xfree_big(void *p, size_t n) { big_give_back(p, n, n, true); }
 
 void xfree_big_warm(void *p, size_t n, size_t warm) { big_give_back(p, n, warm, false); }
 
+size_t big_cache_bytes(void)
+{
+    size_t b = 0;
+    pthread_mutex_lock(&big_lock);
+    for (int i = 0; i < BIG_SLOTS; i++)
+        if (big_cache[i].p) b += big_cache[i].warm;
+    pthread_mutex_unlock(&big_lock);
+    return b;
+}
+
+void big_cache_trim_to(size_t keep)
+{
+    /* the smallest blocks first: the biggest are the ones a summary's
+     * largest arrays (most of its first-touch cost) reuse */
+    pthread_mutex_lock(&big_lock);
+    for (;;) {
+        size_t have = 0;
+        int small = -1;
+        for (int i = 0; i < BIG_SLOTS; i++)
+            if (big_cache[i].p) {
+                have += big_cache[i].warm;
+                if (small < 0 || big_cache[i].n < big_cache[small].n) small = i;
+            }
+        if (have <= keep || small < 0) break;
+        free(big_cache[small].p);
+        big_cache[small].p = NULL;
+    }
+    pthread_mutex_unlock(&big_lock);
+}
+
 void big_cache_trim(void)
 {
     pthread_mutex_lock(&big_lock);
@@ -598,5 +628,6 @@ void timing_note(const char *fmt, ...)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-    fprintf(stderr, "tnav: timing: %s  rss %zu MiB, peak %zu MiB, cpu %.3f s\n", msg, rss >> 20, hwm >> 20, cpu);
+    fprintf(stderr, "tnav: timing: %s  rss %zu MiB, peak %zu MiB, cpu %.3f s, recycler %zu MiB\n", msg, rss >> 20, hwm >> 20,
+            cpu, big_cache_bytes() >> 20);
 }
