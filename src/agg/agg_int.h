@@ -22,7 +22,7 @@
 
 /* segment categories */
 enum { CAT_IDLE = 0, CAT_BUSY = 1, CAT_SYNC = 2, CAT_OTHER = 3 };
-#define CP_SHIFT 3 /* a checkpoint every 8 segments */
+#define CP_SHIFT 4 /* a checkpoint every 16 segments */
 
 typedef struct {
     uint32_t act, loc;
@@ -216,7 +216,7 @@ struct Summary {
     uint16_t *seg_depth; /* open intervals of the activity (saturated) while the segment lasts */
     size_t nseg;
     size_t seg_cap;  /* the arrays' size: lanes live in regions with gaps between them */
-    int64_t *cp[2];  /* per 8-segment block: busy / sync time within its lane before it */
+    int64_t *cp[2];  /* per 16-segment block: busy / sync time within its lane before it */
     /* selection rank per 64-event word */
     uint32_t *rank;
     uint32_t *act_rank; /* lazily: selected events of act_ev before each position */
