@@ -274,7 +274,6 @@ static void open_index(Summary *S)
  * open at any time on a trace of 10,000 ranks) */
 static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int64_t x)
 {
-    const int64_t *T = S->seg_t;
     size_t lo[16], hi[16];
     for (uint32_t i = 0; i < m; i++) {
         /* (the lane's time index; t0 is its first segment's start) */
@@ -287,18 +286,18 @@ static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int
         for (uint32_t i = 0; i < m; i++)
             if (hi[i] - lo[i] > 1) {
                 size_t mid = lo[i] + (hi[i] - lo[i]) / 2;
-                if (T[mid] <= x) lo[i] = mid;
+                if (seg_time(S, mid) <= x) lo[i] = mid;
                 else hi[i] = mid;
                 more = true;
             }
     }
     for (uint32_t i = 0; i < m; i++) {
         __builtin_prefetch(&S->seg_ev[lo[i]]);
-        __builtin_prefetch(&S->seg_depth[lo[i]]);
+        __builtin_prefetch(&S->seg_cd[lo[i]]);
     }
     uint64_t n = 0;
     for (uint32_t i = 0; i < m; i++)
-        if (S->seg_ev[lo[i]] != NONE32) n += S->seg_depth[lo[i]];
+        if (S->seg_ev[lo[i]] != NONE32) n += seg_depth(S, lo[i]);
     return n;
 }
 
