@@ -8,7 +8,7 @@
  * replaces through the big-block recycler; the first summary's largest
  * arrays are touched while the trace loads (load_prewarm_*), on a thread
  * of their own, and handed over the same way. After each frame the
- * recycler keeps no more than the largest summary seen would take again
+ * recycler keeps only the blocks the largest summary seen would take again
  * (app_idle).
  */
 #include "app.h"
@@ -534,9 +534,18 @@ static size_t big_of(const Summary *S)
 
 void app_idle(App *A)
 {
-    size_t cur = big_of(A->S) + big_of(A->Shl) + (A->S_all != A->S ? big_of(A->S_all) : 0);
+    const Summary *live[3] = {A->S, A->Shl, A->S_all != A->S ? A->S_all : NULL};
+    size_t cur = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t b = big_of(live[i]);
+        cur += b;
+        if (b > A->big_one) {
+            A->big_one = b;
+            A->nbig = summary_big_sizes(live[i], A->big_sizes, 8);
+        }
+    }
     if (cur > A->big_most) A->big_most = cur;
-    big_cache_trim_to(A->big_most - cur);
+    big_cache_keep_for(A->big_sizes, A->nbig, A->big_most - cur);
 }
 
 /* the highlight's filter, selection and summary, gone */

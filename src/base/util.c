@@ -269,6 +269,42 @@ size_t big_cache_bytes(void)
     return b;
 }
 
+/* between two cached blocks that would serve a request as well: the one
+ * touched further (a block can serve requests down to half of what it has
+ * touched: the larger ones are kept for the requests that come first, the
+ * larger ones of a summary), then the smaller */
+static bool big_better(int i, int j)
+{
+    return big_cache[i].warm > big_cache[j].warm || (big_cache[i].warm == big_cache[j].warm && big_cache[i].n < big_cache[j].n);
+}
+
+void big_cache_keep_for(const size_t *sizes, int n, size_t keep)
+{
+    pthread_mutex_lock(&big_lock);
+    bool mark[BIG_SLOTS] = {false};
+    /* the block each request would get (as big_alloc picks), in order */
+    for (int k = 0; k < n; k++) {
+        int best = -1;
+        size_t best_use = 0, x = sizes[k];
+        for (int i = 0; i < BIG_SLOTS; i++) {
+            if (mark[i] || !big_cache[i].p || big_cache[i].n < x || big_cache[i].warm > 2 * x) continue;
+            size_t use = big_cache[i].warm < x ? big_cache[i].warm : x;
+            if (best < 0 || use > best_use || (use == best_use && big_better(i, best))) {
+                best = i;
+                best_use = use;
+            }
+        }
+        if (best >= 0) mark[best] = true;
+    }
+    for (int i = 0; i < BIG_SLOTS; i++)
+        if (big_cache[i].p && !mark[i]) {
+            free(big_cache[i].p);
+            big_cache[i].p = NULL;
+        }
+    pthread_mutex_unlock(&big_lock);
+    big_cache_trim_to(keep);
+}
+
 void big_cache_trim_to(size_t keep)
 {
     /* the smallest blocks first: the biggest are the ones a summary's
@@ -305,14 +341,14 @@ static void *big_alloc(size_t n, bool keep, bool fresh)
     if (n < 2 * HUGE && !fresh) return xmalloc(n);
     if (n >= BIG_MIN && !fresh) {
         /* a cached block that fits and whose touched part is at most twice
-         * n: the one with the most of n already touched, then the smallest */
+         * n: the one with the most of n already touched, then big_better */
         pthread_mutex_lock(&big_lock);
         int best = -1;
         size_t best_use = 0;
         for (int i = 0; i < BIG_SLOTS; i++) {
             if (!big_cache[i].p || big_cache[i].n < n || big_cache[i].warm > 2 * n) continue;
             size_t use = big_cache[i].warm < n ? big_cache[i].warm : n;
-            if (best < 0 || use > best_use || (use == best_use && big_cache[i].n < big_cache[best].n)) {
+            if (best < 0 || use > best_use || (use == best_use && big_better(i, best))) {
                 best = i;
                 best_use = use;
             }

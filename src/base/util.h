@@ -61,6 +61,9 @@ void big_cache_trim(void);
 /* free blocks of the recycler, the smallest first, until what it holds
  * touched is at most keep bytes */
 void big_cache_trim_to(size_t keep);
+/* free the blocks of the recycler that requests of sizes[0..n), in that
+ * order, would not get, then trim it to keep bytes */
+void big_cache_keep_for(const size_t *sizes, int n, size_t keep);
 /* the touched bytes of the blocks the recycler holds */
 size_t big_cache_bytes(void);
 /* Give the whole pages inside p[0..n) back to the system: their contents
