@@ -227,6 +227,7 @@ struct Summary {
     struct {
         bool built;
         uint32_t nb, *off, *dt;
+        uint16_t *dt16; /* (instead of dt when buckets are at most 2^16 ns wide) */
         size_t n;
         int64_t t0, tmax;
         uint8_t shift;
