@@ -22,7 +22,7 @@
 
 /* segment categories */
 enum { CAT_IDLE = 0, CAT_BUSY = 1, CAT_SYNC = 2, CAT_OTHER = 3 };
-#define CP_SHIFT 3 /* a checkpoint every 8 segments */
+#define CP_SHIFT 4 /* a checkpoint every 16 segments */
 
 /* A segment's start time: per block of SEG_BLK segments (a lane's
  * segments start a block, so a block holds one lane's, increasing), the
@@ -242,7 +242,7 @@ struct Summary {
     size_t nfar_t, nfar_d;
     size_t nseg;
     size_t seg_cap;  /* the arrays' size: lanes live in regions with gaps between them */
-    int64_t *cp[2];  /* per 8-segment block: busy / sync time within its lane before it */
+    int64_t *cp[2];  /* per 16-segment block: busy / sync time within its lane before it */
     /* selection rank per 64-event word */
     uint32_t *rank;
     uint32_t *act_rank; /* lazily: selected events of act_ev before each position */
