@@ -3,6 +3,7 @@
  *
  *   agg_check --gen-tasks N FILE    write a task-runtime-like trace (N activities)
  *   agg_check --gen-locs N M FILE   write a trace of N locations and M messages
+ *   agg_check --gen-far FILE        write a trace for the segments' escapes
  *   agg_check FILE...               check every trace
  *
  * Owns: a brute-force reference for the frames of busy, sync, events and
@@ -318,6 +319,18 @@ static void check_visible(const char *name, const Store *s, const uint64_t *sel,
         int64_t b = a + span / 20 + 1;
         uint64_t got = summary_events_visible(S, a, b), want = ref_visible(s, sel, a, b);
         nwin++;
+        if (got != want) {
+            printf("    events visible in [%" PRId64 ", %" PRId64 "): %" PRIu64 ", the reference %" PRIu64 "\n", a, b, got, want);
+            bad++;
+        }
+    }
+    /* windows starting inside the deepest nesting (more open intervals
+     * than a segment's byte holds: the depths' escapes) */
+    for (size_t e = 0, m = 0; e < s->n && m < 16; e++) {
+        if (s->depth[e] < SEG_DEEP || (e + 1 < s->n && s->depth[e + 1] > s->depth[e])) continue;
+        int64_t a = s->ts[e] + 1, b = a + span / 20 + 1;
+        uint64_t got = summary_events_visible(S, a, b), want = ref_visible(s, sel, a, b);
+        nwin++, m++;
         if (got != want) {
             printf("    events visible in [%" PRId64 ", %" PRId64 "): %" PRIu64 ", the reference %" PRIu64 "\n", a, b, got, want);
             bad++;
@@ -895,10 +908,51 @@ static int check_file(const char *path)
     return 0;
 }
 
+/* A trace whose segments need the summary's escapes (agg_int.h): gaps
+ * and intervals longer than 2^32 ns within a lane (a time's offset in its
+ * block does not fit in 32 bits), intervals of one activity nested 70 deep
+ * (depths past the 6 bits of a segment's byte), and activities at several
+ * locations (lanes sharing an activity's region), with syncs and
+ * messages. */
+static int gen_far(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return 2;
+    fprintf(f, "ts,dur,loc,act,kind,name,peer,bytes,id,tag,group,file,line\n");
+    long mid = 0;
+    for (int loc = 0; loc < 6; loc++) {
+        int64_t t = 1000000000 + loc * 1000;
+        for (int k = 0; k < 400; k++) {
+            uint32_t r = rnd(10);
+            int64_t gap = r < 2 ? 5000000000LL + rnd(1000) : r < 3 ? 9000000000LL : 100 + rnd(1000);
+            int64_t dur = rnd(8) == 0 ? 6000000000LL + rnd(100) : 50 + rnd(5000);
+            bool shared = rnd(4) == 0;
+            fprintf(f, "%" PRId64 ",%" PRId64 ",%d,%s%d,%s,n%u,,,,,,f.c,1\n", t, dur, loc, shared ? "m" : "a",
+                    shared ? k % 3 : loc, rnd(6) == 0 ? "sync" : "state", rnd(20));
+            if (rnd(5) == 0) {
+                int dst = (int)rnd(6);
+                fprintf(f, "%" PRId64 ",10,%d,a%d,send,MPI_Send,%d,%u,m%ld,0,,f.c,2\n", t + 5, loc, loc, dst, 64 + rnd(99), mid);
+                fprintf(f, "%" PRId64 ",10,%d,a%d,recv,MPI_Recv,%d,64,m%ld,0,,f.c,3\n", t + 5 + (int64_t)6000000000LL, dst, dst, loc, mid);
+                mid++;
+            }
+            t += dur + gap;
+            if (k % 50 == 7) {
+                /* a chain nested 70 deep */
+                for (int j = 0; j < 70; j++)
+                    fprintf(f, "%" PRId64 ",%d,%d,d%d,%s,deep%d,,,,,,f.c,4\n", t + j * 10, 2400 - j * 20, loc, loc,
+                            j % 7 == 3 ? "sync" : "state", j);
+                t += 70 * 20 + 1100;
+            }
+        }
+    }
+    return fclose(f) ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "--gen-tasks")) return gen_tasks(atol(argv[2]), argv[3]);
     if (argc == 5 && !strcmp(argv[1], "--gen-locs")) return gen_locs(atol(argv[2]), atol(argv[3]), argv[4]);
+    if (argc == 3 && !strcmp(argv[1], "--gen-far")) return gen_far(argv[2]);
     check_lanetime_random();
     /* the status count: location by location (these traces have 40
      * locations), then with the time index on every trace checked */

@@ -199,14 +199,16 @@ TNAV="$TNAV_ASAN" sh tests/render_checks.sh >"$TMP/rc-asan.out" 2>&1; tally "ren
 section "aggregation against a direct computation (tests/agg_check.c)"
 # three shapes: the mpi sample, a task runtime (thousands of short
 # activities, nested and not properly nested intervals, messages, sync),
-# many locations with messages between random pairs; every frame metric,
+# many locations with messages between random pairs, and one for the
+# segments' escapes (offsets past 32 bits, depths past 62); every frame metric,
 # reducer, grouping and zoom (whole trace, 10x, 1000x, 10^6x), the Gantt's
 # instants and arrivals per cell, and the sparse matrix
 sample-logs/gen --events 20000 >"$TMP/ac-mpi.csv"
 build/rel/agg_check --gen-tasks 400 "$TMP/ac-tasks.csv"
 build/rel/agg_check --gen-locs 3000 20000 "$TMP/ac-locs.csv"
-build/rel/agg_check "$TMP/ac-mpi.csv" "$TMP/ac-tasks.csv" "$TMP/ac-locs.csv" >"$TMP/ac.out" 2>&1; tally "agg-check" "$TMP/ac.out" $?
-build/asan/agg_check "$TMP/ac-tasks.csv" "$TMP/ac-locs.csv" >"$TMP/ac-asan.out" 2>&1; tally "agg-check (asan)" "$TMP/ac-asan.out" $?
+build/rel/agg_check --gen-far "$TMP/ac-far.csv"
+build/rel/agg_check "$TMP/ac-mpi.csv" "$TMP/ac-tasks.csv" "$TMP/ac-locs.csv" "$TMP/ac-far.csv" >"$TMP/ac.out" 2>&1; tally "agg-check" "$TMP/ac.out" $?
+build/asan/agg_check "$TMP/ac-tasks.csv" "$TMP/ac-locs.csv" "$TMP/ac-far.csv" >"$TMP/ac-asan.out" 2>&1; tally "agg-check (asan)" "$TMP/ac-asan.out" $?
 # the matrix of 20,000 locations: grouped to the screen, its shape (no
 # nloc^2 arrays: it would need 6.4 GB)
 build/rel/agg_check --gen-locs 20000 40000 "$TMP/ac-20k.csv"

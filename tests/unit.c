@@ -905,7 +905,9 @@ static void t_big_recycler(void)
     free(q);
     big_cache_trim();
     /* of two blocks that fit, the one with more of the request touched,
-     * though it is larger; on a tie, the smaller */
+     * though it is larger; on a tie, the one touched further (it cannot
+     * serve requests below half of that: the other is left for the
+     * smaller ones that follow), then the smaller */
     char *small = big_alloc_fresh(30 * M), *large = big_alloc_fresh(60 * M);
     CHECK(small && large);
     memset(small, 4, 4 * M);
@@ -925,8 +927,35 @@ static void t_big_recycler(void)
     xfree_big(t1, 24 * M);
     xfree_big(t2, 16 * M);
     p = xmalloc_big_keep(12 * M);
-    CHECK(p == t2);
+    CHECK(p == t1);
+    q = xmalloc_big_keep(8 * M); /* (t1 would not do: touched 24 > 2 x 8) */
+    CHECK(q == t2);
     xfree_big(p, 12 * M);
+    xfree_big(q, 8 * M);
+    big_cache_trim();
+    char *u1 = big_alloc_fresh(40 * M), *u2 = big_alloc_fresh(30 * M);
+    CHECK(u1 && u2);
+    memset(u1, 8, 10 * M);
+    memset(u2, 9, 10 * M);
+    xfree_big_warm(u1, 40 * M, 10 * M);
+    xfree_big_warm(u2, 30 * M, 10 * M);
+    p = xmalloc_big_keep(10 * M);
+    CHECK(p == u2);
+    xfree_big(p, 10 * M);
+    big_cache_trim();
+    /* at idle: only the blocks requests of the given sizes would take */
+    char *k1 = xmalloc_big(24 * M), *k2 = xmalloc_big(8 * M), *k3 = xmalloc_big(16 * M);
+    memset(k1, 1, 24 * M);
+    memset(k2, 2, 8 * M);
+    memset(k3, 3, 16 * M);
+    xfree_big(k1, 24 * M);
+    xfree_big(k2, 8 * M);
+    xfree_big(k3, 16 * M);
+    size_t want[2] = {20 * M, 6 * M};
+    big_cache_keep_for(want, 2, SIZE_MAX);
+    CHECK(big_cache_bytes() == 32 * M); /* (k1 and k2 kept, k3 freed) */
+    big_cache_keep_for(want, 2, 10 * M);
+    CHECK(big_cache_bytes() == 0); /* (then trimmed to 10 MiB: the smaller first, then k1) */
     big_cache_trim();
 }
 

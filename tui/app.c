@@ -7,7 +7,9 @@
  * (with the highlight's): a new filter's takes the memory of the one it
  * replaces through the big-block recycler; the first summary's largest
  * arrays are touched while the trace loads (load_prewarm_*), on a thread
- * of their own, and handed over the same way.
+ * of their own, and handed over the same way. After each frame the
+ * recycler keeps only the blocks the largest summary seen would take again
+ * (app_idle).
  */
 #include "app.h"
 
@@ -519,6 +521,31 @@ void load_prewarm_end(LoadPrewarm *P, bool use)
         else free(P->p[i]);
     }
     free(P);
+}
+
+static size_t big_of(const Summary *S)
+{
+    if (!S) return 0;
+    size_t v[8], b = 0;
+    int n = summary_big_sizes(S, v, 8);
+    for (int i = 0; i < n; i++) b += v[i];
+    return b;
+}
+
+void app_idle(App *A)
+{
+    const Summary *live[3] = {A->S, A->Shl, A->S_all != A->S ? A->S_all : NULL};
+    size_t cur = 0;
+    for (int i = 0; i < 3; i++) {
+        size_t b = big_of(live[i]);
+        cur += b;
+        if (b > A->big_one) {
+            A->big_one = b;
+            A->nbig = summary_big_sizes(live[i], A->big_sizes, 8);
+        }
+    }
+    if (cur > A->big_most) A->big_most = cur;
+    big_cache_keep_for(A->big_sizes, A->nbig, A->big_most - cur);
 }
 
 /* the highlight's filter, selection and summary, gone */

@@ -154,6 +154,9 @@ typedef struct App {
      * (building their series costs as much as the frame; the next frame,
      * drawn right after it, has them) */
     bool first_lite;
+    size_t big_most; /* the most bytes of summaries' big arrays held at once (app_idle) */
+    size_t big_one, big_sizes[8]; /* the largest summary's big arrays: bytes, sizes */
+    int nbig;
     OverlayMode ovl_msgs, ovl_marks; /* the Gantt's message arrivals and instants (auto, all, off) */
     /* a drill-down pane under the rows views (the KL1 monitors): the cursor
      * row's metric over time, every row's at the cursor's time, the cursor
@@ -191,6 +194,11 @@ int app_mouse(App *A, int x, int y, int what);
  * flags (from the keys since the last frame) hold AF_REAGG or AF_REFILTER,
  * or the size changed; otherwise the last drawing gets new overlays. */
 void app_draw(App *A, Canvas *c, int flags);
+/* After a frame is shown: the blocks the big-block recycler holds that
+ * the largest summary seen would not take again (clearing a filter
+ * rebuilds it from there), or beyond its size, go back to the system;
+ * what it kept between frames otherwise added to the interface's peak. */
+void app_idle(App *A);
 /* the current view alone into v (:save); the next frame must recompute
  * the views (AF_REAGG: the layout is v's until then) */
 void app_draw_views(App *A, Canvas *v);

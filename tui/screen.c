@@ -377,6 +377,7 @@ static int run_terminal(App *A)
             refresh();
             term_unlock();
             flags = 0;
+            if (!first) app_idle(A);
         }
         if (first) {
             /* after the first frame: what it did not reuse of the loader's
@@ -600,6 +601,7 @@ static int bench_keys(App *A, const char *script)
     Canvas *c = canvas_new(A->w, A->h, A->ascii, A->color);
     app_draw(A, c, AF_REAGG);
     timing_note("bench keys: first frame");
+    app_idle(A);
     const char *p = script;
     double worst[3] = {0}, sum[3] = {0};
     int n[3] = {0};
@@ -655,8 +657,12 @@ static int bench_keys(App *A, const char *script)
             getrusage(RUSAGE_SELF, &vr);
             double cpu = (double)(vr.ru_utime.tv_sec - r0.ru_utime.tv_sec + vr.ru_stime.tv_sec - r0.ru_stime.tv_sec) * 1e3 +
                          (double)(vr.ru_utime.tv_usec - r0.ru_utime.tv_usec + vr.ru_stime.tv_usec - r0.ru_stime.tv_usec) / 1e3;
-            fprintf(stderr, "%-24s %8.1f ms  cpu %7.1f ms  peak %ld MiB\n", tok, ms, cpu, (long)vr.ru_maxrss / 1024);
+            size_t rss, hwm;
+            proc_mem(&rss, &hwm);
+            fprintf(stderr, "%-24s %8.1f ms  cpu %7.1f ms  peak %ld MiB  rss %zu MiB\n", tok, ms, cpu, (long)vr.ru_maxrss / 1024,
+                    rss >> 20);
         }
+        app_idle(A);
         if (ms > worst[cls]) worst[cls] = ms;
         sum[cls] += ms;
         n[cls]++;

@@ -56,7 +56,7 @@ size_t summary_bytes(const Summary *S)
     size_t b = sizeof *S + ((size_t)S->nlanes + 1) * sizeof(Lane);
     for (uint32_t i = 0; i < S->nlanes; i++) b += ((size_t)S->lanes[i].nbins + 1) * sizeof(uint32_t);
     /* (the arenas' unused tails are not counted) */
-    b += S->seg_cap * (sizeof(int64_t) + sizeof(uint32_t) + 1 + sizeof(uint16_t));
+    b += seg_blocks(S->seg_cap) * sizeof(SegBlk) + S->seg_cap * (sizeof(uint32_t) + 1) + (S->nfar_t + S->nfar_d) * sizeof(SegFar);
     b += 2 * ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t);
     b += ((size_t)s->nloc + 2 + (size_t)s->nact + 1 + 2 * ((size_t)S->nlanes + 1)) * sizeof(uint32_t);
     if (S->rank) b += ((s->n + 63) / 64 + 1) * sizeof(uint32_t);
@@ -81,10 +81,9 @@ size_t summary_bytes(const Summary *S)
 
 int summary_big_sizes(const Summary *S, size_t *sizes, int max)
 {
-    size_t v[6] = {S->seg_cap * sizeof(int64_t), S->seg_cap * sizeof(uint32_t), S->seg_cap,
-                   ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t), ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t),
-                   S->seg_cap * sizeof(uint16_t)};
-    int n = max < 6 ? max : 6;
+    size_t v[5] = {seg_blocks(S->seg_cap) * sizeof(SegBlk), S->seg_cap * sizeof(uint32_t), S->seg_cap,
+                   ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t), ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t)};
+    int n = max < 5 ? max : 5;
     for (int i = 0; i < n; i++) sizes[i] = v[i];
     return n;
 }
@@ -92,17 +91,20 @@ int summary_big_sizes(const Summary *S, size_t *sizes, int max)
 int summary_big_plan(uint64_t spans, uint64_t acts, size_t *sizes, size_t *warm, int max)
 {
     /* as build_lanes counts them: per activity with intervals, 2 segments
-     * per interval (4 when the activity spans locations) and 2 more */
-    if (acts > spans) acts = spans;
-    size_t hi = (size_t)(4 * spans + 2 * acts + 1), lo = (size_t)(2 * spans + 2 * acts + 1);
-    size_t v[2][6];
+     * per interval (4 when the activity spans locations) and 2 more, room
+     * for each of its lanes to start a block of SEG_BLK, rounded up to a
+     * block (acts: at least the (location, activity) pairs, so at least
+     * the lanes) */
+    uint64_t few = acts > spans ? spans : acts; /* (the usual case: activities with intervals) */
+    size_t hi = (size_t)(4 * spans + (2 + 2 * SEG_BLK) * acts + 1), lo = (size_t)(2 * spans + (2 + SEG_BLK) * few + 1);
+    size_t v[2][5];
     for (int k = 0; k < 2; k++) {
         size_t cap = k ? lo : hi;
-        size_t e[6] = {cap * sizeof(int64_t), cap * sizeof(uint32_t), cap, ((cap >> CP_SHIFT) + 1) * sizeof(int64_t),
-                       ((cap >> CP_SHIFT) + 1) * sizeof(int64_t), cap * sizeof(uint16_t)};
+        size_t e[5] = {seg_blocks(cap) * sizeof(SegBlk), cap * sizeof(uint32_t), cap, ((cap >> CP_SHIFT) + 1) * sizeof(int64_t),
+                       ((cap >> CP_SHIFT) + 1) * sizeof(int64_t)};
         memcpy(v[k], e, sizeof e);
     }
-    int n = max < 6 ? max : 6;
+    int n = max < 5 ? max : 5;
     for (int i = 0; i < n; i++) {
         sizes[i] = v[0][i];
         warm[i] = v[1][i];
@@ -171,10 +173,11 @@ void summary_free(Summary *S)
     free(S->open.t1max);
     tord_free(S);
     free(S->label_shared);
-    xfree_big(S->seg_t, S->seg_cap * sizeof(int64_t));
+    xfree_big(S->seg_tb, seg_blocks(S->seg_cap) * sizeof(SegBlk));
     xfree_big(S->seg_ev, S->seg_cap * sizeof(uint32_t));
-    xfree_big(S->seg_cat, S->seg_cap);
-    xfree_big(S->seg_depth, S->seg_cap * sizeof(uint16_t));
+    xfree_big(S->seg_cd, S->seg_cap);
+    free(S->far_t);
+    free(S->far_d);
     for (int k = 0; k < 2; k++) xfree_big(S->cp[k], ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t));
     free(S->rank);
     xfree_big(S->act_rank, 0);
@@ -207,8 +210,8 @@ bool summary_active_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t 
         const Lane *L = &S->lanes[ls[q]];
         ptrdiff_t k = seg_find(S, L, a, NULL);
         size_t from = k < 0 ? L->off : (size_t)k;
-        for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
-            if (S->seg_ev[z] != NONE32 && (z + 1 == (size_t)L->off + L->n || S->seg_t[z + 1] > a)) return true;
+        for (size_t z = from; z < (size_t)L->off + L->n && seg_time(S, z) < b; z++)
+            if (S->seg_ev[z] != NONE32 && (z + 1 == (size_t)L->off + L->n || seg_time(S, z + 1) > a)) return true;
     }
     return false;
 }
@@ -235,7 +238,7 @@ int summary_events_in_cell(Summary *S, RowKind rk, uint32_t row, int64_t a, int6
         const Lane *L = &S->lanes[ls[q]];
         ptrdiff_t k = seg_find(S, L, a, NULL);
         size_t from = k < 0 ? L->off : (size_t)k;
-        for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++) {
+        for (size_t z = from; z < (size_t)L->off + L->n && seg_time(S, z) < b; z++) {
             uint32_t e = S->seg_ev[z];
             if (e == NONE32) continue;
             if (!push_unique(out, &n, max, e)) return n;

@@ -8,7 +8,8 @@
  * Invariants: both are built lazily, once per summary. tord holds the time
  * of each selected event of a location once, in the bucket of 2^shift ns
  * from t0 that holds it, as its offset from the bucket's start (below
- * 2^32: a bucket is at most 2^32 ns wide); a bucket of more than TORD_SCAN
+ * 2^32: a bucket is at most 2^32 ns wide; in 16 bits, dt16, when buckets
+ * are at most 2^16 ns wide); a bucket of more than TORD_SCAN
  * events has them sorted, a smaller one in no order (it is scanned), so
  * that the events before t are those of the buckets before t's and a
  * part of t's. A trace of fewer than tord_min_locs locations, or whose
@@ -41,13 +42,14 @@ void tord_free(Summary *S)
 {
     free(S->tord.off);
     xfree_big(S->tord.dt, (S->tord.n + 1) * sizeof(uint32_t));
+    xfree_big(S->tord.dt16, (S->tord.n + 1) * sizeof(uint16_t));
     memset(&S->tord, 0, sizeof S->tord);
 }
 
 size_t tord_bytes(const Summary *S)
 {
     if (!S->tord.built || !S->tord.off) return 0;
-    return ((size_t)S->tord.nb + 2) * sizeof(uint32_t) + (S->tord.n + 1) * sizeof(uint32_t);
+    return ((size_t)S->tord.nb + 2) * sizeof(uint32_t) + (S->tord.n + 1) * (S->tord.dt16 ? sizeof(uint16_t) : sizeof(uint32_t));
 }
 
 static inline uint64_t tord_rel(const Summary *S, int64_t t) { return (uint64_t)t - (uint64_t)S->tord.t0; }
@@ -76,6 +78,22 @@ static void radix_u32(uint32_t *v, uint32_t *tmp, size_t n, unsigned bits)
     if (from != v) memcpy(v, from, n * sizeof(uint32_t));
 }
 
+/* the same for 16-bit values */
+static void radix_u16(uint16_t *v, uint16_t *tmp, size_t n, unsigned bits)
+{
+    uint16_t *from = v, *to = tmp;
+    for (unsigned d = 0; d < bits; d += 8) {
+        size_t cnt[257] = {0};
+        for (size_t i = 0; i < n; i++) cnt[((from[i] >> d) & 255) + 1]++;
+        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < n; i++) to[cnt[(from[i] >> d) & 255]++] = from[i];
+        uint16_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != v) memcpy(v, from, n * sizeof(uint16_t));
+}
+
 static void tord_worker(void *ctx, int wk, int nw)
 {
     TordBuild *tb = ctx;
@@ -92,11 +110,13 @@ static void tord_worker(void *ctx, int wk, int nw)
                 if (selected(S, e)) pos[tord_rel(S, s->ts[e]) >> sh]++;
     } else if (tb->phase == 1) {
         uint32_t *dt = S->tord.dt;
+        uint16_t *dt16 = S->tord.dt16;
         for (uint32_t l = l0; l < l1; l++)
             for (size_t e = s->locs[l].first, end = e + s->locs[l].count; e < end; e++)
                 if (selected(S, e)) {
                     uint64_t r = tord_rel(S, s->ts[e]);
-                    dt[pos[r >> sh]++] = (uint32_t)(r & mask);
+                    if (dt16) dt16[pos[r >> sh]++] = (uint16_t)(r & mask);
+                    else dt[pos[r >> sh]++] = (uint32_t)(r & mask);
                 }
     } else {
         size_t q, cap = 0;
@@ -109,7 +129,8 @@ static void tord_worker(void *ctx, int wk, int nw)
                 cap = m;
                 tmp = xmalloc(cap * sizeof(uint32_t));
             }
-            radix_u32(S->tord.dt + tb->off[q], tmp, m, sh);
+            if (S->tord.dt16) radix_u16(S->tord.dt16 + tb->off[q], (uint16_t *)tmp, m, sh);
+            else radix_u32(S->tord.dt + tb->off[q], tmp, m, sh);
         }
         free(tmp);
     }
@@ -144,7 +165,16 @@ static void tord_build(Summary *S)
     S->tord.tmax = mx;
     S->tord.shift = (uint8_t)sh;
     S->tord.nb = (uint32_t)nb;
-    S->tord.dt = xmalloc_big((n + 1) * sizeof(uint32_t));
+    /* (buckets of at most 2^16 ns when that does not take more than a
+     * bucket per 16 events: offsets in 2 bytes instead of 4) */
+    if (sh > 16 && (span >> 16) + 1 <= n / 16 + 1) {
+        sh = 16;
+        nb = (span >> sh) + 1;
+        S->tord.shift = (uint8_t)sh;
+        S->tord.nb = (uint32_t)nb;
+    }
+    if (sh <= 16) S->tord.dt16 = xmalloc_big((n + 1) * sizeof(uint16_t));
+    else S->tord.dt = xmalloc_big((n + 1) * sizeof(uint32_t));
     /* counted, then placed, on 2 workers (each the events of half the
      * locations); then the crowded buckets sorted, handed out */
     TordBuild tb = {S, {NULL, NULL}, NULL, 0, {0}};
@@ -179,6 +209,20 @@ static uint64_t tord_before(const Summary *S, int64_t t)
     uint64_t r = tord_rel(S, t);
     uint32_t q = (uint32_t)(r >> S->tord.shift), x = (uint32_t)(r & (((uint64_t)1 << S->tord.shift) - 1));
     size_t lo = S->tord.off[q], hi = S->tord.off[q + 1];
+    if (S->tord.dt16) {
+        const uint16_t *dt16 = S->tord.dt16;
+        if (hi - lo <= TORD_SCAN) {
+            size_t c = 0;
+            for (size_t k = lo; k < hi; k++) c += dt16[k] < x;
+            return lo + c;
+        }
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (dt16[mid] < x) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
     const uint32_t *dt = S->tord.dt;
     if (hi - lo <= TORD_SCAN) {
         size_t c = 0;
@@ -274,7 +318,6 @@ static void open_index(Summary *S)
  * open at any time on a trace of 10,000 ranks) */
 static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int64_t x)
 {
-    const int64_t *T = S->seg_t;
     size_t lo[16], hi[16];
     for (uint32_t i = 0; i < m; i++) {
         /* (the lane's time index; t0 is its first segment's start) */
@@ -287,18 +330,18 @@ static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int
         for (uint32_t i = 0; i < m; i++)
             if (hi[i] - lo[i] > 1) {
                 size_t mid = lo[i] + (hi[i] - lo[i]) / 2;
-                if (T[mid] <= x) lo[i] = mid;
+                if (seg_time(S, mid) <= x) lo[i] = mid;
                 else hi[i] = mid;
                 more = true;
             }
     }
     for (uint32_t i = 0; i < m; i++) {
         __builtin_prefetch(&S->seg_ev[lo[i]]);
-        __builtin_prefetch(&S->seg_depth[lo[i]]);
+        __builtin_prefetch(&S->seg_cd[lo[i]]);
     }
     uint64_t n = 0;
     for (uint32_t i = 0; i < m; i++)
-        if (S->seg_ev[lo[i]] != NONE32) n += S->seg_depth[lo[i]];
+        if (S->seg_ev[lo[i]] != NONE32) n += seg_depth(S, lo[i]);
     return n;
 }
 

@@ -105,10 +105,10 @@ static uint32_t cell_mode(const uint32_t *hit, const uint64_t *key, size_t n, Mo
 /* the last j in [lo, end) with T[j] <= t, for T[lo] <= t: galloping
  * forward from lo (reads the times in order); SIZE_MAX when it would
  * step `far` segments or more at once (0: never) */
-static inline size_t seg_gallop(const int64_t *T, size_t lo, size_t end, int64_t t, size_t far)
+static inline size_t seg_gallop(const Summary *S, size_t lo, size_t end, int64_t t, size_t far)
 {
     size_t step = 1, hi = lo + 1;
-    while (hi < end && T[hi] <= t) {
+    while (hi < end && seg_time(S, hi) <= t) {
         if (step == far) return SIZE_MAX;
         lo = hi;
         step *= 2;
@@ -117,7 +117,7 @@ static inline size_t seg_gallop(const int64_t *T, size_t lo, size_t end, int64_t
     if (hi > end) hi = end;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (T[mid] <= t) lo = mid;
+        if (seg_time(S, mid) <= t) lo = mid;
         else hi = mid;
     }
     return lo;
@@ -129,9 +129,8 @@ static inline size_t seg_gallop(const int64_t *T, size_t lo, size_t end, int64_t
  * answer, which reads the lane's times in order */
 static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t *k, bool *far)
 {
-    const int64_t *T = S->seg_t;
     size_t end = (size_t)L->off + L->n;
-    if (!L->n || T[L->off] > t) return SIZE_MAX;
+    if (!L->n || L->t0 > t) return SIZE_MAX;
     if (*k == SIZE_MAX || *far) {
         /* (after a far jump, the next one is likely far too: the index
          * at once, without reading the segments on the way) */
@@ -139,7 +138,7 @@ static inline size_t seg_walk(const Summary *S, const Lane *L, int64_t t, size_t
         *far = *k == SIZE_MAX || f > *k + 64;
         return *k = f;
     }
-    size_t j = seg_gallop(T, *k, end, t, WALK_FAR); /* (T[*k] <= t) */
+    size_t j = seg_gallop(S, *k, end, t, WALK_FAR); /* (T[*k] <= t) */
     if (j == SIZE_MAX) { /* far ahead: the lane's time index */
         *far = true;
         j = (size_t)seg_find(S, L, t, NULL);
@@ -216,8 +215,8 @@ static inline void lane_first_ahead(const Summary *S, const uint32_t *glv, const
         return;
     }
     size_t lo = L->bins[k];
-    __builtin_prefetch(&S->seg_t[lo]);
-    __builtin_prefetch(&S->seg_t[lo + 4]);
+    __builtin_prefetch(&S->seg_tb[lo >> SEG_BSHIFT]);
+    __builtin_prefetch(&S->seg_tb[(lo >> SEG_BSHIFT) + 1]);
     __builtin_prefetch(&S->seg_ev[lo]);
 }
 
@@ -262,21 +261,23 @@ static inline uint32_t lane_first_in(const Summary *S, const uint32_t *glv, cons
     }
     const Lane *L = &S->lanes[glv[q]];
     if (!L->n) return NONE32;
-    const int64_t *T = S->seg_t;
     size_t end = (size_t)L->off + L->n;
     ptrdiff_t sk;
-    if (*hq == q && T[*hk] <= a) {
+    if (*hq == q && seg_time(S, *hk) <= a) {
         /* the lane searched for a previous cell (cells increase): forward
          * from its segment there, which is mostly in the same cache line,
          * instead of through the lane's time index */
-        sk = (ptrdiff_t)seg_gallop(T, *hk, end, a, 0);
+        sk = (ptrdiff_t)seg_gallop(S, *hk, end, a, 0);
     } else {
         sk = seg_find(S, L, a, NULL);
     }
     if (sk >= 0) *hq = q, *hk = (size_t)sk;
     size_t from = sk < 0 ? L->off : (size_t)sk;
-    for (size_t z = from; z < (size_t)L->off + L->n && S->seg_t[z] < b; z++)
-        if (S->seg_ev[z] != NONE32 && (S->seg_t[z] >= a || z == from)) return S->seg_ev[z];
+    for (size_t z = from; z < (size_t)L->off + L->n; z++) {
+        int64_t tz = seg_time(S, z);
+        if (tz >= b) break;
+        if (S->seg_ev[z] != NONE32 && (tz >= a || z == from)) return S->seg_ev[z];
+    }
     return NONE32;
 }
 
@@ -432,7 +433,7 @@ static void dom_worker(void *ctx, int wk, int nw)
              * lookups, several at a time; else a walk forward */
             bool sparse = false;
             if (nin && L->n > SPARSE_GAP * nin) { /* (an estimate: the lane's segments spread evenly) */
-                int64_t l0 = S->seg_t[L->off], l1 = S->seg_t[(size_t)L->off + L->n - 1];
+                int64_t l0 = L->t0, l1 = seg_time(S, (size_t)L->off + L->n - 1);
                 int64_t x0 = pin[0] > l0 ? pin[0] : l0, x1 = pin[nin - 1] < l1 ? pin[nin - 1] : l1;
                 sparse = x1 > x0 && (double)L->n * (double)(x1 - x0) > (double)SPARSE_GAP * (double)nin * (double)(l1 - l0);
             }

@@ -405,7 +405,6 @@ static void frame_lanes_rows(Summary *S, int cat, const Points *P, const Points 
                 /* walked when its segments inside the grid cost less than
                  * looking it up at the boundaries inside its lanes' spans
                  * (a segment costs a few comparisons, a lookup a search) */
-                const int64_t *T = S->seg_t;
                 int64_t gb0 = bb[0], gbn = bb[nbz - 1];
                 size_t nseg = 0, nlook = 0;
                 size_t z0[4], z1[4];
@@ -427,8 +426,9 @@ static void frame_lanes_rows(Summary *S, int cat, const Points *P, const Points 
                         size_t end = (size_t)L->off + L->n, qa = 0;
                         bool first = true;
                         for (size_t z = z0[q]; z < z1[q]; z++) {
-                            if (S->seg_cat[z] != cat) continue;
-                            int64_t x = T[z] > gb0 ? T[z] : gb0, y = z + 1 < end ? T[z + 1] : INT64_MAX;
+                            if (seg_cat(S, z) != (unsigned)cat) continue;
+                            int64_t tz = seg_time(S, z);
+                            int64_t x = tz > gb0 ? tz : gb0, y = z + 1 < end ? seg_time(S, z + 1) : INT64_MAX;
                             if (y > gbn) y = gbn;
                             if (y <= x) continue;
                             /* qa: the last bin with bb[qa] <= x; qb: the last

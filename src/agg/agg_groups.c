@@ -130,9 +130,9 @@ static bool grp_build_row(const Summary *S, int cat, const RowSet *rs, uint32_t 
             size_t end = (size_t)L->off + L->n;
             bool in = false;
             for (size_t z = L->off; z < end; z++) {
-                bool c = S->seg_cat[z] == cat;
+                bool c = seg_cat(S, z) == (unsigned)cat;
                 if (c == in) continue;
-                int64_t t = S->seg_t[z];
+                int64_t t = seg_time(S, z);
                 VEC_PUSH(B->t, t);
                 VEC_PUSH(B->up, (uint8_t)c);
                 if (t < lo) lo = t;

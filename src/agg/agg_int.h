@@ -22,7 +22,30 @@
 
 /* segment categories */
 enum { CAT_IDLE = 0, CAT_BUSY = 1, CAT_SYNC = 2, CAT_OTHER = 3 };
-#define CP_SHIFT 3 /* a checkpoint every 8 segments */
+#define CP_SHIFT 4 /* a checkpoint every 16 segments */
+
+/* A segment's start time: per block of SEG_BLK segments (a lane's
+ * segments start a block, so a block holds one lane's, increasing), the
+ * block's first start and each one's offset from it, or SEG_FAR when the
+ * offset does not fit in 32 bits (the time is then in Summary.far_t);
+ * 5 bytes a segment instead of 8, and a lookup reads one cache line. */
+#define SEG_BSHIFT 3
+#define SEG_BLK (1u << SEG_BSHIFT)
+#define SEG_FAR UINT32_MAX
+typedef struct {
+    int64_t base;
+    uint32_t lo[SEG_BLK];
+} SegBlk;
+static inline size_t seg_blocks(size_t cap) { return (cap + SEG_BLK - 1) >> SEG_BSHIFT; }
+/* what does not fit in a segment's encoding: (segment, value), sorted */
+typedef struct {
+    size_t z;
+    int64_t v;
+} SegFar;
+typedef VEC(SegFar) SegFarVec;
+/* a segment's depth at most SEG_DEEP - 1 is in its byte; from SEG_DEEP,
+ * in Summary.far_d */
+#define SEG_DEEP 63
 
 typedef struct {
     uint32_t act, loc;
@@ -204,19 +227,22 @@ struct Summary {
     struct {
         bool built;
         uint32_t nb, *off, *dt;
+        uint16_t *dt16; /* (instead of dt when buckets are at most 2^16 ns wide) */
         size_t n;
         int64_t t0, tmax;
         uint8_t shift;
     } tord;
     Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
     uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
-    int64_t *seg_t;
+    SegBlk *seg_tb;      /* start times (seg_time) */
     uint32_t *seg_ev;
-    uint8_t *seg_cat;
-    uint16_t *seg_depth; /* open intervals of the activity (saturated) while the segment lasts */
+    uint8_t *seg_cd;     /* category (2 bits) | depth << 2: the open intervals of the activity
+                          * (saturated at 65535) while the segment lasts (seg_cat, seg_depth) */
+    SegFar *far_t, *far_d; /* the escapes of seg_tb and seg_cd, sorted by segment */
+    size_t nfar_t, nfar_d;
     size_t nseg;
     size_t seg_cap;  /* the arrays' size: lanes live in regions with gaps between them */
-    int64_t *cp[2];  /* per 8-segment block: busy / sync time within its lane before it */
+    int64_t *cp[2];  /* per 16-segment block: busy / sync time within its lane before it */
     /* selection rank per 64-event word */
     uint32_t *rank;
     uint32_t *act_rank; /* lazily: selected events of act_ev before each position */
@@ -268,6 +294,22 @@ static inline size_t name_key(const Store *s, uint32_t e)
 
 /* agg_lanes.c */
 void build_lanes(Summary *S);
+/* the value of segment z in the escapes f[0..n) */
+int64_t seg_far(const SegFar *f, size_t n, size_t z);
+/* segment z's start time, category and depth */
+static inline int64_t seg_time(const Summary *S, size_t z)
+{
+    const SegBlk *B = &S->seg_tb[z >> SEG_BSHIFT];
+    uint32_t o = B->lo[z & (SEG_BLK - 1)];
+    if (LIKELY(o != SEG_FAR)) return B->base + (int64_t)o;
+    return seg_far(S->far_t, S->nfar_t, z);
+}
+static inline unsigned seg_cat(const Summary *S, size_t z) { return S->seg_cd[z] & 3u; }
+static inline unsigned seg_depth(const Summary *S, size_t z)
+{
+    unsigned d = S->seg_cd[z] >> 2;
+    return d < SEG_DEEP ? d : (unsigned)seg_far(S->far_d, S->nfar_d, z);
+}
 /* The segments [*lo, *hi) of lane L (n > 0) that its time index leaves
  * for t >= the lane's first start: the last segment starting at or before
  * t is among them, and seg_t[*lo] <= t. */

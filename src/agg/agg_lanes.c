@@ -5,7 +5,10 @@
  *
  * Owns: Summary.lanes, seg_*, cp, the loc/act → lane maps.
  * Invariants: a lane's segments are in one region of the global arrays,
- * their start times strictly increase, the last segment is idle; cp[c][k]
+ * starting a block of SEG_BLK (seg_tb: a block holds one lane's), their
+ * start times strictly increase, the last segment is idle; each segment's
+ * time, category and depth are exactly what seg_time, seg_cat and
+ * seg_depth give (escapes in far_t, far_d); cp[c][k]
  * is the time of category c within its lane before segment k << CP_SHIFT;
  * bins[k] is the last segment starting at or before start + (k << shift).
  */
@@ -75,6 +78,13 @@ typedef struct {
     uint8_t *cat;              /* per stream entry: its category */
     const uint8_t *cat_of_kind; /* (LaneCtx's) */
     Arena *tmp, *keep; /* the worker's: outputs until the lanes are made; time indexes */
+    /* the activity's segments before they are encoded (relative to its
+     * region; sized like the stream): times, depths, categories */
+    int64_t *st;
+    uint16_t *sd;
+    uint8_t *sc;
+    size_t caps;
+    SegFarVec *far_t, *far_d; /* (LaneCtx's, this worker's) */
 } Stream;
 
 typedef struct {
@@ -96,6 +106,7 @@ typedef struct {
     JobQueue q;     /* jobs of `blk` activities in a row */
     size_t blk;
     Arena tmp[SWEEP_WORKERS];
+    SegFarVec far_t[SWEEP_WORKERS], far_d[SWEEP_WORKERS]; /* the escapes each worker wrote */
 } LaneCtx;
 
 /* the candidates of the sweep, 64 events a word: the selected intervals
@@ -220,16 +231,24 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     o->loff = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(uint32_t));
     for (uint32_t i = 0; i < w->nl; i++) w->ln[i].n = 0;
     for (size_t k = 0; w->nl > 1 && k < w->n; k++) w->ln[w->lane[k]].n++;
-    size_t off = c->cnt[a];
+    /* (offsets relative to the region [r0, ...) until the segments are
+     * encoded; each lane's starts a block of SEG_BLK) */
+    size_t r0 = c->cnt[a], off = 0;
     for (uint32_t i = 0; i < w->nl; i++) {
         o->ln[i] = (SLane){w->ln[i].loc, 0};
         o->loff[i] = (uint32_t)off;
-        off += w->ln[i].n;
+        off += (w->ln[i].n + SEG_BLK - 1) & ~(size_t)(SEG_BLK - 1);
     }
-    int64_t *T = S->seg_t;
-    uint32_t *E = S->seg_ev;
-    uint16_t *D = S->seg_depth;
-    uint8_t *C = S->seg_cat; /* (a function of the event: written with it) */
+    if (need > w->caps) {
+        w->caps = need;
+        w->st = xrealloc(w->st, need * sizeof(int64_t));
+        w->sd = xrealloc(w->sd, need * sizeof(uint16_t));
+        w->sc = xrealloc(w->sc, need);
+    }
+    int64_t *T = w->st;
+    uint32_t *E = S->seg_ev + r0;
+    uint16_t *D = w->sd;
+    uint8_t *C = w->sc; /* (a function of the event: written with it) */
     if (w->nl == 1) {
         /* (the same, with the lane's last two entries in registers: most
          * activities stay at one location) */
@@ -307,7 +326,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         for (uint32_t b = 0; b < nb; b++) {
             int64_t at = T[g0] + (int64_t)((uint64_t)b << sh);
             while (k + 1 < g0 + n && T[k + 1] <= at) k++;
-            bins[b] = (uint32_t)k;
+            bins[b] = (uint32_t)(r0 + k);
         }
         o->bins[i] = bins;
         o->nbins[i] = nb;
@@ -319,25 +338,48 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         o->span[2 * i] = n ? T[g0] : 0;
         o->span[2 * i + 1] = n ? (E[g0 + n - 1] == NONE32 ? T[g0 + n - 1] : INT64_MAX) : 0;
     }
-    /* checkpoints */
+    /* checkpoints (at the segments whose global index is a multiple of
+     * 1 << CP_SHIFT) */
     for (uint32_t i = 0; i < o->nl; i++) {
         /* (busy and sync in registers, added without a branch) */
         int64_t acc_busy = 0, acc_sync = 0;
         size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n, g = g0;
         for (; g + 1 < g1; g++) {
-            if (!(g & ((1u << CP_SHIFT) - 1))) {
-                S->cp[0][g >> CP_SHIFT] = acc_busy;
-                S->cp[1][g >> CP_SHIFT] = acc_sync;
+            if (!((r0 + g) & ((1u << CP_SHIFT) - 1))) {
+                S->cp[0][(r0 + g) >> CP_SHIFT] = acc_busy;
+                S->cp[1][(r0 + g) >> CP_SHIFT] = acc_sync;
             }
             int64_t d = T[g + 1] - T[g];
             uint8_t cat = C[g];
             acc_busy += cat == CAT_BUSY ? d : 0;
             acc_sync += cat == CAT_SYNC ? d : 0;
         }
-        if (g < g1 && !(g & ((1u << CP_SHIFT) - 1))) {
-            S->cp[0][g >> CP_SHIFT] = acc_busy;
-            S->cp[1][g >> CP_SHIFT] = acc_sync;
+        if (g < g1 && !((r0 + g) & ((1u << CP_SHIFT) - 1))) {
+            S->cp[0][(r0 + g) >> CP_SHIFT] = acc_busy;
+            S->cp[1][(r0 + g) >> CP_SHIFT] = acc_sync;
         }
+    }
+    /* the segments encoded: per block of SEG_BLK (one lane's: the lanes
+     * start blocks) its first time, and each one's offset from it; the
+     * category and depth in a byte; what does not fit, escaped */
+    for (uint32_t i = 0; i < o->nl; i++) {
+        size_t g0 = o->loff[i], n = o->ln[i].n;
+        for (size_t g = g0; g < g0 + n; g++) {
+            size_t z = r0 + g;
+            SegBlk *B = &S->seg_tb[z >> SEG_BSHIFT];
+            if (!(g & (SEG_BLK - 1))) B->base = T[g];
+            uint64_t dt = (uint64_t)T[g] - (uint64_t)B->base;
+            if (dt < SEG_FAR) {
+                B->lo[z & (SEG_BLK - 1)] = (uint32_t)dt;
+            } else {
+                B->lo[z & (SEG_BLK - 1)] = SEG_FAR;
+                VEC_PUSH(*w->far_t, ((SegFar){z, T[g]}));
+            }
+            uint16_t d = D[g];
+            S->seg_cd[z] = (uint8_t)(C[g] | (d < SEG_DEEP ? d : SEG_DEEP) << 2);
+            if (d >= SEG_DEEP) VEC_PUSH(*w->far_d, ((SegFar){z, d}));
+        }
+        o->loff[i] = (uint32_t)(r0 + g0);
     }
 }
 
@@ -357,7 +399,10 @@ static void count_worker(void *ctx, int wk, int nw)
              * (an activity at one location has its candidates there) */
             size_t n = 0;
             for (uint32_t p = s->act_off[a]; p < s->act_off[a + 1]; p++) n += candidate(c, s->act_ev[p]);
-            c->cnt[a + 1] = n ? (s->acts[a].nlocs <= 1 ? 2 : 4) * n + 2 : 0;
+            /* (and room to start each lane at a block of SEG_BLK) */
+            size_t nl = s->acts[a].nlocs <= 1 ? 1 : s->acts[a].nlocs < 256 ? s->acts[a].nlocs : 256;
+            size_t room = (s->acts[a].nlocs <= 1 ? 2 : 4) * n + 2 + (nl > 1 ? SEG_BLK * nl : 0);
+            c->cnt[a + 1] = n ? (room + SEG_BLK - 1) & ~(size_t)(SEG_BLK - 1) : 0;
         }
     }
 }
@@ -371,6 +416,8 @@ static void sweep_worker(void *ctx, int wk, int nw)
     w.tmp = &c->tmp[wk];
     w.keep = &c->S->bins_arena[wk];
     w.cat_of_kind = c->cat_of_kind;
+    w.far_t = &c->far_t[wk];
+    w.far_d = &c->far_d[wk];
     size_t j, nact = c->S->s->nact;
     while ((j = jobq_next(&c->q)) != (size_t)-1)
         for (size_t a = j * c->blk, a1 = a + c->blk < nact ? a + c->blk : nact; a < a1; a++)
@@ -380,10 +427,50 @@ static void sweep_worker(void *ctx, int wk, int nw)
     free(w.lane);
     free(w.depth);
     free(w.cat);
+    free(w.st);
+    free(w.sd);
+    free(w.sc);
     free(w.ln);
     free(w.cand);
     free(w.stack);
     free(w.send);
+}
+
+static int far_cmp(const void *a, const void *b)
+{
+    const SegFar *x = a, *y = b;
+    return x->z < y->z ? -1 : x->z > y->z;
+}
+
+/* the workers' escapes in one array sorted by segment (each segment is
+ * encoded once: no duplicates) */
+static void far_merge(SegFarVec *v, SegFar **out, size_t *n)
+{
+    size_t m = 0;
+    for (int k = 0; k < SWEEP_WORKERS; k++) m += v[k].len;
+    *n = m;
+    *out = NULL;
+    if (!m) return;
+    SegFar *f = xmalloc(m * sizeof(SegFar));
+    m = 0;
+    for (int k = 0; k < SWEEP_WORKERS; k++) {
+        if (v[k].len) memcpy(f + m, v[k].v, v[k].len * sizeof(SegFar));
+        m += v[k].len;
+        free(v[k].v);
+    }
+    qsort(f, m, sizeof(SegFar), far_cmp);
+    *out = f;
+}
+
+int64_t seg_far(const SegFar *f, size_t n, size_t z)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (f[mid].z < z) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && f[lo].z == z ? f[lo].v : 0;
 }
 
 void build_lanes(Summary *S)
@@ -415,14 +502,15 @@ void build_lanes(Summary *S)
     /* regions: activity a writes into [cnt[a], cnt[a + 1]) (it may use less) */
     size_t cap = c.cnt[s->nact] + 1;
     S->seg_cap = cap;
-    S->seg_t = xmalloc_big_keep(cap * sizeof(int64_t));
+    S->seg_tb = xmalloc_big_keep(seg_blocks(cap) * sizeof(SegBlk));
     S->seg_ev = xmalloc_big_keep(cap * sizeof(uint32_t));
-    S->seg_cat = xmalloc_big_keep(cap);
-    S->seg_depth = xmalloc_big_keep(cap * sizeof(uint16_t));
+    S->seg_cd = xmalloc_big_keep(cap);
     size_t nblk = (cap >> CP_SHIFT) + 1;
     for (int k = 0; k < 2; k++) S->cp[k] = xmalloc_big_keep(nblk * sizeof(int64_t));
     jobq_init(&c.q, njobs);
     par_run(S->threads, sweep_worker, &c);
+    far_merge(c.far_t, &S->far_t, &S->nfar_t);
+    far_merge(c.far_d, &S->far_d, &S->nfar_d);
     /* the lanes, in activity order */
     uint32_t nl = 0;
     size_t nseg = 0;
@@ -474,18 +562,17 @@ void build_lanes(Summary *S)
 ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
 {
     if (!L->n) return -1;
-    const int64_t *T = S->seg_t;
     size_t end = (size_t)L->off + L->n;
-    if (T[L->off] > t) return -1;
-    if (hint && *hint >= L->off && *hint < end && T[*hint] <= t && (*hint + 1 == end || T[*hint + 1] > t))
+    if (L->t0 > t) return -1;
+    if (hint && *hint >= L->off && *hint < end && seg_time(S, *hint) <= t && (*hint + 1 == end || seg_time(S, *hint + 1) > t))
         return (ptrdiff_t)*hint; /* the same segment as the previous query */
     /* the bin of t, then a binary search in it */
     size_t lo, hi;
-    lane_bin(L, T[L->off], t, &lo, &hi);
+    lane_bin(L, L->t0, t, &lo, &hi);
     /* largest j in [lo, hi) with T[j] <= t (T[lo] <= t) */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
-        if (T[mid] <= t) lo = mid;
+        if (seg_time(S, mid) <= t) lo = mid;
         else hi = mid;
     }
     if (hint) *hint = lo;
@@ -500,12 +587,11 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
 #define SFM_B 16
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k)
 {
-    const int64_t *T = S->seg_t;
     if (!L->n) {
         for (size_t i = 0; i < n; i++) k[i] = SIZE_MAX;
         return;
     }
-    int64_t l0 = T[L->off];
+    int64_t l0 = L->t0;
     for (size_t i = 0; i < n && i < SFM_B; i++)
         if (t[i] >= l0) {
             uint64_t b = (uint64_t)(t[i] - l0) >> L->shift;
@@ -525,17 +611,17 @@ void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, 
                 continue;
             }
             lane_bin(L, l0, x, &lo[j], &hi[j]);
-            __builtin_prefetch(&T[lo[j] + (hi[j] - lo[j]) / 2]);
+            __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
         }
         for (bool more = true; more;) {
             more = false;
             for (size_t j = 0; j < m; j++) {
                 if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
                 size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
-                if (T[mid] <= t[i0 + j]) lo[j] = mid;
+                if (seg_time(S, mid) <= t[i0 + j]) lo[j] = mid;
                 else hi[j] = mid;
                 if (hi[j] - lo[j] > 1) {
-                    __builtin_prefetch(&T[lo[j] + (hi[j] - lo[j]) / 2]);
+                    __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
                     more = true;
                 }
             }
@@ -560,9 +646,13 @@ int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hi
     } else {
         acc = S->cp[cat - 1][(size_t)k >> CP_SHIFT];
     }
-    for (size_t i = j0; i < (size_t)k; i++)
-        if (S->seg_cat[i] == cat) acc += S->seg_t[i + 1] - S->seg_t[i];
-    if (S->seg_cat[k] == cat) acc += t - S->seg_t[k];
+    int64_t ti = seg_time(S, j0);
+    for (size_t i = j0; i < (size_t)k; i++) {
+        int64_t tn = seg_time(S, i + 1);
+        if (seg_cat(S, i) == (unsigned)cat) acc += tn - ti;
+        ti = tn;
+    }
+    if (seg_cat(S, (size_t)k) == (unsigned)cat) acc += t - ti;
     return acc;
 }
 
@@ -607,205 +697,4 @@ void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const
         acc[i] += run;
     }
     free(diff);
-}
-
-/* ---- the per-location index -------------------------------------------------------- */
-
-typedef struct {
-    int64_t t0, t1, span;
-    uint32_t lane, rank;
-} LEnt;
-
-static int cmp_lent_start(const void *a, const void *b)
-{
-    const LEnt *x = a, *y = b;
-    if (x->t0 != y->t0) return x->t0 < y->t0 ? -1 : 1;
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-static int cmp_span_desc(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x > y ? -1 : x < y;
-}
-
-typedef struct {
-    Summary *S;
-    uint32_t *nshort; /* per location, counted by the first pass */
-    JobQueue q;
-    int pass;
-} LocIdxCtx;
-
-/* pass 0: each location's long lanes and window; pass 1: its sorted short entries */
-static void locidx_worker(void *ctx, int wk, int nw)
-{
-    (void)wk;
-    (void)nw;
-    LocIdxCtx *c = ctx;
-    Summary *S = c->S;
-    LocIdx *X = &S->locidx;
-    VEC(LEnt) ent = {0};
-    VEC(int64_t) spans = {0};
-    size_t l;
-    while ((l = jobq_next(&c->q)) != (size_t)-1) {
-        uint32_t nl;
-        const uint32_t *ls = row_lanes(S, ROWS_LOC, (uint32_t)l, &nl);
-        ent.len = spans.len = 0;
-        for (uint32_t q = 0; q < nl; q++) {
-            const Lane *L = &S->lanes[ls[q]];
-            if (!L->n) continue;
-            LEnt e;
-            lane_span(S, L, &e.t0, &e.t1);
-            e.span = e.t1 == INT64_MAX ? INT64_MAX : e.t1 - e.t0;
-            e.lane = ls[q];
-            e.rank = q;
-            VEC_PUSH(ent, e);
-            VEC_PUSH(spans, e.span);
-        }
-        /* the window: the longest span but the LOC_LONG longest (which go apart) */
-        int64_t w = 0;
-        if (spans.len > LOC_LONG) {
-            qsort(spans.v, spans.len, sizeof(int64_t), cmp_span_desc);
-            w = spans.v[LOC_LONG];
-        }
-        if (w == INT64_MAX) w = INT64_MAX / 4;
-        if (c->pass == 0) {
-            X->w[l] = w;
-            uint32_t nlong = 0;
-            for (size_t k = 0; k < ent.len; k++) nlong += ent.v[k].span > w;
-            c->nshort[l] = (uint32_t)ent.len - nlong;
-            X->loff[l + 1] = nlong;
-            continue;
-        }
-        /* short entries sorted by start (usually in order already) */
-        size_t ns = 0, nlg = X->loff[l];
-        for (size_t k = 0; k < ent.len; k++) {
-            if (ent.v[k].span > w) X->llane[nlg++] = ent.v[k].lane;
-            else ent.v[ns++] = ent.v[k];
-        }
-        for (size_t k = 1; k < ns; k++)
-            if (cmp_lent_start(&ent.v[k - 1], &ent.v[k]) > 0) {
-                qsort(ent.v, ns, sizeof(LEnt), cmp_lent_start);
-                break;
-            }
-        size_t at = X->off[l];
-        for (size_t k = 0; k < ns; k++, at++) {
-            const Lane *L = &S->lanes[ent.v[k].lane];
-            X->t0[at] = ent.v[k].t0;
-            X->t1[at] = ent.v[k].t1;
-            X->lane[at] = ent.v[k].lane;
-            X->rank[at] = ent.v[k].rank;
-            /* (totals for now; prefix sums below) */
-            X->pre[0][at + 1] = lane_cum(S, L, CAT_BUSY, ent.v[k].t1, NULL);
-            X->pre[1][at + 1] = lane_cum(S, L, CAT_SYNC, ent.v[k].t1, NULL);
-        }
-    }
-    VEC_FREE(ent);
-    VEC_FREE(spans);
-}
-
-void locidx_build(Summary *S)
-{
-    LocIdx *X = &S->locidx;
-    if (X->built) return;
-    uint32_t nloc = S->s->nloc;
-    X->w = xcalloc((size_t)nloc + 1, sizeof(int64_t));
-    X->off = xcalloc((size_t)nloc + 2, sizeof(uint32_t));
-    X->loff = xcalloc((size_t)nloc + 2, sizeof(uint32_t));
-    LocIdxCtx c = {S, xcalloc((size_t)nloc + 1, sizeof(uint32_t)), {0}, 0};
-    int nw = S->nlanes > 20000 ? S->threads : 1;
-    jobq_init(&c.q, nloc);
-    par_run(nw, locidx_worker, &c);
-    for (uint32_t l = 0; l < nloc; l++) {
-        X->off[l + 1] = X->off[l] + c.nshort[l];
-        X->loff[l + 1] += X->loff[l];
-    }
-    size_t n = X->off[nloc];
-    X->t0 = xmalloc((n + 1) * sizeof(int64_t));
-    X->t1 = xmalloc((n + 1) * sizeof(int64_t));
-    X->lane = xmalloc((n + 1) * sizeof(uint32_t));
-    X->rank = xmalloc((n + 1) * sizeof(uint32_t));
-    for (int k = 0; k < 2; k++) {
-        X->pre[k] = xmalloc((n + 1) * sizeof(int64_t));
-        X->pre[k][0] = 0;
-    }
-    X->llane = xmalloc(((size_t)X->loff[nloc] + 1) * sizeof(uint32_t));
-    c.pass = 1;
-    jobq_init(&c.q, nloc);
-    par_run(nw, locidx_worker, &c);
-    /* (in unsigned arithmetic: a sum past int64 wraps, defined, and the
-     * difference of two prefixes is still exact when it fits) */
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < n; i++) X->pre[k][i + 1] = (int64_t)((uint64_t)X->pre[k][i + 1] + (uint64_t)X->pre[k][i]);
-    free(c.nshort);
-    X->built = true;
-}
-
-void locidx_free(LocIdx *X)
-{
-    free(X->off);
-    free(X->t0);
-    free(X->t1);
-    free(X->lane);
-    free(X->rank);
-    free(X->pre[0]);
-    free(X->pre[1]);
-    free(X->w);
-    free(X->loff);
-    free(X->llane);
-    memset(X, 0, sizeof *X);
-}
-
-size_t locidx_bytes(const LocIdx *X, uint32_t nloc)
-{
-    if (!X->built) return 0;
-    size_t n = X->off[nloc];
-    return (n + 1) * (8 + 8 + 4 + 4 + 16) + ((size_t)nloc + 2) * (4 + 4 + 8) + ((size_t)X->loff[nloc] + 1) * 4;
-}
-
-/* the first short entry of location l, in [k, end), with t0 >= x */
-static inline size_t locidx_lower(const LocIdx *X, size_t k, size_t end, int64_t x)
-{
-    /* gallop from k (queries increase) */
-    size_t step = 1, lo = k, hi = k;
-    while (hi < end && X->t0[hi] < x) {
-        lo = hi + 1;
-        hi += step;
-        step *= 2;
-    }
-    if (hi > end) hi = end;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (X->t0[mid] < x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-void locidx_range(const Summary *S, uint32_t l, int64_t x, int64_t y, size_t *k0, size_t *k1)
-{
-    const LocIdx *X = &S->locidx;
-    size_t a = X->off[l], e = X->off[l + 1];
-    *k0 = locidx_lower(X, a, e, x);
-    *k1 = locidx_lower(X, *k0, e, y);
-}
-
-void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt, int64_t *acc)
-{
-    const LocIdx *X = &S->locidx;
-    size_t a = X->off[l], e = X->off[l + 1], klo = a, khi = a;
-    const int64_t *pre = X->pre[cat - 1], w = X->w[l];
-    for (size_t i = 0; i < nt; i++) {
-        int64_t ti = t[i], from = ti >= INT64_MIN + w ? ti - w : INT64_MIN;
-        klo = locidx_lower(X, klo, e, from);
-        if (khi < klo) khi = klo;
-        khi = locidx_lower(X, khi, e, ti);
-        int64_t v = (int64_t)((uint64_t)pre[klo] - (uint64_t)pre[a]);
-        for (size_t k = klo; k < khi; k++)
-            v = sat_add64(v, X->t1[k] <= ti ? (int64_t)((uint64_t)pre[k + 1] - (uint64_t)pre[k])
-                                           : lane_cum(S, &S->lanes[X->lane[k]], cat, ti, NULL));
-        acc[i] = sat_add64(acc[i], v);
-    }
-    /* the long lanes */
-    lanes_cum(S, X->llane + X->loff[l], X->loff[l + 1] - X->loff[l], cat, t, nt, acc);
 }

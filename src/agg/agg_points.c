@@ -154,8 +154,11 @@ void build_pairs(Summary *S)
         }
         if (S->msg_pair) S->msg_pair[a[i].m] = (uint32_t)(u - 1);
     }
-    xfree_big(a, ((size_t)s->nmsg + 1) * sizeof(KeyMsg));
-    xfree_big(b, ((size_t)s->nmsg + 1) * sizeof(KeyMsg));
+    /* (released, not kept for reuse: the next steps of a frame that needs
+     * the pairs, the pairs' points, would not fit in them, and they would
+     * add to its peak) */
+    free(a);
+    free(b);
     S->pairs_built = true;
 }
 
@@ -402,32 +405,56 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
         if (!have) b = msg_bytes(s, M); /* (its receive's, or none) */
         wt[m] = b > 0 ? (double)b : 0.0;
     }
-    RawPt *raw = xmalloc_big(((size_t)s->nmsg + 1) * sizeof(RawPt));
-    size_t n = 0;
     /* the ends in the order of their events (ev_msg), so that the columns
-     * are read forward and each row's points come nearly sorted */
+     * are read forward and each row's points come nearly sorted: their
+     * rows first (NONE32: left out), counted; then the points straight
+     * into their rows' places, as points_from_raw would put them, without
+     * its raw copy (32 bytes a point, at the comm view's first frame) */
+    uint32_t nrows = nrows_of(S, rk);
+    uint32_t *rowk = xmalloc_big(((size_t)s->nev_msg + 1) * sizeof(uint32_t));
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    size_t n = 0;
     for (uint32_t k = 0; k < s->nev_msg; k++) {
         uint32_t ev = s->ev_msg[k].ev, m = s->ev_msg[k].idx;
-        if (k + 16 < s->nev_msg) { /* (messages and sizes are read out of order) */
-            __builtin_prefetch(&s->msgs[s->ev_msg[k + 16].idx]);
-            __builtin_prefetch(&wt[s->ev_msg[k + 16].idx]);
-        }
+        if (k + 16 < s->nev_msg) __builtin_prefetch(&s->msgs[s->ev_msg[k + 16].idx]); /* (read out of order) */
         const Message *M = &s->msgs[m];
+        uint32_t row = NONE32;
+        rowk[k] = NONE32;
         if ((recv ? M->recv_ev : M->send_ev) != ev || !selected(S, ev)) continue;
         uint32_t src, dst;
         msg_ends(s, M, &src, &dst);
-        uint32_t row;
         if (rk == ROWS_LOC) row = recv ? (dst != NONE32 ? dst : s->loc[ev]) : src;
         else if (rk == ROWS_ACT) row = s->act[ev];
         else row = (src == NONE32 || dst == NONE32) ? NONE32 : S->msg_pair ? S->msg_pair[m] : pair_index(S, src, dst);
-        if (row == NONE32) continue;
-        int64_t t = recv ? msg_t_recv(s, M) : s->ts[ev];
-        if (t == INT64_MIN) continue;
-        raw[n++] = (RawPt){row, ev, t, wt[m], m};
+        if (row == NONE32 || (recv ? msg_t_recv(s, M) : s->ts[ev]) == INT64_MIN) continue;
+        rowk[k] = row;
+        P->off[row + 1]++;
+        n++;
     }
-    xfree_big(wt, ((size_t)s->nmsg + 1) * sizeof(double));
-    points_from_raw(P, raw, n, nrows_of(S, rk));
-    xfree_big(raw, ((size_t)s->nmsg + 1) * sizeof(RawPt));
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    points_alloc(P, n);
+    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
+    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
+    for (uint32_t k = 0; k < s->nev_msg; k++) {
+        if (k + 16 < s->nev_msg) {
+            __builtin_prefetch(&s->msgs[s->ev_msg[k + 16].idx]);
+            __builtin_prefetch(&wt[s->ev_msg[k + 16].idx]);
+        }
+        uint32_t row = rowk[k];
+        if (row == NONE32) continue;
+        uint32_t ev = s->ev_msg[k].ev, m = s->ev_msg[k].idx;
+        const Message *M = &s->msgs[m];
+        size_t j = pos[row]++;
+        P->t[j] = recv ? msg_t_recv(s, M) : s->ts[ev];
+        P->cum[j] = wt[m];
+        P->id[j] = m;
+        P->ev[j] = ev;
+    }
+    free(pos);
+    free(rowk); /* (released: see build_pairs) */
+    free(wt);
+    points_finish(P, n);
     return P;
 }
 
@@ -678,7 +705,15 @@ static Points *glyph_points(Summary *S, RowKind rk)
         points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
         return P;
     }
-    VEC(RawPt) raw = {0};
+    /* the events with a glyph first (4 bytes each, in event order), their
+     * rows counted; then their points straight into their rows' places,
+     * as points_from_raw would put them, without its raw copy (32 bytes a
+     * point) */
+    VEC(uint32_t) evs = {0};
+    uint32_t nrows = nrows_of(S, rk);
+    const uint32_t *row_of = rk == ROWS_LOC ? s->loc : s->act;
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
     {
         /* the kinds that can have a glyph (spawn, end, move, sync, atomic,
          * mark, user kinds) as a bit mask, tested for 64 events at once
@@ -698,15 +733,28 @@ static Points *glyph_points(Summary *S, RowKind rk)
             while (m) {
                 size_t e = b0 + (size_t)__builtin_ctzll(m);
                 m &= m - 1;
-                int prio = glyph_prio(s, (uint32_t)e);
-                if (!prio) continue;
-                RawPt p = {rk == ROWS_LOC ? s->loc[e] : s->act[e], (uint32_t)e, s->ts[e], prio, (uint32_t)e};
-                VEC_PUSH(raw, p);
+                if (!glyph_prio(s, (uint32_t)e)) continue;
+                VEC_PUSH(evs, (uint32_t)e);
+                P->off[row_of[e] + 1]++;
             }
         }
     }
-    points_from_raw(P, raw.v, raw.len, nrows_of(S, rk));
-    VEC_FREE(raw);
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    points_alloc(P, evs.len);
+    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
+    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
+    for (size_t i = 0; i < evs.len; i++) {
+        uint32_t e = evs.v[i];
+        size_t k = pos[row_of[e]]++;
+        P->t[k] = s->ts[e];
+        P->cum[k] = glyph_prio(s, e);
+        P->id[k] = e;
+        P->ev[k] = e;
+    }
+    free(pos);
+    size_t n = evs.len;
+    VEC_FREE(evs);
+    points_finish(P, n);
     return P;
 }
 

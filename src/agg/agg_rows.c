@@ -206,12 +206,16 @@ static void names_worker(void *ctx, int wk, int nw)
     size_t li;
     while ((li = jobq_next(&c->q)) != (size_t)-1) {
         const Lane *L = &S->lanes[li];
+        int64_t tk = L->n ? seg_time(S, L->off) : 0;
         for (size_t k = L->off; k + 1 < (size_t)L->off + L->n; k++) {
+            int64_t tn = seg_time(S, k + 1);
             uint32_t e = S->seg_ev[k];
+            int64_t d = tn - tk;
+            tk = tn;
             if (e == NONE32) continue;
             size_t key = name_key(s, e);
             if (e < ev[key]) ev[key] = e;
-            ns[key] += S->seg_t[k + 1] - S->seg_t[k];
+            ns[key] += d;
         }
         /* (a lane ends with an idle segment) */
     }

@@ -259,6 +259,72 @@ void xfree_big(void *p, size_t n) { big_give_back(p, n, n, true); }
 
 void xfree_big_warm(void *p, size_t n, size_t warm) { big_give_back(p, n, warm, false); }
 
+size_t big_cache_bytes(void)
+{
+    size_t b = 0;
+    pthread_mutex_lock(&big_lock);
+    for (int i = 0; i < BIG_SLOTS; i++)
+        if (big_cache[i].p) b += big_cache[i].warm;
+    pthread_mutex_unlock(&big_lock);
+    return b;
+}
+
+/* between two cached blocks that would serve a request as well: the one
+ * touched further (a block can serve requests down to half of what it has
+ * touched: the larger ones are kept for the requests that come first, the
+ * larger ones of a summary), then the smaller */
+static bool big_better(int i, int j)
+{
+    return big_cache[i].warm > big_cache[j].warm || (big_cache[i].warm == big_cache[j].warm && big_cache[i].n < big_cache[j].n);
+}
+
+void big_cache_keep_for(const size_t *sizes, int n, size_t keep)
+{
+    pthread_mutex_lock(&big_lock);
+    bool mark[BIG_SLOTS] = {false};
+    /* the block each request would get (as big_alloc picks), in order */
+    for (int k = 0; k < n; k++) {
+        int best = -1;
+        size_t best_use = 0, x = sizes[k];
+        for (int i = 0; i < BIG_SLOTS; i++) {
+            if (mark[i] || !big_cache[i].p || big_cache[i].n < x || big_cache[i].warm > 2 * x) continue;
+            size_t use = big_cache[i].warm < x ? big_cache[i].warm : x;
+            if (best < 0 || use > best_use || (use == best_use && big_better(i, best))) {
+                best = i;
+                best_use = use;
+            }
+        }
+        if (best >= 0) mark[best] = true;
+    }
+    for (int i = 0; i < BIG_SLOTS; i++)
+        if (big_cache[i].p && !mark[i]) {
+            free(big_cache[i].p);
+            big_cache[i].p = NULL;
+        }
+    pthread_mutex_unlock(&big_lock);
+    big_cache_trim_to(keep);
+}
+
+void big_cache_trim_to(size_t keep)
+{
+    /* the smallest blocks first: the biggest are the ones a summary's
+     * largest arrays (most of its first-touch cost) reuse */
+    pthread_mutex_lock(&big_lock);
+    for (;;) {
+        size_t have = 0;
+        int small = -1;
+        for (int i = 0; i < BIG_SLOTS; i++)
+            if (big_cache[i].p) {
+                have += big_cache[i].warm;
+                if (small < 0 || big_cache[i].n < big_cache[small].n) small = i;
+            }
+        if (have <= keep || small < 0) break;
+        free(big_cache[small].p);
+        big_cache[small].p = NULL;
+    }
+    pthread_mutex_unlock(&big_lock);
+}
+
 void big_cache_trim(void)
 {
     pthread_mutex_lock(&big_lock);
@@ -275,14 +341,14 @@ static void *big_alloc(size_t n, bool keep, bool fresh)
     if (n < 2 * HUGE && !fresh) return xmalloc(n);
     if (n >= BIG_MIN && !fresh) {
         /* a cached block that fits and whose touched part is at most twice
-         * n: the one with the most of n already touched, then the smallest */
+         * n: the one with the most of n already touched, then big_better */
         pthread_mutex_lock(&big_lock);
         int best = -1;
         size_t best_use = 0;
         for (int i = 0; i < BIG_SLOTS; i++) {
             if (!big_cache[i].p || big_cache[i].n < n || big_cache[i].warm > 2 * n) continue;
             size_t use = big_cache[i].warm < n ? big_cache[i].warm : n;
-            if (best < 0 || use > best_use || (use == best_use && big_cache[i].n < big_cache[best].n)) {
+            if (best < 0 || use > best_use || (use == best_use && big_better(i, best))) {
                 best = i;
                 best_use = use;
             }
@@ -598,5 +664,6 @@ void timing_note(const char *fmt, ...)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-    fprintf(stderr, "tnav: timing: %s  rss %zu MiB, peak %zu MiB, cpu %.3f s\n", msg, rss >> 20, hwm >> 20, cpu);
+    fprintf(stderr, "tnav: timing: %s  rss %zu MiB, peak %zu MiB, cpu %.3f s, recycler %zu MiB\n", msg, rss >> 20, hwm >> 20,
+            cpu, big_cache_bytes() >> 20);
 }

@@ -58,6 +58,14 @@ void xfree_big(void *p, size_t n);
  * and counts a block's waste by its touched part). */
 void xfree_big_warm(void *p, size_t n, size_t warm);
 void big_cache_trim(void);
+/* free blocks of the recycler, the smallest first, until what it holds
+ * touched is at most keep bytes */
+void big_cache_trim_to(size_t keep);
+/* free the blocks of the recycler that requests of sizes[0..n), in that
+ * order, would not get, then trim it to keep bytes */
+void big_cache_keep_for(const size_t *sizes, int n, size_t keep);
+/* the touched bytes of the blocks the recycler holds */
+size_t big_cache_bytes(void);
 /* Give the whole pages inside p[0..n) back to the system: their contents
  * are lost (they read as zero if touched again). For the read part of a
  * big array that will not be read again. */
