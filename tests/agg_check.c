@@ -806,9 +806,11 @@ static bool same_points(const Points *A, const Points *B)
 {
     if (!A->built || !B->built || A->nrows != B->nrows) return false;
     size_t n = A->off[A->nrows];
+    if (!A->prio != !B->prio || !A->cum != !B->cum || !A->prio == !A->cum) return false;
     return !memcmp(A->off, B->off, ((size_t)A->nrows + 1) * sizeof(uint32_t)) && B->off[B->nrows] == n &&
-           !memcmp(A->t, B->t, n * sizeof(int64_t)) && !memcmp(A->cum, B->cum, (n + 1) * sizeof(double)) &&
-           !memcmp(A->id, B->id, n * sizeof(uint32_t)) && !memcmp(A->ev, B->ev, n * sizeof(uint32_t));
+           !memcmp(A->t, B->t, n * sizeof(int64_t)) && (!A->cum || !memcmp(A->cum, B->cum, (n + 1) * sizeof(double))) &&
+           (!A->prio || !memcmp(A->prio, B->prio, n)) && !memcmp(A->id, B->id, n * sizeof(uint32_t)) &&
+           !memcmp(A->ev, B->ev, n * sizeof(uint32_t));
 }
 
 /* the instants' and messages' series by location and by activity are the

@@ -42,7 +42,7 @@ size_t summary_nsegments(const Summary *S) { return S->nseg; }
 
 static size_t points_bytes(const Points *P)
 {
-    return P->built ? ((size_t)P->nrows + 2) * 4 + P->cap * (8 + 8 + 4 + 4) : 0;
+    return P->built ? ((size_t)P->nrows + 2) * 4 + points_block_bytes(P) : 0;
 }
 
 static size_t steps_bytes(const Steps *P)

@@ -227,6 +227,13 @@ int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const Ti
  * members); how many. A row of 3,500 members (a task runtime's
  * activities) then costs a call per member with something to draw. */
 uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool arrivals, uint32_t *k);
+/* The series a Gantt frame of rs reads for its instants (glyphs) and its
+ * arrivals (merged: per display row, summary_row_arrival_cells; else per
+ * member), built if they are not; _ready: whether they are. They are no
+ * part of what agg_dominant reads or builds, so that a first frame may
+ * build them on one core while agg_dominant runs on the others. */
+void summary_gantt_points(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged);
+bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged);
 
 /* Whether base row `row` has a selected event starting in [a, b) or an
  * interval of the selection open in it. */

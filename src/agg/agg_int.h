@@ -38,17 +38,25 @@ typedef struct {
     uint8_t shift;
 } Lane;
 
-/* sorted points per row, with prefix sums of their weights */
+/* sorted points per row, with prefix sums of their weights; or, in a
+ * series of instants (prio non-NULL: the instants with a glyph), each
+ * point's small weight in a byte instead of the prefix sums, and id == ev
+ * (one array): 13 bytes a point instead of 24 */
 typedef struct {
     bool built;
     uint32_t nrows;
     uint32_t *off; /* nrows + 1 */
     int64_t *t;
-    double *cum;   /* cum[k] = the weights of points [row start, k) ... as a global prefix */
+    double *cum;   /* cum[k] = the weights of points [row start, k) ... as a global prefix (NULL with prio) */
     uint32_t *id;  /* message or event */
-    uint32_t *ev;  /* the event whose selection keeps the point */
+    uint32_t *ev;  /* the event whose selection keeps the point (with prio: id) */
+    uint8_t *prio; /* (a series of instants) each point's weight, 0..255 */
     size_t cap;    /* the arrays' size */
 } Points;
+/* point k's weight */
+static inline double pt_weight(const Points *P, size_t k) { return P->prio ? (double)P->prio[k] : P->cum[k + 1] - P->cum[k]; }
+/* the bytes of P's block of points (t, cum or prio, id, ev) */
+size_t points_block_bytes(const Points *P);
 
 /* step functions per row: value v[k] on [t[k], t[k+1]) */
 typedef struct {
@@ -366,7 +374,8 @@ typedef struct {
 } RawPt;
 void points_free(Points *p);
 void steps_free(Steps *p);
-void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows);
+/* (prio: a series of instants, weights 0..255 and id == ev) */
+void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows, bool prio);
 void build_pairs(Summary *S);
 Points *msg_points(Summary *S, bool recv, RowKind rk);
 size_t pts_lower(const Points *P, uint32_t r, int64_t t);
@@ -381,6 +390,8 @@ int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint
 /* agg_rowpts.c: the merged series of a row set (S->rowarr): the points
  * of src of each display row of rs (a row of P per display row) */
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *src);
+/* whether S->rowarr holds src's points for rs already */
+bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src);
 void rowarr_free(Summary *S);
 size_t rowarr_bytes(const Summary *S);
 /* agg_count.c: the time order of the selection (S->tord) */

@@ -6,7 +6,7 @@
  * Owns: Summary.msg, pairs, counter, xsteps, xpts, xval, glyphs.
  * Invariants: each series is built lazily on first use, per row kind; a
  * row's points are sorted by (time, id) and cum is a global prefix sum of
- * their weights; a filtered summary with a base derives its series from
+ * their weights (the instants': each weight in prio instead, id == ev); a filtered summary with a base derives its series from
  * the base's in one pass (a subset of sorted points is sorted).
  */
 #include "agg_int.h"
@@ -19,12 +19,17 @@
 
 #include "filters/filter.h"
 
-#define PT_BYTES (sizeof(int64_t) + sizeof(double) + 2 * sizeof(uint32_t)) /* a point's, in its Points */
+/* a point's bytes in its Points: t, cum, id and ev; in a series of
+ * instants t, id (which is ev) and its weight */
+#define PT_BYTES (sizeof(int64_t) + sizeof(double) + 2 * sizeof(uint32_t))
+#define PT_BYTES_PRIO (sizeof(int64_t) + sizeof(uint32_t) + 1)
+
+size_t points_block_bytes(const Points *P) { return P->cap * (P->prio ? PT_BYTES_PRIO : PT_BYTES); }
 
 void points_free(Points *p)
 {
     free(p->off);
-    xfree_big(p->t, p->cap * PT_BYTES); /* (t, cum, id and ev: one block) */
+    xfree_big(p->t, points_block_bytes(p)); /* (t, cum, id and ev: one block) */
     memset(p, 0, sizeof *p);
 }
 
@@ -181,11 +186,20 @@ static int cmp_rawpt(const void *a, const void *b)
 }
 
 /* the four arrays in one block: one big allocation (huge pages, and the
- * big-block recycler, from 4 MiB on) instead of four */
-static void points_alloc(Points *P, size_t n)
+ * big-block recycler, from 4 MiB on) instead of four; prio: a series of
+ * instants (t, id == ev, prio: 13 bytes a point, the memory a first draw
+ * writes) */
+static void points_alloc(Points *P, size_t n, bool prio)
 {
     P->cap = n + 1;
-    P->t = xmalloc_big(P->cap * PT_BYTES);
+    P->t = xmalloc_big(P->cap * (prio ? PT_BYTES_PRIO : PT_BYTES));
+    if (prio) {
+        P->cum = NULL;
+        P->id = P->ev = (uint32_t *)(P->t + P->cap);
+        P->prio = (uint8_t *)(P->id + P->cap);
+        return;
+    }
+    P->prio = NULL;
     P->cum = (double *)(P->t + P->cap);
     P->id = (uint32_t *)(P->cum + P->cap);
     P->ev = P->id + P->cap;
@@ -215,7 +229,8 @@ static void sort_row(RawPt *v, size_t n)
 
 /* (points_from_raw, points_regroup) P's rows, counted and filled in, each
  * sorted by (time, id) unless it is in order already (as the store's
- * orders mostly leave it); then the weights in cum made a prefix sum */
+ * orders mostly leave it); then the weights in cum made a prefix sum
+ * (with prio, they stay where they are) */
 static void points_finish(Points *P, size_t n)
 {
     uint32_t nrows = P->nrows;
@@ -225,17 +240,20 @@ static void points_finish(Points *P, size_t n)
         while (k + 1 < b && (P->t[k] < P->t[k + 1] || (P->t[k] == P->t[k + 1] && P->id[k] < P->id[k + 1]))) k++;
         if (k + 1 >= b) continue;
         tmp.len = 0;
-        for (size_t i = a; i < b; i++) VEC_PUSH(tmp, ((RawPt){r, P->ev[i], P->t[i], P->cum[i], P->id[i]}));
+        for (size_t i = a; i < b; i++) VEC_PUSH(tmp, ((RawPt){r, P->ev[i], P->t[i], P->prio ? P->prio[i] : P->cum[i], P->id[i]}));
         sort_row(tmp.v, tmp.len);
         for (size_t i = a; i < b; i++) {
             const RawPt *x = &tmp.v[i - a];
             P->t[i] = x->t;
-            P->cum[i] = x->w;
+            if (P->prio) P->prio[i] = (uint8_t)x->w;
+            else P->cum[i] = x->w;
+            P->ev[i] = x->ev; /* (with prio the same array as id, and the same value) */
             P->id[i] = x->id;
-            P->ev[i] = x->ev;
         }
     }
     VEC_FREE(tmp);
+    P->built = true;
+    if (P->prio) return;
     double acc = 0;
     for (size_t i = 0; i < n; i++) {
         double w = P->cum[i];
@@ -243,11 +261,11 @@ static void points_finish(Points *P, size_t n)
         acc += w;
     }
     P->cum[n] = acc;
-    P->built = true;
 }
 
-/* sort raw points into a Points structure of nrows rows */
-void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
+/* sort raw points into a Points structure of nrows rows (prio: a series
+ * of instants, each weight 0..255, each id its event) */
+void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows, bool prio)
 {
     P->nrows = nrows;
     P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
@@ -255,15 +273,16 @@ void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
     for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
     /* a stable counting sort by row straight into the arrays (cum holding
      * the weights for now); then each row by time (points_finish) */
-    points_alloc(P, n);
+    points_alloc(P, n, prio);
     uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
     memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
         size_t k = pos[raw[i].row]++;
         P->t[k] = raw[i].t;
-        P->cum[k] = raw[i].w;
-        P->id[k] = raw[i].id;
+        if (prio) P->prio[k] = (uint8_t)raw[i].w;
+        else P->cum[k] = raw[i].w;
         P->ev[k] = raw[i].ev;
+        P->id[k] = raw[i].id;
     }
     free(pos);
     points_finish(P, n);
@@ -289,17 +308,29 @@ static void points_regroup(Points *P, const Points *O, const uint32_t *row_of, u
         if (r != NONE32) P->off[r + 1]++, n++;
     }
     for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
-    points_alloc(P, n);
+    points_alloc(P, n, O->prio != NULL);
     uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
     memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
-    for (size_t k = 0; k < no; k++) {
-        uint32_t r = rowk[k];
-        if (r == NONE32) continue;
-        size_t j = pos[r]++;
-        P->t[j] = O->t[k];
-        P->cum[j] = O->cum[k + 1] - O->cum[k];
-        P->id[j] = O->id[k];
-        P->ev[j] = oev[k];
+    if (O->prio) {
+        /* (instants: t, the event and its weight) */
+        for (size_t k = 0; k < no; k++) {
+            uint32_t r = rowk[k];
+            if (r == NONE32) continue;
+            size_t j = pos[r]++;
+            P->t[j] = O->t[k];
+            P->prio[j] = O->prio[k];
+            P->id[j] = oev[k];
+        }
+    } else {
+        for (size_t k = 0; k < no; k++) {
+            uint32_t r = rowk[k];
+            if (r == NONE32) continue;
+            size_t j = pos[r]++;
+            P->t[j] = O->t[k];
+            P->cum[j] = O->cum[k + 1] - O->cum[k];
+            P->id[j] = O->id[k];
+            P->ev[j] = oev[k];
+        }
     }
     free(pos);
     xfree_big(rowk, (no + 1) * sizeof(uint32_t));
@@ -319,7 +350,7 @@ static void points_derive(Summary *S, Points *P, const Points *B, const uint32_t
     for (size_t k = 0; k < nb; k++) n += selected(S, B->ev[k]);
     P->nrows = nrows;
     P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
-    points_alloc(P, n);
+    points_alloc(P, n, B->prio != NULL);
     n = 0;
     double acc = 0;
     for (uint32_t r = 0; r < B->nrows; r++) {
@@ -327,15 +358,19 @@ static void points_derive(Summary *S, Points *P, const Points *B, const uint32_t
         for (size_t k = B->off[r]; k < B->off[r + 1]; k++) {
             if (!selected(S, B->ev[k])) continue;
             P->t[n] = B->t[k];
-            P->id[n] = B->id[k];
             P->ev[n] = B->ev[k];
-            P->cum[n] = acc;
-            acc += B->cum[k + 1] - B->cum[k]; /* (exact: integer weights) */
+            P->id[n] = B->id[k];
+            if (B->prio) {
+                P->prio[n] = B->prio[k];
+            } else {
+                P->cum[n] = acc;
+                acc += B->cum[k + 1] - B->cum[k]; /* (exact: integer weights) */
+            }
             n++;
             P->off[to + 1]++;
         }
     }
-    P->cum[n] = acc;
+    if (!B->prio) P->cum[n] = acc;
     for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
     P->built = true;
 }
@@ -426,7 +461,7 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
         raw[n++] = (RawPt){row, ev, t, wt[m], m};
     }
     xfree_big(wt, ((size_t)s->nmsg + 1) * sizeof(double));
-    points_from_raw(P, raw, n, nrows_of(S, rk));
+    points_from_raw(P, raw, n, nrows_of(S, rk), false);
     xfree_big(raw, ((size_t)s->nmsg + 1) * sizeof(RawPt));
     return P;
 }
@@ -636,7 +671,7 @@ bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, siz
         }
     }
     steps_from_raw(&S->xsteps[rk], raw.v, raw.len, nrows_of(S, rk), false, 0);
-    points_from_raw(&S->xpts[rk], pts.v, pts.len, nrows_of(S, rk));
+    points_from_raw(&S->xpts[rk], pts.v, pts.len, nrows_of(S, rk), false);
     VEC_FREE(raw);
     VEC_FREE(pts);
     return true;
@@ -662,7 +697,10 @@ static int glyph_prio(const Store *s, uint32_t e)
 
 /* The instants with a glyph, per row; a point's weight is its glyph's
  * importance (glyph_prio), so that a frame picks a cell's glyph from the
- * points alone, without reading the events' columns */
+ * points alone, without reading the events' columns; kept in a byte (prio,
+ * no prefix sums: no frame adds them up), the point's id being its event:
+ * 13 bytes a point, which the first Gantt by activity writes for every
+ * instant of the trace (regrouped from the locations' series) */
 static Points *glyph_points(Summary *S, RowKind rk)
 {
     Points *P = &S->glyphs[rk];
@@ -705,7 +743,7 @@ static Points *glyph_points(Summary *S, RowKind rk)
             }
         }
     }
-    points_from_raw(P, raw.v, raw.len, nrows_of(S, rk));
+    points_from_raw(P, raw.v, raw.len, nrows_of(S, rk), true);
     VEC_FREE(raw);
     return P;
 }
@@ -720,7 +758,7 @@ uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
     uint32_t best = NONE32;
     int bp = 0;
     for (size_t k = i; k < j && k < i + 64; k++) {
-        int p = (int)(P->cum[k + 1] - P->cum[k]);
+        int p = P->prio[k];
         if (p > bp) bp = p, best = P->id[k];
     }
     return best;
@@ -793,7 +831,7 @@ int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g,
         uint32_t best = NONE32;
         int bp = 0;
         for (size_t k = i; k < j && k < i + 64; k++) {
-            int p = (int)(P->cum[k + 1] - P->cum[k]); /* (its glyph_prio) */
+            int p = P->prio[k]; /* (its glyph_prio) */
             if (p > bp) bp = p, best = P->id[k];
         }
         cell[n] = c;
@@ -835,4 +873,20 @@ uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool ar
         n += off[ids[q]] != off[ids[q] + 1];
     }
     return n;
+}
+
+void summary_gantt_points(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged)
+{
+    if (glyphs && rs->kind != ROWS_PAIR) glyph_points_built(S, rs->kind);
+    if (!arrivals) return;
+    Points *A = arrival_points_built(S, rs->kind);
+    if (merged) rowpts_get(S, rs, A);
+}
+
+bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged)
+{
+    if (glyphs && rs->kind != ROWS_PAIR && !S->glyphs[rs->kind].built) return false;
+    if (!arrivals) return true;
+    const Points *A = &S->msg[1][rs->kind];
+    return A->built && (!merged || rowpts_ready(S, rs, A));
 }

@@ -149,10 +149,15 @@ static size_t merged_bytes(const Points *P)
            sizeof(double);
 }
 
+bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src)
+{
+    return S->rowarr.P.built && S->rowarr.src == src && rowkey_matches(&S->rowarr.key, rs);
+}
+
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
 {
     Points *P = &S->rowarr.P;
-    if (P->built && S->rowarr.src == A && rowkey_matches(&S->rowarr.key, rs)) return P;
+    if (rowpts_ready(S, rs, A)) return P;
     rowkey_free(&S->rowarr.key);
     merged_free(P);
     rowkey_set(&S->rowarr.key, rs);
