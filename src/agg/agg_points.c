@@ -185,14 +185,15 @@ static int cmp_rawpt(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* the four arrays in one block: one big allocation (huge pages, and the
- * big-block recycler, from 4 MiB on) instead of four; prio: a series of
- * instants (t, id == ev, prio: 13 bytes a point, the memory a first draw
- * writes) */
+/* the four arrays in one block: one big allocation (the big-block
+ * recycler from 4 MiB on) instead of four; fresh memory in 4 KiB pages,
+ * not huge ones, whose first touch (while a first frame waits) can stall
+ * on compaction; prio: a series of instants (t, id == ev, prio: 13 bytes
+ * a point, the memory a first draw writes) */
 static void points_alloc(Points *P, size_t n, bool prio)
 {
     P->cap = n + 1;
-    P->t = xmalloc_big(P->cap * (prio ? PT_BYTES_PRIO : PT_BYTES));
+    P->t = xmalloc_big_small_pages(P->cap * (prio ? PT_BYTES_PRIO : PT_BYTES));
     if (prio) {
         P->cum = NULL;
         P->id = P->ev = (uint32_t *)(P->t + P->cap);
@@ -293,30 +294,32 @@ void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows, bool prio)
  * arrays: the same as points_from_raw over O's points in O's order (a
  * stable counting sort by row, then each row by time), without the raw
  * copy (32 bytes a point, fresh memory); the rows are looked up once,
- * read ahead (O's events are far apart in row_of) */
+ * read ahead (O's events are far apart in row_of), and P->off serves as
+ * the rows' write positions */
 static void points_regroup(Points *P, const Points *O, const uint32_t *row_of, uint32_t nrows)
 {
     size_t no = O->off[O->nrows], n = 0;
     const uint32_t *oev = O->ev;
     uint32_t *rowk = xmalloc_big((no + 1) * sizeof(uint32_t));
     P->nrows = nrows;
-    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    uint32_t *off = P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    /* row r's count in off[r + 2]; summed, off[r + 1] is where row r
+     * starts, and each point placed moves it on: at the end, where row r
+     * ends, which is where row r + 1 starts */
     for (size_t k = 0; k < no; k++) {
         if (k + 32 < no) __builtin_prefetch(&row_of[oev[k + 32]]);
         uint32_t r = row_of[oev[k]];
         rowk[k] = r;
-        if (r != NONE32) P->off[r + 1]++, n++;
+        if (r != NONE32) off[r + 2]++, n++;
     }
-    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    for (uint32_t r = 0; r < nrows; r++) off[r + 2] += off[r + 1];
     points_alloc(P, n, O->prio != NULL);
-    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
-    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
     if (O->prio) {
         /* (instants: t, the event and its weight) */
         for (size_t k = 0; k < no; k++) {
             uint32_t r = rowk[k];
             if (r == NONE32) continue;
-            size_t j = pos[r]++;
+            size_t j = off[r + 1]++;
             P->t[j] = O->t[k];
             P->prio[j] = O->prio[k];
             P->id[j] = oev[k];
@@ -325,14 +328,14 @@ static void points_regroup(Points *P, const Points *O, const uint32_t *row_of, u
         for (size_t k = 0; k < no; k++) {
             uint32_t r = rowk[k];
             if (r == NONE32) continue;
-            size_t j = pos[r]++;
+            size_t j = off[r + 1]++;
             P->t[j] = O->t[k];
             P->cum[j] = O->cum[k + 1] - O->cum[k];
             P->id[j] = O->id[k];
             P->ev[j] = oev[k];
         }
     }
-    free(pos);
+    off[nrows + 1] = 0; /* (as points_from_raw leaves it) */
     xfree_big(rowk, (no + 1) * sizeof(uint32_t));
     points_finish(P, n);
 }
