@@ -211,6 +211,9 @@ uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
  * (<= g->ncell). Costs a binary search per such cell (and at most 64
  * points), nothing per empty cell. */
 int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count);
+/* What summary_glyph_cells(S, rk, row, ...) will read first, read ahead
+ * (a frame's rows in spawn-tree order visit their members far apart). */
+void summary_glyph_ahead(Summary *S, RowKind rk, uint32_t row);
 /* summary_arrivals for every cell of g at once, sparsely (as above). */
 int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
 /* summary_arrival_cells for display row r of rs, its members at once:

@@ -822,6 +822,16 @@ static inline Points *arrival_points_built(Summary *S, RowKind rk)
     return S->msg[1][rk].built ? &S->msg[1][rk] : msg_points(S, true, rk);
 }
 
+void summary_glyph_ahead(Summary *S, RowKind rk, uint32_t row)
+{
+    const Points *P = &S->glyphs[rk];
+    if (rk == ROWS_PAIR || !P->built) return;
+    size_t k = P->off[row];
+    __builtin_prefetch(&P->t[k]);
+    __builtin_prefetch(&P->id[k]);
+    __builtin_prefetch(&P->prio[k]);
+}
+
 int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count)
 {
     if (rk == ROWS_PAIR) return 0;
@@ -872,6 +882,7 @@ uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool ar
     const uint32_t *off = P->off, *ids = rs->ids;
     uint32_t n = 0;
     for (uint32_t q = rowset_first(rs, r), e = rowset_end(rs, r); q < e; q++) {
+        if (q + 16 < e) __builtin_prefetch(&off[ids[q + 16]]); /* (members in spawn-tree order are far apart) */
         k[n] = q;
         n += off[ids[q]] != off[ids[q] + 1];
     }

@@ -121,6 +121,7 @@ static void glyph_rows_worker(void *ctx, int wk, int nw)
         uint32_t nm = summary_point_members(G->S, G->rs, (uint32_t)r, false, memb);
         for (uint32_t m = 0; m < nm; m++) {
             uint32_t k = memb[m];
+            if (m + 4 < nm) summary_glyph_ahead(G->S, G->rs->kind, G->rs->ids[memb[m + 4]]);
             int nk = summary_glyph_cells(G->S, G->rs->kind, G->rs->ids[k], G->g, cells, cev, ccnt);
             for (int q = 0; q < nk; q++) {
                 uint32_t e = cev[q], *best = &bestc[cells[q]];
