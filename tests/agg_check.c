@@ -586,8 +586,18 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                 /* a display row's arrivals merged (the Gantt's rows of many
                  * members): per cell the members' total, and the arrival
                  * when it is the only one */
+                const RowArrivals *RA = summary_row_arrivals(S, &rs);
                 for (uint32_t gi = 0; gi < rs.ng; gi++) {
                     int na = summary_row_arrival_cells(S, &rs, gi, &g, ca, an, af), xa = 0;
+                    {
+                        /* (the same from the row set's series fetched once) */
+                        int ca2[64];
+                        uint32_t an2[64], af2[64]; /* (nc = 50) */
+                        int nb = summary_row_arrivals_cells(RA, gi, &g, ca2, an2, af2);
+                        if (nb != na || memcmp(ca2, ca, (size_t)na * sizeof(int)) || memcmp(an2, an, (size_t)na * sizeof(uint32_t)) ||
+                            memcmp(af2, af, (size_t)na * sizeof(uint32_t)))
+                            bad++;
+                    }
                     for (int i = 0; i < nc; i++) {
                         uint32_t tot = 0, one = NONE32;
                         for (uint32_t k = rowset_first(&rs, gi); k < rowset_end(&rs, gi); k++) {

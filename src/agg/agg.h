@@ -224,6 +224,14 @@ int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *
  * member; a frame should use it when its rows group many members. */
 int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n,
                               uint32_t *one);
+/* The same for every display row of rs, the row set recognised once (it
+ * is compared with the one the merged series was built for, an O(members)
+ * test, which per row would cost more than the row): the merged series of
+ * rs, built if needed, valid until the summary is asked for another row
+ * set's; then the cells of display row r from it. */
+typedef struct RowArrivals RowArrivals;
+const RowArrivals *summary_row_arrivals(Summary *S, const RowSet *rs);
+int summary_row_arrivals_cells(const RowArrivals *A, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *one);
 /* The members of display row r of rs (their positions k, rowset_first
  * .. rowset_end, in order) whose base rows have instants with a glyph
  * (arrivals: message arrivals) at all, into k[] (room for the row's

@@ -290,9 +290,10 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* arrivals per row and cell: how many, and the first member's first */
         uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
         for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
+        const RowArrivals *rowarr = msgs && merged && nr ? summary_row_arrivals(S, &rs) : NULL; /* (the rows recognised once) */
         for (uint32_t r = 0; r < nr && msgs; r++) {
             if (merged) {
-                int nk = summary_row_arrival_cells(S, &rs, r, &g, cells, ccnt, cev);
+                int nk = summary_row_arrivals_cells(rowarr, r, &g, cells, ccnt, cev);
                 for (int q = 0; q < nk; q++) {
                     size_t z = (size_t)r * ncz + (size_t)cells[q];
                     firstc[z] = cev[q];
