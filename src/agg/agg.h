@@ -32,6 +32,7 @@
  * status line's count: the selection's times by bucket, the lanes open at
  * a time), agg_lanes.c (lanes,
  * segments, the location index), agg_points.c (point series, steps),
+ * agg_instants.c (the Gantt's instants and arrivals per cell),
  * agg_rowpts.c (a display row's series merged; the matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
  * reducers), agg_groups.c (group summaries: a grouped row's busy / sync
  * per cell), agg_dominant.c (the Gantt's dominant interval),

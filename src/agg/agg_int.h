@@ -376,6 +376,16 @@ void points_free(Points *p);
 void steps_free(Steps *p);
 /* (prio: a series of instants, weights 0..255 and id == ev) */
 void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows, bool prio);
+/* P: the points of O (the other row kind's series of the same events), each
+ * in the row row_of[its event] (NONE32: left out) */
+void points_regroup(Points *P, const Points *O, const uint32_t *row_of, uint32_t nrows);
+/* P: the points of B (base's) whose event S selects, in B's order; rowmap
+ * (or NULL) renumbers base's rows */
+void points_derive(Summary *S, Points *P, const Points *B, const uint32_t *rowmap, uint32_t nrows);
+static inline uint32_t nrows_of(const Summary *S, RowKind rk)
+{
+    return rk == ROWS_LOC ? S->s->nloc : rk == ROWS_ACT ? S->s->nact : S->npairs;
+}
 void build_pairs(Summary *S);
 Points *msg_points(Summary *S, bool recv, RowKind rk);
 size_t pts_lower(const Points *P, uint32_t r, int64_t t);
@@ -384,7 +394,7 @@ void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def);
 
 /* agg_frame.c */
 uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t);
-/* agg_points.c: the cells of g where row r of P has points, their
+/* agg_instants.c: the cells of g where row r of P has points, their
  * count and first point's id (summary_arrival_cells on any Points) */
 int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
 /* agg_rowpts.c: the merged series of a row set (S->rowarr): the points
