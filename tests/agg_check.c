@@ -599,8 +599,18 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                 /* a display row's arrivals merged (the Gantt's rows of many
                  * members): per cell the members' total, and the arrival
                  * when it is the only one */
+                const RowArrivals *RA = summary_row_arrivals(S, &rs);
                 for (uint32_t gi = 0; gi < rs.ng; gi++) {
                     int na = summary_row_arrival_cells(S, &rs, gi, &g, ca, an, af), xa = 0;
+                    {
+                        /* (the same from the row set's series fetched once) */
+                        int ca2[64];
+                        uint32_t an2[64], af2[64]; /* (nc = 50) */
+                        int nb = summary_row_arrivals_cells(RA, gi, &g, ca2, an2, af2);
+                        if (nb != na || memcmp(ca2, ca, (size_t)na * sizeof(int)) || memcmp(an2, an, (size_t)na * sizeof(uint32_t)) ||
+                            memcmp(af2, af, (size_t)na * sizeof(uint32_t)))
+                            bad++;
+                    }
                     for (int i = 0; i < nc; i++) {
                         uint32_t tot = 0, one = NONE32;
                         for (uint32_t k = rowset_first(&rs, gi); k < rowset_end(&rs, gi); k++) {
@@ -819,9 +829,11 @@ static bool same_points(const Points *A, const Points *B)
 {
     if (!A->built || !B->built || A->nrows != B->nrows) return false;
     size_t n = A->off[A->nrows];
+    if (!A->prio != !B->prio || !A->cum != !B->cum || !A->prio == !A->cum) return false;
     return !memcmp(A->off, B->off, ((size_t)A->nrows + 1) * sizeof(uint32_t)) && B->off[B->nrows] == n &&
-           !memcmp(A->t, B->t, n * sizeof(int64_t)) && !memcmp(A->cum, B->cum, (n + 1) * sizeof(double)) &&
-           !memcmp(A->id, B->id, n * sizeof(uint32_t)) && !memcmp(A->ev, B->ev, n * sizeof(uint32_t));
+           !memcmp(A->t, B->t, n * sizeof(int64_t)) && (!A->cum || !memcmp(A->cum, B->cum, (n + 1) * sizeof(double))) &&
+           (!A->prio || !memcmp(A->prio, B->prio, n)) && !memcmp(A->id, B->id, n * sizeof(uint32_t)) &&
+           !memcmp(A->ev, B->ev, n * sizeof(uint32_t));
 }
 
 /* the instants' and messages' series by location and by activity are the

@@ -9,7 +9,7 @@
  * Owns: summary_build / summary_free, the rank of the selection bitmap.
  * Invariants: a summary only reads its store and selection; everything
  * built after summary_build is built lazily, once, by the file that owns
- * it (agg_lanes.c, agg_points.c, agg_rows.c, agg_frame.c, agg_count.c), except the parts
+ * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c), except the parts
  * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
  * built again for another row set.
  */
@@ -42,7 +42,7 @@ size_t summary_nsegments(const Summary *S) { return S->nseg; }
 
 static size_t points_bytes(const Points *P)
 {
-    return P->built ? ((size_t)P->nrows + 2) * 4 + P->cap * (8 + 8 + 4 + 4) : 0;
+    return P->built ? ((size_t)P->nrows + 2) * 4 + points_block_bytes(P) : 0;
 }
 
 static size_t steps_bytes(const Steps *P)

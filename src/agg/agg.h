@@ -32,6 +32,7 @@
  * status line's count: the selection's times by bucket, the lanes open at
  * a time), agg_lanes.c (lanes,
  * segments, the location index), agg_points.c (point series, steps),
+ * agg_instants.c (the Gantt's instants and arrivals per cell),
  * agg_rowpts.c (a display row's series merged; the matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
  * reducers), agg_groups.c (group summaries: a grouped row's busy / sync
  * per cell), agg_dominant.c (the Gantt's dominant interval),
@@ -211,6 +212,9 @@ uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64
  * (<= g->ncell). Costs a binary search per such cell (and at most 64
  * points), nothing per empty cell. */
 int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count);
+/* What summary_glyph_cells(S, rk, row, ...) will read first, read ahead
+ * (a frame's rows in spawn-tree order visit their members far apart). */
+void summary_glyph_ahead(Summary *S, RowKind rk, uint32_t row);
 /* summary_arrivals for every cell of g at once, sparsely (as above). */
 int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
 /* summary_arrival_cells for display row r of rs, its members at once:
@@ -221,12 +225,27 @@ int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *
  * member; a frame should use it when its rows group many members. */
 int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n,
                               uint32_t *one);
+/* The same for every display row of rs, the row set recognised once (it
+ * is compared with the one the merged series was built for, an O(members)
+ * test, which per row would cost more than the row): the merged series of
+ * rs, built if needed, valid until the summary is asked for another row
+ * set's; then the cells of display row r from it. */
+typedef struct RowArrivals RowArrivals;
+const RowArrivals *summary_row_arrivals(Summary *S, const RowSet *rs);
+int summary_row_arrivals_cells(const RowArrivals *A, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *one);
 /* The members of display row r of rs (their positions k, rowset_first
  * .. rowset_end, in order) whose base rows have instants with a glyph
  * (arrivals: message arrivals) at all, into k[] (room for the row's
  * members); how many. A row of 3,500 members (a task runtime's
  * activities) then costs a call per member with something to draw. */
 uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool arrivals, uint32_t *k);
+/* The series a Gantt frame of rs reads for its instants (glyphs) and its
+ * arrivals (merged: per display row, summary_row_arrival_cells; else per
+ * member), built if they are not; _ready: whether they are. They are no
+ * part of what agg_dominant reads or builds, so that a first frame may
+ * build them on one core while agg_dominant runs on the others. */
+void summary_gantt_points(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged);
+bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged);
 
 /* Whether base row `row` has a selected event starting in [a, b) or an
  * interval of the selection open in it. */

@@ -574,6 +574,17 @@ size_t rowlanes_bytes(const RowLanes *R)
     return b;
 }
 
+/* What row_lanes(S, rk, row) reads, read ahead in stages (its offset,
+ * then its first lane's number, then that lane): the rows of a row set in
+ * spawn-tree order are far apart */
+static inline void row_lanes_ahead(const Summary *S, RowKind rk, uint32_t row, int stage)
+{
+    const uint32_t *off = rk == ROWS_LOC ? S->loc_off : S->act_off, *ls = rk == ROWS_LOC ? S->loc_lanes : S->act_lanes;
+    if (stage == 0) __builtin_prefetch(&off[row]);
+    else if (stage == 1) __builtin_prefetch(&ls[off[row]]);
+    else if (off[row] < off[row + 1]) __builtin_prefetch(&S->lanes[ls[off[row]]]);
+}
+
 /* S->rowlanes for rs (rebuilt when the row set or its grouping changes):
  * a frame then reads each group's lanes and spans in order, instead of
  * each member's lanes and each lane wherever they are */
@@ -587,6 +598,7 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
     R->lt = xcalloc((size_t)rs->ng + 1, sizeof(LaneTime *));
     size_t n = 0;
     for (uint32_t k = 0; k < rs->n; k++) {
+        if (k + 16 < rs->n) row_lanes_ahead(S, rs->kind, rs->ids[k + 16], 0);
         uint32_t nl;
         row_lanes(S, rs->kind, rs->ids[k], &nl);
         n += nl;
@@ -604,6 +616,8 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
     for (uint32_t gi = 0; gi < rs->ng; gi++) {
         R->goff[gi] = (uint32_t)o;
         for (uint32_t k = rowset_first(rs, gi); k < rowset_end(rs, gi); k++) {
+            for (int st = 0; st < 3; st++)
+                if (k + 24 - 8 * st < rs->n) row_lanes_ahead(S, rs->kind, rs->ids[k + 24 - 8 * st], st);
             uint32_t nl;
             const uint32_t *ls = row_lanes(S, rs->kind, rs->ids[k], &nl);
             for (uint32_t q = 0; q < nl; q++, o++) {

@@ -61,17 +61,25 @@ typedef struct {
     uint8_t shift;
 } Lane;
 
-/* sorted points per row, with prefix sums of their weights */
+/* sorted points per row, with prefix sums of their weights; or, in a
+ * series of instants (prio non-NULL: the instants with a glyph), each
+ * point's small weight in a byte instead of the prefix sums, and id == ev
+ * (one array): 13 bytes a point instead of 24 */
 typedef struct {
     bool built;
     uint32_t nrows;
     uint32_t *off; /* nrows + 1 */
     int64_t *t;
-    double *cum;   /* cum[k] = the weights of points [row start, k) ... as a global prefix */
+    double *cum;   /* cum[k] = the weights of points [row start, k) ... as a global prefix (NULL with prio) */
     uint32_t *id;  /* message or event */
-    uint32_t *ev;  /* the event whose selection keeps the point */
+    uint32_t *ev;  /* the event whose selection keeps the point (with prio: id) */
+    uint8_t *prio; /* (a series of instants) each point's weight, 0..255 */
     size_t cap;    /* the arrays' size */
 } Points;
+/* point k's weight */
+static inline double pt_weight(const Points *P, size_t k) { return P->prio ? (double)P->prio[k] : P->cum[k + 1] - P->cum[k]; }
+/* the bytes of P's block of points (t, cum or prio, id, ev) */
+size_t points_block_bytes(const Points *P);
 
 /* step functions per row: value v[k] on [t[k], t[k+1]) */
 typedef struct {
@@ -408,7 +416,24 @@ typedef struct {
 } RawPt;
 void points_free(Points *p);
 void steps_free(Steps *p);
-void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows);
+/* (prio: a series of instants, weights 0..255 and id == ev) */
+void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows, bool prio);
+/* P's arrays for n points in one block (prio: a series of instants), and,
+ * once its rows are filled in (P->off their starts), each row sorted by
+ * (time, id) and the weights made prefix sums: for a series written
+ * straight into its rows' places instead of through points_from_raw */
+void points_alloc(Points *P, size_t n, bool prio);
+void points_finish(Points *P, size_t n);
+/* P: the points of O (the other row kind's series of the same events), each
+ * in the row row_of[its event] (NONE32: left out) */
+void points_regroup(Points *P, const Points *O, const uint32_t *row_of, uint32_t nrows);
+/* P: the points of B (base's) whose event S selects, in B's order; rowmap
+ * (or NULL) renumbers base's rows */
+void points_derive(Summary *S, Points *P, const Points *B, const uint32_t *rowmap, uint32_t nrows);
+static inline uint32_t nrows_of(const Summary *S, RowKind rk)
+{
+    return rk == ROWS_LOC ? S->s->nloc : rk == ROWS_ACT ? S->s->nact : S->npairs;
+}
 void build_pairs(Summary *S);
 Points *msg_points(Summary *S, bool recv, RowKind rk);
 size_t pts_lower(const Points *P, uint32_t r, int64_t t);
@@ -417,12 +442,14 @@ void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def);
 
 /* agg_frame.c */
 uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t);
-/* agg_points.c: the cells of g where row r of P has points, their
+/* agg_instants.c: the cells of g where row r of P has points, their
  * count and first point's id (summary_arrival_cells on any Points) */
 int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
 /* agg_rowpts.c: the merged series of a row set (S->rowarr): the points
  * of src of each display row of rs (a row of P per display row) */
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *src);
+/* whether S->rowarr holds src's points for rs already */
+bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src);
 void rowarr_free(Summary *S);
 size_t rowarr_bytes(const Summary *S);
 /* agg_count.c: the time order of the selection (S->tord) */

@@ -1,12 +1,15 @@
 /*
  * agg_points.c — sorted point series and step functions per row: message
- * ends (bytes, events of pairs), location pairs, counters, expressions,
- * instants with glyphs (the communication matrix is agg_rowpts.c's).
+ * ends (bytes, events of pairs), location pairs, counters, expressions;
+ * the series' layout, building, regrouping by the other row kind and
+ * deriving from a base summary's (the instants with glyphs and the
+ * per-cell walks are agg_instants.c's, the communication matrix
+ * agg_rowpts.c's).
  *
- * Owns: Summary.msg, pairs, counter, xsteps, xpts, xval, glyphs.
+ * Owns: Summary.msg, pairs, counter, xsteps, xpts, xval.
  * Invariants: each series is built lazily on first use, per row kind; a
  * row's points are sorted by (time, id) and cum is a global prefix sum of
- * their weights; a filtered summary with a base derives its series from
+ * their weights (the instants': each weight in prio instead, id == ev); a filtered summary with a base derives its series from
  * the base's in one pass (a subset of sorted points is sorted).
  */
 #include "agg_int.h"
@@ -19,12 +22,17 @@
 
 #include "filters/filter.h"
 
-#define PT_BYTES (sizeof(int64_t) + sizeof(double) + 2 * sizeof(uint32_t)) /* a point's, in its Points */
+/* a point's bytes in its Points: t, cum, id and ev; in a series of
+ * instants t, id (which is ev) and its weight */
+#define PT_BYTES (sizeof(int64_t) + sizeof(double) + 2 * sizeof(uint32_t))
+#define PT_BYTES_PRIO (sizeof(int64_t) + sizeof(uint32_t) + 1)
+
+size_t points_block_bytes(const Points *P) { return P->cap * (P->prio ? PT_BYTES_PRIO : PT_BYTES); }
 
 void points_free(Points *p)
 {
     free(p->off);
-    xfree_big(p->t, p->cap * PT_BYTES); /* (t, cum, id and ev: one block) */
+    xfree_big(p->t, points_block_bytes(p)); /* (t, cum, id and ev: one block) */
     memset(p, 0, sizeof *p);
 }
 
@@ -183,12 +191,22 @@ static int cmp_rawpt(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* the four arrays in one block: one big allocation (huge pages, and the
- * big-block recycler, from 4 MiB on) instead of four */
-static void points_alloc(Points *P, size_t n)
+/* the four arrays in one block: one big allocation (the big-block
+ * recycler from 4 MiB on) instead of four; fresh memory in 4 KiB pages,
+ * not huge ones, whose first touch (while a first frame waits) can stall
+ * on compaction; prio: a series of instants (t, id == ev, prio: 13 bytes
+ * a point, the memory a first draw writes) */
+void points_alloc(Points *P, size_t n, bool prio)
 {
     P->cap = n + 1;
-    P->t = xmalloc_big(P->cap * PT_BYTES);
+    P->t = xmalloc_big_small_pages(P->cap * (prio ? PT_BYTES_PRIO : PT_BYTES));
+    if (prio) {
+        P->cum = NULL;
+        P->id = P->ev = (uint32_t *)(P->t + P->cap);
+        P->prio = (uint8_t *)(P->id + P->cap);
+        return;
+    }
+    P->prio = NULL;
     P->cum = (double *)(P->t + P->cap);
     P->id = (uint32_t *)(P->cum + P->cap);
     P->ev = P->id + P->cap;
@@ -218,8 +236,9 @@ static void sort_row(RawPt *v, size_t n)
 
 /* (points_from_raw, points_regroup) P's rows, counted and filled in, each
  * sorted by (time, id) unless it is in order already (as the store's
- * orders mostly leave it); then the weights in cum made a prefix sum */
-static void points_finish(Points *P, size_t n)
+ * orders mostly leave it); then the weights in cum made a prefix sum
+ * (with prio, they stay where they are) */
+void points_finish(Points *P, size_t n)
 {
     uint32_t nrows = P->nrows;
     VEC(RawPt) tmp = {0};
@@ -228,17 +247,20 @@ static void points_finish(Points *P, size_t n)
         while (k + 1 < b && (P->t[k] < P->t[k + 1] || (P->t[k] == P->t[k + 1] && P->id[k] < P->id[k + 1]))) k++;
         if (k + 1 >= b) continue;
         tmp.len = 0;
-        for (size_t i = a; i < b; i++) VEC_PUSH(tmp, ((RawPt){r, P->ev[i], P->t[i], P->cum[i], P->id[i]}));
+        for (size_t i = a; i < b; i++) VEC_PUSH(tmp, ((RawPt){r, P->ev[i], P->t[i], P->prio ? P->prio[i] : P->cum[i], P->id[i]}));
         sort_row(tmp.v, tmp.len);
         for (size_t i = a; i < b; i++) {
             const RawPt *x = &tmp.v[i - a];
             P->t[i] = x->t;
-            P->cum[i] = x->w;
+            if (P->prio) P->prio[i] = (uint8_t)x->w;
+            else P->cum[i] = x->w;
+            P->ev[i] = x->ev; /* (with prio the same array as id, and the same value) */
             P->id[i] = x->id;
-            P->ev[i] = x->ev;
         }
     }
     VEC_FREE(tmp);
+    P->built = true;
+    if (P->prio) return;
     double acc = 0;
     for (size_t i = 0; i < n; i++) {
         double w = P->cum[i];
@@ -246,11 +268,11 @@ static void points_finish(Points *P, size_t n)
         acc += w;
     }
     P->cum[n] = acc;
-    P->built = true;
 }
 
-/* sort raw points into a Points structure of nrows rows */
-void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
+/* sort raw points into a Points structure of nrows rows (prio: a series
+ * of instants, each weight 0..255, each id its event) */
+void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows, bool prio)
 {
     P->nrows = nrows;
     P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
@@ -258,15 +280,16 @@ void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
     for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
     /* a stable counting sort by row straight into the arrays (cum holding
      * the weights for now); then each row by time (points_finish) */
-    points_alloc(P, n);
+    points_alloc(P, n, prio);
     uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
     memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
     for (size_t i = 0; i < n; i++) {
         size_t k = pos[raw[i].row]++;
         P->t[k] = raw[i].t;
-        P->cum[k] = raw[i].w;
-        P->id[k] = raw[i].id;
+        if (prio) P->prio[k] = (uint8_t)raw[i].w;
+        else P->cum[k] = raw[i].w;
         P->ev[k] = raw[i].ev;
+        P->id[k] = raw[i].id;
     }
     free(pos);
     points_finish(P, n);
@@ -277,52 +300,61 @@ void points_from_raw(Points *P, RawPt *raw, size_t n, uint32_t nrows)
  * arrays: the same as points_from_raw over O's points in O's order (a
  * stable counting sort by row, then each row by time), without the raw
  * copy (32 bytes a point, fresh memory); the rows are looked up once,
- * read ahead (O's events are far apart in row_of) */
-static void points_regroup(Points *P, const Points *O, const uint32_t *row_of, uint32_t nrows)
+ * read ahead (O's events are far apart in row_of), and P->off serves as
+ * the rows' write positions */
+void points_regroup(Points *P, const Points *O, const uint32_t *row_of, uint32_t nrows)
 {
     size_t no = O->off[O->nrows], n = 0;
     const uint32_t *oev = O->ev;
     uint32_t *rowk = xmalloc_big((no + 1) * sizeof(uint32_t));
     P->nrows = nrows;
-    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    uint32_t *off = P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    /* row r's count in off[r + 2]; summed, off[r + 1] is where row r
+     * starts, and each point placed moves it on: at the end, where row r
+     * ends, which is where row r + 1 starts */
     for (size_t k = 0; k < no; k++) {
         if (k + 32 < no) __builtin_prefetch(&row_of[oev[k + 32]]);
         uint32_t r = row_of[oev[k]];
         rowk[k] = r;
-        if (r != NONE32) P->off[r + 1]++, n++;
+        if (r != NONE32) off[r + 2]++, n++;
     }
-    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
-    points_alloc(P, n);
-    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
-    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
-    for (size_t k = 0; k < no; k++) {
-        uint32_t r = rowk[k];
-        if (r == NONE32) continue;
-        size_t j = pos[r]++;
-        P->t[j] = O->t[k];
-        P->cum[j] = O->cum[k + 1] - O->cum[k];
-        P->id[j] = O->id[k];
-        P->ev[j] = oev[k];
+    for (uint32_t r = 0; r < nrows; r++) off[r + 2] += off[r + 1];
+    points_alloc(P, n, O->prio != NULL);
+    if (O->prio) {
+        /* (instants: t, the event and its weight) */
+        for (size_t k = 0; k < no; k++) {
+            uint32_t r = rowk[k];
+            if (r == NONE32) continue;
+            size_t j = off[r + 1]++;
+            P->t[j] = O->t[k];
+            P->prio[j] = O->prio[k];
+            P->id[j] = oev[k];
+        }
+    } else {
+        for (size_t k = 0; k < no; k++) {
+            uint32_t r = rowk[k];
+            if (r == NONE32) continue;
+            size_t j = off[r + 1]++;
+            P->t[j] = O->t[k];
+            P->cum[j] = O->cum[k + 1] - O->cum[k];
+            P->id[j] = O->id[k];
+            P->ev[j] = oev[k];
+        }
     }
-    free(pos);
+    off[nrows + 1] = 0; /* (as points_from_raw leaves it) */
     xfree_big(rowk, (no + 1) * sizeof(uint32_t));
     points_finish(P, n);
 }
 
-static uint32_t nrows_of(const Summary *S, RowKind rk)
-{
-    return rk == ROWS_LOC ? S->s->nloc : rk == ROWS_ACT ? S->s->nact : S->npairs;
-}
-
 /* P: the points of B (base's) whose event S selects, in B's order;
  * rowmap renumbers base's rows */
-static void points_derive(Summary *S, Points *P, const Points *B, const uint32_t *rowmap, uint32_t nrows)
+void points_derive(Summary *S, Points *P, const Points *B, const uint32_t *rowmap, uint32_t nrows)
 {
     size_t nb = B->off[B->nrows], n = 0;
     for (size_t k = 0; k < nb; k++) n += selected(S, B->ev[k]);
     P->nrows = nrows;
     P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
-    points_alloc(P, n);
+    points_alloc(P, n, B->prio != NULL);
     n = 0;
     double acc = 0;
     for (uint32_t r = 0; r < B->nrows; r++) {
@@ -330,15 +362,19 @@ static void points_derive(Summary *S, Points *P, const Points *B, const uint32_t
         for (size_t k = B->off[r]; k < B->off[r + 1]; k++) {
             if (!selected(S, B->ev[k])) continue;
             P->t[n] = B->t[k];
-            P->id[n] = B->id[k];
             P->ev[n] = B->ev[k];
-            P->cum[n] = acc;
-            acc += B->cum[k + 1] - B->cum[k]; /* (exact: integer weights) */
+            P->id[n] = B->id[k];
+            if (B->prio) {
+                P->prio[n] = B->prio[k];
+            } else {
+                P->cum[n] = acc;
+                acc += B->cum[k + 1] - B->cum[k]; /* (exact: integer weights) */
+            }
             n++;
             P->off[to + 1]++;
         }
     }
-    P->cum[n] = acc;
+    if (!B->prio) P->cum[n] = acc;
     for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
     P->built = true;
 }
@@ -433,7 +469,7 @@ Points *msg_points(Summary *S, bool recv, RowKind rk)
         n++;
     }
     for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
-    points_alloc(P, n);
+    points_alloc(P, n, false);
     uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
     memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
     for (uint32_t k = 0; k < s->nev_msg; k++) {
@@ -663,224 +699,8 @@ bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, siz
         }
     }
     steps_from_raw(&S->xsteps[rk], raw.v, raw.len, nrows_of(S, rk), false, 0);
-    points_from_raw(&S->xpts[rk], pts.v, pts.len, nrows_of(S, rk));
+    points_from_raw(&S->xpts[rk], pts.v, pts.len, nrows_of(S, rk), false);
     VEC_FREE(raw);
     VEC_FREE(pts);
     return true;
-}
-
-/* ---- glyphs, arrivals, counts -------------------------------------------------------------- */
-
-/* importance of an instant's glyph (0: none) */
-static int glyph_prio(const Store *s, uint32_t e)
-{
-    switch (s->kind[e]) {
-    case K_END: return 6;
-    case K_SPAWN: return 5;
-    case K_MOVE: return 4;
-    case K_SYNC: return (s->flags[e] & EVF_DUR) && s->dur[e] > 0 ? 0 : 3;
-    case K_ATOMIC: return 2;
-    default: break;
-    }
-    /* marks and user kinds: their instants, least important */
-    if ((s->kind[e] == K_MARK || s->kind[e] >= K_USER) && !(s->flags[e] & EVF_DUR)) return 1;
-    return 0;
-}
-
-/* The instants with a glyph, per row; a point's weight is its glyph's
- * importance (glyph_prio), so that a frame picks a cell's glyph from the
- * points alone, without reading the events' columns */
-static Points *glyph_points(Summary *S, RowKind rk)
-{
-    Points *P = &S->glyphs[rk];
-    if (P->built) return P;
-    const Store *s = S->s;
-    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
-    if (O->built) {
-        /* the same events as the other row kind's: its points, by row */
-        points_regroup(P, O, rk == ROWS_LOC ? s->loc : s->act, nrows_of(S, rk));
-        return P;
-    }
-    if (S->base && S->sel) {
-        points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
-        return P;
-    }
-    /* the events with a glyph first (4 bytes each, in event order), their
-     * rows counted; then their points straight into their rows' places,
-     * as points_from_raw would put them, without its raw copy (32 bytes a
-     * point) */
-    VEC(uint32_t) evs = {0};
-    uint32_t nrows = nrows_of(S, rk);
-    const uint32_t *row_of = rk == ROWS_LOC ? s->loc : s->act;
-    P->nrows = nrows;
-    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
-    {
-        /* the kinds that can have a glyph (spawn, end, move, sync, atomic,
-         * mark, user kinds) as a bit mask, tested for 64 events at once
-         * (and'ed with the selection's word): the scan reads the kind
-         * column, and flags / dur for the candidates only */
-        static const uint32_t GK = 1u << K_SPAWN | 1u << K_END | 1u << K_MOVE | 1u << K_SYNC | 1u << K_ATOMIC | 1u << K_MARK |
-                                   ~((1u << K_USER) - 1);
-        const uint16_t *kind = s->kind;
-        for (size_t b0 = 0; b0 < s->n; b0 += 64) {
-            size_t nb = s->n - b0 < 64 ? s->n - b0 : 64;
-            uint64_t m = 0;
-            for (size_t j = 0; j < nb; j++) {
-                uint32_t k = kind[b0 + j];
-                m |= (uint64_t)(k >= 32 || ((GK >> (k & 31)) & 1)) << j;
-            }
-            if (S->sel) m &= S->sel[b0 >> 6];
-            while (m) {
-                size_t e = b0 + (size_t)__builtin_ctzll(m);
-                m &= m - 1;
-                if (!glyph_prio(s, (uint32_t)e)) continue;
-                VEC_PUSH(evs, (uint32_t)e);
-                P->off[row_of[e] + 1]++;
-            }
-        }
-    }
-    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
-    points_alloc(P, evs.len);
-    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
-    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
-    for (size_t i = 0; i < evs.len; i++) {
-        uint32_t e = evs.v[i];
-        size_t k = pos[row_of[e]]++;
-        P->t[k] = s->ts[e];
-        P->cum[k] = glyph_prio(s, e);
-        P->id[k] = e;
-        P->ev[k] = e;
-    }
-    free(pos);
-    size_t n = evs.len;
-    VEC_FREE(evs);
-    points_finish(P, n);
-    return P;
-}
-
-uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *count)
-{
-    *count = 0;
-    if (rk == ROWS_PAIR) return NONE32;
-    Points *P = glyph_points(S, rk);
-    size_t i = pts_lower(P, row, a), j = pts_lower(P, row, b);
-    *count = (uint32_t)(j - i);
-    uint32_t best = NONE32;
-    int bp = 0;
-    for (size_t k = i; k < j && k < i + 64; k++) {
-        int p = (int)(P->cum[k + 1] - P->cum[k]);
-        if (p > bp) bp = p, best = P->id[k];
-    }
-    return best;
-}
-
-uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *first)
-{
-    Points *P = msg_points(S, true, rk);
-    size_t i = pts_lower(P, row, a), j = pts_lower(P, row, b);
-    if (first) *first = i < j ? P->id[i] : NONE32;
-    return (uint32_t)(j - i);
-}
-
-/* the nonempty cells of g for row r of P: for each, the range [i, j) of its points */
-typedef struct {
-    const Points *P;
-    uint32_t r;
-    const TimeGrid *g;
-    size_t i, end;
-} CellWalk;
-
-static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
-{
-    if (w->i >= w->end) return false;
-    int c = grid_cell(w->g, w->P->t[w->i]);
-    if (c < 0) return false;
-    /* the first point from the cell's end on: a few steps forward (a
-     * member's points are mostly one to a cell), else a search */
-    int64_t x = w->g->b[c + 1];
-    size_t k = w->i + 1;
-    while (k < w->end && k < w->i + 8 && w->P->t[k] < x) k++;
-    if (k < w->end && w->P->t[k] < x) k = pts_lower(w->P, w->r, x);
-    if (k > w->end) k = w->end;
-    *cell = c;
-    *i = w->i;
-    *j = k;
-    w->i = k;
-    return true;
-}
-
-static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGrid *g)
-{
-    w->P = P;
-    w->r = r;
-    w->g = g;
-    w->i = pts_lower(P, r, g->b[0]);
-    w->end = pts_lower(P, r, g->b[g->ncell]);
-}
-
-/* (the Gantt asks per member of its rows, 200,000 times a frame on a
- * trace of many activities: the points once built, without a call) */
-static inline Points *glyph_points_built(Summary *S, RowKind rk)
-{
-    return S->glyphs[rk].built ? &S->glyphs[rk] : glyph_points(S, rk);
-}
-static inline Points *arrival_points_built(Summary *S, RowKind rk)
-{
-    return S->msg[1][rk].built ? &S->msg[1][rk] : msg_points(S, true, rk);
-}
-
-int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count)
-{
-    if (rk == ROWS_PAIR) return 0;
-    Points *P = glyph_points_built(S, rk);
-    CellWalk w;
-    cellwalk_init(&w, P, row, g);
-    int n = 0, c;
-    size_t i, j;
-    while (cellwalk_next(&w, &c, &i, &j)) {
-        uint32_t best = NONE32;
-        int bp = 0;
-        for (size_t k = i; k < j && k < i + 64; k++) {
-            int p = (int)(P->cum[k + 1] - P->cum[k]); /* (its glyph_prio) */
-            if (p > bp) bp = p, best = P->id[k];
-        }
-        cell[n] = c;
-        ev[n] = best;
-        count[n] = (uint32_t)(j - i);
-        n++;
-    }
-    return n;
-}
-
-int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
-{
-    return points_cells(arrival_points_built(S, rk), row, g, cell, n, first);
-}
-
-int points_cells(const Points *P, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
-{
-    CellWalk w;
-    cellwalk_init(&w, P, row, g);
-    int k = 0, c;
-    size_t i, j;
-    while (cellwalk_next(&w, &c, &i, &j)) {
-        cell[k] = c;
-        n[k] = (uint32_t)(j - i);
-        if (first) first[k] = P->id[i];
-        k++;
-    }
-    return k;
-}
-
-uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool arrivals, uint32_t *k)
-{
-    if (!arrivals && rs->kind == ROWS_PAIR) return 0;
-    const Points *P = arrivals ? arrival_points_built(S, rs->kind) : glyph_points_built(S, rs->kind);
-    const uint32_t *off = P->off, *ids = rs->ids;
-    uint32_t n = 0;
-    for (uint32_t q = rowset_first(rs, r), e = rowset_end(rs, r); q < e; q++) {
-        k[n] = q;
-        n += off[ids[q]] != off[ids[q] + 1];
-    }
-    return n;
 }

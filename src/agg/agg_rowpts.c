@@ -149,10 +149,15 @@ static size_t merged_bytes(const Points *P)
            sizeof(double);
 }
 
+bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src)
+{
+    return S->rowarr.P.built && S->rowarr.src == src && rowkey_matches(&S->rowarr.key, rs);
+}
+
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
 {
     Points *P = &S->rowarr.P;
-    if (P->built && S->rowarr.src == A && rowkey_matches(&S->rowarr.key, rs)) return P;
+    if (rowpts_ready(S, rs, A)) return P;
     rowkey_free(&S->rowarr.key);
     merged_free(P);
     rowkey_set(&S->rowarr.key, rs);
@@ -229,8 +234,19 @@ void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, 
     }
 }
 
+/* (a RowArrivals is the Points of S->rowarr) */
+const RowArrivals *summary_row_arrivals(Summary *S, const RowSet *rs)
+{
+    return (const RowArrivals *)rowpts_get(S, rs, msg_points(S, true, rs->kind));
+}
+
+int summary_row_arrivals_cells(const RowArrivals *A, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *one)
+{
+    return points_cells((const Points *)A, r, g, cell, n, one);
+}
+
 int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n,
                               uint32_t *one)
 {
-    return points_cells(rowpts_get(S, rs, msg_points(S, true, rs->kind)), r, g, cell, n, one);
+    return summary_row_arrivals_cells(summary_row_arrivals(S, rs), r, g, cell, n, one);
 }

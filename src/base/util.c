@@ -335,7 +335,7 @@ void big_cache_trim(void)
     pthread_mutex_unlock(&big_lock);
 }
 
-static void *big_alloc(size_t n, bool keep, bool fresh)
+static void *big_alloc(size_t n, bool keep, bool fresh, bool huge_ok)
 {
     const size_t HUGE = (size_t)2 << 20;
     if (n < 2 * HUGE && !fresh) return xmalloc(n);
@@ -384,14 +384,16 @@ static void *big_alloc(size_t n, bool keep, bool fresh)
         die_oom();
     }
 #ifdef MADV_HUGEPAGE
-    madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
+    if (huge_ok) madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
 #endif
     return p;
 }
 
-void *xmalloc_big(size_t n) { return big_alloc(n, false, false); }
+void *xmalloc_big(size_t n) { return big_alloc(n, false, false, true); }
 
-void *big_alloc_fresh(size_t n) { return big_alloc(n, false, true); }
+void *xmalloc_big_small_pages(size_t n) { return big_alloc(n, false, false, false); }
+
+void *big_alloc_fresh(size_t n) { return big_alloc(n, false, true, true); }
 
 void mem_release(void *p, size_t n)
 {
@@ -400,7 +402,7 @@ void mem_release(void *p, size_t n)
     uintptr_t to = ((uintptr_t)p + n) & ~(uintptr_t)4095;
     if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
 }
-void *xmalloc_big_keep(size_t n) { return big_alloc(n, true, false); }
+void *xmalloc_big_keep(size_t n) { return big_alloc(n, true, false, true); }
 
 void *xcalloc_big(size_t n, size_t sz)
 {

@@ -44,6 +44,11 @@ void *xcalloc_big(size_t n, size_t sz);
  * again and again at varying sizes, such as the summaries after each new
  * filter, whose next, larger build then finds its memory already touched. */
 void *xmalloc_big_keep(size_t n);
+/* Like xmalloc_big, but fresh memory is not advised into huge pages: for
+ * blocks built while a frame waits (the point series of a first draw),
+ * where a huge page's first touch can stall on compaction (measured: twice
+ * the CPU time of the 4 KiB pages' faults). Freed like xmalloc_big's. */
+void *xmalloc_big_small_pages(size_t n);
 /* Like xmalloc_big, but never a block from the recycler, and NULL when
  * the memory is not there: for memory prepared ahead, on another thread,
  * which is only worth having. */

@@ -121,6 +121,7 @@ static void glyph_rows_worker(void *ctx, int wk, int nw)
         uint32_t nm = summary_point_members(G->S, G->rs, (uint32_t)r, false, memb);
         for (uint32_t m = 0; m < nm; m++) {
             uint32_t k = memb[m];
+            if (m + 4 < nm) summary_glyph_ahead(G->S, G->rs->kind, G->rs->ids[memb[m + 4]]);
             int nk = summary_glyph_cells(G->S, G->rs->kind, G->rs->ids[k], G->g, cells, cev, ccnt);
             for (int q = 0; q < nk; q++) {
                 uint32_t e = cev[q], *best = &bestc[cells[q]];
@@ -134,6 +135,24 @@ static void glyph_rows_worker(void *ctx, int wk, int nw)
     free(cev);
     free(ccnt);
     free(memb);
+}
+
+/* a first frame's two halves at once: the intervals (agg_dominant, on
+ * its own workers) and what its instants and arrivals read */
+typedef struct {
+    Summary *S;
+    const RowSet *rs;
+    const TimeGrid *g;
+    uint32_t *dom;
+    bool marks, msgs, merged;
+} FirstFrame;
+
+static void first_frame_worker(void *ctx, int wk, int nw)
+{
+    (void)nw;
+    FirstFrame *f = ctx;
+    if (wk == 0) agg_dominant(f->S, f->rs, f->g, 8, f->dom);
+    else summary_gantt_points(f->S, f->rs, f->marks, f->msgs, f->merged);
 }
 
 const char *const OVL_NAMES[OVL__N] = {"auto", "all", "off"};
@@ -161,7 +180,23 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     const TimeGrid g = F.g;
     size_t nv = (size_t)rs.ng * (size_t)g.ncell;
     uint32_t *dom = xmalloc((nv + 1) * sizeof(uint32_t));
-    agg_dominant(S, &rs, &g, 8, dom);
+    uint32_t nr = rs.ng < (uint32_t)L.nlines ? rs.ng : (uint32_t)L.nlines;
+    bool marks = c && !ctx->no_marks && ctx->marks != OVL_OFF, msgs = c && !ctx->no_marks && ctx->msgs != OVL_OFF;
+    /* (rows grouping many members: their arrivals merged per row, a
+     * cost per cell instead of per member; a cell's first arrival
+     * only matters when it is the column's only one) */
+    uint64_t nmemb = 0;
+    for (uint32_t r = 0; r < nr; r++) nmemb += rowset_end(&rs, r) - rowset_first(&rs, r);
+    bool merged = nmemb >= 1024 && nmemb >= 4 * (uint64_t)nr;
+    /* a first frame builds the series its instants and arrivals read on
+     * one core while the intervals take the others (the two touch
+     * different parts of the summary) */
+    if ((marks || msgs) && nr && cpu_count() > 1 && !summary_gantt_points_ready(S, &rs, marks, msgs, merged)) {
+        FirstFrame ff = {S, &rs, &g, dom, marks, msgs, merged};
+        par_run(2, first_frame_worker, &ff);
+    } else {
+        agg_dominant(S, &rs, &g, 8, dom);
+    }
     if (tsv) {
         tsv_header(tsv, &g);
         for (uint32_t r = 0; r < rs.ng; r++) {
@@ -176,7 +211,6 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     }
     if (c) {
         draw_labels(c, lab, &rs, &L);
-        uint32_t nr = rs.ng < (uint32_t)L.nlines ? rs.ng : (uint32_t)L.nlines;
         /* intervals (a cell's glyph and colour depend on its event's
          * name and kind only: kept for the last few of them, the events'
          * names read ahead) */
@@ -215,7 +249,6 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         uint32_t user_glyph[6], user_kind[6];
         int nuser = 0;
         ctx->out_dense_marks = ctx->out_dense_msgs = 0;
-        bool marks = !ctx->no_marks && ctx->marks != OVL_OFF, msgs = !ctx->no_marks && ctx->msgs != OVL_OFF;
         /* each row's instant per cell, rows on 2 workers when they hold
          * many members (a row's cells depend on its members only) */
         uint32_t *bestall = NULL;
@@ -257,15 +290,10 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* arrivals per row and cell: how many, and the first member's first */
         uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
         for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
-        /* (rows grouping many members: their arrivals merged per row, a
-         * cost per cell instead of per member; a cell's first arrival
-         * only matters when it is the column's only one) */
-        uint64_t nmemb = 0;
-        for (uint32_t r = 0; r < nr; r++) nmemb += rowset_end(&rs, r) - rowset_first(&rs, r);
-        bool merged = nmemb >= 1024 && nmemb >= 4 * (uint64_t)nr;
+        const RowArrivals *rowarr = msgs && merged && nr ? summary_row_arrivals(S, &rs) : NULL; /* (the rows recognised once) */
         for (uint32_t r = 0; r < nr && msgs; r++) {
             if (merged) {
-                int nk = summary_row_arrival_cells(S, &rs, r, &g, cells, ccnt, cev);
+                int nk = summary_row_arrivals_cells(rowarr, r, &g, cells, ccnt, cev);
                 for (int q = 0; q < nk; q++) {
                     size_t z = (size_t)r * ncz + (size_t)cells[q];
                     firstc[z] = cev[q];

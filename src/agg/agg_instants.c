@@ -1,0 +1,264 @@
+/*
+ * agg_instants.c — the Gantt's instants and arrivals: the instants with a
+ * glyph per row (their series, built by row kind, regrouped from the other
+ * kind's or derived from a base summary's), and the sparse per-cell walks
+ * over point series (the instants' most important glyph, the arrivals'
+ * counts), the members of a display row that have any, and the series a
+ * first frame builds on its own core (summary_gantt_points).
+ *
+ * Owns: Summary.glyphs.
+ * Invariants: an instant's point weighs its glyph's importance
+ * (glyph_prio, in Points.prio), so a frame picks a cell's glyph from the
+ * points alone; a cell walk visits only the cells holding points, at most
+ * 64 points each; summary_gantt_points builds nothing agg_dominant reads
+ * or builds.
+ */
+#include "agg_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- glyphs, arrivals, counts -------------------------------------------------------------- */
+
+/* importance of an instant's glyph (0: none) */
+static int glyph_prio(const Store *s, uint32_t e)
+{
+    switch (s->kind[e]) {
+    case K_END: return 6;
+    case K_SPAWN: return 5;
+    case K_MOVE: return 4;
+    case K_SYNC: return (s->flags[e] & EVF_DUR) && s->dur[e] > 0 ? 0 : 3;
+    case K_ATOMIC: return 2;
+    default: break;
+    }
+    /* marks and user kinds: their instants, least important */
+    if ((s->kind[e] == K_MARK || s->kind[e] >= K_USER) && !(s->flags[e] & EVF_DUR)) return 1;
+    return 0;
+}
+
+/* The instants with a glyph, per row; a point's weight is its glyph's
+ * importance (glyph_prio), so that a frame picks a cell's glyph from the
+ * points alone, without reading the events' columns; kept in a byte (prio,
+ * no prefix sums: no frame adds them up), the point's id being its event:
+ * 13 bytes a point, which the first Gantt by activity writes for every
+ * instant of the trace (regrouped from the locations' series) */
+static Points *glyph_points(Summary *S, RowKind rk)
+{
+    Points *P = &S->glyphs[rk];
+    if (P->built) return P;
+    const Store *s = S->s;
+    const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
+    if (O->built) {
+        /* the same events as the other row kind's: its points, by row */
+        points_regroup(P, O, rk == ROWS_LOC ? s->loc : s->act, nrows_of(S, rk));
+        return P;
+    }
+    if (S->base && S->sel) {
+        points_derive(S, P, glyph_points(S->base, rk), NULL, nrows_of(S, rk));
+        return P;
+    }
+    /* the events with a glyph first (4 bytes each, in event order), their
+     * rows counted; then their points straight into their rows' places,
+     * as points_from_raw would put them, without its raw copy (32 bytes a
+     * point) */
+    VEC(uint32_t) evs = {0};
+    uint32_t nrows = nrows_of(S, rk);
+    const uint32_t *row_of = rk == ROWS_LOC ? s->loc : s->act;
+    P->nrows = nrows;
+    P->off = xcalloc((size_t)nrows + 2, sizeof(uint32_t));
+    {
+        /* the kinds that can have a glyph (spawn, end, move, sync, atomic,
+         * mark, user kinds) as a bit mask, tested for 64 events at once
+         * (and'ed with the selection's word): the scan reads the kind
+         * column, and flags / dur for the candidates only */
+        static const uint32_t GK = 1u << K_SPAWN | 1u << K_END | 1u << K_MOVE | 1u << K_SYNC | 1u << K_ATOMIC | 1u << K_MARK |
+                                   ~((1u << K_USER) - 1);
+        const uint16_t *kind = s->kind;
+        for (size_t b0 = 0; b0 < s->n; b0 += 64) {
+            size_t nb = s->n - b0 < 64 ? s->n - b0 : 64;
+            uint64_t m = 0;
+            for (size_t j = 0; j < nb; j++) {
+                uint32_t k = kind[b0 + j];
+                m |= (uint64_t)(k >= 32 || ((GK >> (k & 31)) & 1)) << j;
+            }
+            if (S->sel) m &= S->sel[b0 >> 6];
+            while (m) {
+                size_t e = b0 + (size_t)__builtin_ctzll(m);
+                m &= m - 1;
+                if (!glyph_prio(s, (uint32_t)e)) continue;
+                VEC_PUSH(evs, (uint32_t)e);
+                P->off[row_of[e] + 1]++;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < nrows; r++) P->off[r + 1] += P->off[r];
+    points_alloc(P, evs.len, true);
+    uint32_t *pos = xmalloc(((size_t)nrows + 1) * sizeof(uint32_t));
+    memcpy(pos, P->off, (size_t)nrows * sizeof(uint32_t));
+    for (size_t i = 0; i < evs.len; i++) {
+        uint32_t e = evs.v[i];
+        size_t k = pos[row_of[e]]++;
+        P->t[k] = s->ts[e];
+        P->prio[k] = (uint8_t)glyph_prio(s, e);
+        P->id[k] = e; /* (the same array as ev) */
+    }
+    free(pos);
+    size_t n = evs.len;
+    VEC_FREE(evs);
+    points_finish(P, n);
+    return P;
+}
+
+uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *count)
+{
+    *count = 0;
+    if (rk == ROWS_PAIR) return NONE32;
+    Points *P = glyph_points(S, rk);
+    size_t i = pts_lower(P, row, a), j = pts_lower(P, row, b);
+    *count = (uint32_t)(j - i);
+    uint32_t best = NONE32;
+    int bp = 0;
+    for (size_t k = i; k < j && k < i + 64; k++) {
+        int p = P->prio[k];
+        if (p > bp) bp = p, best = P->id[k];
+    }
+    return best;
+}
+
+uint32_t summary_arrivals(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *first)
+{
+    Points *P = msg_points(S, true, rk);
+    size_t i = pts_lower(P, row, a), j = pts_lower(P, row, b);
+    if (first) *first = i < j ? P->id[i] : NONE32;
+    return (uint32_t)(j - i);
+}
+
+/* the nonempty cells of g for row r of P: for each, the range [i, j) of its points */
+typedef struct {
+    const Points *P;
+    uint32_t r;
+    const TimeGrid *g;
+    size_t i, end;
+} CellWalk;
+
+static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
+{
+    if (w->i >= w->end) return false;
+    int c = grid_cell(w->g, w->P->t[w->i]);
+    if (c < 0) return false;
+    /* the first point from the cell's end on: a few steps forward (a
+     * member's points are mostly one to a cell), else a search */
+    int64_t x = w->g->b[c + 1];
+    size_t k = w->i + 1;
+    while (k < w->end && k < w->i + 8 && w->P->t[k] < x) k++;
+    if (k < w->end && w->P->t[k] < x) k = pts_lower(w->P, w->r, x);
+    if (k > w->end) k = w->end;
+    *cell = c;
+    *i = w->i;
+    *j = k;
+    w->i = k;
+    return true;
+}
+
+static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGrid *g)
+{
+    w->P = P;
+    w->r = r;
+    w->g = g;
+    w->i = pts_lower(P, r, g->b[0]);
+    w->end = pts_lower(P, r, g->b[g->ncell]);
+}
+
+/* (the Gantt asks per member of its rows, 200,000 times a frame on a
+ * trace of many activities: the points once built, without a call) */
+static inline Points *glyph_points_built(Summary *S, RowKind rk)
+{
+    return S->glyphs[rk].built ? &S->glyphs[rk] : glyph_points(S, rk);
+}
+static inline Points *arrival_points_built(Summary *S, RowKind rk)
+{
+    return S->msg[1][rk].built ? &S->msg[1][rk] : msg_points(S, true, rk);
+}
+
+void summary_glyph_ahead(Summary *S, RowKind rk, uint32_t row)
+{
+    const Points *P = &S->glyphs[rk];
+    if (rk == ROWS_PAIR || !P->built) return;
+    size_t k = P->off[row];
+    __builtin_prefetch(&P->t[k]);
+    __builtin_prefetch(&P->id[k]);
+    __builtin_prefetch(&P->prio[k]);
+}
+
+int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count)
+{
+    if (rk == ROWS_PAIR) return 0;
+    Points *P = glyph_points_built(S, rk);
+    CellWalk w;
+    cellwalk_init(&w, P, row, g);
+    int n = 0, c;
+    size_t i, j;
+    while (cellwalk_next(&w, &c, &i, &j)) {
+        uint32_t best = NONE32;
+        int bp = 0;
+        for (size_t k = i; k < j && k < i + 64; k++) {
+            int p = P->prio[k]; /* (its glyph_prio) */
+            if (p > bp) bp = p, best = P->id[k];
+        }
+        cell[n] = c;
+        ev[n] = best;
+        count[n] = (uint32_t)(j - i);
+        n++;
+    }
+    return n;
+}
+
+int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+{
+    return points_cells(arrival_points_built(S, rk), row, g, cell, n, first);
+}
+
+int points_cells(const Points *P, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+{
+    CellWalk w;
+    cellwalk_init(&w, P, row, g);
+    int k = 0, c;
+    size_t i, j;
+    while (cellwalk_next(&w, &c, &i, &j)) {
+        cell[k] = c;
+        n[k] = (uint32_t)(j - i);
+        if (first) first[k] = P->id[i];
+        k++;
+    }
+    return k;
+}
+
+uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool arrivals, uint32_t *k)
+{
+    if (!arrivals && rs->kind == ROWS_PAIR) return 0;
+    const Points *P = arrivals ? arrival_points_built(S, rs->kind) : glyph_points_built(S, rs->kind);
+    const uint32_t *off = P->off, *ids = rs->ids;
+    uint32_t n = 0;
+    for (uint32_t q = rowset_first(rs, r), e = rowset_end(rs, r); q < e; q++) {
+        if (q + 16 < e) __builtin_prefetch(&off[ids[q + 16]]); /* (members in spawn-tree order are far apart) */
+        k[n] = q;
+        n += off[ids[q]] != off[ids[q] + 1];
+    }
+    return n;
+}
+
+void summary_gantt_points(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged)
+{
+    if (glyphs && rs->kind != ROWS_PAIR) glyph_points_built(S, rs->kind);
+    if (!arrivals) return;
+    Points *A = arrival_points_built(S, rs->kind);
+    if (merged) rowpts_get(S, rs, A);
+}
+
+bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged)
+{
+    if (glyphs && rs->kind != ROWS_PAIR && !S->glyphs[rs->kind].built) return false;
+    if (!arrivals) return true;
+    const Points *A = &S->msg[1][rs->kind];
+    return A->built && (!merged || rowpts_ready(S, rs, A));
+}
