@@ -538,6 +538,24 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                                 continue;
                             agg_set_group_threshold(forced ? 0 : AGG_GROUP_MIN_SEGMENTS);
                             agg_frame(S, &ms, (Reducer)r, &rs, &g, sb, vals);
+                            if (forced) {
+                                /* dropped (as the interface does at a view
+                                 * change), they give their memory back and
+                                 * the next frame builds them again, equal */
+                                size_t b1 = summary_bytes(S);
+                                summary_drop_groups(S);
+                                size_t b2 = summary_bytes(S);
+                                double *again = xmalloc(((size_t)rs.ng * nc + 1) * sizeof(double));
+                                agg_frame(S, &ms, (Reducer)r, &rs, &g, sb, again);
+                                int dbad = b2 < b1 ? 0 : 1;
+                                for (size_t k = 0; k < (size_t)rs.ng * nc; k++)
+                                    if (memcmp(&again[k], &vals[k], sizeof(double))) dbad++;
+                                char dwhat[300];
+                                snprintf(dwhat, sizeof dwhat, "%s: %s, zoom %" PRId64 "x, %s: group summaries dropped (%zu -> %zu bytes) and built again", name,
+                                         METRIC_NAMES[met], divs[z], REDUCER_NAMES[r], b1, b2);
+                                report(dwhat, dbad);
+                                free(again);
+                            }
                             agg_set_group_threshold(AGG_GROUP_MIN_SEGMENTS);
                             int bad = 0;
                             for (uint32_t gi = 0; gi < rs.ng; gi++)

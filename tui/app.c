@@ -726,6 +726,15 @@ void app_set_view(App *A, ViewId v)
         analyses_set_tab(A, AT_TIME);
     }
     if (v == V_EVENTS && A->view != V_EVENTS) A->ev_at = NONE32; /* (the list opens at the cursor's time) */
+    if (v != A->view) {
+        /* the group summaries the view drew with (about 3 bytes an event
+         * on a trace of 10,000 locations) make way for the next view's
+         * series; coming back builds them again (app_idle then trims the
+         * recycler) */
+        summary_drop_groups(A->S);
+        summary_drop_groups(A->Shl);
+        summary_drop_groups(A->S_all);
+    }
     A->view = v;
     A->cur_row = 0;
     A->row_off = 0;

@@ -79,6 +79,11 @@ Summary *summary_build(const Store *s, const uint64_t *sel, int threads);
 /* the selection it was built for (NULL: every event) */
 const uint64_t *summary_selection(const Summary *S);
 void summary_free(Summary *S);
+/* Free the group summaries (agg_groups.c: a grouped row's busy / sync
+ * functions, kept for the last two groupings); a frame that needs one
+ * again builds it again. For a view change: the next view's series take
+ * their memory instead of adding to it. */
+void summary_drop_groups(Summary *S);
 /* Let S (filtered) derive its lazily built point series (message ends,
  * instants with glyphs) from base, the unfiltered summary of the same
  * store, which must outlive S: a subset of sorted points is sorted, so each

@@ -313,6 +313,15 @@ static GrpSum *grp_get(Summary *S, int cat, const RowSet *rs)
     return G;
 }
 
+void summary_drop_groups(Summary *S)
+{
+    if (!S) return;
+    for (int i = 0; i < 2; i++) {
+        grpsum_free(S->grp[i]);
+        S->grp[i] = NULL;
+    }
+}
+
 bool grp_frame(Summary *S, int cat, Reducer r, const RowSet *rs, const int64_t *bb, int nb, double *values)
 {
     if (r != RED_SUM && r != RED_MEAN) return false;
