@@ -6,7 +6,9 @@
  * (home location; those with an explicit place first, by it; first time,
  * label, pair), the act column, the
  * per-activity index act_ev (a parallel counting sort), depths (a min-heap
- * of open interval ends per activity, in parallel), moves, parents.
+ * of open interval ends per activity, in parallel), moves, parents; it
+ * runs the sync groups (store_msgs.c) on the worker that does moves and
+ * parents while the others compute the depths (disjoint fields/arrays).
  * Invariants: see store.h (act_ev sorted per activity, depth = nesting
  * level); the result does not depend on the number of workers.
  */
@@ -88,11 +90,17 @@ static uint32_t id_label_sid(Store *s, const Column *c, size_t e)
     return NONE32;
 }
 
+typedef struct ActEv ActEv;
+
 typedef struct {
     Build *B;
     uint32_t *act_of_root;
     uint32_t **cnt; /* per worker: per activity count, then start */
     int nw;
+    /* for the serial rest (moves, parents, then sync groups) */
+    ActEv *moves;
+    size_t nmoves;
+    bool groups;
 } ActCtx;
 
 static void act_assign_worker(void *ctx, int w, int nw)
@@ -198,9 +206,9 @@ static void act_detail_worker(void *ctx, int w, int nw)
     free(tmp);
 }
 
-typedef struct {
+struct ActEv {
     uint32_t act, ev;
-} ActEv;
+};
 
 static const Store *g_mv_store;
 static int move_cmp(const void *x, const void *y)
@@ -211,12 +219,103 @@ static int move_cmp(const void *x, const void *y)
     return ev_before_raw(g_mv_store->ts, g_mv_store->dur, a->ev, b->ev) ? -1 : 1;
 }
 
-void build_activities(Build *B)
+/* The serial rest of the activities: moves, parents. */
+static void act_moves_parents(ActCtx *A)
+{
+    Build *B = A->B;
+    Store *s = B->s;
+    size_t n = s->n;
+    uint32_t nr = s->nact;
+    uint32_t *act_of_root = A->act_of_root;
+    ActEv *mv = A->moves;
+    size_t nmv = A->nmoves;
+    const Column *parc = store_canon_col(s, F_PARENT);
+    /* moves of each activity, in its time order */
+    for (size_t i = 0; i < nmv; i++) mv[i].act = s->act[mv[i].ev];
+    g_mv_store = s;
+    if (nmv) qsort(mv, nmv, sizeof(ActEv), move_cmp);
+    s->moves = xmalloc((nmv + 1) * sizeof(uint32_t));
+    s->nmoves = (uint32_t)nmv;
+    for (size_t i = 0; i < nmv; i++) {
+        s->moves[i] = mv[i].ev;
+        Activity *Ac = &s->acts[mv[i].act];
+        if (!Ac->nmoves) Ac->moves_off = (uint32_t)i;
+        Ac->nmoves++;
+    }
+
+    /* parents: an explicit `parent` label (the activity with that label at
+     * the event's location, else the only activity with that label), else
+     * the activity of the spawn event that created it */
+    KeyMap bylabel;
+    km_init(&bylabel);
+    uint32_t *label_act = NULL;
+    size_t lcap = 0;
+    for (uint32_t a = 0; a < nr; a++) {
+        if (s->acts[a].label == NONE32) continue;
+        bool created;
+        uint32_t id = km_get(&bylabel, s->acts[a].label, 0, 0, true, &created);
+        if (id >= lcap) {
+            lcap = lcap ? lcap * 2 : 256;
+            while (lcap <= id) lcap *= 2;
+            label_act = xrealloc(label_act, lcap * sizeof(uint32_t));
+        }
+        label_act[id] = created ? a : NONE32; /* NONE32 once ambiguous */
+    }
+    if (parc) {
+        /* each activity's first event (in its order) that names a parent */
+        uint32_t *pev = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
+        for (uint32_t a = 0; a < nr; a++) pev[a] = NONE32;
+        size_t np2 = parc->sparse ? parc->npresent : n;
+        for (size_t i = 0; i < np2; i++) {
+            uint32_t e = parc->sparse ? parc->rows[i] : (uint32_t)i;
+            if (!parc->sparse && parc->bits && !((parc->bits[e >> 6] >> (e & 63)) & 1)) continue;
+            uint32_t a = s->act[e];
+            if (pev[a] == NONE32 || ev_before_raw(s->ts, s->dur, e, pev[a])) pev[a] = e;
+        }
+        for (uint32_t a = 0; a < nr; a++) {
+            if (pev[a] == NONE32) continue;
+            Activity *Ac = &s->acts[a];
+            uint32_t lab;
+            if (!col_get_s(parc, pev[a], &lab)) continue;
+            uint32_t pa = NONE32;
+            uint32_t p = gp_get(B, s->loc[pev[a]], lab, false);
+            if (p != NONE32) pa = act_of_root[uf_find(B->uf, p)];
+            if (pa == NONE32) {
+                uint32_t id = km_get(&bylabel, lab, 0, 0, false, NULL);
+                if (id != NONE32) pa = label_act[id];
+            }
+            if (pa == NONE32) Ac->parent_label = lab;
+            Ac->parent = pa;
+        }
+        free(pev);
+    }
+    for (uint32_t a = 0; a < nr; a++) {
+        Activity *Ac = &s->acts[a];
+        if (Ac->parent == NONE32 && Ac->parent_label == NONE32 && Ac->spawn_ev != NONE32)
+            Ac->parent = s->act[Ac->spawn_ev];
+        if (Ac->parent == a) Ac->parent = NONE32;
+    }
+    km_free(&bylabel);
+    free(label_act);
+}
+
+/* Worker 0 first does the serial rest (and the sync groups), then joins
+ * the others on the details. */
+static void act_rest_worker(void *ctx, int w, int nw)
+{
+    ActCtx *A = ctx;
+    if (w == 0) {
+        act_moves_parents(A);
+        if (A->groups) build_groups(A->B->s);
+    }
+    act_detail_worker(ctx, w, nw);
+}
+
+void build_activities(Build *B, bool groups)
 {
     Store *s = B->s;
     size_t n = s->n;
-    const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID),
-                 *parc = store_canon_col(s, F_PARENT);
+    const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID);
     /* moves join pairs; spawns create pairs */
     VEC(uint32_t) spawned_pair = {0};
     VEC(uint32_t) spawned_by = {0};
@@ -373,7 +472,7 @@ void build_activities(Build *B)
     free(live);
 
     /* act column and per-activity index (parallel counting sort) */
-    ActCtx ac = {B, act_of_root, NULL, B->threads};
+    ActCtx ac = {.B = B, .act_of_root = act_of_root, .nw = B->threads};
     int nw = B->threads;
     if ((size_t)nw > n / 65536 + 1) nw = (int)(n / 65536 + 1);
     ac.nw = nw;
@@ -401,79 +500,19 @@ void build_activities(Build *B)
     /* (every event is in one activity: all written) */
     s->depth = B->depth_mem ? B->depth_mem : xmalloc_big((n ? n : 1) * sizeof(uint16_t));
     B->depth_mem = NULL;
+    /* the details (per activity, in parallel) and, alongside them on one
+     * worker, the serial rest: moves, parents, then the sync groups, which
+     * need only the act column. They write different fields of the
+     * activities (details: nev, first_ts, last_end, end_ev, nlocs; rest:
+     * moves_off, nmoves, parent, parent_label) and different arrays. */
     atomic_store(&B->max_depth, 0);
     jobq_init(&B->q, nr);
-    par_run(B->threads, act_detail_worker, &ac);
+    ac.moves = moves.v;
+    ac.nmoves = moves.len;
+    ac.groups = groups;
+    par_run(B->threads, act_rest_worker, &ac);
     s->max_depth = (uint16_t)atomic_load(&B->max_depth);
-
-    /* moves of each activity, in its time order */
-    for (size_t i = 0; i < moves.len; i++) moves.v[i].act = s->act[moves.v[i].ev];
-    g_mv_store = s;
-    if (moves.len) qsort(moves.v, moves.len, sizeof(ActEv), move_cmp);
-    s->moves = xmalloc((moves.len + 1) * sizeof(uint32_t));
-    s->nmoves = (uint32_t)moves.len;
-    for (size_t i = 0; i < moves.len; i++) {
-        s->moves[i] = moves.v[i].ev;
-        Activity *Ac = &s->acts[moves.v[i].act];
-        if (!Ac->nmoves) Ac->moves_off = (uint32_t)i;
-        Ac->nmoves++;
-    }
     VEC_FREE(moves);
-
-    /* parents: an explicit `parent` label (the activity with that label at
-     * the event's location, else the only activity with that label), else
-     * the activity of the spawn event that created it */
-    KeyMap bylabel;
-    km_init(&bylabel);
-    uint32_t *label_act = NULL;
-    size_t lcap = 0;
-    for (uint32_t a = 0; a < nr; a++) {
-        if (s->acts[a].label == NONE32) continue;
-        bool created;
-        uint32_t id = km_get(&bylabel, s->acts[a].label, 0, 0, true, &created);
-        if (id >= lcap) {
-            lcap = lcap ? lcap * 2 : 256;
-            while (lcap <= id) lcap *= 2;
-            label_act = xrealloc(label_act, lcap * sizeof(uint32_t));
-        }
-        label_act[id] = created ? a : NONE32; /* NONE32 once ambiguous */
-    }
-    if (parc) {
-        /* each activity's first event (in its order) that names a parent */
-        uint32_t *pev = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
-        for (uint32_t a = 0; a < nr; a++) pev[a] = NONE32;
-        size_t np2 = parc->sparse ? parc->npresent : n;
-        for (size_t i = 0; i < np2; i++) {
-            uint32_t e = parc->sparse ? parc->rows[i] : (uint32_t)i;
-            if (!parc->sparse && parc->bits && !((parc->bits[e >> 6] >> (e & 63)) & 1)) continue;
-            uint32_t a = s->act[e];
-            if (pev[a] == NONE32 || ev_before_raw(s->ts, s->dur, e, pev[a])) pev[a] = e;
-        }
-        for (uint32_t a = 0; a < nr; a++) {
-            if (pev[a] == NONE32) continue;
-            Activity *Ac = &s->acts[a];
-            uint32_t lab;
-            if (!col_get_s(parc, pev[a], &lab)) continue;
-            uint32_t pa = NONE32;
-            uint32_t p = gp_get(B, s->loc[pev[a]], lab, false);
-            if (p != NONE32) pa = act_of_root[uf_find(B->uf, p)];
-            if (pa == NONE32) {
-                uint32_t id = km_get(&bylabel, lab, 0, 0, false, NULL);
-                if (id != NONE32) pa = label_act[id];
-            }
-            if (pa == NONE32) Ac->parent_label = lab;
-            Ac->parent = pa;
-        }
-        free(pev);
-    }
-    for (uint32_t a = 0; a < nr; a++) {
-        Activity *Ac = &s->acts[a];
-        if (Ac->parent == NONE32 && Ac->parent_label == NONE32 && Ac->spawn_ev != NONE32)
-            Ac->parent = s->act[Ac->spawn_ev];
-        if (Ac->parent == a) Ac->parent = NONE32;
-    }
-    km_free(&bylabel);
-    free(label_act);
     free(act_of_root);
     VEC_FREE(spawned_pair);
     VEC_FREE(spawned_by);

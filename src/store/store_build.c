@@ -318,8 +318,7 @@ static void tail_worker(void *ctx, int w, int nw)
     if (w == 0) {
         build_messages(B->s);
     } else {
-        build_activities(B);
-        build_groups(B->s);
+        build_activities(B, true);
     }
 }
 

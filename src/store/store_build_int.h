@@ -106,8 +106,9 @@ void sort_u64(uint64_t *v, size_t m);
 uint32_t gp_get(Build *B, uint32_t loc, uint32_t act, bool create);
 uint32_t uf_find(uint32_t *uf, uint32_t x);
 void uf_union(uint32_t *uf, uint32_t a, uint32_t b);
-/* store_acts.c: activities, moves, spawns, parents, act_ev and depths */
-void build_activities(Build *B);
+/* store_acts.c: activities, moves, spawns, parents, act_ev and depths;
+ * with groups, the sync groups (build_groups) too, alongside the depths */
+void build_activities(Build *B, bool groups);
 /* store_cols.c: the field buffers scattered into typed columns */
 void build_columns(Build *B);
 /* store_msgs.c: messages (by id, then first-in first-out), sync groups */
