@@ -62,37 +62,26 @@ typedef struct {
     JobQueue q;       /* (phase 2: the buckets) */
 } TordBuild;
 
-/* sort v[0..n) (values below 2^bits) by 8 bits at a time, through tmp */
-static void radix_u32(uint32_t *v, uint32_t *tmp, size_t n, unsigned bits)
-{
-    uint32_t *from = v, *to = tmp;
-    for (unsigned d = 0; d < bits; d += 8) {
-        size_t cnt[257] = {0};
-        for (size_t i = 0; i < n; i++) cnt[((from[i] >> d) & 255) + 1]++;
-        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < n; i++) to[cnt[(from[i] >> d) & 255]++] = from[i];
-        uint32_t *t = from;
-        from = to;
-        to = t;
+/* radix_u32, radix_u16: sort v[0..n) (values below 2^bits) by 8 bits at a
+ * time, through tmp (one body for the two widths of the offsets) */
+#define RADIX_SORT(name, T)                                                                     \
+    static void name(T *v, T *tmp, size_t n, unsigned bits)                                    \
+    {                                                                                           \
+        T *from = v, *to = tmp;                                                                 \
+        for (unsigned d = 0; d < bits; d += 8) {                                                \
+            size_t cnt[257] = {0};                                                              \
+            for (size_t i = 0; i < n; i++) cnt[((from[i] >> d) & 255) + 1]++;                   \
+            for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];                                 \
+            for (size_t i = 0; i < n; i++) to[cnt[(from[i] >> d) & 255]++] = from[i];           \
+            T *t = from;                                                                        \
+            from = to;                                                                          \
+            to = t;                                                                             \
+        }                                                                                       \
+        if (from != v) memcpy(v, from, n * sizeof(T));                                          \
     }
-    if (from != v) memcpy(v, from, n * sizeof(uint32_t));
-}
-
-/* the same for 16-bit values */
-static void radix_u16(uint16_t *v, uint16_t *tmp, size_t n, unsigned bits)
-{
-    uint16_t *from = v, *to = tmp;
-    for (unsigned d = 0; d < bits; d += 8) {
-        size_t cnt[257] = {0};
-        for (size_t i = 0; i < n; i++) cnt[((from[i] >> d) & 255) + 1]++;
-        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < n; i++) to[cnt[(from[i] >> d) & 255]++] = from[i];
-        uint16_t *t = from;
-        from = to;
-        to = t;
-    }
-    if (from != v) memcpy(v, from, n * sizeof(uint16_t));
-}
+RADIX_SORT(radix_u32, uint32_t)
+RADIX_SORT(radix_u16, uint16_t)
+#undef RADIX_SORT
 
 static void tord_worker(void *ctx, int wk, int nw)
 {

@@ -113,17 +113,18 @@ static uint32_t *merge_strs(Store *s, const StrTab *t)
 
 /* ---- 1b. prefix+number ids ------------------------------------------------ */
 
-/* LSD radix sort of 64-bit keys, 16 bits a pass (8 for a few thousand
- * keys, where 65,536 counters would cost more than the keys); a pass where
- * every key has the same digit is skipped. */
-void sort_u64(uint64_t *v, size_t m)
+/* LSD radix sort of 64-bit keys by their bits lo..63 (stable: keys equal
+ * there keep their order), 16 bits a pass (8 for a few thousand keys,
+ * where 65,536 counters would cost more than the keys); a pass where every
+ * key has the same digit is skipped. */
+void sort_u64_from(uint64_t *v, size_t m, int lo)
 {
     if (m < 2) return;
     int bits = m < 4096 ? 8 : 16;
     size_t nb = (size_t)1 << bits, mask = nb - 1;
     uint64_t *tmp = xmalloc_big(m * sizeof *tmp), *src = v, *dst = tmp;
     size_t *cnt = xmalloc((nb + 1) * sizeof(size_t));
-    for (int sh = 0; sh < 64; sh += bits) {
+    for (int sh = lo; sh < 64; sh += bits) {
         memset(cnt, 0, (nb + 1) * sizeof(size_t));
         for (size_t i = 0; i < m; i++) cnt[((src[i] >> sh) & mask) + 1]++;
         if (cnt[((src[0] >> sh) & mask) + 1] == m) continue;
@@ -137,6 +138,8 @@ void sort_u64(uint64_t *v, size_t m)
     xfree_big(tmp, m * sizeof *tmp);
     free(cnt);
 }
+
+void sort_u64(uint64_t *v, size_t m) { sort_u64_from(v, m, 0); }
 
 /* Give the prefix+number ids of the batches their global values (the
  * prefix remapped to the store's dictionary), collect them distinct and

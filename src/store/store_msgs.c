@@ -34,34 +34,15 @@ static uint32_t ckey_hash(uint64_t a, uint64_t b, uint64_t c)
     return (uint32_t)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ hash_u64(b ^ (c * 0xc2b2ae3d27d4eb4fULL))) >> 32);
 }
 
-/* The keys' order by hash: hv[j] = h << 32 | j for key j, sorted by h with
- * a stable LSD radix sort of the high half (two 16-bit passes; four 8-bit
- * ones for a few thousand keys, where 65,536 counters would cost more than
- * the keys), so that keys of one hash stay in their order. Sorting these
- * 8 bytes instead of the 32-byte keys moves a quarter of the memory and
- * needs a quarter of it. */
+/* The keys' order by hash: hv[j] = h << 32 | j for key j, sorted by h
+ * (sort_u64_from the high half: stable, so keys of one hash stay in their
+ * order). Sorting these 8 bytes instead of the 32-byte keys moves a
+ * quarter of the memory and needs a quarter of it. */
 static uint64_t *sort_by_hash(const CKey *keys, size_t m)
 {
     uint64_t *hv = xmalloc_big((m ? m : 1) * sizeof *hv);
     for (size_t j = 0; j < m; j++) hv[j] = (uint64_t)keys[j].h << 32 | j;
-    if (m < 2) return hv;
-    int bits = m < 4096 ? 8 : 16;
-    size_t nb = (size_t)1 << bits, mask = nb - 1;
-    uint64_t *tmp = xmalloc_big(m * sizeof *tmp);
-    size_t *cnt = xmalloc((nb + 1) * sizeof(size_t));
-    uint64_t *src = hv, *dst = tmp;
-    for (int sh = 32; sh < 64; sh += bits) {
-        memset(cnt, 0, (nb + 1) * sizeof(size_t));
-        for (size_t i = 0; i < m; i++) cnt[((src[i] >> sh) & mask) + 1]++;
-        for (size_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < m; i++) dst[cnt[(src[i] >> sh) & mask]++] = src[i];
-        uint64_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    /* (an even number of passes: the result is back in hv) */
-    xfree_big(tmp, m * sizeof *tmp);
-    free(cnt);
+    sort_u64_from(hv, m, 32);
     return hv;
 }
 
