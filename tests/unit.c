@@ -16,12 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agg/agg.h"
 #include "cmd/emit.h"
 #include "filters/filter.h"
 #include "load/load.h"
+#include "load/load_int.h"
 #include "analysis/stats.h"
 #include "store/store.h"
 #include "base/strtab.h"
@@ -1043,6 +1046,46 @@ static void t_summary_plan(void)
                false, 1);
 }
 
+/* A chunk's rows are sized from samples spread over it: a file whose first
+ * lines are long and the rest short (as location numbers gain digits, or
+ * the reverse) gets room for every row, so the parse never copies its rows
+ * into a grown array. The first window alone would size it for a third. */
+static void t_presize_samples(void)
+{
+    char *path = xasprintf("%s/presize.csv", g_tmpdir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    size_t lines = 0;
+    for (int i = 0; i < 20000; i++, lines++) fprintf(f, "%090d,long line\n", i);
+    for (int i = 0; i < 60000; i++, lines++) fprintf(f, "%d,s\n", i);
+    fclose(f);
+    for (int mem = 0; mem < 2; mem++) {
+        int fd = open(path, O_RDONLY);
+        CHECK(fd >= 0);
+        struct stat st;
+        CHECK(fstat(fd, &st) == 0);
+        char *buf = NULL;
+        if (mem) {
+            buf = xmalloc((size_t)st.st_size + 64);
+            CHECK(pread(fd, buf, (size_t)st.st_size, 0) == st.st_size);
+        }
+        Reader rd;
+        rd_init(&rd, mem ? -1 : fd, buf, (uint64_t)st.st_size);
+        Batch b;
+        batch_init(&b, -9, false);
+        batch_presize(&b, &rd, 0, (uint64_t)st.st_size);
+        CHECK(b.cap >= lines);
+        /* (sized by the densest sample, its 7-8 byte lines: not more) */
+        CHECK(b.cap <= (size_t)st.st_size / 7 * 21 / 20 + 64);
+        batch_free(&b);
+        rd_free(&rd);
+        free(buf);
+        close(fd);
+    }
+    free(path);
+}
+
 static const Test TESTS[] = {
     {"decimal times are exact", t_decimal_exact},
     {"RFC 3339 date-times", t_rfc3339},
@@ -1067,6 +1110,7 @@ static const Test TESTS[] = {
     {"filters: error message with the line and a caret", t_filter_error_print},
     {"big blocks: recycled by their touched part", t_big_recycler},
     {"load: bounds of the first summary's big arrays", t_summary_plan},
+    {"load: a chunk's rows sized from samples over it", t_presize_samples},
 };
 
 int main(void)
