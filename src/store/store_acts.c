@@ -462,30 +462,51 @@ void build_activities(Build *B, bool groups)
             rk[nr++] = (RK){home[p], placed && placed[p], placed ? porder[p] : 0, first_ts[p], B->gp_act[p], p};
     free(placed);
     free(porder);
-    /* (a merge sort of the keys themselves: read in order, not through
-     * an index; the order is total, root last) */
+    /* (first a stable counting sort by home location, then a merge sort
+     * of each location's keys, in cache: of the keys themselves, read in
+     * order, not through an index; the order is total, root last, so any
+     * correct sort gives this one) */
     RK *rtmp = xmalloc(((size_t)nr + 1) * sizeof(RK));
-    for (uint32_t wdt = 1; wdt < nr; wdt *= 2) {
-        for (uint32_t a = 0; a < nr; a += 2 * wdt) {
-            uint32_t mid = a + wdt < nr ? a + wdt : nr, b = a + 2 * wdt < nr ? a + 2 * wdt : nr;
-            uint32_t i = a, j = mid, o = a;
-            while (i < mid && j < b) {
-                const RK *x = &rk[i], *y = &rk[j];
-                bool ylt = y->home != x->home     ? y->home < x->home
-                           : y->placed != x->placed ? y->placed
-                           : y->order != x->order ? y->order < x->order
-                           : y->first != x->first ? y->first < x->first
-                           : y->label != x->label ? y->label < x->label
-                                                  : y->root < x->root;
-                rtmp[o++] = ylt ? rk[j++] : rk[i++];
-            }
-            while (i < mid) rtmp[o++] = rk[i++];
-            while (j < b) rtmp[o++] = rk[j++];
-        }
+    uint32_t nhb = s->nloc + 1; /* (a home past the locations: the last bucket) */
+    uint32_t *hb = xcalloc((size_t)nhb + 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < nr; i++) hb[(rk[i].home < s->nloc ? rk[i].home : s->nloc) + 1]++;
+    for (uint32_t h = 0; h < nhb; h++) hb[h + 1] += hb[h];
+    {
+        uint32_t *at = xmalloc(((size_t)nhb + 1) * sizeof(uint32_t));
+        memcpy(at, hb, ((size_t)nhb + 1) * sizeof(uint32_t));
+        for (uint32_t i = 0; i < nr; i++) rtmp[at[rk[i].home < s->nloc ? rk[i].home : s->nloc]++] = rk[i];
+        free(at);
         RK *t = rk;
         rk = rtmp;
         rtmp = t;
     }
+    for (uint32_t h = 0; h < nhb; h++) {
+        uint32_t lo = hb[h], hi = hb[h + 1];
+        RK *src = rk, *dst = rtmp;
+        for (uint32_t wdt = 1; wdt < hi - lo; wdt *= 2) {
+            for (uint32_t a = lo; a < hi; a += 2 * wdt) {
+                uint32_t mid = a + wdt < hi ? a + wdt : hi, b = a + 2 * wdt < hi ? a + 2 * wdt : hi;
+                uint32_t i = a, j = mid, o = a;
+                while (i < mid && j < b) {
+                    const RK *x = &src[i], *y = &src[j];
+                    bool ylt = y->home != x->home     ? y->home < x->home
+                               : y->placed != x->placed ? y->placed
+                               : y->order != x->order ? y->order < x->order
+                               : y->first != x->first ? y->first < x->first
+                               : y->label != x->label ? y->label < x->label
+                                                      : y->root < x->root;
+                    dst[o++] = ylt ? src[j++] : src[i++];
+                }
+                while (i < mid) dst[o++] = src[i++];
+                while (j < b) dst[o++] = src[j++];
+            }
+            RK *t = src;
+            src = dst;
+            dst = t;
+        }
+        if (src != rk) memcpy(rk + lo, src + lo, (size_t)(hi - lo) * sizeof(RK));
+    }
+    free(hb);
     free(rtmp);
     uint32_t *act_of_root = xmalloc(((size_t)np + 1) * sizeof(uint32_t));
     for (uint32_t p = 0; p < np; p++) act_of_root[p] = NONE32;
