@@ -19,25 +19,73 @@ bool events_sorted(const uint32_t *v, size_t m, const int64_t *ts, const int64_t
 }
 
 /* stable bottom-up merge sort of event numbers by (ts, -dur, number) */
-void sort_events(uint32_t *v, uint32_t *tmp, size_t m, const int64_t *ts, const int64_t *dur)
+/* An event's sort key, read once: a merge sort of these reads them in
+ * order, where one of event numbers reads ts and dur at random on every
+ * comparison (a cache miss each, in a large trace). */
+typedef struct {
+    int64_t ts, dur;
+    uint32_t e, pad;
+} EvKey;
+
+static inline bool evkey_before(const EvKey *a, const EvKey *b)
 {
-    if (m < 2) return;
-    /* insertion-sort runs of 16, then merge */
+    if (a->ts != b->ts) return a->ts < b->ts;
+    if (a->dur != b->dur) return a->dur > b->dur;
+    return a->e < b->e;
+}
+
+/* Sort v[0..m) (m <= SORT_BLOCK) by keys: insertion-sorted runs of 16,
+ * then merged. k and kt hold m keys each. */
+static void sort_block_keys(uint32_t *v, size_t m, const int64_t *ts, const int64_t *dur, EvKey *k, EvKey *kt)
+{
+    for (size_t i = 0; i < m; i++) k[i] = (EvKey){ts[v[i]], dur[v[i]], v[i], 0};
     const size_t R = 16;
     for (size_t a = 0; a < m; a += R) {
         size_t b = a + R < m ? a + R : m;
         for (size_t i = a + 1; i < b; i++) {
-            uint32_t x = v[i];
+            EvKey x = k[i];
             size_t j = i;
-            while (j > a && ev_before_raw(ts, dur, x, v[j - 1])) {
-                v[j] = v[j - 1];
+            while (j > a && evkey_before(&x, &k[j - 1])) {
+                k[j] = k[j - 1];
                 j--;
             }
-            v[j] = x;
+            k[j] = x;
         }
     }
-    uint32_t *src = v, *dst = tmp;
+    EvKey *src = k, *dst = kt;
     for (size_t w = R; w < m; w *= 2) {
+        for (size_t a = 0; a < m; a += 2 * w) {
+            size_t mid = a + w < m ? a + w : m, b = a + 2 * w < m ? a + 2 * w : m;
+            size_t i = a, j = mid, o = a;
+            if (mid >= b || !evkey_before(&src[mid], &src[mid - 1])) {
+                memcpy(dst + a, src + a, (b - a) * sizeof(EvKey));
+                continue;
+            }
+            while (i < mid && j < b) dst[o++] = evkey_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[o++] = src[i++];
+            while (j < b) dst[o++] = src[j++];
+        }
+        EvKey *t = src;
+        src = dst;
+        dst = t;
+    }
+    for (size_t i = 0; i < m; i++) v[i] = src[i].e;
+}
+
+void sort_events(uint32_t *v, uint32_t *tmp, size_t m, const int64_t *ts, const int64_t *dur)
+{
+    if (m < 2) return;
+    /* blocks of up to SORT_BLOCK events sorted by their keys (48 bytes an
+     * event of scratch, at most 3 MiB), then the blocks merged through the
+     * event numbers; the order is total (ties by event number), so the
+     * result is the one sort */
+    const size_t SORT_BLOCK = (size_t)1 << 16;
+    size_t kb = m < SORT_BLOCK ? m : SORT_BLOCK;
+    EvKey *k = xmalloc(2 * kb * sizeof(EvKey));
+    for (size_t a = 0; a < m; a += SORT_BLOCK) sort_block_keys(v + a, m - a < SORT_BLOCK ? m - a : SORT_BLOCK, ts, dur, k, k + kb);
+    free(k);
+    uint32_t *src = v, *dst = tmp;
+    for (size_t w = SORT_BLOCK; w < m; w *= 2) {
         for (size_t a = 0; a < m; a += 2 * w) {
             size_t mid = a + w < m ? a + w : m, b = a + 2 * w < m ? a + 2 * w : m;
             size_t i = a, j = mid, o = a;

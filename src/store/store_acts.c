@@ -7,8 +7,9 @@
  * label, pair), the act column, the
  * per-activity index act_ev (a parallel counting sort), depths (a min-heap
  * of open interval ends per activity, in parallel), moves, parents; it
- * runs the sync groups (store_msgs.c) on the worker that does moves and
- * parents while the others compute the depths (disjoint fields/arrays).
+ * runs the sync groups (store_msgs.c) on a second worker while the first
+ * does moves and parents, both then joining the others on the depths
+ * (disjoint fields/arrays).
  * Invariants: see store.h (act_ev sorted per activity, depth = nesting
  * level); the result does not depend on the number of workers.
  */
@@ -71,22 +72,43 @@ static void fmt_double(char *buf, size_t sz, double v)
 
 /* ---- 7. activities ------------------------------------------------------- */
 
-/* The label string id a spawn's `id` names. */
-static uint32_t id_label_sid(Store *s, const Column *c, size_t e)
+/* The string id at event e of a column (as col_get_s gives it), read
+ * through a cursor: events come in increasing order. */
+static bool cur_s(ColCur *cc, size_t e, uint32_t *out)
 {
-    int64_t iv;
-    double dv;
-    uint32_t sv;
+    size_t k;
+    const Column *c = cc->c;
+    if (!c || (c->type != VT_STR && c->type != VT_LOC && c->type != VT_MIXED) || !colcur_slot(cc, e, &k)) return false;
+    if (c->type == VT_MIXED) {
+        if (c->vtype[k] != VT_STR) return false;
+        *out = (uint32_t)c->v.i[k];
+        return true;
+    }
+    *out = col_sid_at(c, k);
+    return true;
+}
+
+/* The label string id a spawn's `id` names (an integer or a float as
+ * text, a string as it is), read through a cursor. */
+static uint32_t id_label_sid(Store *s, ColCur *cc, size_t e)
+{
+    size_t k;
+    const Column *c = cc->c;
     char buf[64];
-    if (col_get_i(c, e, &iv)) {
-        size_t bl = fmt_i64(buf, iv);
+    if (!c || !colcur_slot(cc, e, &k)) return NONE32;
+    uint64_t p;
+    uint8_t t = col_slot_value(c, k, &p);
+    if (t == VT_INT) {
+        size_t bl = fmt_i64(buf, (int64_t)p);
         return strtab_intern(&s->strs, buf, bl);
     }
-    if (col_get_f(c, e, &dv)) {
+    if (t == VT_FLT) {
+        double dv;
+        memcpy(&dv, &p, sizeof dv);
         fmt_double(buf, sizeof buf, dv);
         return strtab_intern(&s->strs, buf, strlen(buf));
     }
-    if (col_get_s(c, e, &sv)) return sv;
+    if (t == VT_STR || t == VT_LOC) return (uint32_t)p;
     return NONE32;
 }
 
@@ -264,19 +286,30 @@ static void act_moves_parents(ActCtx *A)
     if (parc) {
         /* each activity's first event (in its order) that names a parent */
         uint32_t *pev = xmalloc(((size_t)nr + 1) * sizeof(uint32_t));
+        uint32_t *pslot = xmalloc(((size_t)nr + 1) * sizeof(uint32_t)); /* its slot in parc */
         for (uint32_t a = 0; a < nr; a++) pev[a] = NONE32;
         size_t np2 = parc->sparse ? parc->npresent : n;
         for (size_t i = 0; i < np2; i++) {
             uint32_t e = parc->sparse ? parc->rows[i] : (uint32_t)i;
             if (!parc->sparse && parc->bits && !((parc->bits[e >> 6] >> (e & 63)) & 1)) continue;
             uint32_t a = s->act[e];
-            if (pev[a] == NONE32 || ev_before_raw(s->ts, s->dur, e, pev[a])) pev[a] = e;
+            if (pev[a] == NONE32 || ev_before_raw(s->ts, s->dur, e, pev[a])) {
+                pev[a] = e;
+                pslot[a] = (uint32_t)i;
+            }
         }
+        bool pstr = parc->type == VT_STR || parc->type == VT_LOC || parc->type == VT_MIXED;
         for (uint32_t a = 0; a < nr; a++) {
-            if (pev[a] == NONE32) continue;
+            if (pev[a] == NONE32 || !pstr) continue;
             Activity *Ac = &s->acts[a];
-            uint32_t lab;
-            if (!col_get_s(parc, pev[a], &lab)) continue;
+            /* (as col_get_s, at the slot found above) */
+            uint32_t lab, k = pslot[a];
+            if (parc->type == VT_MIXED) {
+                if (parc->vtype[k] != VT_STR) continue;
+                lab = (uint32_t)parc->v.i[k];
+            } else {
+                lab = col_sid_at(parc, k);
+            }
             uint32_t pa = NONE32;
             uint32_t p = gp_get(B, s->loc[pev[a]], lab, false);
             if (p != NONE32) pa = act_of_root[uf_find(B->uf, p)];
@@ -288,6 +321,7 @@ static void act_moves_parents(ActCtx *A)
             Ac->parent = pa;
         }
         free(pev);
+        free(pslot);
     }
     for (uint32_t a = 0; a < nr; a++) {
         Activity *Ac = &s->acts[a];
@@ -299,14 +333,17 @@ static void act_moves_parents(ActCtx *A)
     free(label_act);
 }
 
-/* Worker 0 first does the serial rest (and the sync groups), then joins
- * the others on the details. */
+/* Worker 0 first does the serial rest (moves, parents), worker 1 the sync
+ * groups (worker 0 both when alone), then they join the others on the
+ * details. */
 static void act_rest_worker(void *ctx, int w, int nw)
 {
     ActCtx *A = ctx;
     if (w == 0) {
         act_moves_parents(A);
-        if (A->groups) build_groups(A->B->s);
+        if (A->groups && nw < 2) build_groups(A->B->s);
+    } else if (w == 1 && A->groups) {
+        build_groups(A->B->s);
     }
     act_detail_worker(ctx, w, nw);
 }
@@ -321,6 +358,8 @@ void build_activities(Build *B, bool groups)
     VEC(uint32_t) spawned_by = {0};
     VEC(ActEv) moves = {0};
     bool unions = false;
+    /* (the columns read through cursors: no search per event) */
+    ColCur cpeer = {peer, 0}, cid = {idc, 0};
     for (size_t e = 0; e < n; e++) {
         uint16_t k = s->kind[e];
         if (LIKELY(k != K_MOVE && k != K_SPAWN)) continue;
@@ -328,16 +367,16 @@ void build_activities(Build *B, bool groups)
             uint32_t p, lab = B->gp_act[B->pair[e]];
             ActEv me = {0, (uint32_t)e};
             VEC_PUSH(moves, me);
-            if (lab != NONE32 && col_get_s(peer, e, &p)) {
+            if (lab != NONE32 && cur_s(&cpeer, e, &p)) {
                 uint32_t tp = gp_get(B, p, lab, true);
                 uf_union(B->uf, B->pair[e], tp);
                 unions = true;
             }
         } else {
-            uint32_t lab = id_label_sid(s, idc, e);
+            uint32_t lab = id_label_sid(s, &cid, e);
             if (lab == NONE32) continue;
             uint32_t p;
-            if (!col_get_s(peer, e, &p)) p = s->loc[e];
+            if (!cur_s(&cpeer, e, &p)) p = s->loc[e];
             uint32_t cp = gp_get(B, p, lab, true);
             VEC_PUSH(spawned_pair, cp);
             VEC_PUSH(spawned_by, (uint32_t)e);
@@ -423,30 +462,51 @@ void build_activities(Build *B, bool groups)
             rk[nr++] = (RK){home[p], placed && placed[p], placed ? porder[p] : 0, first_ts[p], B->gp_act[p], p};
     free(placed);
     free(porder);
-    /* (a merge sort of the keys themselves: read in order, not through
-     * an index; the order is total, root last) */
+    /* (first a stable counting sort by home location, then a merge sort
+     * of each location's keys, in cache: of the keys themselves, read in
+     * order, not through an index; the order is total, root last, so any
+     * correct sort gives this one) */
     RK *rtmp = xmalloc(((size_t)nr + 1) * sizeof(RK));
-    for (uint32_t wdt = 1; wdt < nr; wdt *= 2) {
-        for (uint32_t a = 0; a < nr; a += 2 * wdt) {
-            uint32_t mid = a + wdt < nr ? a + wdt : nr, b = a + 2 * wdt < nr ? a + 2 * wdt : nr;
-            uint32_t i = a, j = mid, o = a;
-            while (i < mid && j < b) {
-                const RK *x = &rk[i], *y = &rk[j];
-                bool ylt = y->home != x->home     ? y->home < x->home
-                           : y->placed != x->placed ? y->placed
-                           : y->order != x->order ? y->order < x->order
-                           : y->first != x->first ? y->first < x->first
-                           : y->label != x->label ? y->label < x->label
-                                                  : y->root < x->root;
-                rtmp[o++] = ylt ? rk[j++] : rk[i++];
-            }
-            while (i < mid) rtmp[o++] = rk[i++];
-            while (j < b) rtmp[o++] = rk[j++];
-        }
+    uint32_t nhb = s->nloc + 1; /* (a home past the locations: the last bucket) */
+    uint32_t *hb = xcalloc((size_t)nhb + 1, sizeof(uint32_t));
+    for (uint32_t i = 0; i < nr; i++) hb[(rk[i].home < s->nloc ? rk[i].home : s->nloc) + 1]++;
+    for (uint32_t h = 0; h < nhb; h++) hb[h + 1] += hb[h];
+    {
+        uint32_t *at = xmalloc(((size_t)nhb + 1) * sizeof(uint32_t));
+        memcpy(at, hb, ((size_t)nhb + 1) * sizeof(uint32_t));
+        for (uint32_t i = 0; i < nr; i++) rtmp[at[rk[i].home < s->nloc ? rk[i].home : s->nloc]++] = rk[i];
+        free(at);
         RK *t = rk;
         rk = rtmp;
         rtmp = t;
     }
+    for (uint32_t h = 0; h < nhb; h++) {
+        uint32_t lo = hb[h], hi = hb[h + 1];
+        RK *src = rk, *dst = rtmp;
+        for (uint32_t wdt = 1; wdt < hi - lo; wdt *= 2) {
+            for (uint32_t a = lo; a < hi; a += 2 * wdt) {
+                uint32_t mid = a + wdt < hi ? a + wdt : hi, b = a + 2 * wdt < hi ? a + 2 * wdt : hi;
+                uint32_t i = a, j = mid, o = a;
+                while (i < mid && j < b) {
+                    const RK *x = &src[i], *y = &src[j];
+                    bool ylt = y->home != x->home     ? y->home < x->home
+                               : y->placed != x->placed ? y->placed
+                               : y->order != x->order ? y->order < x->order
+                               : y->first != x->first ? y->first < x->first
+                               : y->label != x->label ? y->label < x->label
+                                                      : y->root < x->root;
+                    dst[o++] = ylt ? src[j++] : src[i++];
+                }
+                while (i < mid) dst[o++] = src[i++];
+                while (j < b) dst[o++] = src[j++];
+            }
+            RK *t = src;
+            src = dst;
+            dst = t;
+        }
+        if (src != rk) memcpy(rk + lo, src + lo, (size_t)(hi - lo) * sizeof(RK));
+    }
+    free(hb);
     free(rtmp);
     uint32_t *act_of_root = xmalloc(((size_t)np + 1) * sizeof(uint32_t));
     for (uint32_t p = 0; p < np; p++) act_of_root[p] = NONE32;
@@ -500,9 +560,9 @@ void build_activities(Build *B, bool groups)
     /* (every event is in one activity: all written) */
     s->depth = B->depth_mem ? B->depth_mem : xmalloc_big((n ? n : 1) * sizeof(uint16_t));
     B->depth_mem = NULL;
-    /* the details (per activity, in parallel) and, alongside them on one
-     * worker, the serial rest: moves, parents, then the sync groups, which
-     * need only the act column. They write different fields of the
+    /* the details (per activity, in parallel) and, alongside them, the
+     * serial rest on one worker (moves, parents) and the sync groups, which
+     * need only the act column, on another. They write different fields of the
      * activities (details: nev, first_ts, last_end, end_ev, nlocs; rest:
      * moves_off, nmoves, parent, parent_label) and different arrays. */
     atomic_store(&B->max_depth, 0);

@@ -35,12 +35,6 @@
 #include "base/timeparse.h"
 #include "base/util.h"
 
-static int xalias_cmp(const void *x, const void *y)
-{
-    uint64_t a = ((const XAlias *)x)->v, b = ((const XAlias *)y)->v;
-    return a < b ? -1 : a > b;
-}
-
 static double g_tlast;
 static void phase(const char *what)
 {
@@ -224,7 +218,6 @@ static void xid_resolve_worker(void *ctx, int w, int nw)
     (void)w;
     (void)nw;
     Build *B = ctx;
-    const Store *s = B->s;
     static const int fields[] = {F_ID, F_TAG, F_GROUP};
     size_t b;
     while ((b = jobq_next(&B->q)) != (size_t)-1) {
@@ -237,19 +230,11 @@ static void xid_resolve_worker(void *ctx, int w, int nw)
             for (size_t i = 0; i < fb->rows.len; i++) {
                 if (fb->types.v[i] != VT_XSTR) continue;
                 uint64_t v = fb->vals.v[i];
-                size_t r = xid_search(s->xids, s->nxid, v, hint);
-                uint32_t sid;
-                if (r < s->nxid && s->xids[r] == v) {
-                    sid = SID_XID + (uint32_t)r;
+                size_t r = xid_search(B->xfull, B->nxfull, v, hint);
+                uint32_t sid = NONE32; /* (every value is among them) */
+                if (r < B->nxfull && B->xfull[r] == v) {
+                    sid = B->xsid ? B->xsid[r] : SID_XID + (uint32_t)r;
                     hint = r + 1;
-                } else { /* its text is in the dictionary: that string id */
-                    size_t lo = 0, hi = B->nalias;
-                    while (lo < hi) {
-                        size_t mid = (lo + hi) / 2;
-                        if (B->alias[mid].v < v) lo = mid + 1;
-                        else hi = mid;
-                    }
-                    sid = lo < B->nalias && B->alias[lo].v == v ? B->alias[lo].sid : NONE32;
                 }
                 fb->types.v[i] = VT_GSTR;
                 fb->vals.v[i] = sid;
@@ -275,9 +260,11 @@ static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
     memcpy(s->xids, all, u * sizeof(uint64_t));
     s->nxid = (uint32_t)u;
     xfree_big(all, total * sizeof(uint64_t));
-    /* texts in both: the dictionary's id wins, and the id leaves xids */
-    VEC(XAlias) al = {0};
-    uint8_t *drop = NULL;
+    /* texts in both: the dictionary's id wins, and the id leaves xids.
+     * Each id's string id is kept by its place among all the ids (xfull,
+     * xsid): one search resolves a value, and the ids in both come out in
+     * order, with no sort (the first text of an id wins) */
+    uint32_t *asid = NULL; /* per id: the dictionary's string id of its text, or NONE32 */
     for (uint32_t i = 0; i < s->strs.count; i++) {
         size_t pl;
         unsigned nd;
@@ -294,22 +281,28 @@ static void finish_xids(Build *B, uint64_t *all, size_t m, size_t total)
             else hi = mid;
         }
         if (lo < s->nxid && s->xids[lo] == v) {
-            XAlias x = {v, i};
-            VEC_PUSH(al, x);
-            if (!drop) drop = xcalloc(s->nxid, 1);
-            drop[lo] = 1;
+            if (!asid) {
+                asid = xmalloc(((size_t)s->nxid + 1) * sizeof *asid);
+                for (uint32_t k = 0; k < s->nxid; k++) asid[k] = NONE32;
+            }
+            if (asid[lo] == NONE32) asid[lo] = i;
         }
     }
-    if (drop) {
+    B->xfull = s->xids;
+    B->nxfull = s->nxid;
+    if (asid) {
+        /* the store keeps the ids not in the dictionary */
+        uint64_t *kept = xmalloc(((size_t)s->nxid + 1) * sizeof(uint64_t));
         uint32_t o = 0;
-        for (uint32_t i = 0; i < s->nxid; i++)
-            if (!drop[i]) s->xids[o++] = s->xids[i];
+        for (uint32_t k = 0; k < s->nxid; k++) {
+            if (asid[k] != NONE32) continue;
+            asid[k] = SID_XID + o;
+            kept[o++] = s->xids[k];
+        }
+        s->xids = kept;
         s->nxid = o;
-        free(drop);
-        qsort(al.v, al.len, sizeof(XAlias), xalias_cmp);
+        B->xsid = asid;
     }
-    B->alias = al.v;
-    B->nalias = al.len;
     jobq_init(&B->q, B->nb);
     par_run(B->threads < (int)B->nb ? B->threads : (int)B->nb, xid_resolve_worker, B);
 }
@@ -714,7 +707,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     free(B->act_orders);
     km_free(&B->pairs);
     strtab_free(&B->xnames);
-    free(B->alias);
+    if (B->xfull != s->xids) free(B->xfull);
+    free(B->xsid);
     s->t_build = now_sec() - t0;
     return s;
 }

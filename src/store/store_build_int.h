@@ -33,11 +33,6 @@ typedef struct {
 } ColBuild;
 
 typedef struct {
-    uint64_t v;   /* a prefix+number id's value */
-    uint32_t sid; /* the string id of the same text in the dictionary */
-} XAlias;
-
-typedef struct {
     Batch **bs;
     size_t nb;
     size_t n;
@@ -73,8 +68,9 @@ typedef struct {
     uint32_t npair_first;
     uint64_t *moved;  /* bitmap of the positions whose event moved */
     atomic_bool resorted;
-    XAlias *alias; /* the prefix+number ids whose text is in strs, by value */
-    size_t nalias;
+    uint64_t *xfull; /* every prefix+number id's value, sorted (s->xids before those in strs left) */
+    uint32_t *xsid;  /* per value in xfull: its string id (NULL: SID_XID + its index) */
+    size_t nxfull;
     /* activities */
     struct {
         uint32_t loc, act; /* location index, act label string id */

@@ -1,7 +1,7 @@
 /*
  * store_msgs.c — steps 8 and 9 of the build: messages and sync groups.
  *
- * Owns: pairing sends with receives (keys hashed, radix-sorted by hash,
+ * Owns: pairing sends with receives (keys hashed, sorted by hash in cache-sized buckets,
  * paired within runs of equal hashes: by (id, destination) first, then first
  * in, first out per (source, destination, tag)), the message table and
  * ev_msg; sync groups (one per distinct group value: its type and payload,
@@ -34,28 +34,95 @@ static uint32_t ckey_hash(uint64_t a, uint64_t b, uint64_t c)
     return (uint32_t)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ hash_u64(b ^ (c * 0xc2b2ae3d27d4eb4fULL))) >> 32);
 }
 
-/* The keys' order by hash: hv[j] = h << 32 | j for key j, sorted by h
- * (sort_u64_from the high half: stable, so keys of one hash stay in their
- * order). Sorting these 8 bytes instead of the 32-byte keys moves a
- * quarter of the memory and needs a quarter of it. */
-static uint64_t *sort_by_hash(const CKey *keys, size_t m)
+/* A key's hash carries its side in bit 0 (1: a send), so that pairing
+ * reads no kind; keys are ordered by the other 31 bits, which equal keys
+ * share. */
+#define HSIDE(h) ((h) & 1u)
+
+/* The keys' order by hash, as hv[x] = (h >> 1) << 32 | j for key j (the
+ * index breaks ties: keys of one hash stay in their order): one stable
+ * scatter into buckets by the hash's top bits (a few thousand, whose write
+ * positions stay in cache), then each bucket — about a thousand keys, in
+ * cache — sorted by the rest of the bits (LSD radix, 8 bits a pass). This
+ * moves the 8-byte entries instead of the 32-byte keys, and less often
+ * than a sort of the whole array by 16-bit digits, whose 65,536 write
+ * positions miss the cache. hv_bytes: the size of hv's block (at least m
+ * entries). */
+static uint64_t *sort_by_hash(const CKey *keys, size_t m, size_t hv_bytes)
 {
-    uint64_t *hv = xmalloc_big((m ? m : 1) * sizeof *hv);
-    for (size_t j = 0; j < m; j++) hv[j] = (uint64_t)keys[j].h << 32 | j;
-    sort_u64_from(hv, m, 32);
+    int bb = 0;
+    while (bb < 16 && (m >> bb) > 1024) bb++;
+    size_t nb = (size_t)1 << bb;
+    int sh = 31 - bb; /* bucket = (h >> 1) >> sh */
+    size_t *cnt = xcalloc(nb + 1, sizeof *cnt);
+    for (size_t j = 0; j < m; j++) cnt[((keys[j].h >> 1) >> sh) + 1]++;
+    for (size_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
+    uint64_t *hv = xmalloc_big(hv_bytes);
+    size_t *pos = xmalloc((nb + 1) * sizeof *pos);
+    memcpy(pos, cnt, (nb + 1) * sizeof *pos);
+    for (size_t j = 0; j < m; j++) {
+        uint32_t h = keys[j].h >> 1;
+        hv[pos[h >> sh]++] = (uint64_t)h << 32 | j;
+    }
+    free(pos);
+    size_t tcap = 0;
+    uint64_t *tmp = NULL;
+    size_t c8[257];
+    for (size_t k = 0; k < nb; k++) {
+        uint64_t *v = hv + cnt[k];
+        size_t len = cnt[k + 1] - cnt[k];
+        if (len < 2) continue;
+        if (len <= 16) { /* insertion sort: values are distinct */
+            for (size_t i = 1; i < len; i++) {
+                uint64_t x = v[i];
+                size_t j = i;
+                while (j > 0 && v[j - 1] > x) {
+                    v[j] = v[j - 1];
+                    j--;
+                }
+                v[j] = x;
+            }
+            continue;
+        }
+        if (len > tcap) {
+            tcap = len * 2;
+            free(tmp);
+            tmp = xmalloc(tcap * sizeof *tmp);
+        }
+        uint64_t *src = v, *dst = tmp;
+        for (int lo = 32; lo < 32 + sh; lo += 8) {
+            memset(c8, 0, sizeof c8);
+            for (size_t i = 0; i < len; i++) c8[((src[i] >> lo) & 255) + 1]++;
+            if (c8[((src[0] >> lo) & 255) + 1] == len) continue;
+            for (int d = 0; d < 256; d++) c8[d + 1] += c8[d];
+            /* (bits past the hash's rest are the bucket's: equal, no harm) */
+            for (size_t i = 0; i < len; i++) dst[c8[(src[i] >> lo) & 255]++] = src[i];
+            uint64_t *t = src;
+            src = dst;
+            dst = t;
+        }
+        if (src != v) memcpy(v, src, len * sizeof *v);
+    }
+    free(tmp);
+    free(cnt);
     return hv;
 }
 
 /* Pair the sends and receives that share a key, each side in time order.
  * ce maps a communication index to its event. */
-static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, size_t m, uint32_t *mate)
+static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, size_t m, size_t nc, uint32_t *mate)
 {
-    uint64_t *hv = sort_by_hash(keys, m);
+    /* (sized as ev_msg will be when most events have keys: ev_msg takes
+     * the block back from the recycler, its pages touched already) */
+    size_t hv_bytes = (2 * m >= nc + 1 ? nc + 1 : (m ? m : 1)) * sizeof(uint64_t);
+    uint64_t *hv = sort_by_hash(keys, m, hv_bytes);
 #define KEY(x) (&keys[(uint32_t)hv[x]])
     VEC(uint32_t) S = {0}, R = {0};
     uint8_t *done = NULL;
     size_t dcap = 0;
+    const size_t PF = 12; /* keys read ahead */
     for (size_t a = 0; a < m;) {
+        if (a + PF < m) __builtin_prefetch(KEY(a + PF));
         size_t b = a + 1;
         uint32_t ha = (uint32_t)(hv[a] >> 32);
         while (b < m && (uint32_t)(hv[b] >> 32) == ha) b++;
@@ -65,7 +132,7 @@ static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, si
             if (ka->k1 == kb->k1 && ka->k2 == kb->k2 && ka->k3 == kb->k3) {
                 /* the common case: one send and its receive */
                 uint32_t x = ka->i, y = kb->i;
-                if (s->kind[ce[x]] != s->kind[ce[y]]) {
+                if (HSIDE(ka->h) != HSIDE(kb->h)) {
                     mate[x] = y;
                     mate[y] = x;
                 }
@@ -88,7 +155,7 @@ static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, si
                 if (done[j - a] || kj->k1 != kg->k1 || kj->k2 != kg->k2 || kj->k3 != kg->k3) continue;
                 done[j - a] = 1;
                 uint32_t c = kj->i;
-                if (s->kind[ce[c]] == K_SEND) VEC_PUSH(S, c);
+                if (HSIDE(kj->h)) VEC_PUSH(S, c);
                 else VEC_PUSH(R, c);
             }
             /* each side in time order (communication indices follow event
@@ -115,7 +182,7 @@ static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, si
         a = b;
     }
 #undef KEY
-    xfree_big(hv, (m ? m : 1) * sizeof *hv);
+    xfree_big(hv, hv_bytes);
     VEC_FREE(S);
     VEC_FREE(R);
     free(done);
@@ -172,11 +239,11 @@ void build_messages(Store *s)
             if (!cur_key(&ci, e, &t, &v)) continue;
             uint32_t dst = k == K_SEND ? peer_of[i] : s->loc[e];
             if (dst == NONE32) continue;
-            CKey x = {t, v, dst, ckey_hash(t, v, dst), (uint32_t)i};
+            CKey x = {t, v, dst, (ckey_hash(t, v, dst) & ~1u) | (k == K_SEND), (uint32_t)i};
             VEC_PUSH(ks, x);
         }
     }
-    pair_by_key(s, ce.v, ks.v, ks.len, mate);
+    pair_by_key(s, ce.v, ks.v, ks.len, nc, mate);
     /* 2. the rest: first in, first out per (source, destination, tag) */
     ks.len = 0;
     {
@@ -189,12 +256,13 @@ void build_messages(Store *s)
             uint64_t t = 0, v = 0;
             cur_key(&ct, e, &t, &v);
             uint64_t sd = ((uint64_t)src << 32) | dst;
-            CKey x = {sd, t, v, ckey_hash(sd, t, v), (uint32_t)i};
+            CKey x = {sd, t, v, (ckey_hash(sd, t, v) & ~1u) | (k == K_SEND), (uint32_t)i};
             VEC_PUSH(ks, x);
         }
     }
-    pair_by_key(s, ce.v, ks.v, ks.len, mate);
-    VEC_FREE(ks);
+    pair_by_key(s, ce.v, ks.v, ks.len, nc, mate);
+    /* (back to the recycler: the messages take its pages, touched already) */
+    xfree_big(ks.v, (nc + 1) * sizeof(CKey));
     /* 3. messages, in the order of the event that makes them */
     VEC(Message) msgs = {xmalloc_big((nc + 1) * sizeof(Message)), 0, nc + 1};
     uint32_t *msg_of = xmalloc_big((nc + 1) * sizeof(uint32_t));
