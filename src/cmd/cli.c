@@ -102,7 +102,8 @@ void usage(FILE *f)
           "                              idle time, POP efficiencies, messages, sync groups, profile;\n"
           "                              --sort self|total|calls|mean|min|max|stddev|name (profile)\n"
           "                              or useful|comm|sync|wait|idle|events|sent|received\n"
-          "                              (locations); --top N rows\n"
+          "                              (locations); --top N rows; --bench [--runs N]: time the\n"
+          "                              load instead (N times in this process, a line each)\n"
           "  waits [--json] [-f EXPR] [--from T] [--to T] [--top N] TRACE...\n"
           "                              wait states (late sender, wait at barrier, ...): who waited,\n"
           "                              whose fault it was, the worst instances (doc/ANALYSES.md)\n"
@@ -450,7 +451,7 @@ bool cli_flag(const CliArgs *a, const char *name)
 
 /* tnav stats --bench: load, then report time, throughput and memory as one
  * line of key=value pairs (for make bench; see doc/PERFORMANCE.md) */
-static int bench_load(CliArgs *a)
+static int bench_load1(CliArgs *a, int run)
 {
     size_t rss0, hwm0;
     proc_mem(&rss0, &hwm0);
@@ -471,14 +472,27 @@ static int bench_load(CliArgs *a)
     for (int i = 0; i < rep.nfiles; i++) bytes += rep.files[i].bytes;
     double tot = t1 - t0;
     size_t n = s->n ? s->n : 1;
-    printf("bench events=%zu bytes=%" PRIu64 " threads=%d parse_s=%.3f build_s=%.3f total_s=%.3f mb_per_s=%.1f "
+    printf("bench run=%d events=%zu bytes=%" PRIu64 " threads=%d parse_s=%.3f build_s=%.3f total_s=%.3f mb_per_s=%.1f "
            "events_per_s=%.0f rss_bytes=%zu peak_bytes=%zu dict_bytes=%zu store_bytes_per_event=%.1f "
            "rss_per_event_beyond_dict=%.1f\n",
-           s->n, bytes, a->load.threads > 0 ? a->load.threads : cpu_count(), rep.t_parse, rep.t_build, tot,
+           run, s->n, bytes, a->load.threads > 0 ? a->load.threads : cpu_count(), rep.t_parse, rep.t_build, tot,
            (double)bytes / 1e6 / tot, (double)s->n / tot, rss1, hwm1, dict, (double)per_event / (double)n,
            ((double)rss1 - (double)rss0 - (double)dict) / (double)n);
     store_free(s);
     load_report_free(&rep);
+    fflush(stdout);
+    return 0;
+}
+
+/* tnav stats --bench [--runs N]: N loads in this one process, one line
+ * each (the second and later find memory this process already touched,
+ * as DuckDB's runs in tests/bench_duckdb.js do) */
+static int bench_load(CliArgs *a, int runs)
+{
+    for (int k = 1; k <= runs; k++) {
+        int r = bench_load1(a, k);
+        if (r) return r;
+    }
     return 0;
 }
 
@@ -679,7 +693,7 @@ int cmd_stats(int argc, char **argv, int first)
     CliArgs a;
     memset(&a, 0, sizeof a);
     static const char *const flags[] = {"--bench", NULL};
-    static const char *const opts[] = {"--top", "--sort", "--from", "--to", "--comm-names", "--sync-names", NULL};
+    static const char *const opts[] = {"--top", "--sort", "--from", "--to", "--comm-names", "--sync-names", "--runs", NULL};
     a.extra_flags = flags;
     a.extra_opts = opts;
     int r = cli_begin("stats", argc, argv, first, &a);
@@ -699,8 +713,18 @@ int cmd_stats(int argc, char **argv, int first)
                     "(useful, comm, sync, wait, idle, events, sent, received), not '%s'",
                     sort_s);
     }
+    const char *runs_s = cli_extra(&a, "--runs");
+    int64_t runs = 1;
+    if (runs_s && !cli_flag(&a, "--bench")) {
+        cli_free(&a);
+        return uerr("stats", "%s", "--runs goes with --bench (it repeats the timed load)");
+    }
+    if (runs_s && !parse_int_arg(runs_s, 1, 1000, &runs)) {
+        cli_free(&a);
+        return uerr("stats", "--runs must be a whole number 1..1000, not '%s'", runs_s);
+    }
     if (cli_flag(&a, "--bench")) {
-        r = bench_load(&a);
+        r = bench_load(&a, (int)runs);
         cli_free(&a);
         return r;
     }
