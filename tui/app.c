@@ -539,28 +539,24 @@ static size_t big_of(const Summary *S)
 
 void app_budget_update(App *A)
 {
-    /* The whole process should stay under APP_PEAK_GOAL bytes an event:
-     * the store and the summaries' own arrays (built at once: segments,
-     * checkpoints, lanes) are what they are, so the lazily built parts
-     * get what is left of it, less APP_BUDGET_HEADROOM bytes an event for
-     * what the budget does not count (a build's transients, the
-     * big-block recycler, the rows, the process), and never less than
-     * APP_BUDGET_MIN, so that a small trace drops nothing. */
-    size_t n = A->s->n, per = 0, dict = 0, fixed, parts = agg_budget_bytes(A->budget);
-    store_mem(A->s, &per, &dict);
-    fixed = per + dict;
-    const Summary *live[3] = {A->S, A->Shl, A->S_all != A->S ? A->S_all : NULL};
-    for (int i = 0; i < 3; i++)
-        if (live[i]) fixed += summary_bytes(live[i]);
-    fixed = fixed > parts ? fixed - parts : 0; /* (summary_bytes counts the parts too) */
-    const char *env = getenv("TNAV_BUDGET_GOAL");
-    double goal = env && *env ? atof(env) : APP_PEAK_GOAL;
-    double room = (goal - APP_BUDGET_HEADROOM) * (double)n - (double)fixed;
+    /* The whole process should stay under APP_PEAK_GOAL bytes an event of
+     * the store. What the budget does not hold (the store, the summaries'
+     * own arrays, the rows, the big-block recycler, the process) is what
+     * is resident besides the parts; the parts get what is left of the
+     * goal, less APP_BUDGET_HEADROOM bytes an event for the transients of
+     * a frame and of the builds the estimates miss, and at least
+     * APP_BUDGET_MIN (a small trace drops nothing). */
+    size_t n = A->s->n, parts = agg_budget_bytes(A->budget), rss = 0, hwm = 0;
+    proc_mem(&rss, &hwm);
+    size_t rest = rss > parts ? rss - parts : 0;
+    const char *env = getenv("TNAV_BUDGET_HEADROOM");
+    double head = env && *env ? atof(env) : APP_BUDGET_HEADROOM;
+    double room = (APP_PEAK_GOAL - head) * (double)n - (double)rest;
     size_t lim = room > (double)APP_BUDGET_MIN ? (size_t)room : APP_BUDGET_MIN;
     agg_budget_set_limit(A->budget, lim);
-    if (getenv("TNAV_BUDGET_DEBUG"))
-        fprintf(stderr, "budget: store %zu MiB fixed %zu MiB parts %zu KiB limit %zu MiB\n", (per + dict) >> 20, fixed >> 20, parts >> 10, lim >> 20);
     agg_budget_frame(A->budget, (int)A->view);
+    if (getenv("TNAV_BUDGET_DEBUG"))
+        fprintf(stderr, "budget: rss %zu MiB, parts %zu KiB, limit %zu MiB\n", rss >> 20, parts >> 10, lim >> 20);
 }
 
 void app_idle(App *A)

@@ -25,6 +25,7 @@
 #include "agg_int.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,9 @@ static void evict(AggBudget *B, size_t need, const Summary *kS, int kp)
         }
         if (bp < 0) return;
         PartRec *R = &bs->part[bp];
+        if (getenv("TNAV_BUDGET_DEBUG"))
+            fprintf(stderr, "budget: drop %p part %d (%zu KiB, view %d, frame %llu; now view %d frame %llu)\n", (void *)bs, bp,
+                    R->bytes >> 10, R->view, (unsigned long long)be, B->view, (unsigned long long)B->epoch);
         part_free(bs, bp);
         B->total -= R->bytes;
         B->dropped += R->bytes;

@@ -171,7 +171,7 @@ const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
     part_use(S, PART_ROWARR);
     if (rowpts_ready(S, rs, A)) return P;
     /* (A, which the caller has just asked for, is this frame's: kept) */
-    part_reserve(S, PART_ROWARR, ((size_t)A->off[A->nrows] + rs->ng + 1) * 20);
+    part_reserve(S, PART_ROWARR, ((size_t)A->off[A->nrows] + rs->ng + 1) * 32); /* (20 bytes a point, 12 more while sorted) */
     rowkey_free(&S->rowarr.key);
     merged_free(P);
     rowkey_set(&S->rowarr.key, rs);
