@@ -553,6 +553,7 @@ void app_budget_update(App *A)
     double head = env && *env ? atof(env) : APP_BUDGET_HEADROOM;
     double room = (APP_PEAK_GOAL - head) * (double)n - (double)rest;
     size_t lim = room > (double)APP_BUDGET_MIN ? (size_t)room : APP_BUDGET_MIN;
+    if (A->budget_cap && lim > A->budget_cap) lim = A->budget_cap;
     agg_budget_set_limit(A->budget, lim);
     agg_budget_frame(A->budget, (int)A->view);
     if (getenv("TNAV_BUDGET_DEBUG"))

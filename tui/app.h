@@ -81,6 +81,7 @@ typedef struct App {
     uint64_t *hl_sel;
     Summary *Shl;
     AggBudget *budget;   /* over the lazily built parts of S, S_all and Shl (app_budget_update) */
+    size_t budget_cap;   /* (tests) the budget's limit at most this (0: none) */
     /* the screen */
     int w, h;
     bool ascii, color;

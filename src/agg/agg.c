@@ -11,7 +11,8 @@
  * built after summary_build is built lazily, once, by the file that owns
  * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c), except the parts
  * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
- * built again for another row set.
+ * built again for another row set, and the parts a memory budget drops
+ * (agg_budget.c), built again, equal, when next asked for.
  */
 #include "agg_int.h"
 

@@ -81,8 +81,8 @@ const uint64_t *summary_selection(const Summary *S);
 void summary_free(Summary *S);
 /* Free the group summaries (agg_groups.c: a grouped row's busy / sync
  * functions, kept for the last two groupings); a frame that needs one
- * again builds it again. For a view change: the next view's series take
- * their memory instead of adding to it. */
+ * again builds it again, equal. (The interface leaves such drops to its
+ * memory budget, below; the tests call it.) */
 void summary_drop_groups(Summary *S);
 /* A memory budget over the lazily built parts of summaries (agg_budget.c):
  * when a build would take their total past the limit, the least recently

@@ -8,7 +8,11 @@
  * Invariants: see agg.h and each file's opening comment; a part that is
  * built lazily is marked by its `built` flag (or a non-NULL array) and
  * never changes afterwards, but for the parts kept for a row set (group
- * summaries, RowLanes), replaced when a frame asks for another row set.
+ * summaries, RowLanes), replaced when a frame asks for another row set,
+ * and for the parts a memory budget drops (PART_*, agg_budget.c), freed
+ * and built again, equal, when next asked for: code that reads one calls
+ * part_use first (its accessor does), and keeps no pointer into it past
+ * the current frame.
  */
 #ifndef TNAV_AGG_INT_H
 #define TNAV_AGG_INT_H
