@@ -556,6 +556,7 @@ void app_budget_update(App *A)
     if (A->budget_cap && lim > A->budget_cap) lim = A->budget_cap;
     agg_budget_set_limit(A->budget, lim);
     agg_budget_frame(A->budget, (int)A->view);
+    summary_hold_count_parts(A->S); /* (the status line's count, every frame) */
     if (getenv("TNAV_BUDGET_DEBUG"))
         fprintf(stderr, "budget: rss %zu MiB, parts %zu KiB, limit %zu MiB\n", rss >> 20, parts >> 10, lim >> 20);
 }

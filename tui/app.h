@@ -205,7 +205,7 @@ void app_idle(App *A);
  * built parts (from the store's size and the summaries' own), and the
  * frame's start (the parts it uses are kept until the next). */
 #define APP_PEAK_GOAL 80.0       /* bytes an event, the whole process (issue 10) */
-#define APP_BUDGET_HEADROOM 3.0  /* bytes an event kept for transients */
+#define APP_BUDGET_HEADROOM 4.0  /* bytes an event kept for transients */
 #define APP_BUDGET_MIN ((size_t)64 << 20)
 void app_budget_update(App *A);
 /* the current view alone into v (:save); the next frame must recompute

@@ -102,6 +102,10 @@ size_t agg_budget_bytes(AggBudget *B);
 void agg_budget_drops(AggBudget *B, size_t *n, size_t *bytes);
 /* S's lazily built parts count against B from now on (NULL: none) */
 void summary_set_budget(Summary *S, AggBudget *B);
+/* What every frame of the interface reads (the status line's count:
+ * summary_events_visible's indexes), marked used by the current frame
+ * from its start, so that the frame's other builds do not drop it. */
+void summary_hold_count_parts(Summary *S);
 /* Let S (filtered) derive its lazily built point series (message ends,
  * instants with glyphs) from base, the unfiltered summary of the same
  * store, which must outlive S: a subset of sorted points is sorted, so each

@@ -84,6 +84,8 @@ void agg_budget_frame(AggBudget *B, int view)
     pthread_mutex_unlock(&B->lock);
 }
 
+static uint32_t view_bit(int v) { return (uint32_t)1 << ((unsigned)v & 31); }
+
 /* (the part's bytes now, as summary_bytes counts them) */
 static size_t part_bytes_now(const Summary *S, int p)
 {
@@ -133,8 +135,7 @@ static void evict(AggBudget *B, size_t need, const Summary *kS, int kp)
 {
     while (B->total + need > B->limit) {
         Summary *bs = NULL;
-        int bp = -1;
-        bool bother = false;
+        int bp = -1, bc = 0;
         uint64_t be = 0;
         for (int i = 0; i < BUDGET_SUMS; i++) {
             Summary *S = B->sums[i];
@@ -143,11 +144,15 @@ static void evict(AggBudget *B, size_t need, const Summary *kS, int kp)
                 PartRec *R = &S->part[p];
                 uint64_t e = atomic_load_explicit(&R->epoch, memory_order_relaxed);
                 if (!R->bytes || e == B->epoch || (S == kS && p == kp)) continue;
-                bool other = R->view != B->view;
-                if (bp < 0 || (other && !bother) || (other == bother && e < be)) {
+                /* first another view's part that only it used, then one
+                 * several views used (the status line's count index is
+                 * every view's), then the current view's; the least
+                 * recently used first, the larger of two */
+                int c = R->view == B->view ? 2 : (R->views & (R->views - 1)) ? 1 : 0;
+                if (bp < 0 || c < bc || (c == bc && (e < be || (e == be && R->bytes > bs->part[bp].bytes)))) {
                     bs = S;
                     bp = p;
-                    bother = other;
+                    bc = c;
                     be = e;
                 }
             }
@@ -185,6 +190,7 @@ void summary_set_budget(Summary *S, AggBudget *B)
         B->total += S->part[p].bytes;
         atomic_store_explicit(&S->part[p].epoch, B->epoch, memory_order_relaxed);
         S->part[p].view = B->view;
+        S->part[p].views |= view_bit(B->view);
     }
     pthread_mutex_unlock(&B->lock);
 }
@@ -211,6 +217,7 @@ void part_use_slow(Summary *S, int p)
     pthread_mutex_lock(&B->lock);
     atomic_store_explicit(&S->part[p].epoch, B->epoch, memory_order_relaxed);
     S->part[p].view = B->view;
+    S->part[p].views |= view_bit(B->view);
     pthread_mutex_unlock(&B->lock);
 }
 
@@ -222,6 +229,7 @@ void part_reserve(Summary *S, int p, size_t est)
     pthread_mutex_lock(&B->lock);
     atomic_store_explicit(&S->part[p].epoch, B->epoch, memory_order_relaxed);
     S->part[p].view = B->view;
+    S->part[p].views |= view_bit(B->view);
     size_t now = part_bytes_now(S, p);
     B->total = B->total - S->part[p].bytes + now;
     S->part[p].bytes = S->part[p].at_reserve = now;
@@ -244,6 +252,7 @@ void part_built(Summary *S, int p)
     pthread_mutex_lock(&B->lock);
     atomic_store_explicit(&S->part[p].epoch, B->epoch, memory_order_relaxed);
     S->part[p].view = B->view;
+    S->part[p].views |= view_bit(B->view);
     B->total = B->total - S->part[p].bytes + b;
     if (b > S->part[p].at_reserve) S->part[p].last = b - S->part[p].at_reserve;
     S->part[p].bytes = S->part[p].at_reserve = b;
@@ -252,4 +261,11 @@ void part_built(Summary *S, int p)
     bool dropped = B->ndrops != nd;
     pthread_mutex_unlock(&B->lock);
     if (dropped) big_cache_trim_to(before);
+}
+
+void summary_hold_count_parts(Summary *S)
+{
+    if (!S || !S->budget) return;
+    part_use(S, PART_TORD);
+    part_use(S, PART_OPEN);
 }

@@ -151,7 +151,8 @@ enum {
 };
 typedef struct {
     _Atomic uint64_t epoch;
-    int view;
+    int view;           /* (of the frame that last used it) */
+    uint32_t views;     /* the views that ever used it (bit v & 31) */
     size_t bytes;       /* counted now */
     size_t at_reserve;  /* (when its build began) */
     size_t last;        /* what its last build added */
