@@ -888,6 +888,150 @@ static void check_series_order(const char *name, const Store *s, const uint64_t 
     summary_free(B);
 }
 
+/* ---- the memory budget (agg_budget.c) ---------------------------------------------------- */
+
+typedef VEC(uint64_t) Words;
+static void put_vals(Words *o, const void *v, size_t bytes)
+{
+    for (size_t i = 0; i < bytes; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, (const char *)v + i, bytes - i < 8 ? bytes - i : 8);
+        VEC_PUSH(*o, w);
+    }
+}
+
+/* one frame of "view" v on X, everything it draws appended to o (the
+ * views' parts: group summaries, the Gantt's lanes per row, instants,
+ * arrivals merged per row, the count and open-lanes indexes, the matrix,
+ * message points by location and activity, the location index) */
+static void budget_frame_of(Summary *X, const Store *s, int v, Words *o)
+{
+    int64_t span = s->t_max - s->t_min + 1;
+    TimeGrid g;
+    grid_init(&g, s->t_min, s->t_min + span, 40);
+    RowSet rs;
+    rowset_init(&rs, X, v == 3 ? ROWS_ACT : ROWS_LOC, v == 3);
+    rowset_fit(&rs, 7);
+    double *vals = xmalloc(((size_t)rs.ng * 40 + 1) * sizeof(double));
+    if (v == 0) { /* density: busy, sums of the group summaries; sync by location */
+        agg_set_group_threshold(0);
+        MetricSpec ms = {M_BUSY, false, NULL};
+        agg_frame(X, &ms, RED_SUM, &rs, &g, 1, vals);
+        put_vals(o, vals, (size_t)rs.ng * 40 * sizeof(double));
+        agg_set_group_threshold(AGG_GROUP_MIN_SEGMENTS);
+        MetricSpec sy = {M_SYNC, false, NULL};
+        agg_frame(X, &sy, RED_MAX, &rs, &g, 4, vals);
+        put_vals(o, vals, (size_t)rs.ng * 40 * sizeof(double));
+    } else if (v == 1 || v == 3) { /* Gantt by location / activity */
+        uint32_t *dom = xmalloc(((size_t)rs.ng * 40 + 1) * sizeof(uint32_t));
+        summary_gantt_points(X, &rs, true, true, true);
+        agg_dominant(X, &rs, &g, 8, dom);
+        put_vals(o, dom, (size_t)rs.ng * 40 * sizeof(uint32_t));
+        int cell[41];
+        uint32_t ev[41], cnt[41];
+        const RowArrivals *ra = summary_row_arrivals(X, &rs);
+        for (uint32_t r = 0; r < rs.ng; r++) {
+            int nk = summary_row_arrivals_cells(ra, r, &g, cell, cnt, ev);
+            put_vals(o, cell, (size_t)nk * sizeof(int));
+            put_vals(o, cnt, (size_t)nk * sizeof(uint32_t));
+            for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+                nk = summary_glyph_cells(X, rs.kind, rs.ids[k], &g, cell, ev, cnt);
+                put_vals(o, cell, (size_t)nk * sizeof(int));
+                put_vals(o, ev, (size_t)nk * sizeof(uint32_t));
+            }
+        }
+        free(dom);
+    } else { /* comm: bytes by location and activity, the matrix, the status count */
+        for (int rk = 0; rk < 2; rk++) {
+            RowSet r2;
+            rowset_init(&r2, X, (RowKind)rk, false);
+            rowset_fit(&r2, 7);
+            double *v2 = xmalloc(((size_t)r2.ng * 40 + 1) * sizeof(double));
+            MetricSpec mb = {M_BYTES, rk == 1, NULL};
+            agg_frame(X, &mb, RED_SUM, &r2, &g, 1, v2);
+            put_vals(o, v2, (size_t)r2.ng * 40 * sizeof(double));
+            free(v2);
+            rowset_free(&r2);
+        }
+        uint32_t gs = s->nloc > 64 ? 8 : 1, ng = (s->nloc + gs - 1) / gs;
+        double *by = xcalloc((size_t)ng * ng + 1, sizeof(double));
+        summary_matrix(X, s->t_min, s->t_min + span / 2, gs, gs, by, NULL);
+        put_vals(o, by, (size_t)ng * ng * sizeof(double));
+        free(by);
+    }
+    for (int i = 0; i < 4; i++) {
+        uint64_t n = summary_events_visible(X, s->t_min + span * i / 4, s->t_min + span * (i + 1) / 4);
+        VEC_PUSH(*o, n);
+    }
+    free(vals);
+    rowset_free(&rs);
+    grid_free(&g);
+}
+
+/* the bytes X's parts hold, counted from the parts themselves */
+static size_t parts_real(const Summary *X)
+{
+    size_t b = grpsum_bytes(X->grp[0]) + grpsum_bytes(X->grp[1]) + rowarr_bytes(X) + mxcells_bytes(X) + tord_bytes(X) +
+               open_bytes(X) + locidx_bytes(&X->locidx, X->s->nloc) + rowlanes_bytes(&X->rowlanes);
+    for (int d = 0; d < 2; d++)
+        for (int r = 0; r < 3; r++) b += points_bytes(&X->msg[d][r]);
+    for (int r = 0; r < 2; r++) b += points_bytes(&X->glyphs[r]);
+    return b;
+}
+
+/* the bytes of X's parts not used by the current frame */
+static size_t budget_stale(const Summary *X)
+{
+    size_t b = 0;
+    for (int p = 0; p < PART__N; p++)
+        if (atomic_load(&X->part[p].epoch) != atomic_load(X->budget_epoch)) b += X->part[p].bytes;
+    return b;
+}
+
+/* Views visited in turn on summaries under a small budget (which drops
+ * the other views' parts and builds them again) draw the same frames,
+ * bitwise, as a summary without a budget; between frames the parts
+ * counted stay within the limit, or only the current frame's are left;
+ * a budget large enough drops nothing. */
+static void check_budget(const char *name, const Store *s, const uint64_t *sel, Summary *base)
+{
+    static const int order[] = {0, 2, 0, 1, 2, 3, 0, 1, 3, 2, 0};
+    size_t nv = sizeof order / sizeof order[0];
+    Words want[sizeof order / sizeof order[0]];
+    memset(want, 0, sizeof want);
+    Summary *R = summary_build(s, sel, 2);
+    if (base) summary_set_base(R, base);
+    for (size_t i = 0; i < nv; i++) budget_frame_of(R, s, order[i], &want[i]);
+    size_t rb = summary_bytes(R);
+    summary_free(R);
+    for (int tight = 1; tight >= 0; tight--) {
+        AggBudget *B = agg_budget_new(tight ? 1 : SIZE_MAX);
+        Summary *X = summary_build(s, sel, 2);
+        if (base) summary_set_base(X, base);
+        summary_set_budget(X, B);
+        int bad = 0, over = 0;
+        for (size_t i = 0; i < nv; i++) {
+            agg_budget_frame(B, order[i]);
+            Words got = {0};
+            budget_frame_of(X, s, order[i], &got);
+            bad += got.len != want[i].len || memcmp(got.v, want[i].v, got.len * sizeof(uint64_t));
+            size_t tot = agg_budget_bytes(B);
+            over += tot > agg_budget_limit(B) && budget_stale(X) > 0;
+            over += tot != parts_real(X); /* (what is dropped is gone) */
+            VEC_FREE(got);
+        }
+        size_t nd, db;
+        agg_budget_drops(B, &nd, &db);
+        char what[300];
+        snprintf(what, sizeof what, "%s: %s budget, views in turn: the same frames, the limit kept (%zu parts dropped, %zu bytes)", name,
+                 tight ? "a tight" : "an ample", nd, db);
+        report(what, bad + over + (tight ? nd == 0 : nd != 0) + (!tight && summary_bytes(X) != rb));
+        summary_free(X);
+        agg_budget_free(B);
+    }
+    for (size_t i = 0; i < nv; i++) VEC_FREE(want[i]);
+}
+
 static int check_file(const char *path)
 {
     LoadOpts o;
@@ -910,6 +1054,7 @@ static int check_file(const char *path)
     check_visible(name, s, NULL, S);
     check_lanetime(name, s, S);
     check_series_order(name, s, NULL, NULL);
+    check_budget(name, s, NULL, NULL);
     /* a filtered summary, derived from the unfiltered one */
     static const char *const filt = "dur > 1us || kind == \"send\" || kind == \"recv\" || kind == \"mark\"";
     FilterError fe;
@@ -927,6 +1072,7 @@ static int check_file(const char *path)
         check_visible(nm, s, sel, F);
         check_lanetime(nm, s, F);
         check_series_order(nm, s, sel, S);
+        check_budget(nm, s, sel, S);
         summary_free(F);
         free(sel);
     } else {

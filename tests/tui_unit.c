@@ -2385,7 +2385,90 @@ static void t_analyses_names(void)
 
 /* ---- runner ------------------------------------------------------------------ */
 
+/* The memory budget (agg_budget.c, app_budget_update): views visited in
+ * turn, highlight and filter included, draw the same screens when a budget
+ * of one byte drops every part a frame does not use as when the budget
+ * (64 MiB at least) drops nothing; coming back to a view keeps its parts
+ * (the group summaries, forced on this small trace, are no longer dropped
+ * at a view change). */
+static void t_budget_views(void)
+{
+    /* 96 locations (grouped 8 or more to a row on 14 lines), intervals,
+     * syncs, instants and messages to the next location */
+    char *path = xasprintf("%s/budget.csv", g_tmpdir);
+    FILE *f = fopen(path, "w");
+    fputs("ts,dur,loc,act,kind,name,peer,bytes,id,tag,group,parent,value\n", f);
+    for (int l = 0; l < 96; l++) {
+        fprintf(f, "1000000000,90000000,%d,%d.0,state,main,,,,,,,\n", l, l);
+        for (int k = 0; k < 40; k++) {
+            long t = 1000000000L + k * 2000000L + l * 1000L;
+            fprintf(f, "%ld,%d,%d,%d.0,%s,step%d,,,,,,,\n", t, 500000 + (l * 7 + k * 13) % 900000, l, l, k % 3 ? "state" : "sync", k % 5);
+            if (k % 4 == 1) fprintf(f, "%ld,1000,%d,%d.0,send,,%d,%d,m%d_%d,0,,,\n", t + 1600000, l, l, (l + 1) % 96, 64 + k, l, k);
+            if (k % 4 == 1)
+                fprintf(f, "%ld,1000,%d,%d.0,recv,,%d,%d,m%d_%d,0,,,\n", t + 1700000, (l + 1) % 96, (l + 1) % 96, l, 64 + k, l, k);
+            if (k % 9 == 4) fprintf(f, "%ld,,%d,%d.0,mark,m,,,,,,,\n", t + 100, l, l);
+        }
+    }
+    fclose(f);
+    T a, b;
+    CHECK(open_app(&a, path, 100, 14));
+    CHECK(open_app(&b, path, 100, 14));
+    free(path);
+    if (!a.ok || !b.ok) {
+        close_app(&a);
+        close_app(&b);
+        return;
+    }
+    agg_set_group_threshold(0);
+    b.A.budget_cap = 1;
+    static const char *const steps[] = {"3", "4", "3", "4", "5", "1", "2", "3", "+", "4", "1", "0", "3"};
+    int differ = 0;
+    size_t dens_bytes = 0, both_bytes = 0, back_bytes = 0;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        keys(&a, steps[i]);
+        keys(&b, steps[i]);
+        char *x = screen(&a), *y = screen(&b);
+        if (strcmp(x, y)) {
+            if (!differ) fprintf(stderr, "    after key %zu (%s) the screens differ:\n%s\n----\n%s\n", i, steps[i], x, y);
+            differ++;
+        }
+        free(x);
+        free(y);
+        if (i == 0) dens_bytes = agg_budget_bytes(a.A.budget);
+        if (i == 1) both_bytes = agg_budget_bytes(a.A.budget); /* (the density's parts kept beside the comm view's) */
+        if (i == 2) back_bytes = agg_budget_bytes(a.A.budget); /* (back to the density: nothing built again) */
+    }
+    CHECK_EQ_I(differ, 0);
+    size_t na, ba, nb, bb;
+    agg_budget_drops(a.A.budget, &na, &ba);
+    agg_budget_drops(b.A.budget, &nb, &bb);
+    CHECK_EQ_I((long long)na, 0);
+    CHECK(nb > 0);
+    CHECK(agg_budget_bytes(a.A.budget) > agg_budget_bytes(b.A.budget));
+    CHECK(dens_bytes > 0);
+    CHECK(both_bytes > dens_bytes);
+    CHECK_EQ_I(back_bytes, both_bytes);
+    /* a filter and a highlight under the tight budget: same screens */
+    const char *fl[] = {"/dur > 1us\n", "tkind == \"send\"\n", "3", "4", "1"};
+    for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++) {
+        keys(&a, fl[i]);
+        keys(&b, fl[i]);
+        char *x = screen(&a), *y = screen(&b);
+        if (strcmp(x, y)) {
+            if (!differ) fprintf(stderr, "    after %s the screens differ:\n%s\n----\n%s\n", fl[i], x, y);
+            differ++;
+        }
+        free(x);
+        free(y);
+    }
+    CHECK_EQ_I(differ, 0);
+    agg_set_group_threshold(AGG_GROUP_MIN_SEGMENTS);
+    close_app(&a);
+    close_app(&b);
+}
+
 static const Test TESTS[] = {
+    {"budget: views in turn under a one-byte budget draw the same screens; an ample one keeps every view's parts", t_budget_views},
     {"keymap: one action per key, every action named, bound and described", t_keymap},
     {"help: generated from the table, every action reachable, scrolls", t_help},
     {"prompt: shell-like editing, UTF-8, Ctrl-W/U/K", t_prompt_editing},

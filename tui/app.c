@@ -390,6 +390,7 @@ static void hl_rebuild(App *A, bool rerun)
     summary_free(A->Shl);
     A->Shl = summary_build(A->s, A->hl_sel, A->args ? A->args->load.threads : 0);
     summary_set_base(A->Shl, A->S_all);
+    summary_set_budget(A->Shl, A->budget);
 }
 
 static void rebuild_summaries(App *A)
@@ -412,6 +413,7 @@ static void rebuild_summaries(App *A)
     } else {
         A->S = summary_build(A->s, A->ss.sel, A->args ? A->args->load.threads : 0);
     }
+    summary_set_budget(A->S, A->budget);
     for (int k = 0; k < 2; k++) A->rows[k].dirty = true;
     A->evlist_dirty = true;
     hl_rebuild(A, true);
@@ -438,6 +440,9 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     double t0 = now_sec();
     A->S = summary_build(A->s, A->ss.sel, args ? args->load.threads : 0);
     if (!A->ss.sel) A->S_all = A->S;
+    A->budget = agg_budget_new(SIZE_MAX);
+    summary_set_budget(A->S, A->budget);
+    app_budget_update(A);
     /* (bytes when messages have sizes, else their counts: a trace of
      * Chrome flows has none, and a frame of bytes would stay empty) */
     A->comm_metric = summary_msgs_sized(A->S) ? M_BYTES : M_EVENTS;
@@ -532,6 +537,30 @@ static size_t big_of(const Summary *S)
     return b;
 }
 
+void app_budget_update(App *A)
+{
+    /* The whole process should stay under APP_PEAK_GOAL bytes an event of
+     * the store. What the budget does not hold (the store, the summaries'
+     * own arrays, the rows, the big-block recycler, the process) is what
+     * is resident besides the parts; the parts get what is left of the
+     * goal, less APP_BUDGET_HEADROOM bytes an event for the transients of
+     * a frame and of the builds the estimates miss, and at least
+     * APP_BUDGET_MIN (a small trace drops nothing). */
+    size_t n = A->s->n, parts = agg_budget_bytes(A->budget), rss = 0, hwm = 0;
+    proc_mem(&rss, &hwm);
+    size_t rest = rss > parts ? rss - parts : 0;
+    const char *env = getenv("TNAV_BUDGET_HEADROOM");
+    double head = env && *env ? atof(env) : APP_BUDGET_HEADROOM;
+    double room = (APP_PEAK_GOAL - head) * (double)n - (double)rest;
+    size_t lim = room > (double)APP_BUDGET_MIN ? (size_t)room : APP_BUDGET_MIN;
+    if (A->budget_cap && lim > A->budget_cap) lim = A->budget_cap;
+    agg_budget_set_limit(A->budget, lim);
+    agg_budget_frame(A->budget, (int)A->view);
+    summary_hold_count_parts(A->S); /* (the status line's count, every frame) */
+    if (getenv("TNAV_BUDGET_DEBUG"))
+        fprintf(stderr, "budget: rss %zu MiB, parts %zu KiB, limit %zu MiB\n", rss >> 20, parts >> 10, lim >> 20);
+}
+
 void app_idle(App *A)
 {
     const Summary *live[3] = {A->S, A->Shl, A->S_all != A->S ? A->S_all : NULL};
@@ -569,6 +598,7 @@ void app_free(App *A)
     if (A->S != A->S_all) summary_free(A->S);
     summary_free(A->S_all);
     hl_drop(A);
+    agg_budget_free(A->budget);
     free(A->filter_text);
     for (int k = 0; k < 2; k++) rows_free(&A->rows[k]);
     for (int i = 0; i < A->ndlines; i++) free(A->dlines[i]);
@@ -726,15 +756,8 @@ void app_set_view(App *A, ViewId v)
         analyses_set_tab(A, AT_TIME);
     }
     if (v == V_EVENTS && A->view != V_EVENTS) A->ev_at = NONE32; /* (the list opens at the cursor's time) */
-    if (v != A->view) {
-        /* the group summaries the view drew with (about 3 bytes an event
-         * on a trace of 10,000 locations) make way for the next view's
-         * series; coming back builds them again (app_idle then trims the
-         * recycler) */
-        summary_drop_groups(A->S);
-        summary_drop_groups(A->Shl);
-        summary_drop_groups(A->S_all);
-    }
+    /* (what the views built stays until the memory budget needs it for
+     * another's: app_budget_update) */
     A->view = v;
     A->cur_row = 0;
     A->row_off = 0;

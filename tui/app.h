@@ -80,6 +80,8 @@ typedef struct App {
     char *hl_text;
     uint64_t *hl_sel;
     Summary *Shl;
+    AggBudget *budget;   /* over the lazily built parts of S, S_all and Shl (app_budget_update) */
+    size_t budget_cap;   /* (tests) the budget's limit at most this (0: none) */
     /* the screen */
     int w, h;
     bool ascii, color;
@@ -199,6 +201,13 @@ void app_draw(App *A, Canvas *c, int flags);
  * rebuilds it from there), or beyond its size, go back to the system;
  * what it kept between frames otherwise added to the interface's peak. */
 void app_idle(App *A);
+/* Before a frame: the memory budget's limit for the summaries' lazily
+ * built parts (from the store's size and the summaries' own), and the
+ * frame's start (the parts it uses are kept until the next). */
+#define APP_PEAK_GOAL 80.0       /* bytes an event, the whole process (issue 10) */
+#define APP_BUDGET_HEADROOM 4.0  /* bytes an event kept for transients */
+#define APP_BUDGET_MIN ((size_t)64 << 20)
+void app_budget_update(App *A);
 /* the current view alone into v (:save); the next frame must recompute
  * the views (AF_REAGG: the layout is v's until then) */
 void app_draw_views(App *A, Canvas *v);

@@ -731,6 +731,7 @@ void app_draw_views(App *A, Canvas *v) { draw_views(A, v); }
 
 void app_draw(App *A, Canvas *c, int flags)
 {
+    app_budget_update(A);
     app_prompt_live(A);
     Areas r;
     areas(A, &r);

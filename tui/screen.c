@@ -659,8 +659,11 @@ static int bench_keys(App *A, const char *script)
                          (double)(vr.ru_utime.tv_usec - r0.ru_utime.tv_usec + vr.ru_stime.tv_usec - r0.ru_stime.tv_usec) / 1e3;
             size_t rss, hwm;
             proc_mem(&rss, &hwm);
-            fprintf(stderr, "%-24s %8.1f ms  cpu %7.1f ms  peak %ld MiB  rss %zu MiB\n", tok, ms, cpu, (long)vr.ru_maxrss / 1024,
-                    rss >> 20);
+            size_t nd, db;
+            agg_budget_drops(A->budget, &nd, &db);
+            fprintf(stderr, "%-24s %8.1f ms  cpu %7.1f ms  peak %ld MiB  rss %zu MiB  parts %zu / %zu MiB (%zu dropped, %zu MiB)\n",
+                    tok, ms, cpu, (long)vr.ru_maxrss / 1024, rss >> 20, agg_budget_bytes(A->budget) >> 20,
+                    agg_budget_limit(A->budget) >> 20, nd, db >> 20);
         }
         app_idle(A);
         if (ms > worst[cls]) worst[cls] = ms;

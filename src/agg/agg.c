@@ -11,7 +11,8 @@
  * built after summary_build is built lazily, once, by the file that owns
  * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c), except the parts
  * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
- * built again for another row set.
+ * built again for another row set, and the parts a memory budget drops
+ * (agg_budget.c), built again, equal, when next asked for.
  */
 #include "agg_int.h"
 
@@ -40,7 +41,7 @@ bool summary_msgs_sized(Summary *S)
 }
 size_t summary_nsegments(const Summary *S) { return S->nseg; }
 
-static size_t points_bytes(const Points *P)
+size_t points_bytes(const Points *P)
 {
     return P->built ? ((size_t)P->nrows + 2) * 4 + points_block_bytes(P) : 0;
 }
@@ -72,8 +73,8 @@ size_t summary_bytes(const Summary *S)
     b += locidx_bytes(&S->locidx, s->nloc);
     b += grpsum_bytes(S->grp[0]) + grpsum_bytes(S->grp[1]);
     b += rowlanes_bytes(&S->rowlanes);
-    b += rowarr_bytes(S);
-    if (S->open.built) b += ((size_t)S->open.nb + 2) * (sizeof(uint32_t) + sizeof(int64_t)) + (size_t)S->open.off[S->open.nb] * sizeof(uint32_t);
+    b += rowarr_bytes(S) + mxcells_bytes(S);
+    b += open_bytes(S);
     b += tord_bytes(S);
     if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
     return b;
@@ -157,6 +158,7 @@ void summary_set_base(Summary *S, Summary *base)
 void summary_free(Summary *S)
 {
     if (!S) return;
+    summary_leave_budget(S);
     for (int k = 0; k < SWEEP_WORKERS; k++) arena_free(&S->bins_arena[k]);
     free(S->lanes);
     free(S->loc_off);
@@ -168,9 +170,7 @@ void summary_free(Summary *S)
     grpsum_free(S->grp[1]);
     rowlanes_free(&S->rowlanes);
     rowarr_free(S);
-    free(S->open.off);
-    free(S->open.lane);
-    free(S->open.t1max);
+    open_free(S);
     tord_free(S);
     free(S->label_shared);
     xfree_big(S->seg_tb, seg_blocks(S->seg_cap) * sizeof(SegBlk));

@@ -81,9 +81,31 @@ const uint64_t *summary_selection(const Summary *S);
 void summary_free(Summary *S);
 /* Free the group summaries (agg_groups.c: a grouped row's busy / sync
  * functions, kept for the last two groupings); a frame that needs one
- * again builds it again. For a view change: the next view's series take
- * their memory instead of adding to it. */
+ * again builds it again, equal. (The interface leaves such drops to its
+ * memory budget, below; the tests call it.) */
 void summary_drop_groups(Summary *S);
+/* A memory budget over the lazily built parts of summaries (agg_budget.c):
+ * when a build would take their total past the limit, the least recently
+ * used parts not used by the current frame — those last used by another
+ * view first — are dropped, to be built again (bitwise-equal) when asked
+ * for. The interface owns one for its summaries; headless commands use
+ * none. agg_budget_frame starts a frame (of a view: any small integer);
+ * the parts used from then on are kept until the next. */
+typedef struct AggBudget AggBudget;
+AggBudget *agg_budget_new(size_t limit);
+void agg_budget_free(AggBudget *B); /* (after its summaries, or detaching them) */
+void agg_budget_set_limit(AggBudget *B, size_t limit);
+size_t agg_budget_limit(const AggBudget *B);
+void agg_budget_frame(AggBudget *B, int view);
+/* the bytes of the parts counted now; how many parts were dropped, their bytes */
+size_t agg_budget_bytes(AggBudget *B);
+void agg_budget_drops(AggBudget *B, size_t *n, size_t *bytes);
+/* S's lazily built parts count against B from now on (NULL: none) */
+void summary_set_budget(Summary *S, AggBudget *B);
+/* What every frame of the interface reads (the status line's count:
+ * summary_events_visible's indexes), marked used by the current frame
+ * from its start, so that the frame's other builds do not drop it. */
+void summary_hold_count_parts(Summary *S);
 /* Let S (filtered) derive its lazily built point series (message ends,
  * instants with glyphs) from base, the unfiltered summary of the same
  * store, which must outlive S: a subset of sorted points is sorted, so each

@@ -46,6 +46,20 @@ void tord_free(Summary *S)
     memset(&S->tord, 0, sizeof S->tord);
 }
 
+void open_free(Summary *S)
+{
+    free(S->open.off);
+    free(S->open.lane);
+    free(S->open.t1max);
+    memset(&S->open, 0, sizeof S->open);
+}
+
+size_t open_bytes(const Summary *S)
+{
+    if (!S->open.built) return 0;
+    return ((size_t)S->open.nb + 2) * (sizeof(uint32_t) + sizeof(int64_t)) + (size_t)S->open.off[S->open.nb] * sizeof(uint32_t);
+}
+
 size_t tord_bytes(const Summary *S)
 {
     if (!S->tord.built || !S->tord.off) return 0;
@@ -256,7 +270,12 @@ static uint64_t events_in_by_loc(Summary *S, int64_t a, int64_t b)
 uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
 {
     if (b <= a) return 0;
-    if (!S->tord.built) tord_build(S);
+    part_use(S, PART_TORD);
+    if (!S->tord.built) {
+        part_reserve(S, PART_TORD, 0);
+        tord_build(S);
+        part_built(S, PART_TORD);
+    }
     if (!S->tord.off) return events_in_by_loc(S, a, b);
     return tord_before(S, b) - tord_before(S, a);
 }
@@ -345,7 +364,12 @@ uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
      * idle one): those starting in a bucket up to x's whose latest end is
      * past x */
     int64_t x = a - 1;
-    if (!S->open.built) open_index(S);
+    part_use(S, PART_OPEN);
+    if (!S->open.built) {
+        part_reserve(S, PART_OPEN, 0);
+        open_index(S);
+        part_built(S, PART_OPEN);
+    }
     if (x < S->open.t0) return n;
     uint64_t bx = ((uint64_t)x - (uint64_t)S->open.t0) / S->open.width;
     uint32_t nb = bx < S->open.nb ? (uint32_t)bx + 1 : S->open.nb;

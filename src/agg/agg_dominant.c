@@ -591,8 +591,10 @@ static inline void row_lanes_ahead(const Summary *S, RowKind rk, uint32_t row, i
 static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
 {
     RowLanes *R = &S->rowlanes;
+    part_use(S, PART_ROWLANES);
     if (R->goff && rowkey_matches(&R->key, rs)) return R;
     rowlanes_free(R);
+    part_reserve(S, PART_ROWLANES, 0);
     rowkey_set(&R->key, rs);
     R->goff = xmalloc(((size_t)rs->ng + 1) * sizeof(uint32_t));
     R->lt = xcalloc((size_t)rs->ng + 1, sizeof(LaneTime *));
@@ -630,6 +632,7 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
         }
     }
     R->goff[rs->ng] = (uint32_t)o;
+    part_built(S, PART_ROWLANES);
     return R;
 }
 
@@ -652,5 +655,6 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
     DomCtx c = {S, rs, g, samples, cell_budget, out, RL, {0}};
     jobq_init(&c.q, rs->ng);
     par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
+    part_built(S, PART_ROWLANES); /* (the rows' lanes by time the workers built) */
 }
 

@@ -285,6 +285,7 @@ static bool grp_worth(const Summary *S, const RowSet *rs)
 
 static GrpSum *grp_get(Summary *S, int cat, const RowSet *rs)
 {
+    part_use(S, PART_GRP);
     for (int i = 0; i < 2; i++)
         if (S->grp[i] && grp_matches(S->grp[i], cat, rs)) {
             if (i) {
@@ -295,6 +296,12 @@ static GrpSum *grp_get(Summary *S, int cat, const RowSet *rs)
             return S->grp[0];
         }
     if (!grp_worth(S, rs)) return NULL;
+    /* (the older of the two goes before the new one is built: its memory
+     * is the new one's; the budget makes room for about as much as the
+     * last one built added) */
+    grpsum_free(S->grp[1]);
+    S->grp[1] = NULL;
+    part_reserve(S, PART_GRP, 0);
     GrpSum *G = xcalloc(1, sizeof *G);
     G->cat = cat;
     rowkey_set(&G->key, rs);
@@ -304,12 +311,13 @@ static GrpSum *grp_get(Summary *S, int cat, const RowSet *rs)
     par_run(S->threads > 1 && rs->ng >= 2 ? 2 : 1, grp_worker, &c);
     if (c.fail[0] || c.fail[1]) {
         grpsum_free(G);
+        part_built(S, PART_GRP);
         return NULL;
     }
     G->bytes = sizeof *G + rowkey_bytes(&G->key) + (size_t)rs->ng * sizeof(GrpRow) + c.bytes[0] + c.bytes[1];
-    grpsum_free(S->grp[1]);
     S->grp[1] = S->grp[0];
     S->grp[0] = G;
+    part_built(S, PART_GRP);
     return G;
 }
 
@@ -320,6 +328,7 @@ void summary_drop_groups(Summary *S)
         grpsum_free(S->grp[i]);
         S->grp[i] = NULL;
     }
+    part_built(S, PART_GRP); /* (counted as none) */
 }
 
 bool grp_frame(Summary *S, int cat, Reducer r, const RowSet *rs, const int64_t *bb, int nb, double *values)

@@ -42,10 +42,23 @@ static int glyph_prio(const Store *s, uint32_t e)
  * no prefix sums: no frame adds them up), the point's id being its event:
  * 13 bytes a point, which the first Gantt by activity writes for every
  * instant of the trace (regrouped from the locations' series) */
+static Points *glyph_points_build(Summary *S, RowKind rk);
+
 static Points *glyph_points(Summary *S, RowKind rk)
 {
+    part_use(S, PART_GLYPH + (int)rk);
+    part_use(S, PART_GLYPH + (rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC)); /* (it may be regrouped from it) */
     Points *P = &S->glyphs[rk];
     if (P->built) return P;
+    part_reserve(S, PART_GLYPH + (int)rk, 0);
+    glyph_points_build(S, rk);
+    part_built(S, PART_GLYPH + (int)rk);
+    return P;
+}
+
+static Points *glyph_points_build(Summary *S, RowKind rk)
+{
+    Points *P = &S->glyphs[rk];
     const Store *s = S->s;
     const Points *O = &S->glyphs[rk == ROWS_LOC ? ROWS_ACT : ROWS_LOC];
     if (O->built) {
@@ -173,15 +186,19 @@ static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGr
  * trace of many activities: the points once built, without a call) */
 static inline Points *glyph_points_built(Summary *S, RowKind rk)
 {
+    part_use(S, PART_GLYPH + (int)rk);
     return S->glyphs[rk].built ? &S->glyphs[rk] : glyph_points(S, rk);
 }
 static inline Points *arrival_points_built(Summary *S, RowKind rk)
 {
+    part_use(S, PART_MSG + 3 + (int)rk);
     return S->msg[1][rk].built ? &S->msg[1][rk] : msg_points(S, true, rk);
 }
 
 void summary_glyph_ahead(Summary *S, RowKind rk, uint32_t row)
 {
+    if (rk == ROWS_PAIR) return;
+    part_use(S, PART_GLYPH + (int)rk);
     const Points *P = &S->glyphs[rk];
     if (rk == ROWS_PAIR || !P->built) return;
     size_t k = P->off[row];

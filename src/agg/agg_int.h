@@ -8,13 +8,18 @@
  * Invariants: see agg.h and each file's opening comment; a part that is
  * built lazily is marked by its `built` flag (or a non-NULL array) and
  * never changes afterwards, but for the parts kept for a row set (group
- * summaries, RowLanes), replaced when a frame asks for another row set.
+ * summaries, RowLanes), replaced when a frame asks for another row set,
+ * and for the parts a memory budget drops (PART_*, agg_budget.c), freed
+ * and built again, equal, when next asked for: code that reads one calls
+ * part_use first (its accessor does), and keeps no pointer into it past
+ * the current frame.
  */
 #ifndef TNAV_AGG_INT_H
 #define TNAV_AGG_INT_H
 
 #include "agg.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/par.h"
@@ -129,6 +134,29 @@ void *arena_alloc(Arena *A, size_t n);
 void arena_free(Arena *A);
 
 #define SWEEP_WORKERS 64
+
+/* The lazily built parts a budget may drop (agg_budget.c): each one's
+ * bytes, the frame that last used it (epoch) and that frame's view */
+enum {
+    PART_GRP,                  /* grp[0], grp[1] */
+    PART_MSG,                  /* msg[recv][rk]: PART_MSG + recv * 3 + rk */
+    PART_GLYPH = PART_MSG + 6, /* glyphs[rk] */
+    PART_ROWARR = PART_GLYPH + 2,
+    PART_MXCELLS,
+    PART_TORD,
+    PART_OPEN,
+    PART_LOCIDX,
+    PART_ROWLANES,
+    PART__N
+};
+typedef struct {
+    _Atomic uint64_t epoch;
+    int view;           /* (of the frame that last used it) */
+    uint32_t views;     /* the views that ever used it (bit v & 31) */
+    size_t bytes;       /* counted now */
+    size_t at_reserve;  /* (when its build began) */
+    size_t last;        /* what its last build added */
+} PartRec;
 
 /* A row set's rows and grouping, kept to recognise it (agg_groups.c) */
 typedef struct {
@@ -276,7 +304,31 @@ struct Summary {
     int ntop;
     /* group summaries: [0] the last used, [1] the one before (agg_groups.c) */
     GrpSum *grp[2];
+    /* the memory budget its lazily built parts count against (agg_budget.c;
+     * NULL: none, nothing is dropped), and their records */
+    AggBudget *budget;
+    const _Atomic uint64_t *budget_epoch;
+    PartRec part[PART__N];
 };
+
+/* (agg_budget.c) Part p of S is used by the current frame: not dropped
+ * before the next one. Call before reading whether it is built. */
+void part_use_slow(Summary *S, int p);
+static inline void part_use(Summary *S, int p)
+{
+    if (S->budget && atomic_load_explicit(&S->part[p].epoch, memory_order_relaxed) !=
+                         atomic_load_explicit(S->budget_epoch, memory_order_relaxed))
+        part_use_slow(S, p);
+}
+/* Part p of S is about to be built, adding about est bytes to what it
+ * holds now (0: what its last build added; what it replaces freed
+ * before): other parts are dropped to make room. */
+void part_reserve(Summary *S, int p, size_t est);
+/* Part p of S was built (or freed by its owner): its bytes counted, other
+ * parts dropped if the total passes the limit. */
+void part_built(Summary *S, int p);
+/* S leaves its budget (summary_free) */
+void summary_leave_budget(Summary *S);
 
 
 static inline bool selected(const Summary *S, size_t e) { return !S->sel || ((S->sel[e >> 6] >> (e & 63)) & 1); }
@@ -450,8 +502,16 @@ int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *src);
 /* whether S->rowarr holds src's points for rs already */
 bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src);
-void rowarr_free(Summary *S);
-size_t rowarr_bytes(const Summary *S);
+void rowarr_free(Summary *S);   /* (rowarr and mxcells) */
+void rowarr_only_free(Summary *S);
+void mxcells_free(Summary *S);
+size_t rowarr_bytes(const Summary *S); /* (rowarr only) */
+size_t mxcells_bytes(const Summary *S);
+/* agg_count.c: the lanes by start (S->open) */
+void open_free(Summary *S);
+size_t open_bytes(const Summary *S);
+/* agg.c: a built series' bytes (0: not built) */
+size_t points_bytes(const Points *P);
 /* agg_count.c: the time order of the selection (S->tord) */
 void tord_free(Summary *S);
 size_t tord_bytes(const Summary *S);

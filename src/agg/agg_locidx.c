@@ -108,10 +108,20 @@ static void locidx_worker(void *ctx, int wk, int nw)
     VEC_FREE(spans);
 }
 
+static void locidx_build_now(Summary *S);
+
 void locidx_build(Summary *S)
 {
+    part_use(S, PART_LOCIDX);
+    if (S->locidx.built) return;
+    part_reserve(S, PART_LOCIDX, 0);
+    locidx_build_now(S);
+    part_built(S, PART_LOCIDX);
+}
+
+static void locidx_build_now(Summary *S)
+{
     LocIdx *X = &S->locidx;
-    if (X->built) return;
     uint32_t nloc = S->s->nloc;
     X->w = xcalloc((size_t)nloc + 1, sizeof(int64_t));
     X->off = xcalloc((size_t)nloc + 2, sizeof(uint32_t));

@@ -394,10 +394,32 @@ static bool cur_get_i(ColCur *cc, size_t e, int64_t *out)
     return true;
 }
 
+static Points *msg_points_build(Summary *S, bool recv, RowKind rk);
+
 Points *msg_points(Summary *S, bool recv, RowKind rk)
 {
+    int p = PART_MSG + recv * 3 + (int)rk;
+    part_use(S, p);
+    if (rk == ROWS_ACT) part_use(S, PART_MSG + recv * 3 + ROWS_LOC); /* (it may be regrouped from it) */
     Points *P = &S->msg[recv][rk];
     if (P->built) return P;
+    /* (unfiltered: up to a point per message, with the build's transients
+     * — each message's size, each end's row — and, the first time rows of
+     * pairs are asked for, the pairs' sort buffers; filtered, derived from
+     * the base's: as much as last time) */
+    size_t est = 0;
+    if (!S->sel)
+        est = ((size_t)S->s->nmsg + 1) * (PT_BYTES + sizeof(double) + 2 * sizeof(uint32_t)) +
+              (rk == ROWS_PAIR && !S->pairs_built ? ((size_t)S->s->nmsg + 1) * 32 : 0);
+    part_reserve(S, p, est);
+    msg_points_build(S, recv, rk);
+    part_built(S, p);
+    return P;
+}
+
+static Points *msg_points_build(Summary *S, bool recv, RowKind rk)
+{
+    Points *P = &S->msg[recv][rk];
     if (rk == ROWS_PAIR) build_pairs(S); /* (rows of pairs only) */
     const Store *s = S->s;
     if (rk == ROWS_ACT && S->msg[recv][ROWS_LOC].built) {

@@ -26,20 +26,31 @@
 static void merged_free(Points *P);
 static size_t merged_bytes(const Points *P);
 
-void rowarr_free(Summary *S)
+void rowarr_only_free(Summary *S)
 {
     rowkey_free(&S->rowarr.key);
     merged_free(&S->rowarr.P);
     S->rowarr.src = NULL;
+}
+
+void mxcells_free(Summary *S)
+{
     merged_free(&S->mxcells.P);
     free(S->mxcells.cell);
     S->mxcells.cell = NULL;
 }
 
-size_t rowarr_bytes(const Summary *S)
+void rowarr_free(Summary *S)
 {
-    return rowkey_bytes(&S->rowarr.key) + merged_bytes(&S->rowarr.P) + merged_bytes(&S->mxcells.P) +
-           (S->mxcells.P.built ? ((size_t)S->mxcells.P.nrows + 1) * sizeof(uint32_t) : 0);
+    rowarr_only_free(S);
+    mxcells_free(S);
+}
+
+size_t rowarr_bytes(const Summary *S) { return rowkey_bytes(&S->rowarr.key) + merged_bytes(&S->rowarr.P); }
+
+size_t mxcells_bytes(const Summary *S)
+{
+    return merged_bytes(&S->mxcells.P) + (S->mxcells.P.built ? ((size_t)S->mxcells.P.nrows + 1) * sizeof(uint32_t) : 0);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -157,7 +168,10 @@ bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src)
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
 {
     Points *P = &S->rowarr.P;
+    part_use(S, PART_ROWARR);
     if (rowpts_ready(S, rs, A)) return P;
+    /* (A, which the caller has just asked for, is this frame's: kept) */
+    part_reserve(S, PART_ROWARR, ((size_t)A->off[A->nrows] + rs->ng + 1) * 32); /* (20 bytes a point, 12 more while sorted) */
     rowkey_free(&S->rowarr.key);
     merged_free(P);
     rowkey_set(&S->rowarr.key, rs);
@@ -167,6 +181,7 @@ const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
     goff[rs->ng] = rs->ng ? rowset_end(rs, rs->ng - 1) : 0;
     points_merge(P, A, rs->ng, goff, rs->ids);
     free(goff);
+    part_built(S, PART_ROWARR);
     return P;
 }
 
@@ -174,14 +189,15 @@ const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
  * with messages, in order; built for a grouping, the last one kept) */
 static const Points *matrix_cells(Summary *S, uint32_t rg, uint32_t cg, const uint32_t **cellid)
 {
+    part_use(S, PART_MXCELLS);
     if (S->mxcells.P.built && S->mxcells.rg == rg && S->mxcells.cg == cg) {
         *cellid = S->mxcells.cell;
         return &S->mxcells.P;
     }
-    merged_free(&S->mxcells.P);
-    free(S->mxcells.cell);
-    const Store *s = S->s;
+    mxcells_free(S);
     const Points *A = msg_points(S, false, ROWS_PAIR);
+    part_reserve(S, PART_MXCELLS, 0);
+    const Store *s = S->s;
     size_t nc = ((size_t)s->nloc + cg - 1) / cg;
     /* the pairs with messages by cell: sorted by cell (pairs come by
      * source, then destination) */
@@ -208,6 +224,7 @@ static const Points *matrix_cells(Summary *S, uint32_t rg, uint32_t cg, const ui
     S->mxcells.rg = rg;
     S->mxcells.cg = cg;
     S->mxcells.cell = cell;
+    part_built(S, PART_MXCELLS);
     *cellid = cell;
     return &S->mxcells.P;
 }
