@@ -283,7 +283,7 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
         return false;
     }
     k->seen = nd->recno;
-    if (nd->rkeys.len < 64) VEC_PUSH(nd->rkeys, kid);
+    if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
     Rec *r = &nd->rec;
     int f = k->field;
     if (f <= -10) {
@@ -327,6 +327,41 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
         nd->holder[f2] = kid;
     }
     return true;
+}
+
+/* assign, for the common case inline: a canonical field (KeyInfo.fast)
+ * not yet set in this record, by a key not yet seen in it; isint: the
+ * value is 1 to 18 digits whose value is iv (see Rec.ivh) */
+static inline bool put(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint, int64_t iv, const char *at)
+{
+    KeyInfo *k = &nd->ki[kid];
+    int f = k->field;
+    if (LIKELY(k->fast && k->seen != nd->recno && !(nd->rec.has & (1u << f)))) {
+        k->seen = nd->recno;
+        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
+        if (isint) rec_set_int(&nd->rec, f, vp, vn, iv);
+        else rec_set(&nd->rec, f, vp, vn, vt);
+        nd->prio[f] = k->prio;
+        nd->holder[f] = kid;
+        return true;
+    }
+    return assign(nd, kid, vp, vn, vt, at);
+}
+
+/* the value of s[0..n), 1 to 18 decimal digits */
+static inline int64_t digits_value(const char *s, size_t n)
+{
+    uint64_t v = 0;
+    size_t i = 0, head = n & 7;
+    for (; i < head; i++) v = v * 10 + (uint64_t)(s[i] - '0');
+    for (; i < n; i += 8) {
+        uint64_t x = ld8(s + i) & 0x0F0F0F0F0F0F0F0FULL;
+        x = (x * 2561) >> 8;
+        x = ((x & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
+        x = ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
+        v = v * 100000000ULL + x;
+    }
+    return (int64_t)v;
 }
 
 /* The key id of the key [ks, ks+kn) of an object whose own key is parent
@@ -481,7 +516,7 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             const char *s;
             size_t n;
             if (!parse_string(nd, &p, e, &s, &n)) return false;
-            if (!assign(nd, kid, s, n, V_STR, keyat)) return false;
+            if (!put(nd, kid, s, n, V_STR, false, 0, keyat)) return false;
             break;
         }
         case 't':
@@ -497,11 +532,22 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             /* null = absent, but the key still counts for duplicates */
             if (nd->ki[kid].seen == nd->recno) return dup_key(nd, kid, keyat);
             nd->ki[kid].seen = nd->recno;
-            if (nd->rkeys.len < 64) VEC_PUSH(nd->rkeys, kid);
+            if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
             break;
-        default:
+        default: {
+            /* the common number, a positive integer of at most 18 digits:
+             * its value read once, here */
+            if (LIKELY((unsigned)(*p - '1') < 9)) {
+                const char *q = skip_digits(p + 1, e);
+                if (LIKELY(q - p <= 18 && (q >= e || (*q != '.' && (*q | 0x20) != 'e')))) {
+                    p = q;
+                    if (!put(nd, kid, v0, (size_t)(q - v0), V_NUM, true, digits_value(v0, (size_t)(q - v0)), keyat)) return false;
+                    break;
+                }
+            }
             if (!parse_number(nd, &p, e)) return false;
-            if (!assign(nd, kid, v0, (size_t)(p - v0), V_NUM, keyat)) return false;
+            if (!put(nd, kid, v0, (size_t)(p - v0), V_NUM, false, 0, keyat)) return false;
+        }
         }
         if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
         if (LIKELY(p < e && *p == ',')) {
@@ -586,7 +632,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     }
     nd->slen = 0;
     nd->recno++;
-    nd->rkeys.len = 0;
+    nd->nrkeys = 0;
     rec_reset(&nd->rec);
     bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
@@ -668,7 +714,6 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
     free(nd.sbuf);
     free(nd.kbuf);
     VEC_FREE(nd.rec.x);
-    VEC_FREE(nd.rkeys);
     rd_finish(&rd, b);
 }
 
@@ -692,7 +737,6 @@ void nd_free(Nd *nd)
     free(nd->sbuf);
     free(nd->kbuf);
     VEC_FREE(nd->rec.x);
-    VEC_FREE(nd->rkeys);
     free(nd);
 }
 
@@ -704,7 +748,7 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->rkeys.len = 0;
+    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = line0;
     nd->err[0] = 0;
@@ -730,7 +774,7 @@ bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->rkeys.len = 0;
+    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = s;
     nd->err[0] = 0;

@@ -24,6 +24,7 @@ typedef struct {
     uint32_t xid;
     bool has_xid;
     uint64_t seen; /* record number that last used this key */
+    bool fast; /* NDJSON, a canonical field and no --map also: assigned by parse_object itself */
     KeyPred next[2]; /* the keys that followed it in its object, latest first */
     KeyPred first;   /* the first key of an object that is its value */
 } KeyInfo;
@@ -53,7 +54,8 @@ struct Nd {
     int prio[F__N];
     uint32_t holder[F__N]; /* key id holding each canonical field */
     uint64_t recno;
-    VEC(uint32_t) rkeys; /* the keys of the record, in its order (for missing_hint) */
+    uint32_t rkeys[64]; /* the record's first 64 keys, in its order (for missing_hint) */
+    uint32_t nrkeys;
     const char *line0;
     char err[160];
     int mode; /* ND_MODE_* */

@@ -85,6 +85,7 @@ KeyInfo *nd_key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
         k->has_xid = false;
         k->seen = 0;
     }
+    k->fast = nd->mode == ND_MODE_NDJSON && k->field >= 0 && !k->also;
     *kid_out = kid;
     return k;
 }
@@ -126,13 +127,13 @@ bool nd_missing_hint(Nd *nd, char *why, size_t cap)
     int f = !strcmp(why, "missing ts") ? F_TS : !strcmp(why, "missing loc") ? F_LOC : -1;
     if (f < 0) return false;
     /* (a key for it that is null or empty: the plain reason says it) */
-    for (size_t i = 0; i < nd->rkeys.len; i++) {
-        const KeyInfo *k = &nd->ki[nd->rkeys.v[i]];
+    for (size_t i = 0; i < nd->nrkeys; i++) {
+        const KeyInfo *k = &nd->ki[nd->rkeys[i]];
         if (k->field == f || (k->also >> f & 1)) return false;
     }
     VEC(char *) names = {0};
-    for (size_t i = 0; i < nd->rkeys.len; i++) {
-        uint32_t kid = nd->rkeys.v[i];
+    for (size_t i = 0; i < nd->nrkeys; i++) {
+        uint32_t kid = nd->rkeys[i];
         char *n = xmalloc(strtab_len(&nd->keys, kid) + 1);
         memcpy(n, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid));
         n[strtab_len(&nd->keys, kid)] = 0;

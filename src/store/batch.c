@@ -486,7 +486,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             excerpt(ex, sizeof ex, v);
             return WHY("ts is not a number or date-time: %s", ex);
         }
-        int e = parse_time_value(v->p, v->n, b->unit_exp, &ts);
+        int e = b->unit_exp == 0 && (r->ivh & (1u << F_TS)) ? (ts = r->iv[F_TS], TP_OK) : parse_time_value(v->p, v->n, b->unit_exp, &ts);
         if (e) {
             excerpt(ex, sizeof ex, v);
             return WHY(e == TP_RANGE ? "ts out of range: %s" : "ts is not a number or date-time: %s", ex);
@@ -498,7 +498,9 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     }
     if (h_dur) {
         const Val *v = &v_dur;
-        int e = is_text(v) ? parse_dur_value(v->p, v->n, b->unit_exp, &dur) : TP_NOTNUM;
+        int e = b->unit_exp == 0 && (r->ivh & (1u << F_DUR)) ? (dur = r->iv[F_DUR], TP_OK)
+                : is_text(v)                                      ? parse_dur_value(v->p, v->n, b->unit_exp, &dur)
+                                                                  : TP_NOTNUM;
         if (e) {
             excerpt(ex, sizeof ex, v);
             return WHY(e == TP_RANGE ? "dur out of range: %s" : "dur is not a number: %s", ex);
@@ -683,7 +685,7 @@ have_akey:;
     double value = 0;
     if (h_bytes) {
         const Val *v = &v_bytes;
-        int e = is_text(v) ? parse_int_exact(v->p, v->n, &bytes) : TP_NOTNUM;
+        int e = r->ivh & (1u << F_BYTES) ? (bytes = r->iv[F_BYTES], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &bytes) : TP_NOTNUM;
         if (e || bytes < 0) {
             excerpt(ex, sizeof ex, v);
             return e == TP_RANGE ? WHY("bytes out of range: %s", ex)
@@ -693,7 +695,7 @@ have_akey:;
     }
     if (h_line) {
         const Val *v = &v_line;
-        int e = is_text(v) ? parse_int_exact(v->p, v->n, &line) : TP_NOTNUM;
+        int e = r->ivh & (1u << F_LINE) ? (line = r->iv[F_LINE], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &line) : TP_NOTNUM;
         if (e) {
             excerpt(ex, sizeof ex, v);
             return e == TP_RANGE ? WHY("line out of range: %s", ex) : WHY("line is not an integer: %s", ex);

@@ -170,10 +170,15 @@ typedef struct {
 } CsvView;
 
 /* One record as assembled by a parser, before conversion: the canonical
- * fields in f/has, or (CSV) through csv; the extra fields in x. */
+ * fields in f/has, or (CSV) through csv; the extra fields in x. A parser
+ * that already read a field's number may say so in iv/ivh: bit f of ivh
+ * means f[f] is 1 to 18 decimal digits and nothing else, whose value is
+ * iv[f] (batch_commit then reads no digit again); rec_set clears it. */
 typedef struct {
     Val f[F__N];
     uint32_t has; /* bit per canonical field */
+    uint32_t ivh;
+    int64_t iv[F__N];
     const CsvView *csv;
     VEC(XVal) x;  /* extra fields */
 } Rec;
@@ -448,6 +453,7 @@ bool batch_reject_shown(const Batch *b, const char *problem);
 static inline void rec_reset(Rec *r)
 {
     r->has = 0;
+    r->ivh = 0;
     r->x.len = 0;
 }
 static inline void rec_set(Rec *r, int field, const char *p, size_t n, uint8_t t)
@@ -456,6 +462,18 @@ static inline void rec_set(Rec *r, int field, const char *p, size_t n, uint8_t t
     r->f[field].n = (uint32_t)n;
     r->f[field].t = t;
     r->has |= 1u << field;
+    r->ivh &= ~(1u << field);
+}
+/* rec_set of a value that is 1 to 18 decimal digits (nothing else) whose
+ * value is iv */
+static inline void rec_set_int(Rec *r, int field, const char *p, size_t n, int64_t iv)
+{
+    r->f[field].p = p;
+    r->f[field].n = (uint32_t)n;
+    r->f[field].t = V_NUM;
+    r->has |= 1u << field;
+    r->ivh |= 1u << field;
+    r->iv[field] = iv;
 }
 void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t);
 
