@@ -12,6 +12,7 @@
 #ifndef TNAV_STRTAB_H
 #define TNAV_STRTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -132,6 +133,18 @@ static inline uint32_t strtab_hash(const char *s, size_t n, uint64_t w[2])
     if (n <= 16) return strtab_short_hash_(w, n);
     if (n <= 32) return strtab_medium_hash_(w, s, n);
     return (uint32_t)strtab_hash_bytes_(s, n);
+}
+
+/* Whether id's string is s[0..n) (without hashing it: to confirm a guess,
+ * such as a cache's). */
+static inline bool strtab_equals(const StrTab *t, uint32_t id, const char *s, size_t n)
+{
+    const StrEnt *e = &t->ent[id];
+    if (e->len != n) return false;
+    uint64_t w[2];
+    strtab_prefix_words(s, n, w);
+    if (e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
+    return n <= 16 || memcmp(e->ptr + 16, s + 16, n - 16) == 0;
 }
 
 /* strtab_intern of a string whose strtab_hash is h (words w). */

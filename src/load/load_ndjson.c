@@ -348,19 +348,22 @@ static inline bool put(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t 
     return assign(nd, kid, vp, vn, vt, at);
 }
 
-/* the value of s[0..n), 1 to 18 decimal digits */
+/* the value of 8 digit bytes (their low nibbles), the first in the low byte */
+static inline uint64_t swar8(uint64_t x)
+{
+    x = (x * 2561) >> 8;
+    x = ((x & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
+    return ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
+}
+
+/* the value of s[0..n), 1 to 18 decimal digits (s + 8 readable: the
+ * reader's window has slack past its end) */
 static inline int64_t digits_value(const char *s, size_t n)
 {
-    uint64_t v = 0;
-    size_t i = 0, head = n & 7;
-    for (; i < head; i++) v = v * 10 + (uint64_t)(s[i] - '0');
-    for (; i < n; i += 8) {
-        uint64_t x = ld8(s + i) & 0x0F0F0F0F0F0F0F0FULL;
-        x = (x * 2561) >> 8;
-        x = ((x & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
-        x = ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
-        v = v * 100000000ULL + x;
-    }
+    /* the first 1..8 digits as one word whose leading bytes are zeros */
+    size_t head = ((n - 1) & 7) + 1;
+    uint64_t v = swar8((ld8(s) & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - head)));
+    for (size_t i = head; i < n; i += 8) v = v * 100000000ULL + swar8(ld8(s + i) & 0x0F0F0F0F0F0F0F0FULL);
     return (int64_t)v;
 }
 

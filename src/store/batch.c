@@ -255,6 +255,47 @@ static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, in
     fbuf->tmask |= (uint8_t)(1u << type);
 }
 
+/* push_sparse's common case inline: the next row's value of a packed
+ * field of that type (its first value and anything else: push_sparse) */
+static inline void push_next(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, uint32_t s)
+{
+    if (LIKELY(field < b->nfb)) {
+        FieldBuf *fbuf = &b->fb[field];
+        size_t len = fbuf->rows.len;
+        int64_t off = 0;
+        if (fbuf->packed && fbuf->ptype == type && row == fbuf->prow0 + (uint32_t)len && len < fbuf->p32.cap &&
+            (type == VT_STR || (!__builtin_sub_overflow(i, fbuf->pbase, &off) && off >= INT32_MIN && off <= INT32_MAX))) {
+            if (type == VT_INT) {
+                /* (tmask has VT_INT: the field's first value was one) */
+                if (i < fbuf->imin) fbuf->imin = i;
+                if (i > fbuf->imax) fbuf->imax = i;
+            }
+            fbuf->p32.v[len] = type == VT_STR ? s : (uint32_t)(int32_t)off;
+            fbuf->p32.len = fbuf->rows.len = fbuf->vals.len = fbuf->types.len = len + 1;
+            return;
+        }
+    }
+    push_sparse(b, row, field, type, i, 0, s);
+}
+
+/* The string id in strs of a row's file, whose name has string id name */
+static inline uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
+{
+    if (name == NONE32) return strtab_intern(&b->strs, v->p, v->n);
+    if (UNLIKELY(name >= b->fon_cap)) {
+        size_t nc = b->fon_cap ? b->fon_cap * 2 : 1024;
+        while (nc <= name) nc *= 2;
+        b->file_of_name = xrealloc(b->file_of_name, nc * sizeof(uint32_t));
+        memset(b->file_of_name + b->fon_cap, 0, (nc - b->fon_cap) * sizeof(uint32_t));
+        b->fon_cap = nc;
+    }
+    uint32_t c = b->file_of_name[name];
+    if (c && strtab_equals(&b->strs, c - 1, v->p, v->n)) return c - 1;
+    uint32_t sid = strtab_intern(&b->strs, v->p, v->n);
+    b->file_of_name[name] = sid + 1;
+    return sid;
+}
+
 /* int if it is an integer (also a JSON string holding one, so that the id
  * "5" pairs with the id 5), else a string (ids, tags, groups) */
 static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v)
@@ -430,6 +471,21 @@ static uint32_t pair_key_of(Batch *b, const Rec *r, uint16_t kind)
     return id;
 }
 
+/* memcmp(a, b, n) == 0 for the few bytes of a label, inline (overlapping
+ * loads, none past n) */
+static inline bool short_eq(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (ld8(a + i) != ld8(b + i)) return false;
+        return ld8(a + n - 8) == ld8(b + n - 8);
+    }
+    if (n >= 4) return ld4(a) == ld4(b) && ld4(a + n - 4) == ld4(b + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
 {
     char ex[96];
@@ -570,8 +626,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         for (uint32_t i = 0; i < lv->n && i < 8; i++) h = h << 8 ^ (uint8_t)lv->p[i];
         _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
         lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
-        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && !memcmp(lc->act, av->p, av->n))) &&
-            !memcmp(lc->loc, lv->p, lv->n)) {
+        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && short_eq(lc->act, av->p, av->n))) &&
+            short_eq(lc->loc, lv->p, lv->n)) {
             akey = lc->akey;
             goto have_akey;
         }
@@ -732,7 +788,8 @@ have_akey:;
     b->dur[row] = dur;
     b->akey[row] = akey;
     b->kind[row] = kind;
-    b->name[row] = h_name ? strtab_intern_hashed(&b->names, v_name.p, v_name.n, name_h, name_w) : NONE32;
+    uint32_t name_sid = h_name ? strtab_intern_hashed(&b->names, v_name.p, v_name.n, name_h, name_w) : NONE32;
+    b->name[row] = name_sid;
     b->pair_count[akey]++;
     b->n++;
     if (kind != K_MSG && !b->lsw_stale) {
@@ -752,9 +809,8 @@ have_akey:;
     if (h_tag) push_int_or_str(b, row, F_TAG, &v_tag);
     if (h_group) push_int_or_str(b, row, F_GROUP, &v_group);
     if (parent != NONE32) push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
-    if (h_file)
-        push_sparse(b, row, F_FILE, VT_STR, 0, 0, strtab_intern(&b->strs, v_file.p, v_file.n));
-    if (h_line) push_sparse(b, row, F_LINE, VT_INT, line, 0, 0);
+    if (h_file) push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, &v_file));
+    if (h_line) push_next(b, row, F_LINE, VT_INT, line, 0);
     if (h_value) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
     uint8_t role = b->pend_role;
     if (role) {

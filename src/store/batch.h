@@ -351,6 +351,11 @@ typedef struct Batch {
     uint32_t npairs, cappairs;
     uint32_t *pslots, pmask;
 
+    /* name string id -> the string id + 1 in strs of the file of the name's
+     * last row with a file (0: none): a function's rows mostly give one
+     * file, which is then confirmed rather than looked up (while parsing) */
+    uint32_t *file_of_name;
+    size_t fon_cap;
     uint16_t *uk_of_sid; /* string id -> user kind number + 1 (0 = none) */
     size_t uk_cap;
     VEC(uint32_t) ukinds; /* user kind number -> string id */
