@@ -49,6 +49,10 @@ uint32_t strtab_intern(StrTab *t, const char *s, size_t n);
 /* Intern string id of another table (its hash and prefix words reused:
  * merging tables hashes nothing again). */
 uint32_t strtab_intern_from(StrTab *t, const StrTab *src, uint32_t id);
+/* Make room for n strings in all (its index sized for them, so that
+ * interning up to n grows nothing): for a caller that knows or can
+ * estimate how many it will hold. */
+void strtab_reserve(StrTab *t, size_t n);
 /* Look up without inserting; NONE32 when absent. */
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n);
 static inline const char *strtab_str(const StrTab *t, uint32_t id) { return t->ent[id].ptr; }

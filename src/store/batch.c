@@ -132,6 +132,49 @@ static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
     return sid;
 }
 
+/* Activities that keep coming (tasks, each a few dozen rows): the pair
+ * tables (rawpairs, labels, pairs) would double and rehash a dozen times
+ * and touch fresh memory at each. Once PAIRS_SIZE_AT pairs are known, if
+ * they came at most one in PAIRS_SIZE_SPAN rows (a steady trickle, not
+ * locations seen once each at the start), they are sized for the rate so
+ * far over the rows the batch expects (its capacity, from samples of its
+ * chunk), at most one pair per PAIRS_SIZE_SPAN rows of it. */
+enum { PAIRS_SIZE_AT = 4096, PAIRS_SIZE_SPAN = 16 };
+static void presize_pairs(Batch *b)
+{
+    b->pairs_sized = true;
+    size_t have = b->rawpairs.count;
+    if (b->n < have * PAIRS_SIZE_SPAN || b->cap <= b->n * 2) return;
+    size_t est = (size_t)((double)have * (double)b->cap / (double)b->n * 1.05);
+    if (est > b->cap / PAIRS_SIZE_SPAN) est = b->cap / PAIRS_SIZE_SPAN;
+    if (est <= have * 2) return;
+    strtab_reserve(&b->rawpairs, est);
+    strtab_reserve(&b->labels, b->labels.count - have + est);
+    if (est > b->rawpair_cap) {
+        b->rawpair_cap = est;
+        b->rawpair_akey = xrealloc(b->rawpair_akey, b->rawpair_cap * sizeof(uint32_t));
+    }
+    if (est > b->cappairs) {
+        b->cappairs = (uint32_t)est;
+        b->pairs = xrealloc(b->pairs, b->cappairs * sizeof(LabelPair));
+        b->pair_count = xrealloc(b->pair_count, b->cappairs * sizeof(uint32_t));
+    }
+    uint32_t ncap = b->pmask + 1;
+    while ((uint64_t)est * 2 > ncap) ncap *= 2;
+    if (ncap > b->pmask + 1) {
+        uint32_t m = ncap - 1;
+        uint32_t *ns = xcalloc(ncap, sizeof(uint32_t));
+        for (uint32_t k = 0; k < b->npairs; k++) {
+            uint32_t j = (uint32_t)hash_u64(((uint64_t)b->pairs[k].loc << 32) | b->pairs[k].act) & m;
+            while (ns[j]) j = (j + 1) & m;
+            ns[j] = k + 1;
+        }
+        free(b->pslots);
+        b->pslots = ns;
+        b->pmask = m;
+    }
+}
+
 uint32_t batch_label(Batch *b, const Val *v) { return label_sid(b, NULL, v); }
 uint32_t batch_pair(Batch *b, uint32_t loc, uint32_t act) { return pair_get(b, loc, act); }
 
@@ -683,6 +726,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     b->pkbuf[lv->n + 1] = av ? 'a' : '-';
     if (av) memcpy(b->pkbuf + lv->n + 2, av->p, av->n);
     uint32_t before = b->rawpairs.count;
+    if (UNLIKELY(before >= PAIRS_SIZE_AT) && !b->pairs_sized) presize_pairs(b);
     uint32_t rid = strtab_intern(&b->rawpairs, b->pkbuf, klen);
     if (rid < before) {
         akey = b->rawpair_akey[rid];

@@ -379,6 +379,7 @@ typedef struct Batch {
     uint32_t locint_n;
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
+    bool pairs_sized; /* the pair tables were presized (or judged not worth it) */
     char *pkbuf;
     size_t pkcap;
 
