@@ -148,7 +148,9 @@ static inline bool strtab_equals(const StrTab *t, uint32_t id, const char *s, si
     uint64_t w[2];
     strtab_prefix_words(s, n, w);
     if (e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
-    return n <= 16 || memcmp(e->ptr + 16, s + 16, n - 16) == 0;
+    if (n <= 16) return true;
+    if (n <= 32) return ld8(e->ptr + n - 16) == ld8(s + n - 16) && ld8(e->ptr + n - 8) == ld8(s + n - 8);
+    return memcmp(e->ptr + 16, s + 16, n - 16) == 0;
 }
 
 /* strtab_intern of a string whose strtab_hash is h (words w). */

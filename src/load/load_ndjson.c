@@ -356,15 +356,41 @@ static inline uint64_t swar8(uint64_t x)
     return ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
 }
 
-/* the value of s[0..n), 1 to 18 decimal digits (s + 8 readable: the
- * reader's window has slack past its end) */
-static inline int64_t digits_value(const char *s, size_t n)
+/* nonzero bytes where the bytes of v are not ASCII digits */
+static inline uint64_t nondigits(uint64_t v)
 {
-    /* the first 1..8 digits as one word whose leading bytes are zeros */
-    size_t head = ((n - 1) & 7) + 1;
-    uint64_t v = swar8((ld8(s) & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - head)));
-    for (size_t i = head; i < n; i += 8) v = v * 100000000ULL + swar8(ld8(s + i) & 0x0F0F0F0F0F0F0F0FULL);
-    return (int64_t)v;
+    return ((v & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL) |
+           (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
+}
+
+static const uint64_t POW10_8[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+/* The common number, read in one pass: p (< e) at a digit 1-9 that
+ * begins 1 to 15 digits, not followed by '.', 'e' or 'E'. Returns its
+ * end with its value in *val, or NULL for any other number (the general
+ * parse_number). Reads 16 bytes from p: the reader's window has slack. */
+static inline const char *int_fast(const char *p, const char *e, int64_t *val)
+{
+    size_t room = (size_t)(e - p);
+    uint64_t a = ld8(p), ma = nondigits(a);
+    size_t d = ma ? (size_t)__builtin_ctzll(ma) >> 3 : 8;
+    if (d > room) d = room;
+    uint64_t v;
+    if (d < 8) {
+        v = swar8((a & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d)));
+    } else {
+        uint64_t b = ld8(p + 8), mb = nondigits(b);
+        size_t d2 = mb ? (size_t)__builtin_ctzll(mb) >> 3 : 8;
+        if (d2 > room - 8) d2 = room - 8;
+        if (d2 == 8) return NULL; /* (16 digits or more) */
+        v = swar8(a & 0x0F0F0F0F0F0F0F0FULL) * POW10_8[d2];
+        if (d2) v += swar8((b & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d2)));
+        d = 8 + d2;
+    }
+    const char *q = p + d;
+    if (q < e && (*q == '.' || (*q | 0x20) == 'e')) return NULL;
+    *val = (int64_t)v;
+    return q;
 }
 
 /* The key id of the key [ks, ks+kn) of an object whose own key is parent
@@ -541,10 +567,11 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             /* the common number, a positive integer of at most 18 digits:
              * its value read once, here */
             if (LIKELY((unsigned)(*p - '1') < 9)) {
-                const char *q = skip_digits(p + 1, e);
-                if (LIKELY(q - p <= 18 && (q >= e || (*q != '.' && (*q | 0x20) != 'e')))) {
+                int64_t iv;
+                const char *q = int_fast(p, e, &iv);
+                if (LIKELY(q != NULL)) {
                     p = q;
-                    if (!put(nd, kid, v0, (size_t)(q - v0), V_NUM, true, digits_value(v0, (size_t)(q - v0)), keyat)) return false;
+                    if (!put(nd, kid, v0, (size_t)(q - v0), V_NUM, true, iv, keyat)) return false;
                     break;
                 }
             }
@@ -552,10 +579,10 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             if (!put(nd, kid, v0, (size_t)(p - v0), V_NUM, false, 0, keyat)) return false;
         }
         }
-        if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
+        if (UNLIKELY(p < e && *p != ',')) p = skip_ws(p, e);
         if (LIKELY(p < e && *p == ',')) {
             p++;
-            if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
+            if (UNLIKELY(p < e && *p != '"')) p = skip_ws(p, e);
             continue;
         }
         if (p < e && *p == '}') {
