@@ -329,10 +329,25 @@ static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, 
     return true;
 }
 
+/* put's other cases: an extra field (NDJSON), or anything else (assign) */
+static bool put_other(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint, int64_t iv, const char *at)
+{
+    KeyInfo *k = &nd->ki[kid];
+    if (k->xfast && k->seen != nd->recno) {
+        k->seen = nd->recno;
+        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
+        if (isint) rec_add_extra_int(&nd->rec, nd_key_xid(nd, kid), vp, vn, iv);
+        else rec_add_extra(&nd->rec, nd_key_xid(nd, kid), vp, vn, vt);
+        return true;
+    }
+    return assign(nd, kid, vp, vn, vt, at);
+}
+
 /* assign, for the common case inline: a canonical field (KeyInfo.fast)
  * not yet set in this record, by a key not yet seen in it; isint: the
  * value is 1 to 18 digits whose value is iv (see Rec.ivh) */
-static inline bool put(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint, int64_t iv, const char *at)
+static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint,
+                                                      int64_t iv, const char *at)
 {
     KeyInfo *k = &nd->ki[kid];
     int f = k->field;
@@ -345,7 +360,7 @@ static inline bool put(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t 
         nd->holder[f] = kid;
         return true;
     }
-    return assign(nd, kid, vp, vn, vt, at);
+    return put_other(nd, kid, vp, vn, vt, isint, iv, at);
 }
 
 /* the value of 8 digit bytes (their low nibbles), the first in the low byte */

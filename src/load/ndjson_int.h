@@ -25,6 +25,7 @@ typedef struct {
     bool has_xid;
     uint64_t seen; /* record number that last used this key */
     bool fast; /* NDJSON, a canonical field and no --map also: assigned by parse_object itself */
+    bool xfast; /* NDJSON, an extra field: likewise */
     KeyPred next[2]; /* the keys that followed it in its object, latest first */
     KeyPred first;   /* the first key of an object that is its value */
 } KeyInfo;

@@ -86,6 +86,7 @@ KeyInfo *nd_key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
         k->seen = 0;
     }
     k->fast = nd->mode == ND_MODE_NDJSON && k->field >= 0 && !k->also;
+    k->xfast = nd->mode == ND_MODE_NDJSON && k->field == -1;
     *kid_out = kid;
     return k;
 }

@@ -33,7 +33,13 @@ void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
 
 void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t)
 {
-    XVal x = {xid, {p, (uint32_t)n, t}};
+    XVal x = {.xid = xid, .v = {p, (uint32_t)n, t}};
+    VEC_PUSH(r->x, x);
+}
+
+void rec_add_extra_int(Rec *r, uint32_t xid, const char *p, size_t n, int64_t iv)
+{
+    XVal x = {.xid = xid, .isint = true, .v = {p, (uint32_t)n, V_NUM}, .iv = iv};
     VEC_PUSH(r->x, x);
 }
 
@@ -516,7 +522,7 @@ static uint32_t pair_key_of(Batch *b, const Rec *r, uint16_t kind)
 
 /* memcmp(a, b, n) == 0 for the few bytes of a label, inline (overlapping
  * loads, none past n) */
-static inline bool short_eq(const char *a, const char *b, size_t n)
+static inline __attribute__((always_inline)) bool short_eq(const char *a, const char *b, size_t n)
 {
     if (n >= 8) {
         for (size_t i = 0; i + 8 < n; i += 8)
@@ -877,7 +883,8 @@ have_akey:;
             b->dropped_extras++;
             continue;
         }
-        push_extra(b, row, F_EXTRA + x->xid, &x->v);
+        if (x->isint) push_next(b, row, F_EXTRA + x->xid, VT_INT, x->iv, 0); /* (what push_extra makes of it) */
+        else push_extra(b, row, F_EXTRA + x->xid, &x->v);
     }
     return true;
 }

@@ -158,7 +158,9 @@ typedef struct {
 
 typedef struct {
     uint32_t xid; /* local extra id */
+    bool isint;   /* v is 1 to 18 decimal digits whose value is iv (see Rec.ivh) */
     Val v;
+    int64_t iv;
 } XVal;
 
 /* A CSV record's canonical fields read in place: field f is
@@ -482,6 +484,8 @@ static inline void rec_set_int(Rec *r, int field, const char *p, size_t n, int64
     r->iv[field] = iv;
 }
 void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t);
+/* rec_add_extra of a JSON number that is 1 to 18 decimal digits of value iv */
+void rec_add_extra_int(Rec *r, uint32_t xid, const char *p, size_t n, int64_t iv);
 
 /* Convert and append a record. Returns true when appended; otherwise writes
  * the rejection reason into why (a short human sentence). */
