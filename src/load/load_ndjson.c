@@ -265,84 +265,6 @@ static bool skip_value(Nd *nd, const char **pp, const char *e, int depth)
 }
 
 
-static bool dup_key(Nd *nd, uint32_t kid, const char *at)
-{
-    char ex[80];
-    quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
-    snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
-    return false;
-}
-
-static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, const char *at)
-{
-    KeyInfo *k = &nd->ki[kid];
-    if (k->seen == nd->recno) {
-        char ex[80];
-        quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
-        snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
-        return false;
-    }
-    k->seen = nd->recno;
-    if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
-    Rec *r = &nd->rec;
-    int f = k->field;
-    if (f <= -10) {
-        int c = -10 - f;
-        nd->cx[c].p = vp;
-        nd->cx[c].n = (uint32_t)vn;
-        nd->cx[c].t = vt;
-        nd->cxhas |= 1u << c;
-        if (k->also) rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
-        return true;
-    }
-    if (f >= 0 && nd->mode != ND_MODE_NDJSON) {
-        rec_set(r, f, vp, vn, vt);
-        return true;
-    }
-    if (f >= 0) {
-        if (r->has & (1u << f)) {
-            if (k->prio < nd->prio[f]) {
-                /* the stronger name takes the field; the weaker becomes an extra */
-                uint32_t old = nd->holder[f];
-                rec_add_extra(r, nd_key_xid(nd, old), r->f[f].p, r->f[f].n, r->f[f].t);
-                rec_set(r, f, vp, vn, vt);
-                nd->prio[f] = k->prio;
-                nd->holder[f] = kid;
-            } else {
-                rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
-            }
-        } else {
-            rec_set(r, f, vp, vn, vt);
-            nd->prio[f] = k->prio;
-            nd->holder[f] = kid;
-        }
-    } else {
-        rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
-    }
-    for (uint32_t m = k->also; m; m &= m - 1) {
-        /* (--map names this key for other fields too) */
-        int f2 = __builtin_ctz(m);
-        rec_set(r, f2, vp, vn, vt);
-        nd->prio[f2] = -1;
-        nd->holder[f2] = kid;
-    }
-    return true;
-}
-
-/* put's other cases: an extra field (NDJSON), or anything else (assign) */
-static bool put_other(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint, int64_t iv, const char *at)
-{
-    KeyInfo *k = &nd->ki[kid];
-    if (k->xfast && k->seen != nd->recno) {
-        k->seen = nd->recno;
-        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
-        if (isint) rec_add_extra_int(&nd->rec, nd_key_xid(nd, kid), vp, vn, iv);
-        else rec_add_extra(&nd->rec, nd_key_xid(nd, kid), vp, vn, vt);
-        return true;
-    }
-    return assign(nd, kid, vp, vn, vt, at);
-}
-
 /* assign, for the common case inline: a canonical field (KeyInfo.fast)
  * not yet set in this record, by a key not yet seen in it; isint: the
  * value is 1 to 18 digits whose value is iv (see Rec.ivh) */
@@ -360,7 +282,7 @@ static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, cons
         nd->holder[f] = kid;
         return true;
     }
-    return put_other(nd, kid, vp, vn, vt, isint, iv, at);
+    return nd_put_other(nd, kid, vp, vn, vt, isint, iv, at);
 }
 
 /* the value of 8 digit bytes (their low nibbles), the first in the low byte */
@@ -408,83 +330,6 @@ static inline const char *int_fast(const char *p, const char *e, int64_t *val)
     return q;
 }
 
-/* The key id of the key [ks, ks+kn) of an object whose own key is parent
- * (its flattened prefix is kbuf[0..plen)). */
-static uint32_t key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t kn)
-{
-    KeySlot *sl = NULL;
-    uint64_t w[2];
-    if (kn > 0 && kn <= 16) {
-        strtab_prefix_words(ks, kn, w);
-        uint64_t h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^ ((uint64_t)parent << 20) ^ kn;
-        h ^= h >> 29;
-        sl = &nd->slots[(h * 0xbf58476d1ce4e5b9ULL) >> (64 - 9)];
-        if (sl->kn == kn && sl->w0 == w[0] && sl->w1 == w[1] && sl->parent == parent) return sl->kid;
-    }
-    if (plen + kn + 2 > nd->kcap) {
-        size_t nc = nd->kcap ? nd->kcap : 256;
-        while (nc < plen + kn + 2) nc *= 2;
-        nd->kbuf = xrealloc(nd->kbuf, nc);
-        nd->kcap = nc;
-    }
-    memcpy(nd->kbuf + plen, ks, kn);
-    uint32_t kid;
-    nd_key_info(nd, nd->kbuf, plen + kn, &kid);
-    if (sl) {
-        sl->w0 = w[0];
-        sl->w1 = w[1];
-        sl->parent = parent;
-        sl->kid = kid;
-        sl->kn = (uint32_t)kn;
-    }
-    return kid;
-}
-
-/* Key prediction. The records of a file repeat their keys in one order
- * (with a few optional ones), so the key after key K (or the first key of
- * an object) is most often one of the two that followed it before: its
- * bytes are compared with the input's in two word loads, which stands for
- * parsing the key string and looking it up (key_id). Only a key whose
- * bytes hold no quote, backslash or control character is predicted (its
- * text in the input is then its decoded text), of at most 15 bytes. A
- * prediction is also keyed by the object it was learned in (parent): a
- * key id names a flattened name, which a nested key "b" of "a" and a
- * top-level key "a.b" share. */
-static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *q, const char *e)
-{
-    /* (q + 16 is readable: the reader's window has slack past e) */
-    return kp->n && kp->parent == parent && (size_t)(e - q) >= kp->n && (ld8(q) & kp->m0) == kp->w0 &&
-           (ld8(q + 8) & kp->m1) == kp->w1;
-}
-
-static void pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid)
-{
-    kp->n = 0;
-    if (kn + 1 > 16) return;
-    for (size_t i = 0; i < kn; i++) {
-        unsigned char c = (unsigned char)ks[i];
-        if (c == '"' || c == '\\' || c < 0x20) return;
-    }
-    char b[16] = {0}, m[16] = {0};
-    memcpy(b, ks, kn);
-    b[kn] = '"';
-    memset(m, 0xFF, kn + 1);
-    kp->w0 = ld8(b);
-    kp->w1 = ld8(b + 8);
-    kp->m0 = ld8(m);
-    kp->m1 = ld8(m + 8);
-    kp->kid = kid;
-    kp->parent = parent;
-    kp->n = (uint32_t)(kn + 1);
-}
-
-/* the predictions for the key after prev (NONE32: the object's first key) */
-static inline KeyPred *preds_after(Nd *nd, uint32_t prev, uint32_t parent)
-{
-    if (prev != NONE32) return nd->ki[prev].next;
-    return parent == NONE32 ? &nd->top_first : &nd->ki[parent].first;
-}
-
 /* *pp at '{'; the flattened name of this object's key is kbuf[0..plen)
  * (with its trailing dot), its key id parent */
 static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, uint32_t parent, int depth)
@@ -518,12 +363,12 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             bool raw = true;
             if (!parse_string(nd, &p, e, &ks, &kn)) return false;
             raw = ks == keyat + 1; /* (no escape: the input's bytes) */
-            kid = key_id(nd, parent, plen, ks, kn);
+            kid = nd_key_id(nd, parent, plen, ks, kn);
             nd->slen = save; /* a decoded key is not needed any more */
             /* (key_id may have moved nd->ki) */
             kp = preds_after(nd, prev, parent);
             if (prev != NONE32) kp[1] = kp[0];
-            if (raw) pred_set(&kp[0], parent, ks, kn, kid);
+            if (raw) nd_pred_set(&kp[0], parent, ks, kn, kid);
             else kp[0].n = 0;
         }
         prev = kid;
@@ -554,7 +399,7 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
         }
         case '[':
             if (!skip_container(nd, &p, e, depth + 1)) return false;
-            if (!assign(nd, kid, v0, (size_t)(p - v0), V_RAW, keyat)) return false;
+            if (!nd_assign(nd, kid, v0, (size_t)(p - v0), V_RAW, keyat)) return false;
             break;
         case '"': {
             const char *s;
@@ -565,16 +410,16 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
         }
         case 't':
             if (!literal(nd, &p, e, "true")) return false;
-            if (!assign(nd, kid, v0, 4, V_TRUE, keyat)) return false;
+            if (!nd_assign(nd, kid, v0, 4, V_TRUE, keyat)) return false;
             break;
         case 'f':
             if (!literal(nd, &p, e, "false")) return false;
-            if (!assign(nd, kid, v0, 5, V_FALSE, keyat)) return false;
+            if (!nd_assign(nd, kid, v0, 5, V_FALSE, keyat)) return false;
             break;
         case 'n':
             if (!literal(nd, &p, e, "null")) return false;
             /* null = absent, but the key still counts for duplicates */
-            if (nd->ki[kid].seen == nd->recno) return dup_key(nd, kid, keyat);
+            if (nd->ki[kid].seen == nd->recno) return nd_dup_key(nd, kid, keyat);
             nd->ki[kid].seen = nd->recno;
             if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
             break;

@@ -1,7 +1,8 @@
 /*
  * batch.c — conversion of parsed records into a batch's columns; the rules
  * that reject a malformed record live here, shared by every input format
- * (how a rejection is counted and kept: batch_reject.c). See batch.h for
+ * (how a rejection is counted and kept: batch_reject.c; the field buffers
+ * its values go to: batch_fields.c). See batch.h for
  * what a batch owns and its invariants.
  */
 #include "batch.h"
@@ -194,118 +195,8 @@ static void excerpt(char *buf, size_t sz, const Val *v)
 
 static bool is_text(const Val *v) { return v->t == V_TEXT || v->t == V_STR || v->t == V_NUM; }
 
-/* A field buffer's array grown from used (of its bytes in use) to n bytes:
- * past 4 MiB a new block on huge pages (xmalloc_big) and a copy, as fresh
- * 4 KiB pages of a block moved by realloc cost twice as much to touch. */
-static void *fb_grow(void *p, size_t used, size_t n)
-{
-    if (n < ((size_t)4 << 20)) return xrealloc(p, n);
-    void *q = xmalloc_big(n);
-    if (used) memcpy(q, p, used);
-    free(p);
-    return q;
-}
-
-/* The next capacity of a field buffer holding len values: twice it, the
- * batch's capacity once the field is on most rows, or, once it is big,
- * what the batch's capacity (its estimated rows) would need at the
- * density so far, so that it grows once more at most. */
-static size_t fb_next_cap(const Batch *b, size_t cap, size_t len)
-{
-    size_t nc = cap ? cap * 2 : 8;
-    if (b->cap > nc && len * 4 > b->n * 3) return b->cap;
-    if (nc >= ((size_t)1 << 19) && b->n && b->cap > b->n) {
-        size_t est = (size_t)((double)len * (double)b->cap / (double)b->n) + len / 16;
-        if (est > nc) nc = est;
-    }
-    return nc;
-}
-
-static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, double f, uint32_t s)
-{
-    if (UNLIKELY(field >= b->nfb)) {
-        size_t nn = b->nfb ? b->nfb : 32;
-        while (nn <= field) nn *= 2;
-        b->fb = xrealloc(b->fb, nn * sizeof(FieldBuf));
-        memset(b->fb + b->nfb, 0, (nn - b->nfb) * sizeof(FieldBuf));
-        b->nfb = nn;
-    }
-    FieldBuf *fbuf = &b->fb[field];
-    if (fbuf->packed || (!fbuf->rows.len && !fbuf->rows.v && (type == VT_INT || type == VT_STR) && field != F_PEER &&
-                         field != F_ID && field != F_TAG && field != F_GROUP && field != F_PARENT)) {
-        if (!fbuf->packed) { /* a field's first value: packed until it cannot be */
-            fbuf->packed = true;
-            fbuf->ptype = type;
-            fbuf->prow0 = row;
-            fbuf->pbase = type == VT_INT ? i : 0;
-        }
-        size_t len = fbuf->rows.len;
-        int64_t off = 0;
-        bool fits = type == fbuf->ptype &&
-                    (type == VT_STR || (!__builtin_sub_overflow(i, fbuf->pbase, &off) && off >= INT32_MIN && off <= INT32_MAX));
-        uint32_t pv = type == VT_STR ? s : (uint32_t)(int32_t)off;
-        bool dup = len && row == fbuf->prow0 + (uint32_t)(len - 1);
-        if (fits && (dup || row == fbuf->prow0 + (uint32_t)len)) {
-            if (type == VT_INT) {
-                if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
-                if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
-            }
-            fbuf->tmask |= (uint8_t)(1u << type);
-            if (dup) { /* one value per row and field: a later duplicate replaces it */
-                fbuf->p32.v[len - 1] = pv;
-                return;
-            }
-            if (UNLIKELY(len == fbuf->p32.cap)) {
-                size_t nc = fb_next_cap(b, fbuf->p32.cap, len);
-                fbuf->p32.v = fb_grow(fbuf->p32.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
-                fbuf->p32.cap = nc;
-            }
-            fbuf->p32.v[len] = pv;
-            fbuf->p32.len = fbuf->rows.len = fbuf->vals.len = fbuf->types.len = len + 1;
-            return;
-        }
-        fb_unpack(fbuf);
-    }
-    uint64_t v;
-    if (type == VT_INT || type == VT_XSTR) v = (uint64_t)i;
-    else if (type == VT_FLT) memcpy(&v, &f, 8);
-    else v = s;
-    if (UNLIKELY(fbuf->rows.len && fbuf->rows.v[fbuf->rows.len - 1] == row)) {
-        /* one value per row and field: a later duplicate replaces it */
-        if (type == VT_INT) {
-            if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
-            if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
-        }
-        fbuf->vals.v[fbuf->rows.len - 1] = v;
-        fbuf->types.v[fbuf->rows.len - 1] = type;
-        fbuf->tmask |= (uint8_t)(1u << type);
-        return;
-    }
-    if (UNLIKELY(fbuf->rows.len == fbuf->rows.cap)) {
-        /* grow all three together, towards the expected number of rows; a
-         * field starts small, so that many rarely used fields (thousands of
-         * extra keys) cost in proportion to their values */
-        size_t nc = fb_next_cap(b, fbuf->rows.cap, fbuf->rows.len), len = fbuf->rows.len;
-        fbuf->rows.v = fb_grow(fbuf->rows.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
-        fbuf->vals.v = fb_grow(fbuf->vals.v, len * sizeof(uint64_t), nc * sizeof(uint64_t));
-        fbuf->types.v = fb_grow(fbuf->types.v, len, nc);
-        fbuf->rows.cap = fbuf->vals.cap = fbuf->types.cap = nc;
-    }
-    if (type == VT_INT) {
-        if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
-        if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
-    }
-    size_t k = fbuf->rows.len++;
-    fbuf->vals.len++;
-    fbuf->types.len++;
-    fbuf->rows.v[k] = row;
-    fbuf->vals.v[k] = v;
-    fbuf->types.v[k] = type;
-    fbuf->tmask |= (uint8_t)(1u << type);
-}
-
-/* push_sparse's common case inline: the next row's value of a packed
- * field of that type (its first value and anything else: push_sparse) */
+/* batch_push_sparse's common case inline: the next row's value of a packed
+ * field of that type (its first value and anything else: batch_push_sparse) */
 static inline void push_next(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, uint32_t s)
 {
     if (LIKELY(field < b->nfb)) {
@@ -324,7 +215,7 @@ static inline void push_next(Batch *b, uint32_t row, uint32_t field, uint8_t typ
             return;
         }
     }
-    push_sparse(b, row, field, type, i, 0, s);
+    batch_push_sparse(b, row, field, type, i, 0, s);
 }
 
 /* The string id in strs of a row's file, whose name has string id name */
@@ -351,11 +242,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
 {
     int64_t iv;
     if (parse_int64(v->p, v->n, &iv) == TP_OK) {
-        push_sparse(b, row, field, VT_INT, iv, 0, 0);
+        batch_push_sparse(b, row, field, VT_INT, iv, 0, 0);
         return;
     }
     if (v->t == V_TRUE || v->t == V_FALSE) {
-        push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        batch_push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
         return;
     }
     /* a prefix+number id: the prefix in the dictionary, the rest a number
@@ -366,11 +257,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
     if (v->t != V_RAW && xid_split(v->p, v->n, &pl, &nd, &num)) {
         uint32_t ps = strtab_intern(&b->strs, v->p, pl);
         if (ps < (1u << 24)) {
-            push_sparse(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0, 0);
+            batch_push_sparse(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0, 0);
             return;
         }
     }
-    push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+    batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
 }
 
 /* extras: JSON types are kept; CSV text is inferred (int, float, string) */
@@ -381,22 +272,22 @@ static void push_extra(Batch *b, uint32_t row, uint32_t field, const Val *v)
     switch (v->t) {
     case V_TRUE:
     case V_FALSE:
-        push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        batch_push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
         return;
     case V_STR:
     case V_RAW:
-        push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+        batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
         return;
     default:
         if (parse_int64(v->p, v->n, &iv) == TP_OK) {
-            push_sparse(b, row, field, VT_INT, iv, 0, 0);
+            batch_push_sparse(b, row, field, VT_INT, iv, 0, 0);
         } else if (parse_double(v->p, v->n, &dv) == TP_OK) {
-            push_sparse(b, row, field, VT_FLT, 0, dv, 0);
+            batch_push_sparse(b, row, field, VT_FLT, 0, dv, 0);
         } else if (v->t == V_NUM) {
             /* a JSON number out of double range: keep its text */
-            push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+            batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
         } else {
-            push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+            batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
         }
     }
 }
@@ -853,15 +744,15 @@ have_akey:;
         lane_sweep_row(b, &b->lsw[akey], ts, dur);
     }
 
-    if (peer != NONE32) push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
-    if (h_bytes) push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
+    if (peer != NONE32) batch_push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
+    if (h_bytes) batch_push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
     if (h_id) push_int_or_str(b, row, F_ID, &v_id);
     if (h_tag) push_int_or_str(b, row, F_TAG, &v_tag);
     if (h_group) push_int_or_str(b, row, F_GROUP, &v_group);
-    if (parent != NONE32) push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
+    if (parent != NONE32) batch_push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
     if (h_file) push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, &v_file));
     if (h_line) push_next(b, row, F_LINE, VT_INT, line, 0);
-    if (h_value) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
+    if (h_value) batch_push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
     uint8_t role = b->pend_role;
     if (role) {
         PairCand c = {row, role, b->pend_bind, b->pend_key, b->cur_line};
@@ -887,55 +778,4 @@ have_akey:;
         else push_extra(b, row, F_EXTRA + x->xid, &x->v);
     }
     return true;
-}
-
-void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uint8_t *types, const uint64_t *vals, size_t n)
-{
-    if (!n) return;
-    if (field >= b->nfb || b->fb[field].rows.len == 0 || fb_row(&b->fb[field], b->fb[field].rows.len - 1) < rows[0]) {
-        /* after every row it has: appended */
-        for (size_t i = 0; i < n; i++) {
-            int64_t iv = (int64_t)vals[i];
-            double f;
-            memcpy(&f, &vals[i], 8);
-            push_sparse(b, rows[i], field, types[i], iv, f, (uint32_t)vals[i]);
-        }
-        return;
-    }
-    FieldBuf *fb = &b->fb[field];
-    fb_unpack(fb);
-    size_t m = fb->rows.len, tot = m + n;
-    uint32_t *nr = xmalloc(tot * sizeof *nr);
-    uint64_t *nv = xmalloc(tot * sizeof *nv);
-    uint8_t *nt = xmalloc(tot);
-    size_t i = 0, j = 0, k = 0;
-    while (i < m || j < n) {
-        if (j >= n || (i < m && fb->rows.v[i] < rows[j])) {
-            nr[k] = fb->rows.v[i];
-            nv[k] = fb->vals.v[i];
-            nt[k++] = fb->types.v[i++];
-        } else if (i < m && fb->rows.v[i] == rows[j]) {
-            i++; /* (the row's own value gives way) */
-        } else {
-            nr[k] = rows[j];
-            nv[k] = vals[j];
-            nt[k] = types[j];
-            if (types[j] == VT_INT) {
-                int64_t iv = (int64_t)vals[j];
-                if (!(fb->tmask & (1u << VT_INT)) || iv < fb->imin) fb->imin = iv;
-                if (!(fb->tmask & (1u << VT_INT)) || iv > fb->imax) fb->imax = iv;
-            }
-            fb->tmask |= (uint8_t)(1u << types[j]);
-            k++;
-            j++;
-        }
-    }
-    free(fb->rows.v);
-    free(fb->vals.v);
-    free(fb->types.v);
-    fb->rows.v = nr;
-    fb->vals.v = nv;
-    fb->types.v = nt;
-    fb->rows.len = fb->vals.len = fb->types.len = k;
-    fb->rows.cap = fb->vals.cap = fb->types.cap = tot;
 }

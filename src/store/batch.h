@@ -449,6 +449,10 @@ void batch_free_fields(Batch *b);
 void batch_free_sweep(Batch *b);
 /* A packed field buffer in the general form (see FieldBuf). */
 void fb_unpack(FieldBuf *fb);
+/* Append the value of field at row (a later value of the same row
+ * replaces it): an int64 i (VT_INT, VT_XSTR), a double f (VT_FLT) or a
+ * string id s (VT_STR, VT_GSTR); rows come in increasing order. */
+void batch_push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, double f, uint32_t s);
 /* Make room for n more rows (an estimate; rows still grow past it). */
 void batch_reserve(Batch *b, size_t n);
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...) PRINTF_LIKE(3, 4);
