@@ -1086,6 +1086,50 @@ static void t_presize_samples(void)
     free(path);
 }
 
+/* Activities that keep coming (a new one every 20 rows): the pair tables
+ * are sized once from the rate (strtab_reserve), and every row still
+ * finds its own pair; a table reserved keeps its ids and strings. */
+static void t_presize_pairs(void)
+{
+    StrTab t;
+    strtab_init(&t);
+    CHECK(strtab_intern(&t, "a", 1) == 0 && strtab_intern(&t, "bb", 2) == 1);
+    strtab_reserve(&t, 100000);
+    CHECK(t.mask + 1 >= 131072 && t.cap_ids >= 100000);
+    CHECK(strtab_find(&t, "bb", 2) == 1 && strtab_find(&t, "a", 1) == 0 && strtab_intern(&t, "c", 1) == 2);
+    strtab_free(&t);
+
+    enum { ROWS = 400000, SPAN = 20 };
+    Batch b;
+    batch_init(&b, 0, false);
+    batch_reserve(&b, ROWS);
+    char why[256], tsb[24], act[24];
+    Rec r;
+    memset(&r, 0, sizeof r);
+    uint32_t mask_at_sizing = 0;
+    for (uint32_t i = 0; i < ROWS; i++) {
+        rec_reset(&r);
+        int tn = snprintf(tsb, sizeof tsb, "%u", i);
+        /* (8 locations, each running its activity for SPAN rows) */
+        int an = snprintf(act, sizeof act, "t%u", i / SPAN);
+        rec_set(&r, F_TS, tsb, (size_t)tn, V_NUM);
+        rec_set(&r, F_LOC, &"01234567"[(i / SPAN) % 8], 1, V_NUM);
+        rec_set(&r, F_ACT, act, (size_t)an, V_STR);
+        CHECK(batch_commit(&b, &r, why, sizeof why));
+        if (b.pairs_sized && !mask_at_sizing) mask_at_sizing = b.rawpairs.mask;
+    }
+    CHECK(b.n == ROWS && b.npairs == ROWS / SPAN && b.rawpairs.count == ROWS / SPAN);
+    /* (sized once, when 4096 pairs were known, for all of them) */
+    CHECK(b.pairs_sized && mask_at_sizing != 0 && b.rawpairs.mask == mask_at_sizing);
+    for (uint32_t p = 0; p < b.npairs; p++) CHECK(b.pair_count[p] == SPAN);
+    for (uint32_t i = 0; i < ROWS; i += 997) {
+        const LabelPair *lp = &b.pairs[b.akey[i]];
+        int an = snprintf(act, sizeof act, "t%u", i / SPAN);
+        CHECK(strtab_len(&b.labels, lp->act) == (uint32_t)an && !memcmp(strtab_str(&b.labels, lp->act), act, (size_t)an));
+    }
+    batch_free(&b);
+}
+
 static const Test TESTS[] = {
     {"decimal times are exact", t_decimal_exact},
     {"RFC 3339 date-times", t_rfc3339},
@@ -1111,6 +1155,7 @@ static const Test TESTS[] = {
     {"big blocks: recycled by their touched part", t_big_recycler},
     {"load: bounds of the first summary's big arrays", t_summary_plan},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
+    {"load: pair tables sized from the rate of new activities", t_presize_pairs},
 };
 
 int main(void)

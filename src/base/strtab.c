@@ -53,9 +53,9 @@ static char *arena_alloc(StrTab *t, size_t n)
     return p;
 }
 
-static void grow_slots(StrTab *t)
+/* the slot array rebuilt with ncap slots (a power of two) */
+static void rehash(StrTab *t, uint32_t ncap)
 {
-    uint32_t ncap = t->slots ? (t->mask + 1) * 2 : 16;
     uint64_t *ns = xcalloc(ncap, sizeof(uint64_t));
     uint32_t m = ncap - 1;
     for (uint32_t id = 0; id < t->count; id++) {
@@ -67,6 +67,21 @@ static void grow_slots(StrTab *t)
     free(t->slots);
     t->slots = ns;
     t->mask = m;
+}
+
+static void grow_slots(StrTab *t) { rehash(t, t->slots ? (t->mask + 1) * 2 : 16); }
+
+void strtab_reserve(StrTab *t, size_t n)
+{
+    if (n <= t->count || n > UINT32_MAX / 2) return;
+    /* (the load strtab_intern keeps: at most 3/4) */
+    uint64_t need = 16;
+    while ((uint64_t)n * 4 > need * 3) need *= 2;
+    if (!t->slots || need > (uint64_t)t->mask + 1) rehash(t, (uint32_t)need);
+    if (n > t->cap_ids) {
+        t->cap_ids = (uint32_t)n;
+        t->ent = xrealloc(t->ent, t->cap_ids * sizeof(*t->ent));
+    }
 }
 
 uint64_t strtab_hash_bytes_(const void *p, size_t n) { return hash_bytes(p, n); }

@@ -12,6 +12,7 @@
 #ifndef TNAV_STRTAB_H
 #define TNAV_STRTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -48,6 +49,10 @@ uint32_t strtab_intern(StrTab *t, const char *s, size_t n);
 /* Intern string id of another table (its hash and prefix words reused:
  * merging tables hashes nothing again). */
 uint32_t strtab_intern_from(StrTab *t, const StrTab *src, uint32_t id);
+/* Make room for n strings in all (its index sized for them, so that
+ * interning up to n grows nothing): for a caller that knows or can
+ * estimate how many it will hold. */
+void strtab_reserve(StrTab *t, size_t n);
 /* Look up without inserting; NONE32 when absent. */
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n);
 static inline const char *strtab_str(const StrTab *t, uint32_t id) { return t->ent[id].ptr; }
@@ -132,6 +137,20 @@ static inline uint32_t strtab_hash(const char *s, size_t n, uint64_t w[2])
     if (n <= 16) return strtab_short_hash_(w, n);
     if (n <= 32) return strtab_medium_hash_(w, s, n);
     return (uint32_t)strtab_hash_bytes_(s, n);
+}
+
+/* Whether id's string is s[0..n) (without hashing it: to confirm a guess,
+ * such as a cache's). */
+static inline bool strtab_equals(const StrTab *t, uint32_t id, const char *s, size_t n)
+{
+    const StrEnt *e = &t->ent[id];
+    if (e->len != n) return false;
+    uint64_t w[2];
+    strtab_prefix_words(s, n, w);
+    if (e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
+    if (n <= 16) return true;
+    if (n <= 32) return ld8(e->ptr + n - 16) == ld8(s + n - 16) && ld8(e->ptr + n - 8) == ld8(s + n - 8);
+    return memcmp(e->ptr + 16, s + 16, n - 16) == 0;
 }
 
 /* strtab_intern of a string whose strtab_hash is h (words w). */

@@ -265,145 +265,69 @@ static bool skip_value(Nd *nd, const char **pp, const char *e, int depth)
 }
 
 
-static bool dup_key(Nd *nd, uint32_t kid, const char *at)
-{
-    char ex[80];
-    quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
-    snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
-    return false;
-}
-
-static bool assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, const char *at)
+/* assign, for the common case inline: a canonical field (KeyInfo.fast)
+ * not yet set in this record, by a key not yet seen in it; isint: the
+ * value is 1 to 18 digits whose value is iv (see Rec.ivh) */
+static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint,
+                                                      int64_t iv, const char *at)
 {
     KeyInfo *k = &nd->ki[kid];
-    if (k->seen == nd->recno) {
-        char ex[80];
-        quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
-        snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
-        return false;
-    }
-    k->seen = nd->recno;
-    if (nd->rkeys.len < 64) VEC_PUSH(nd->rkeys, kid);
-    Rec *r = &nd->rec;
     int f = k->field;
-    if (f <= -10) {
-        int c = -10 - f;
-        nd->cx[c].p = vp;
-        nd->cx[c].n = (uint32_t)vn;
-        nd->cx[c].t = vt;
-        nd->cxhas |= 1u << c;
-        if (k->also) rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
+    if (LIKELY(k->fast && k->seen != nd->recno && !(nd->rec.has & (1u << f)))) {
+        k->seen = nd->recno;
+        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
+        if (isint) rec_set_int(&nd->rec, f, vp, vn, iv);
+        else rec_set(&nd->rec, f, vp, vn, vt);
+        nd->prio[f] = k->prio;
+        nd->holder[f] = kid;
         return true;
     }
-    if (f >= 0 && nd->mode != ND_MODE_NDJSON) {
-        rec_set(r, f, vp, vn, vt);
-        return true;
-    }
-    if (f >= 0) {
-        if (r->has & (1u << f)) {
-            if (k->prio < nd->prio[f]) {
-                /* the stronger name takes the field; the weaker becomes an extra */
-                uint32_t old = nd->holder[f];
-                rec_add_extra(r, nd_key_xid(nd, old), r->f[f].p, r->f[f].n, r->f[f].t);
-                rec_set(r, f, vp, vn, vt);
-                nd->prio[f] = k->prio;
-                nd->holder[f] = kid;
-            } else {
-                rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
-            }
-        } else {
-            rec_set(r, f, vp, vn, vt);
-            nd->prio[f] = k->prio;
-            nd->holder[f] = kid;
-        }
+    return nd_put_other(nd, kid, vp, vn, vt, isint, iv, at);
+}
+
+/* the value of 8 digit bytes (their low nibbles), the first in the low byte */
+static inline uint64_t swar8(uint64_t x)
+{
+    x = (x * 2561) >> 8;
+    x = ((x & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
+    return ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
+}
+
+/* nonzero bytes where the bytes of v are not ASCII digits */
+static inline uint64_t nondigits(uint64_t v)
+{
+    return ((v & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL) |
+           (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
+}
+
+static const uint64_t POW10_8[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+/* The common number, read in one pass: p (< e) at a digit 1-9 that
+ * begins 1 to 15 digits, not followed by '.', 'e' or 'E'. Returns its
+ * end with its value in *val, or NULL for any other number (the general
+ * parse_number). Reads 16 bytes from p: the reader's window has slack. */
+static inline const char *int_fast(const char *p, const char *e, int64_t *val)
+{
+    size_t room = (size_t)(e - p);
+    uint64_t a = ld8(p), ma = nondigits(a);
+    size_t d = ma ? (size_t)__builtin_ctzll(ma) >> 3 : 8;
+    if (d > room) d = room;
+    uint64_t v;
+    if (d < 8) {
+        v = swar8((a & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d)));
     } else {
-        rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
+        uint64_t b = ld8(p + 8), mb = nondigits(b);
+        size_t d2 = mb ? (size_t)__builtin_ctzll(mb) >> 3 : 8;
+        if (d2 > room - 8) d2 = room - 8;
+        if (d2 == 8) return NULL; /* (16 digits or more) */
+        v = swar8(a & 0x0F0F0F0F0F0F0F0FULL) * POW10_8[d2];
+        if (d2) v += swar8((b & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d2)));
+        d = 8 + d2;
     }
-    for (uint32_t m = k->also; m; m &= m - 1) {
-        /* (--map names this key for other fields too) */
-        int f2 = __builtin_ctz(m);
-        rec_set(r, f2, vp, vn, vt);
-        nd->prio[f2] = -1;
-        nd->holder[f2] = kid;
-    }
-    return true;
-}
-
-/* The key id of the key [ks, ks+kn) of an object whose own key is parent
- * (its flattened prefix is kbuf[0..plen)). */
-static uint32_t key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t kn)
-{
-    KeySlot *sl = NULL;
-    uint64_t w[2];
-    if (kn > 0 && kn <= 16) {
-        strtab_prefix_words(ks, kn, w);
-        uint64_t h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^ ((uint64_t)parent << 20) ^ kn;
-        h ^= h >> 29;
-        sl = &nd->slots[(h * 0xbf58476d1ce4e5b9ULL) >> (64 - 9)];
-        if (sl->kn == kn && sl->w0 == w[0] && sl->w1 == w[1] && sl->parent == parent) return sl->kid;
-    }
-    if (plen + kn + 2 > nd->kcap) {
-        size_t nc = nd->kcap ? nd->kcap : 256;
-        while (nc < plen + kn + 2) nc *= 2;
-        nd->kbuf = xrealloc(nd->kbuf, nc);
-        nd->kcap = nc;
-    }
-    memcpy(nd->kbuf + plen, ks, kn);
-    uint32_t kid;
-    nd_key_info(nd, nd->kbuf, plen + kn, &kid);
-    if (sl) {
-        sl->w0 = w[0];
-        sl->w1 = w[1];
-        sl->parent = parent;
-        sl->kid = kid;
-        sl->kn = (uint32_t)kn;
-    }
-    return kid;
-}
-
-/* Key prediction. The records of a file repeat their keys in one order
- * (with a few optional ones), so the key after key K (or the first key of
- * an object) is most often one of the two that followed it before: its
- * bytes are compared with the input's in two word loads, which stands for
- * parsing the key string and looking it up (key_id). Only a key whose
- * bytes hold no quote, backslash or control character is predicted (its
- * text in the input is then its decoded text), of at most 15 bytes. A
- * prediction is also keyed by the object it was learned in (parent): a
- * key id names a flattened name, which a nested key "b" of "a" and a
- * top-level key "a.b" share. */
-static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *q, const char *e)
-{
-    /* (q + 16 is readable: the reader's window has slack past e) */
-    return kp->n && kp->parent == parent && (size_t)(e - q) >= kp->n && (ld8(q) & kp->m0) == kp->w0 &&
-           (ld8(q + 8) & kp->m1) == kp->w1;
-}
-
-static void pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid)
-{
-    kp->n = 0;
-    if (kn + 1 > 16) return;
-    for (size_t i = 0; i < kn; i++) {
-        unsigned char c = (unsigned char)ks[i];
-        if (c == '"' || c == '\\' || c < 0x20) return;
-    }
-    char b[16] = {0}, m[16] = {0};
-    memcpy(b, ks, kn);
-    b[kn] = '"';
-    memset(m, 0xFF, kn + 1);
-    kp->w0 = ld8(b);
-    kp->w1 = ld8(b + 8);
-    kp->m0 = ld8(m);
-    kp->m1 = ld8(m + 8);
-    kp->kid = kid;
-    kp->parent = parent;
-    kp->n = (uint32_t)(kn + 1);
-}
-
-/* the predictions for the key after prev (NONE32: the object's first key) */
-static inline KeyPred *preds_after(Nd *nd, uint32_t prev, uint32_t parent)
-{
-    if (prev != NONE32) return nd->ki[prev].next;
-    return parent == NONE32 ? &nd->top_first : &nd->ki[parent].first;
+    const char *q = p + d;
+    if (q < e && (*q == '.' || (*q | 0x20) == 'e')) return NULL;
+    *val = (int64_t)v;
+    return q;
 }
 
 /* *pp at '{'; the flattened name of this object's key is kbuf[0..plen)
@@ -439,12 +363,12 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             bool raw = true;
             if (!parse_string(nd, &p, e, &ks, &kn)) return false;
             raw = ks == keyat + 1; /* (no escape: the input's bytes) */
-            kid = key_id(nd, parent, plen, ks, kn);
+            kid = nd_key_id(nd, parent, plen, ks, kn);
             nd->slen = save; /* a decoded key is not needed any more */
             /* (key_id may have moved nd->ki) */
             kp = preds_after(nd, prev, parent);
             if (prev != NONE32) kp[1] = kp[0];
-            if (raw) pred_set(&kp[0], parent, ks, kn, kid);
+            if (raw) nd_pred_set(&kp[0], parent, ks, kn, kid);
             else kp[0].n = 0;
         }
         prev = kid;
@@ -475,38 +399,50 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
         }
         case '[':
             if (!skip_container(nd, &p, e, depth + 1)) return false;
-            if (!assign(nd, kid, v0, (size_t)(p - v0), V_RAW, keyat)) return false;
+            if (!nd_assign(nd, kid, v0, (size_t)(p - v0), V_RAW, keyat)) return false;
             break;
         case '"': {
             const char *s;
             size_t n;
             if (!parse_string(nd, &p, e, &s, &n)) return false;
-            if (!assign(nd, kid, s, n, V_STR, keyat)) return false;
+            if (!put(nd, kid, s, n, V_STR, false, 0, keyat)) return false;
             break;
         }
         case 't':
             if (!literal(nd, &p, e, "true")) return false;
-            if (!assign(nd, kid, v0, 4, V_TRUE, keyat)) return false;
+            if (!nd_assign(nd, kid, v0, 4, V_TRUE, keyat)) return false;
             break;
         case 'f':
             if (!literal(nd, &p, e, "false")) return false;
-            if (!assign(nd, kid, v0, 5, V_FALSE, keyat)) return false;
+            if (!nd_assign(nd, kid, v0, 5, V_FALSE, keyat)) return false;
             break;
         case 'n':
             if (!literal(nd, &p, e, "null")) return false;
             /* null = absent, but the key still counts for duplicates */
-            if (nd->ki[kid].seen == nd->recno) return dup_key(nd, kid, keyat);
+            if (nd->ki[kid].seen == nd->recno) return nd_dup_key(nd, kid, keyat);
             nd->ki[kid].seen = nd->recno;
-            if (nd->rkeys.len < 64) VEC_PUSH(nd->rkeys, kid);
+            if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
             break;
-        default:
+        default: {
+            /* the common number, a positive integer of at most 18 digits:
+             * its value read once, here */
+            if (LIKELY((unsigned)(*p - '1') < 9)) {
+                int64_t iv;
+                const char *q = int_fast(p, e, &iv);
+                if (LIKELY(q != NULL)) {
+                    p = q;
+                    if (!put(nd, kid, v0, (size_t)(q - v0), V_NUM, true, iv, keyat)) return false;
+                    break;
+                }
+            }
             if (!parse_number(nd, &p, e)) return false;
-            if (!assign(nd, kid, v0, (size_t)(p - v0), V_NUM, keyat)) return false;
+            if (!put(nd, kid, v0, (size_t)(p - v0), V_NUM, false, 0, keyat)) return false;
         }
-        if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
+        }
+        if (UNLIKELY(p < e && *p != ',')) p = skip_ws(p, e);
         if (LIKELY(p < e && *p == ',')) {
             p++;
-            if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
+            if (UNLIKELY(p < e && *p != '"')) p = skip_ws(p, e);
             continue;
         }
         if (p < e && *p == '}') {
@@ -586,7 +522,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     }
     nd->slen = 0;
     nd->recno++;
-    nd->rkeys.len = 0;
+    nd->nrkeys = 0;
     rec_reset(&nd->rec);
     bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
@@ -668,7 +604,6 @@ void ndjson_parse_chunk(const NdFile *nf, Batch *b, uint64_t start, uint64_t end
     free(nd.sbuf);
     free(nd.kbuf);
     VEC_FREE(nd.rec.x);
-    VEC_FREE(nd.rkeys);
     rd_finish(&rd, b);
 }
 
@@ -692,7 +627,6 @@ void nd_free(Nd *nd)
     free(nd->sbuf);
     free(nd->kbuf);
     VEC_FREE(nd->rec.x);
-    VEC_FREE(nd->rkeys);
     free(nd);
 }
 
@@ -704,7 +638,7 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->rkeys.len = 0;
+    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = line0;
     nd->err[0] = 0;
@@ -730,7 +664,7 @@ bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->rkeys.len = 0;
+    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = s;
     nd->err[0] = 0;

@@ -24,6 +24,8 @@ typedef struct {
     uint32_t xid;
     bool has_xid;
     uint64_t seen; /* record number that last used this key */
+    bool fast; /* NDJSON, a canonical field and no --map also: assigned by parse_object itself */
+    bool xfast; /* NDJSON, an extra field: likewise */
     KeyPred next[2]; /* the keys that followed it in its object, latest first */
     KeyPred first;   /* the first key of an object that is its value */
 } KeyInfo;
@@ -53,7 +55,8 @@ struct Nd {
     int prio[F__N];
     uint32_t holder[F__N]; /* key id holding each canonical field */
     uint64_t recno;
-    VEC(uint32_t) rkeys; /* the keys of the record, in its order (for missing_hint) */
+    uint32_t rkeys[64]; /* the record's first 64 keys, in its order (for missing_hint) */
+    uint32_t nrkeys;
     const char *line0;
     char err[160];
     int mode; /* ND_MODE_* */
@@ -70,5 +73,42 @@ uint32_t nd_key_xid(Nd *nd, uint32_t kid);
 /* For a record rejected for a missing ts or loc (the reason in why): the
  * reason with what the record has instead; false when no hint applies. */
 bool nd_missing_hint(Nd *nd, char *why, size_t cap);
+
+/* The key id of a key read (see load_ndjson.c's parse_object) */
+uint32_t nd_key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t kn);
+/* Learn kid (the key ks[0..kn) of an object whose key is parent) as the
+ * prediction kp (none when its text is not its input bytes or too long) */
+void nd_pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid);
+/* A value of key kid: into the record (false: the reason in nd->err) */
+bool nd_assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, const char *at);
+/* nd_assign of an extra field (NDJSON) inline, or nd_assign; isint: the
+ * value is 1 to 15 digits of value iv */
+bool nd_put_other(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint, int64_t iv, const char *at);
+/* The duplicate-key rejection of kid (false) */
+bool nd_dup_key(Nd *nd, uint32_t kid, const char *at);
+
+/* Key prediction. The records of a file repeat their keys in one order
+ * (with a few optional ones), so the key after key K (or the first key of
+ * an object) is most often one of the two that followed it before: its
+ * bytes are compared with the input's in two word loads, which stands for
+ * parsing the key string and looking it up (nd_key_id). Only a key whose
+ * bytes hold no quote, backslash or control character is predicted (its
+ * text in the input is then its decoded text), of at most 15 bytes. A
+ * prediction is also keyed by the object it was learned in (parent): a
+ * key id names a flattened name, which a nested key "b" of "a" and a
+ * top-level key "a.b" share. */
+static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *q, const char *e)
+{
+    /* (q + 16 is readable: the reader's window has slack past e) */
+    return kp->n && kp->parent == parent && (size_t)(e - q) >= kp->n && (ld8(q) & kp->m0) == kp->w0 &&
+           (ld8(q + 8) & kp->m1) == kp->w1;
+}
+
+/* the predictions for the key after prev (NONE32: the object's first key) */
+static inline KeyPred *preds_after(Nd *nd, uint32_t prev, uint32_t parent)
+{
+    if (prev != NONE32) return nd->ki[prev].next;
+    return parent == NONE32 ? &nd->top_first : &nd->ki[parent].first;
+}
 
 #endif

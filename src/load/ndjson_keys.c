@@ -1,8 +1,11 @@
 /*
  * ndjson_keys.c — what an NDJSON (or Chrome) key means: its canonical
  * field, Chrome code or extra-field id, resolved once per distinct key
- * (nd_key_info, nd_key_xid), and the hint a record missing ts or loc
- * gets from the keys it has (nd_missing_hint).
+ * (nd_key_info, nd_key_xid), the key id of a key read (nd_key_id) and the
+ * prediction of the next key (nd_pred_set), what a value does to the
+ * record by its key (nd_assign, nd_put_other: the cases parse_object's
+ * inline put leaves), and the hint a record missing ts or loc gets from
+ * the keys it has (nd_missing_hint).
  * Invariants: a key id's meaning never changes within a parse; an extra
  * field never takes a canonical field's name (it gets a #2 suffix).
  */
@@ -85,6 +88,8 @@ KeyInfo *nd_key_info(Nd *nd, const char *name, size_t n, uint32_t *kid_out)
         k->has_xid = false;
         k->seen = 0;
     }
+    k->fast = nd->mode == ND_MODE_NDJSON && k->field >= 0 && !k->also;
+    k->xfast = nd->mode == ND_MODE_NDJSON && k->field == -1;
     *kid_out = kid;
     return k;
 }
@@ -126,13 +131,13 @@ bool nd_missing_hint(Nd *nd, char *why, size_t cap)
     int f = !strcmp(why, "missing ts") ? F_TS : !strcmp(why, "missing loc") ? F_LOC : -1;
     if (f < 0) return false;
     /* (a key for it that is null or empty: the plain reason says it) */
-    for (size_t i = 0; i < nd->rkeys.len; i++) {
-        const KeyInfo *k = &nd->ki[nd->rkeys.v[i]];
+    for (size_t i = 0; i < nd->nrkeys; i++) {
+        const KeyInfo *k = &nd->ki[nd->rkeys[i]];
         if (k->field == f || (k->also >> f & 1)) return false;
     }
     VEC(char *) names = {0};
-    for (size_t i = 0; i < nd->rkeys.len; i++) {
-        uint32_t kid = nd->rkeys.v[i];
+    for (size_t i = 0; i < nd->nrkeys; i++) {
+        uint32_t kid = nd->rkeys[i];
         char *n = xmalloc(strtab_len(&nd->keys, kid) + 1);
         memcpy(n, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid));
         n[strtab_len(&nd->keys, kid)] = 0;
@@ -148,4 +153,134 @@ bool nd_missing_hint(Nd *nd, char *why, size_t cap)
     for (size_t i = 0; i < names.len; i++) free(names.v[i]);
     VEC_FREE(names);
     return true;
+}
+
+/* The key id of the key [ks, ks+kn) of an object whose own key is parent
+ * (its flattened prefix is kbuf[0..plen)). */
+uint32_t nd_key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t kn)
+{
+    KeySlot *sl = NULL;
+    uint64_t w[2];
+    if (kn > 0 && kn <= 16) {
+        strtab_prefix_words(ks, kn, w);
+        uint64_t h = (w[0] * 0x9e3779b97f4a7c15ULL) ^ (w[1] * 0xc2b2ae3d27d4eb4fULL) ^ ((uint64_t)parent << 20) ^ kn;
+        h ^= h >> 29;
+        sl = &nd->slots[(h * 0xbf58476d1ce4e5b9ULL) >> (64 - 9)];
+        if (sl->kn == kn && sl->w0 == w[0] && sl->w1 == w[1] && sl->parent == parent) return sl->kid;
+    }
+    if (plen + kn + 2 > nd->kcap) {
+        size_t nc = nd->kcap ? nd->kcap : 256;
+        while (nc < plen + kn + 2) nc *= 2;
+        nd->kbuf = xrealloc(nd->kbuf, nc);
+        nd->kcap = nc;
+    }
+    memcpy(nd->kbuf + plen, ks, kn);
+    uint32_t kid;
+    nd_key_info(nd, nd->kbuf, plen + kn, &kid);
+    if (sl) {
+        sl->w0 = w[0];
+        sl->w1 = w[1];
+        sl->parent = parent;
+        sl->kid = kid;
+        sl->kn = (uint32_t)kn;
+    }
+    return kid;
+}
+
+void nd_pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid)
+{
+    kp->n = 0;
+    if (kn + 1 > 16) return;
+    for (size_t i = 0; i < kn; i++) {
+        unsigned char c = (unsigned char)ks[i];
+        if (c == '"' || c == '\\' || c < 0x20) return;
+    }
+    char b[16] = {0}, m[16] = {0};
+    memcpy(b, ks, kn);
+    b[kn] = '"';
+    memset(m, 0xFF, kn + 1);
+    kp->w0 = ld8(b);
+    kp->w1 = ld8(b + 8);
+    kp->m0 = ld8(m);
+    kp->m1 = ld8(m + 8);
+    kp->kid = kid;
+    kp->parent = parent;
+    kp->n = (uint32_t)(kn + 1);
+}
+
+bool nd_dup_key(Nd *nd, uint32_t kid, const char *at)
+{
+    char ex[80];
+    quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
+    snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
+    return false;
+}
+
+bool nd_assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, const char *at)
+{
+    KeyInfo *k = &nd->ki[kid];
+    if (k->seen == nd->recno) {
+        char ex[80];
+        quote_excerpt(ex, sizeof ex, strtab_str(&nd->keys, kid), strtab_len(&nd->keys, kid), 40);
+        snprintf(nd->err, sizeof nd->err, "duplicate key %s at column %zu", ex, (size_t)(at - nd->line0) + 1);
+        return false;
+    }
+    k->seen = nd->recno;
+    if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
+    Rec *r = &nd->rec;
+    int f = k->field;
+    if (f <= -10) {
+        int c = -10 - f;
+        nd->cx[c].p = vp;
+        nd->cx[c].n = (uint32_t)vn;
+        nd->cx[c].t = vt;
+        nd->cxhas |= 1u << c;
+        if (k->also) rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
+        return true;
+    }
+    if (f >= 0 && nd->mode != ND_MODE_NDJSON) {
+        rec_set(r, f, vp, vn, vt);
+        return true;
+    }
+    if (f >= 0) {
+        if (r->has & (1u << f)) {
+            if (k->prio < nd->prio[f]) {
+                /* the stronger name takes the field; the weaker becomes an extra */
+                uint32_t old = nd->holder[f];
+                rec_add_extra(r, nd_key_xid(nd, old), r->f[f].p, r->f[f].n, r->f[f].t);
+                rec_set(r, f, vp, vn, vt);
+                nd->prio[f] = k->prio;
+                nd->holder[f] = kid;
+            } else {
+                rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
+            }
+        } else {
+            rec_set(r, f, vp, vn, vt);
+            nd->prio[f] = k->prio;
+            nd->holder[f] = kid;
+        }
+    } else {
+        rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
+    }
+    for (uint32_t m = k->also; m; m &= m - 1) {
+        /* (--map names this key for other fields too) */
+        int f2 = __builtin_ctz(m);
+        rec_set(r, f2, vp, vn, vt);
+        nd->prio[f2] = -1;
+        nd->holder[f2] = kid;
+    }
+    return true;
+}
+
+bool nd_put_other(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, bool isint, int64_t iv, const char *at)
+{
+    KeyInfo *k = &nd->ki[kid];
+    if (k->xfast && k->seen != nd->recno) {
+        k->seen = nd->recno;
+        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
+        if (isint) rec_add_extra_int(&nd->rec, nd_key_xid(nd, kid), vp, vn, iv);
+        else rec_add_extra(&nd->rec, nd_key_xid(nd, kid), vp, vn, vt);
+        return true;
+    }
+    return nd_assign(nd, kid, vp, vn, vt, at);
 }

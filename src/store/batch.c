@@ -1,7 +1,8 @@
 /*
  * batch.c — conversion of parsed records into a batch's columns; the rules
  * that reject a malformed record live here, shared by every input format
- * (how a rejection is counted and kept: batch_reject.c). See batch.h for
+ * (how a rejection is counted and kept: batch_reject.c; the field buffers
+ * its values go to: batch_fields.c). See batch.h for
  * what a batch owns and its invariants.
  */
 #include "batch.h"
@@ -33,7 +34,13 @@ void batch_init(Batch *b, int unit_exp, bool keep_all_rejects)
 
 void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t)
 {
-    XVal x = {xid, {p, (uint32_t)n, t}};
+    XVal x = {.xid = xid, .v = {p, (uint32_t)n, t}};
+    VEC_PUSH(r->x, x);
+}
+
+void rec_add_extra_int(Rec *r, uint32_t xid, const char *p, size_t n, int64_t iv)
+{
+    XVal x = {.xid = xid, .isint = true, .v = {p, (uint32_t)n, V_NUM}, .iv = iv};
     VEC_PUSH(r->x, x);
 }
 
@@ -132,6 +139,49 @@ static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
     return sid;
 }
 
+/* Activities that keep coming (tasks, each a few dozen rows): the pair
+ * tables (rawpairs, labels, pairs) would double and rehash a dozen times
+ * and touch fresh memory at each. Once PAIRS_SIZE_AT pairs are known, if
+ * they came at most one in PAIRS_SIZE_SPAN rows (a steady trickle, not
+ * locations seen once each at the start), they are sized for the rate so
+ * far over the rows the batch expects (its capacity, from samples of its
+ * chunk), at most one pair per PAIRS_SIZE_SPAN rows of it. */
+enum { PAIRS_SIZE_AT = 4096, PAIRS_SIZE_SPAN = 16 };
+static void presize_pairs(Batch *b)
+{
+    b->pairs_sized = true;
+    size_t have = b->rawpairs.count;
+    if (b->n < have * PAIRS_SIZE_SPAN || b->cap <= b->n * 2) return;
+    size_t est = (size_t)((double)have * (double)b->cap / (double)b->n * 1.05);
+    if (est > b->cap / PAIRS_SIZE_SPAN) est = b->cap / PAIRS_SIZE_SPAN;
+    if (est <= have * 2) return;
+    strtab_reserve(&b->rawpairs, est);
+    strtab_reserve(&b->labels, b->labels.count - have + est);
+    if (est > b->rawpair_cap) {
+        b->rawpair_cap = est;
+        b->rawpair_akey = xrealloc(b->rawpair_akey, b->rawpair_cap * sizeof(uint32_t));
+    }
+    if (est > b->cappairs) {
+        b->cappairs = (uint32_t)est;
+        b->pairs = xrealloc(b->pairs, b->cappairs * sizeof(LabelPair));
+        b->pair_count = xrealloc(b->pair_count, b->cappairs * sizeof(uint32_t));
+    }
+    uint32_t ncap = b->pmask + 1;
+    while ((uint64_t)est * 2 > ncap) ncap *= 2;
+    if (ncap > b->pmask + 1) {
+        uint32_t m = ncap - 1;
+        uint32_t *ns = xcalloc(ncap, sizeof(uint32_t));
+        for (uint32_t k = 0; k < b->npairs; k++) {
+            uint32_t j = (uint32_t)hash_u64(((uint64_t)b->pairs[k].loc << 32) | b->pairs[k].act) & m;
+            while (ns[j]) j = (j + 1) & m;
+            ns[j] = k + 1;
+        }
+        free(b->pslots);
+        b->pslots = ns;
+        b->pmask = m;
+    }
+}
+
 uint32_t batch_label(Batch *b, const Val *v) { return label_sid(b, NULL, v); }
 uint32_t batch_pair(Batch *b, uint32_t loc, uint32_t act) { return pair_get(b, loc, act); }
 
@@ -145,114 +195,45 @@ static void excerpt(char *buf, size_t sz, const Val *v)
 
 static bool is_text(const Val *v) { return v->t == V_TEXT || v->t == V_STR || v->t == V_NUM; }
 
-/* A field buffer's array grown from used (of its bytes in use) to n bytes:
- * past 4 MiB a new block on huge pages (xmalloc_big) and a copy, as fresh
- * 4 KiB pages of a block moved by realloc cost twice as much to touch. */
-static void *fb_grow(void *p, size_t used, size_t n)
+/* batch_push_sparse's common case inline: the next row's value of a packed
+ * field of that type (its first value and anything else: batch_push_sparse) */
+static inline void push_next(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, uint32_t s)
 {
-    if (n < ((size_t)4 << 20)) return xrealloc(p, n);
-    void *q = xmalloc_big(n);
-    if (used) memcpy(q, p, used);
-    free(p);
-    return q;
-}
-
-/* The next capacity of a field buffer holding len values: twice it, the
- * batch's capacity once the field is on most rows, or, once it is big,
- * what the batch's capacity (its estimated rows) would need at the
- * density so far, so that it grows once more at most. */
-static size_t fb_next_cap(const Batch *b, size_t cap, size_t len)
-{
-    size_t nc = cap ? cap * 2 : 8;
-    if (b->cap > nc && len * 4 > b->n * 3) return b->cap;
-    if (nc >= ((size_t)1 << 19) && b->n && b->cap > b->n) {
-        size_t est = (size_t)((double)len * (double)b->cap / (double)b->n) + len / 16;
-        if (est > nc) nc = est;
-    }
-    return nc;
-}
-
-static void push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, double f, uint32_t s)
-{
-    if (UNLIKELY(field >= b->nfb)) {
-        size_t nn = b->nfb ? b->nfb : 32;
-        while (nn <= field) nn *= 2;
-        b->fb = xrealloc(b->fb, nn * sizeof(FieldBuf));
-        memset(b->fb + b->nfb, 0, (nn - b->nfb) * sizeof(FieldBuf));
-        b->nfb = nn;
-    }
-    FieldBuf *fbuf = &b->fb[field];
-    if (fbuf->packed || (!fbuf->rows.len && !fbuf->rows.v && (type == VT_INT || type == VT_STR) && field != F_PEER &&
-                         field != F_ID && field != F_TAG && field != F_GROUP && field != F_PARENT)) {
-        if (!fbuf->packed) { /* a field's first value: packed until it cannot be */
-            fbuf->packed = true;
-            fbuf->ptype = type;
-            fbuf->prow0 = row;
-            fbuf->pbase = type == VT_INT ? i : 0;
-        }
+    if (LIKELY(field < b->nfb)) {
+        FieldBuf *fbuf = &b->fb[field];
         size_t len = fbuf->rows.len;
         int64_t off = 0;
-        bool fits = type == fbuf->ptype &&
-                    (type == VT_STR || (!__builtin_sub_overflow(i, fbuf->pbase, &off) && off >= INT32_MIN && off <= INT32_MAX));
-        uint32_t pv = type == VT_STR ? s : (uint32_t)(int32_t)off;
-        bool dup = len && row == fbuf->prow0 + (uint32_t)(len - 1);
-        if (fits && (dup || row == fbuf->prow0 + (uint32_t)len)) {
+        if (fbuf->packed && fbuf->ptype == type && row == fbuf->prow0 + (uint32_t)len && len < fbuf->p32.cap &&
+            (type == VT_STR || (!__builtin_sub_overflow(i, fbuf->pbase, &off) && off >= INT32_MIN && off <= INT32_MAX))) {
             if (type == VT_INT) {
-                if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
-                if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
+                /* (tmask has VT_INT: the field's first value was one) */
+                if (i < fbuf->imin) fbuf->imin = i;
+                if (i > fbuf->imax) fbuf->imax = i;
             }
-            fbuf->tmask |= (uint8_t)(1u << type);
-            if (dup) { /* one value per row and field: a later duplicate replaces it */
-                fbuf->p32.v[len - 1] = pv;
-                return;
-            }
-            if (UNLIKELY(len == fbuf->p32.cap)) {
-                size_t nc = fb_next_cap(b, fbuf->p32.cap, len);
-                fbuf->p32.v = fb_grow(fbuf->p32.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
-                fbuf->p32.cap = nc;
-            }
-            fbuf->p32.v[len] = pv;
+            fbuf->p32.v[len] = type == VT_STR ? s : (uint32_t)(int32_t)off;
             fbuf->p32.len = fbuf->rows.len = fbuf->vals.len = fbuf->types.len = len + 1;
             return;
         }
-        fb_unpack(fbuf);
     }
-    uint64_t v;
-    if (type == VT_INT || type == VT_XSTR) v = (uint64_t)i;
-    else if (type == VT_FLT) memcpy(&v, &f, 8);
-    else v = s;
-    if (UNLIKELY(fbuf->rows.len && fbuf->rows.v[fbuf->rows.len - 1] == row)) {
-        /* one value per row and field: a later duplicate replaces it */
-        if (type == VT_INT) {
-            if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
-            if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
-        }
-        fbuf->vals.v[fbuf->rows.len - 1] = v;
-        fbuf->types.v[fbuf->rows.len - 1] = type;
-        fbuf->tmask |= (uint8_t)(1u << type);
-        return;
+    batch_push_sparse(b, row, field, type, i, 0, s);
+}
+
+/* The string id in strs of a row's file, whose name has string id name */
+static inline uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
+{
+    if (name == NONE32) return strtab_intern(&b->strs, v->p, v->n);
+    if (UNLIKELY(name >= b->fon_cap)) {
+        size_t nc = b->fon_cap ? b->fon_cap * 2 : 1024;
+        while (nc <= name) nc *= 2;
+        b->file_of_name = xrealloc(b->file_of_name, nc * sizeof(uint32_t));
+        memset(b->file_of_name + b->fon_cap, 0, (nc - b->fon_cap) * sizeof(uint32_t));
+        b->fon_cap = nc;
     }
-    if (UNLIKELY(fbuf->rows.len == fbuf->rows.cap)) {
-        /* grow all three together, towards the expected number of rows; a
-         * field starts small, so that many rarely used fields (thousands of
-         * extra keys) cost in proportion to their values */
-        size_t nc = fb_next_cap(b, fbuf->rows.cap, fbuf->rows.len), len = fbuf->rows.len;
-        fbuf->rows.v = fb_grow(fbuf->rows.v, len * sizeof(uint32_t), nc * sizeof(uint32_t));
-        fbuf->vals.v = fb_grow(fbuf->vals.v, len * sizeof(uint64_t), nc * sizeof(uint64_t));
-        fbuf->types.v = fb_grow(fbuf->types.v, len, nc);
-        fbuf->rows.cap = fbuf->vals.cap = fbuf->types.cap = nc;
-    }
-    if (type == VT_INT) {
-        if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
-        if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
-    }
-    size_t k = fbuf->rows.len++;
-    fbuf->vals.len++;
-    fbuf->types.len++;
-    fbuf->rows.v[k] = row;
-    fbuf->vals.v[k] = v;
-    fbuf->types.v[k] = type;
-    fbuf->tmask |= (uint8_t)(1u << type);
+    uint32_t c = b->file_of_name[name];
+    if (c && strtab_equals(&b->strs, c - 1, v->p, v->n)) return c - 1;
+    uint32_t sid = strtab_intern(&b->strs, v->p, v->n);
+    b->file_of_name[name] = sid + 1;
+    return sid;
 }
 
 /* int if it is an integer (also a JSON string holding one, so that the id
@@ -261,11 +242,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
 {
     int64_t iv;
     if (parse_int64(v->p, v->n, &iv) == TP_OK) {
-        push_sparse(b, row, field, VT_INT, iv, 0, 0);
+        batch_push_sparse(b, row, field, VT_INT, iv, 0, 0);
         return;
     }
     if (v->t == V_TRUE || v->t == V_FALSE) {
-        push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        batch_push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
         return;
     }
     /* a prefix+number id: the prefix in the dictionary, the rest a number
@@ -276,11 +257,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
     if (v->t != V_RAW && xid_split(v->p, v->n, &pl, &nd, &num)) {
         uint32_t ps = strtab_intern(&b->strs, v->p, pl);
         if (ps < (1u << 24)) {
-            push_sparse(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0, 0);
+            batch_push_sparse(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0, 0);
             return;
         }
     }
-    push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+    batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
 }
 
 /* extras: JSON types are kept; CSV text is inferred (int, float, string) */
@@ -291,22 +272,22 @@ static void push_extra(Batch *b, uint32_t row, uint32_t field, const Val *v)
     switch (v->t) {
     case V_TRUE:
     case V_FALSE:
-        push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        batch_push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
         return;
     case V_STR:
     case V_RAW:
-        push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+        batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
         return;
     default:
         if (parse_int64(v->p, v->n, &iv) == TP_OK) {
-            push_sparse(b, row, field, VT_INT, iv, 0, 0);
+            batch_push_sparse(b, row, field, VT_INT, iv, 0, 0);
         } else if (parse_double(v->p, v->n, &dv) == TP_OK) {
-            push_sparse(b, row, field, VT_FLT, 0, dv, 0);
+            batch_push_sparse(b, row, field, VT_FLT, 0, dv, 0);
         } else if (v->t == V_NUM) {
             /* a JSON number out of double range: keep its text */
-            push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+            batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
         } else {
-            push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+            batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
         }
     }
 }
@@ -430,6 +411,21 @@ static uint32_t pair_key_of(Batch *b, const Rec *r, uint16_t kind)
     return id;
 }
 
+/* memcmp(a, b, n) == 0 for the few bytes of a label, inline (overlapping
+ * loads, none past n) */
+static inline __attribute__((always_inline)) bool short_eq(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8)
+            if (ld8(a + i) != ld8(b + i)) return false;
+        return ld8(a + n - 8) == ld8(b + n - 8);
+    }
+    if (n >= 4) return ld4(a) == ld4(b) && ld4(a + n - 4) == ld4(b + n - 4);
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
 {
     char ex[96];
@@ -486,7 +482,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             excerpt(ex, sizeof ex, v);
             return WHY("ts is not a number or date-time: %s", ex);
         }
-        int e = parse_time_value(v->p, v->n, b->unit_exp, &ts);
+        int e = b->unit_exp == 0 && (r->ivh & (1u << F_TS)) ? (ts = r->iv[F_TS], TP_OK) : parse_time_value(v->p, v->n, b->unit_exp, &ts);
         if (e) {
             excerpt(ex, sizeof ex, v);
             return WHY(e == TP_RANGE ? "ts out of range: %s" : "ts is not a number or date-time: %s", ex);
@@ -498,7 +494,9 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     }
     if (h_dur) {
         const Val *v = &v_dur;
-        int e = is_text(v) ? parse_dur_value(v->p, v->n, b->unit_exp, &dur) : TP_NOTNUM;
+        int e = b->unit_exp == 0 && (r->ivh & (1u << F_DUR)) ? (dur = r->iv[F_DUR], TP_OK)
+                : is_text(v)                                      ? parse_dur_value(v->p, v->n, b->unit_exp, &dur)
+                                                                  : TP_NOTNUM;
         if (e) {
             excerpt(ex, sizeof ex, v);
             return WHY(e == TP_RANGE ? "dur out of range: %s" : "dur is not a number: %s", ex);
@@ -568,8 +566,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         for (uint32_t i = 0; i < lv->n && i < 8; i++) h = h << 8 ^ (uint8_t)lv->p[i];
         _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
         lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
-        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && !memcmp(lc->act, av->p, av->n))) &&
-            !memcmp(lc->loc, lv->p, lv->n)) {
+        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && short_eq(lc->act, av->p, av->n))) &&
+            short_eq(lc->loc, lv->p, lv->n)) {
             akey = lc->akey;
             goto have_akey;
         }
@@ -625,6 +623,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     b->pkbuf[lv->n + 1] = av ? 'a' : '-';
     if (av) memcpy(b->pkbuf + lv->n + 2, av->p, av->n);
     uint32_t before = b->rawpairs.count;
+    if (UNLIKELY(before >= PAIRS_SIZE_AT) && !b->pairs_sized) presize_pairs(b);
     uint32_t rid = strtab_intern(&b->rawpairs, b->pkbuf, klen);
     if (rid < before) {
         akey = b->rawpair_akey[rid];
@@ -683,7 +682,7 @@ have_akey:;
     double value = 0;
     if (h_bytes) {
         const Val *v = &v_bytes;
-        int e = is_text(v) ? parse_int_exact(v->p, v->n, &bytes) : TP_NOTNUM;
+        int e = r->ivh & (1u << F_BYTES) ? (bytes = r->iv[F_BYTES], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &bytes) : TP_NOTNUM;
         if (e || bytes < 0) {
             excerpt(ex, sizeof ex, v);
             return e == TP_RANGE ? WHY("bytes out of range: %s", ex)
@@ -693,7 +692,7 @@ have_akey:;
     }
     if (h_line) {
         const Val *v = &v_line;
-        int e = is_text(v) ? parse_int_exact(v->p, v->n, &line) : TP_NOTNUM;
+        int e = r->ivh & (1u << F_LINE) ? (line = r->iv[F_LINE], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &line) : TP_NOTNUM;
         if (e) {
             excerpt(ex, sizeof ex, v);
             return e == TP_RANGE ? WHY("line out of range: %s", ex) : WHY("line is not an integer: %s", ex);
@@ -730,7 +729,8 @@ have_akey:;
     b->dur[row] = dur;
     b->akey[row] = akey;
     b->kind[row] = kind;
-    b->name[row] = h_name ? strtab_intern_hashed(&b->names, v_name.p, v_name.n, name_h, name_w) : NONE32;
+    uint32_t name_sid = h_name ? strtab_intern_hashed(&b->names, v_name.p, v_name.n, name_h, name_w) : NONE32;
+    b->name[row] = name_sid;
     b->pair_count[akey]++;
     b->n++;
     if (kind != K_MSG && !b->lsw_stale) {
@@ -744,16 +744,15 @@ have_akey:;
         lane_sweep_row(b, &b->lsw[akey], ts, dur);
     }
 
-    if (peer != NONE32) push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
-    if (h_bytes) push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
+    if (peer != NONE32) batch_push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
+    if (h_bytes) batch_push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
     if (h_id) push_int_or_str(b, row, F_ID, &v_id);
     if (h_tag) push_int_or_str(b, row, F_TAG, &v_tag);
     if (h_group) push_int_or_str(b, row, F_GROUP, &v_group);
-    if (parent != NONE32) push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
-    if (h_file)
-        push_sparse(b, row, F_FILE, VT_STR, 0, 0, strtab_intern(&b->strs, v_file.p, v_file.n));
-    if (h_line) push_sparse(b, row, F_LINE, VT_INT, line, 0, 0);
-    if (h_value) push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
+    if (parent != NONE32) batch_push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
+    if (h_file) push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, &v_file));
+    if (h_line) push_next(b, row, F_LINE, VT_INT, line, 0);
+    if (h_value) batch_push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
     uint8_t role = b->pend_role;
     if (role) {
         PairCand c = {row, role, b->pend_bind, b->pend_key, b->cur_line};
@@ -775,58 +774,8 @@ have_akey:;
             b->dropped_extras++;
             continue;
         }
-        push_extra(b, row, F_EXTRA + x->xid, &x->v);
+        if (x->isint) push_next(b, row, F_EXTRA + x->xid, VT_INT, x->iv, 0); /* (what push_extra makes of it) */
+        else push_extra(b, row, F_EXTRA + x->xid, &x->v);
     }
     return true;
-}
-
-void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uint8_t *types, const uint64_t *vals, size_t n)
-{
-    if (!n) return;
-    if (field >= b->nfb || b->fb[field].rows.len == 0 || fb_row(&b->fb[field], b->fb[field].rows.len - 1) < rows[0]) {
-        /* after every row it has: appended */
-        for (size_t i = 0; i < n; i++) {
-            int64_t iv = (int64_t)vals[i];
-            double f;
-            memcpy(&f, &vals[i], 8);
-            push_sparse(b, rows[i], field, types[i], iv, f, (uint32_t)vals[i]);
-        }
-        return;
-    }
-    FieldBuf *fb = &b->fb[field];
-    fb_unpack(fb);
-    size_t m = fb->rows.len, tot = m + n;
-    uint32_t *nr = xmalloc(tot * sizeof *nr);
-    uint64_t *nv = xmalloc(tot * sizeof *nv);
-    uint8_t *nt = xmalloc(tot);
-    size_t i = 0, j = 0, k = 0;
-    while (i < m || j < n) {
-        if (j >= n || (i < m && fb->rows.v[i] < rows[j])) {
-            nr[k] = fb->rows.v[i];
-            nv[k] = fb->vals.v[i];
-            nt[k++] = fb->types.v[i++];
-        } else if (i < m && fb->rows.v[i] == rows[j]) {
-            i++; /* (the row's own value gives way) */
-        } else {
-            nr[k] = rows[j];
-            nv[k] = vals[j];
-            nt[k] = types[j];
-            if (types[j] == VT_INT) {
-                int64_t iv = (int64_t)vals[j];
-                if (!(fb->tmask & (1u << VT_INT)) || iv < fb->imin) fb->imin = iv;
-                if (!(fb->tmask & (1u << VT_INT)) || iv > fb->imax) fb->imax = iv;
-            }
-            fb->tmask |= (uint8_t)(1u << types[j]);
-            k++;
-            j++;
-        }
-    }
-    free(fb->rows.v);
-    free(fb->vals.v);
-    free(fb->types.v);
-    fb->rows.v = nr;
-    fb->vals.v = nv;
-    fb->types.v = nt;
-    fb->rows.len = fb->vals.len = fb->types.len = k;
-    fb->rows.cap = fb->vals.cap = fb->types.cap = tot;
 }

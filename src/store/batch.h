@@ -158,7 +158,9 @@ typedef struct {
 
 typedef struct {
     uint32_t xid; /* local extra id */
+    bool isint;   /* v is 1 to 18 decimal digits whose value is iv (see Rec.ivh) */
     Val v;
+    int64_t iv;
 } XVal;
 
 /* A CSV record's canonical fields read in place: field f is
@@ -170,10 +172,15 @@ typedef struct {
 } CsvView;
 
 /* One record as assembled by a parser, before conversion: the canonical
- * fields in f/has, or (CSV) through csv; the extra fields in x. */
+ * fields in f/has, or (CSV) through csv; the extra fields in x. A parser
+ * that already read a field's number may say so in iv/ivh: bit f of ivh
+ * means f[f] is 1 to 18 decimal digits and nothing else, whose value is
+ * iv[f] (batch_commit then reads no digit again); rec_set clears it. */
 typedef struct {
     Val f[F__N];
     uint32_t has; /* bit per canonical field */
+    uint32_t ivh;
+    int64_t iv[F__N];
     const CsvView *csv;
     VEC(XVal) x;  /* extra fields */
 } Rec;
@@ -346,6 +353,11 @@ typedef struct Batch {
     uint32_t npairs, cappairs;
     uint32_t *pslots, pmask;
 
+    /* name string id -> the string id + 1 in strs of the file of the name's
+     * last row with a file (0: none): a function's rows mostly give one
+     * file, which is then confirmed rather than looked up (while parsing) */
+    uint32_t *file_of_name;
+    size_t fon_cap;
     uint16_t *uk_of_sid; /* string id -> user kind number + 1 (0 = none) */
     size_t uk_cap;
     VEC(uint32_t) ukinds; /* user kind number -> string id */
@@ -369,6 +381,7 @@ typedef struct Batch {
     uint32_t locint_n;
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
+    bool pairs_sized; /* the pair tables were presized (or judged not worth it) */
     char *pkbuf;
     size_t pkcap;
 
@@ -436,6 +449,10 @@ void batch_free_fields(Batch *b);
 void batch_free_sweep(Batch *b);
 /* A packed field buffer in the general form (see FieldBuf). */
 void fb_unpack(FieldBuf *fb);
+/* Append the value of field at row (a later value of the same row
+ * replaces it): an int64 i (VT_INT, VT_XSTR), a double f (VT_FLT) or a
+ * string id s (VT_STR, VT_GSTR); rows come in increasing order. */
+void batch_push_sparse(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, double f, uint32_t s);
 /* Make room for n more rows (an estimate; rows still grow past it). */
 void batch_reserve(Batch *b, size_t n);
 void batch_reject(Batch *b, uint64_t line, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -448,6 +465,7 @@ bool batch_reject_shown(const Batch *b, const char *problem);
 static inline void rec_reset(Rec *r)
 {
     r->has = 0;
+    r->ivh = 0;
     r->x.len = 0;
 }
 static inline void rec_set(Rec *r, int field, const char *p, size_t n, uint8_t t)
@@ -456,8 +474,22 @@ static inline void rec_set(Rec *r, int field, const char *p, size_t n, uint8_t t
     r->f[field].n = (uint32_t)n;
     r->f[field].t = t;
     r->has |= 1u << field;
+    r->ivh &= ~(1u << field);
+}
+/* rec_set of a value that is 1 to 18 decimal digits (nothing else) whose
+ * value is iv */
+static inline void rec_set_int(Rec *r, int field, const char *p, size_t n, int64_t iv)
+{
+    r->f[field].p = p;
+    r->f[field].n = (uint32_t)n;
+    r->f[field].t = V_NUM;
+    r->has |= 1u << field;
+    r->ivh |= 1u << field;
+    r->iv[field] = iv;
 }
 void rec_add_extra(Rec *r, uint32_t xid, const char *p, size_t n, uint8_t t);
+/* rec_add_extra of a JSON number that is 1 to 18 decimal digits of value iv */
+void rec_add_extra_int(Rec *r, uint32_t xid, const char *p, size_t n, int64_t iv);
 
 /* Convert and append a record. Returns true when appended; otherwise writes
  * the rejection reason into why (a short human sentence). */

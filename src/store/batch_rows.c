@@ -69,6 +69,7 @@ void batch_free(Batch *b)
     free(b->pairs);
     free(b->pslots);
     free(b->uk_of_sid);
+    free(b->file_of_name);
     VEC_FREE(b->ukinds);
     VEC_FREE(b->cands);
     strtab_free(&b->pkeys);

@@ -392,6 +392,12 @@ Store *store_build(Batch **bs, size_t nb, int threads)
      * every value below nvals */
     B->nremap = xcalloc(nb + 1, sizeof(uint32_t *));
     B->lremap = xcalloc(nb + 1, sizeof(uint32_t *));
+    {
+        /* (at most all of the batches' strings: the index never grows) */
+        size_t all = s->strs.count;
+        for (size_t b = 0; b < nb; b++) all += (size_t)bs[b]->names.count + bs[b]->strs.count + bs[b]->labels.count;
+        strtab_reserve(&s->strs, all);
+    }
     for (size_t b = 0; b < nb; b++) B->nremap[b] = merge_strs(s, &bs[b]->names);
     s->nnames = s->strs.count;
     for (size_t b = 0; b < nb; b++) B->sremap[b] = merge_strs(s, &bs[b]->strs);
