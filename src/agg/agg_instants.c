@@ -268,8 +268,8 @@ void summary_gantt_points(Summary *S, const RowSet *rs, bool glyphs, bool arriva
 {
     if (glyphs && rs->kind != ROWS_PAIR) glyph_points_built(S, rs->kind);
     if (!arrivals) return;
-    Points *A = arrival_points_built(S, rs->kind);
-    if (merged) rowpts_get(S, rs, A);
+    if (merged) summary_row_arrivals(S, rs); /* (perhaps without the rows' own series) */
+    else arrival_points_built(S, rs->kind);
 }
 
 bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged)
@@ -277,5 +277,5 @@ bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool 
     if (glyphs && rs->kind != ROWS_PAIR && !S->glyphs[rs->kind].built) return false;
     if (!arrivals) return true;
     const Points *A = &S->msg[1][rs->kind];
-    return A->built && (!merged || rowpts_ready(S, rs, A));
+    return merged ? rowpts_ready(S, rs, A) : A->built;
 }

@@ -16,7 +16,10 @@
  * (the order among equal times is left open: a cell's count and total,
  * and the point of a cell holding one, do not depend on it); its weights
  * are the source's (integers: the totals are exact in any order); it is
- * rebuilt whenever the row set or the series differs.
+ * rebuilt whenever the row set or the series differs. The arrivals by
+ * activity may be merged from the series by location instead (the same
+ * events, each in its activity's row: rowpts_get_via), rowarr.src then
+ * naming the series by activity, which need not be built.
  */
 #include "agg_int.h"
 
@@ -144,6 +147,75 @@ static void points_merge(Points *P, const Points *A, uint32_t ng, const uint32_t
     P->built = true;
 }
 
+/* P: row g holds the points of O (another row kind's series of the same
+ * events) whose event's row (row_of) is a member of display row g (grp:
+ * each row's display row, NONE32: none), merged by time, with prefix sums
+ * of their weights: the same points and weights as points_merge over that
+ * row kind's series (points_regroup of O), without building it (24 bytes
+ * a point of fresh memory and a pass over O, at a first frame) */
+static void points_merge_via(Points *P, const Points *O, const uint32_t *row_of, const uint32_t *grp, uint32_t ng)
+{
+    size_t no = O->off[O->nrows], n = 0;
+    const uint32_t *oev = O->ev;
+    uint32_t *gk = xmalloc_big((no + 1) * sizeof(uint32_t));
+    P->nrows = ng;
+    uint32_t *off = P->off = xcalloc((size_t)ng + 2, sizeof(uint32_t));
+    /* (as points_regroup: row g's count in off[g + 2], then its write
+     * position in off[g + 1]) */
+    for (size_t k = 0; k < no; k++) {
+        if (k + 32 < no) __builtin_prefetch(&row_of[oev[k + 32]]);
+        uint32_t r = row_of[oev[k]], g = r != NONE32 ? grp[r] : NONE32;
+        gk[k] = g;
+        if (g != NONE32) off[g + 2]++, n++;
+    }
+    size_t most = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        if (off[g + 2] > most) most = off[g + 2];
+        off[g + 2] += off[g + 1];
+    }
+    P->t = xmalloc((n + 1) * sizeof(int64_t));
+    P->id = xmalloc((n + 1) * sizeof(uint32_t));
+    P->cum = xmalloc((n + 1) * sizeof(double));
+    /* each point's time and place in O (in P->id for now) */
+    for (size_t k = 0; k < no; k++) {
+        uint32_t g = gk[k];
+        if (g == NONE32) continue;
+        size_t j = off[g + 1]++;
+        P->t[j] = O->t[k];
+        P->id[j] = (uint32_t)k;
+    }
+    off[ng + 1] = 0;
+    xfree_big(gk, (no + 1) * sizeof(uint32_t));
+    uint32_t *tp = xmalloc((most + 1) * sizeof(uint32_t));
+    int64_t *tt = xmalloc((most + 1) * sizeof(int64_t));
+    double acc = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        size_t a = off[g], m = off[g + 1] - a;
+        bool sorted = true;
+        int64_t lo = m ? P->t[a] : 0, hi = lo;
+        for (size_t i = a + 1; i < a + m; i++) {
+            if (P->t[i] < P->t[i - 1]) sorted = false;
+            if (P->t[i] < lo) lo = P->t[i];
+            if (P->t[i] > hi) hi = P->t[i];
+        }
+        if (!sorted) {
+            unsigned bits = 0;
+            while (bits < 64 && (((uint64_t)hi - (uint64_t)lo) >> bits)) bits++;
+            sort_pairs(P->t + a, P->id + a, tt, tp, m, lo, bits);
+        }
+        for (size_t i = a; i < a + m; i++) {
+            uint32_t k = P->id[i];
+            P->id[i] = O->id[k];
+            P->cum[i] = acc;
+            acc += O->cum[k + 1] - O->cum[k]; /* (exact: integer weights) */
+        }
+    }
+    P->cum[n] = acc;
+    free(tp);
+    free(tt);
+    P->built = true;
+}
+
 static void merged_free(Points *P)
 {
     free(P->off);
@@ -183,6 +255,38 @@ const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
     free(goff);
     part_built(S, PART_ROWARR);
     return P;
+}
+
+/* rowpts_get for src, a series of rs's row kind not built (and not to be
+ * built for this), from O, the same events' series by another row kind,
+ * each event's row of src's kind being row_of[event]; false (nothing
+ * done) when a base row is in two display rows */
+bool rowpts_get_via(Summary *S, const RowSet *rs, const Points *src, const Points *O, const uint32_t *row_of, uint32_t nbase)
+{
+    Points *P = &S->rowarr.P;
+    part_use(S, PART_ROWARR);
+    if (rowpts_ready(S, rs, src)) return true;
+    uint32_t *grp = xmalloc(((size_t)nbase + 1) * sizeof(uint32_t));
+    memset(grp, 0xff, ((size_t)nbase + 1) * sizeof(uint32_t));
+    for (uint32_t g = 0; g < rs->ng; g++)
+        for (uint32_t q = rowset_first(rs, g), e = rowset_end(rs, g); q < e; q++) {
+            uint32_t b = rs->ids[q];
+            if (b >= nbase || grp[b] != NONE32) {
+                free(grp);
+                return false;
+            }
+            grp[b] = g;
+        }
+    /* (20 bytes a point, 4 more while built; at most O's points) */
+    part_reserve(S, PART_ROWARR, ((size_t)O->off[O->nrows] + rs->ng + 1) * 32);
+    rowkey_free(&S->rowarr.key);
+    merged_free(P);
+    rowkey_set(&S->rowarr.key, rs);
+    S->rowarr.src = src;
+    points_merge_via(P, O, row_of, grp, rs->ng);
+    free(grp);
+    part_built(S, PART_ROWARR);
+    return true;
 }
 
 /* the pairs' messages by cell of the matrix grouped rg x cg (the cells
@@ -254,6 +358,14 @@ void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, 
 /* (a RowArrivals is the Points of S->rowarr) */
 const RowArrivals *summary_row_arrivals(Summary *S, const RowSet *rs)
 {
+    Points *A = &S->msg[1][rs->kind];
+    part_use(S, PART_ROWARR);
+    if (rowpts_ready(S, rs, A)) return (const RowArrivals *)&S->rowarr.P; /* (perhaps built without A) */
+    /* by activity, the series by location at hand: merged from it, the
+     * series by activity (only what the rows merge) left unbuilt */
+    if (rs->kind == ROWS_ACT && !A->built && S->msg[1][ROWS_LOC].built &&
+        rowpts_get_via(S, rs, A, msg_points(S, true, ROWS_LOC), S->s->act, S->s->nact))
+        return (const RowArrivals *)&S->rowarr.P;
     return (const RowArrivals *)rowpts_get(S, rs, msg_points(S, true, rs->kind));
 }
 
