@@ -4,7 +4,9 @@
  * kind's or derived from a base summary's), and the sparse per-cell walks
  * over point series (the instants' most important glyph, the arrivals'
  * counts), the members of a display row that have any, and the series a
- * first frame builds on its own core (summary_gantt_points).
+ * first frame builds while its intervals are computed, on two workers
+ * (summary_gantt_points; arrivals of grouped rows by activity perhaps
+ * merged straight from the series by location: agg_rowpts.c).
  *
  * Owns: Summary.glyphs.
  * Invariants: an instant's point weighs its glyph's importance
