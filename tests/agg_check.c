@@ -888,6 +888,85 @@ static void check_series_order(const char *name, const Store *s, const uint64_t 
     summary_free(B);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* two merged row series (S->rowarr.P) alike: the same rows, times and
+ * prefix sums, and at each time the same points (their order among equal
+ * times is left open) */
+static bool same_merged(const Points *A, const Points *B)
+{
+    if (!A->built || !B->built || A->nrows != B->nrows) return false;
+    size_t n = A->off[A->nrows];
+    if (B->off[B->nrows] != n || memcmp(A->off, B->off, ((size_t)A->nrows + 1) * sizeof(uint32_t)) ||
+        memcmp(A->t, B->t, n * sizeof(int64_t)) || A->cum[n] != B->cum[n])
+        return false;
+    uint32_t *x = xmalloc((n + 1) * sizeof(uint32_t)), *y = xmalloc((n + 1) * sizeof(uint32_t));
+    bool ok = true;
+    for (uint32_t r = 0; r < A->nrows && ok; r++)
+        for (size_t i = A->off[r], j; i < A->off[r + 1] && ok; i = j) {
+            j = i + 1;
+            while (j < A->off[r + 1] && A->t[j] == A->t[i]) j++;
+            /* (a run of equal times: its first prefix sum, its ids as a set) */
+            if (A->cum[i] != B->cum[i]) ok = false;
+            memcpy(x, A->id + i, (j - i) * sizeof(uint32_t));
+            memcpy(y, B->id + i, (j - i) * sizeof(uint32_t));
+            qsort(x, j - i, sizeof(uint32_t), cmp_u32);
+            qsort(y, j - i, sizeof(uint32_t), cmp_u32);
+            if (memcmp(x, y, (j - i) * sizeof(uint32_t))) ok = false;
+        }
+    free(x);
+    free(y);
+    return ok;
+}
+
+/* the arrivals merged per display row by activity, from the series by
+ * location when a summary has it and not the one by activity (a first
+ * Gantt by activity after one by location), are those merged from the
+ * series by activity: flat rows, groups of rows, the spawn tree */
+static void check_rowarr_via(const char *name, const Store *s, const uint64_t *sel, Summary *base)
+{
+    int bad = 0;
+    for (int shape = 0; shape < 3; shape++) {
+        Summary *A = summary_build(s, sel, 2), *B = summary_build(s, sel, 2);
+        if (base) {
+            summary_set_base(A, base);
+            summary_set_base(B, base);
+        }
+        RowSet ra, rb;
+        rowset_init(&ra, A, ROWS_ACT, shape == 2);
+        rowset_init(&rb, B, ROWS_ACT, shape == 2);
+        if (shape == 1) rowset_fit(&ra, 7), rowset_fit(&rb, 7);
+        msg_points(A, true, ROWS_LOC);
+        summary_row_arrivals(A, &ra);
+        bad += A->msg[1][ROWS_ACT].built; /* (built without it) */
+        summary_row_arrivals(B, &rb); /* (from the series by activity) */
+        bad += !B->msg[1][ROWS_ACT].built;
+        bad += !same_merged(&A->rowarr.P, &B->rowarr.P);
+        /* and a frame's sums of bytes received per row, read from it */
+        double *va = xmalloc(((size_t)ra.ng * 40 + 1) * sizeof(double)), *vb = xmalloc(((size_t)rb.ng * 40 + 1) * sizeof(double));
+        TimeGrid g;
+        grid_init(&g, s->t_min, s->t_max + 1, 40);
+        MetricSpec mb = {M_BYTES, true, NULL};
+        agg_frame(A, &mb, RED_SUM, &ra, &g, 1, va);
+        agg_frame(B, &mb, RED_SUM, &rb, &g, 1, vb);
+        bad += memcmp(va, vb, (size_t)ra.ng * 40 * sizeof(double)) != 0;
+        grid_free(&g);
+        free(va);
+        free(vb);
+        rowset_free(&ra);
+        rowset_free(&rb);
+        summary_free(A);
+        summary_free(B);
+    }
+    char what[300];
+    snprintf(what, sizeof what, "%s: arrivals merged per row by activity, from the series by location or by activity", name);
+    report(what, bad);
+}
+
 /* ---- the memory budget (agg_budget.c) ---------------------------------------------------- */
 
 typedef VEC(uint64_t) Words;
@@ -1054,6 +1133,7 @@ static int check_file(const char *path)
     check_visible(name, s, NULL, S);
     check_lanetime(name, s, S);
     check_series_order(name, s, NULL, NULL);
+    check_rowarr_via(name, s, NULL, NULL);
     check_budget(name, s, NULL, NULL);
     /* a filtered summary, derived from the unfiltered one */
     static const char *const filt = "dur > 1us || kind == \"send\" || kind == \"recv\" || kind == \"mark\"";
@@ -1072,6 +1152,7 @@ static int check_file(const char *path)
         check_visible(nm, s, sel, F);
         check_lanetime(nm, s, F);
         check_series_order(nm, s, sel, S);
+        check_rowarr_via(nm, s, sel, S);
         check_budget(nm, s, sel, S);
         summary_free(F);
         free(sel);

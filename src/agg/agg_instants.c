@@ -4,7 +4,9 @@
  * kind's or derived from a base summary's), and the sparse per-cell walks
  * over point series (the instants' most important glyph, the arrivals'
  * counts), the members of a display row that have any, and the series a
- * first frame builds on its own core (summary_gantt_points).
+ * first frame builds while its intervals are computed, on two workers
+ * (summary_gantt_points; arrivals of grouped rows by activity perhaps
+ * merged straight from the series by location: agg_rowpts.c).
  *
  * Owns: Summary.glyphs.
  * Invariants: an instant's point weighs its glyph's importance
@@ -268,8 +270,8 @@ void summary_gantt_points(Summary *S, const RowSet *rs, bool glyphs, bool arriva
 {
     if (glyphs && rs->kind != ROWS_PAIR) glyph_points_built(S, rs->kind);
     if (!arrivals) return;
-    Points *A = arrival_points_built(S, rs->kind);
-    if (merged) rowpts_get(S, rs, A);
+    if (merged) summary_row_arrivals(S, rs); /* (perhaps without the rows' own series) */
+    else arrival_points_built(S, rs->kind);
 }
 
 bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged)
@@ -277,5 +279,5 @@ bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool 
     if (glyphs && rs->kind != ROWS_PAIR && !S->glyphs[rs->kind].built) return false;
     if (!arrivals) return true;
     const Points *A = &S->msg[1][rs->kind];
-    return A->built && (!merged || rowpts_ready(S, rs, A));
+    return merged ? rowpts_ready(S, rs, A) : A->built;
 }

@@ -502,6 +502,7 @@ int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *src);
 /* whether S->rowarr holds src's points for rs already */
 bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src);
+bool rowpts_get_via(Summary *S, const RowSet *rs, const Points *src, const Points *O, const uint32_t *row_of, uint32_t nbase);
 void rowarr_free(Summary *S);   /* (rowarr and mxcells) */
 void rowarr_only_free(Summary *S);
 void mxcells_free(Summary *S);

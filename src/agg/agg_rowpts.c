@@ -16,7 +16,10 @@
  * (the order among equal times is left open: a cell's count and total,
  * and the point of a cell holding one, do not depend on it); its weights
  * are the source's (integers: the totals are exact in any order); it is
- * rebuilt whenever the row set or the series differs.
+ * rebuilt whenever the row set or the series differs. The arrivals by
+ * activity may be merged from the series by location instead (the same
+ * events, each in its activity's row: rowpts_get_via), rowarr.src then
+ * naming the series by activity, which need not be built.
  */
 #include "agg_int.h"
 
@@ -59,18 +62,39 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* sort n (time, payload) pairs by time: 8 bits of the time above lo at a
- * time (bits: how many the times span), through tt / tp */
+/* sort n (time, payload) pairs by time, stably (so the order is the same
+ * whatever the method): a few pairs by insertion; else an LSD radix sort
+ * of the time above lo (bits: how many the times span), 12 bits at a time
+ * for a long row (3 passes for a span of 2^36), else 8, through tt / tp,
+ * every digit's histogram from one read */
 static void sort_pairs(int64_t *t, uint32_t *pl, int64_t *tt, uint32_t *tp, size_t n, int64_t lo, unsigned bits)
 {
+    if (n <= 32) {
+        for (size_t i = 1; i < n; i++) {
+            int64_t x = t[i];
+            uint32_t y = pl[i];
+            size_t j = i;
+            while (j > 0 && t[j - 1] > x) t[j] = t[j - 1], pl[j] = pl[j - 1], j--;
+            t[j] = x, pl[j] = y;
+        }
+        return;
+    }
+    unsigned w = n >= 4096 && bits > 16 ? 12 : 8, nd = (bits + w - 1) / w;
+    size_t nb = (size_t)1 << w, mask = nb - 1;
+    if (!nd) return;
+    size_t *cnt = xcalloc((size_t)nd * (nb + 1), sizeof(size_t));
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = (uint64_t)t[i] - (uint64_t)lo;
+        for (unsigned d = 0; d < nd; d++) cnt[d * (nb + 1) + ((k >> (d * w)) & mask) + 1]++;
+    }
     int64_t *ft = t, *t2 = tt;
     uint32_t *fp = pl, *p2 = tp;
-    for (unsigned d = 0; d < bits; d += 8) {
-        size_t cnt[257] = {0};
-        for (size_t i = 0; i < n; i++) cnt[((((uint64_t)ft[i] - (uint64_t)lo) >> d) & 255) + 1]++;
-        for (int k = 0; k < 256; k++) cnt[k + 1] += cnt[k];
+    for (unsigned d = 0; d < nd; d++) {
+        size_t *c = cnt + (size_t)d * (nb + 1);
+        if (c[((((uint64_t)ft[0] - (uint64_t)lo) >> (d * w)) & mask) + 1] == n) continue; /* (one digit for all) */
+        for (size_t k = 0; k < nb; k++) c[k + 1] += c[k];
         for (size_t i = 0; i < n; i++) {
-            size_t p = cnt[(((uint64_t)ft[i] - (uint64_t)lo) >> d) & 255]++;
+            size_t p = c[(((uint64_t)ft[i] - (uint64_t)lo) >> (d * w)) & mask]++;
             t2[p] = ft[i];
             p2[p] = fp[i];
         }
@@ -81,10 +105,23 @@ static void sort_pairs(int64_t *t, uint32_t *pl, int64_t *tt, uint32_t *tp, size
         fp = p2;
         p2 = y;
     }
+    free(cnt);
     if (ft != t) {
         memcpy(t, ft, n * sizeof(int64_t));
         memcpy(pl, fp, n * sizeof(uint32_t));
     }
+}
+
+/* a merged series' three arrays (t, cum, id: 20 bytes a point) in one
+ * block from the big-block recycler: a row set's series replacing the
+ * last one (its size, much the same) reuses its pages, already touched,
+ * instead of fresh ones */
+static void merged_alloc(Points *P, size_t n)
+{
+    P->cap = n + 1;
+    P->t = xmalloc_big(P->cap * (sizeof(int64_t) + sizeof(double) + sizeof(uint32_t)));
+    P->cum = (double *)(P->t + P->cap);
+    P->id = (uint32_t *)(P->cum + P->cap);
 }
 
 /* P: row g holds the points of A's rows mem[goff[g] .. goff[g + 1]),
@@ -101,9 +138,7 @@ static void points_merge(Points *P, const Points *A, uint32_t ng, const uint32_t
         if (m > most) most = m;
         P->off[g + 1] = (uint32_t)n;
     }
-    P->t = xmalloc((n + 1) * sizeof(int64_t));
-    P->id = xmalloc((n + 1) * sizeof(uint32_t));
-    P->cum = xmalloc((n + 1) * sizeof(double));
+    merged_alloc(P, n);
     /* (per row: its points' times and places in A, sorted by time unless
      * its members' series follow each other in time already) */
     uint32_t *pl = xmalloc((most + 1) * sizeof(uint32_t)), *tp = xmalloc((most + 1) * sizeof(uint32_t));
@@ -144,20 +179,101 @@ static void points_merge(Points *P, const Points *A, uint32_t ng, const uint32_t
     P->built = true;
 }
 
+/* P: row g holds the points of O (another row kind's series of the same
+ * events) whose event's row (row_of) is a member of display row g (grp:
+ * each row's display row, NONE32: none), merged by time, with prefix sums
+ * of their weights: the same points and weights as points_merge over that
+ * row kind's series (points_regroup of O), without building it (24 bytes
+ * a point of fresh memory and a pass over O, at a first frame) */
+static void points_merge_via(Points *P, const Points *O, const uint32_t *row_of, const uint32_t *grp, uint32_t ng)
+{
+    size_t no = O->off[O->nrows], n = 0;
+    const uint32_t *oev = O->ev;
+    uint32_t *gk = xmalloc_big((no + 1) * sizeof(uint32_t));
+    P->nrows = ng;
+    uint32_t *off = P->off = xcalloc((size_t)ng + 2, sizeof(uint32_t));
+    /* (as points_regroup: row g's count in off[g + 2], then its write
+     * position in off[g + 1]) */
+    for (size_t k = 0; k < no; k++) {
+        if (k + 32 < no) __builtin_prefetch(&row_of[oev[k + 32]]);
+        uint32_t r = row_of[oev[k]], g = r != NONE32 ? grp[r] : NONE32;
+        gk[k] = g;
+        if (g != NONE32) off[g + 2]++, n++;
+    }
+    size_t most = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        if (off[g + 2] > most) most = off[g + 2];
+        off[g + 2] += off[g + 1];
+    }
+    merged_alloc(P, n);
+    /* each point's time, id and weight (in cum for now), O read in order */
+    for (size_t k = 0; k < no; k++) {
+        uint32_t g = gk[k];
+        if (g == NONE32) continue;
+        size_t j = off[g + 1]++;
+        P->t[j] = O->t[k];
+        P->id[j] = O->id[k];
+        P->cum[j] = O->cum[k + 1] - O->cum[k];
+    }
+    off[ng + 1] = 0;
+    xfree_big(gk, (no + 1) * sizeof(uint32_t));
+    /* each row by time: its times with their places in the row sorted,
+     * its ids and weights then put in that order (from copies: a row's
+     * arrays, not O's, read out of order) */
+    uint32_t *pl = xmalloc((most + 1) * sizeof(uint32_t)), *tp = xmalloc((most + 1) * sizeof(uint32_t));
+    uint32_t *id0 = xmalloc((most + 1) * sizeof(uint32_t));
+    int64_t *tt = xmalloc((most + 1) * sizeof(int64_t));
+    double *w0 = xmalloc((most + 1) * sizeof(double));
+    double acc = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        size_t a = off[g], m = off[g + 1] - a;
+        bool sorted = true;
+        int64_t lo = m ? P->t[a] : 0, hi = lo;
+        for (size_t i = a + 1; i < a + m; i++) {
+            if (P->t[i] < P->t[i - 1]) sorted = false;
+            if (P->t[i] < lo) lo = P->t[i];
+            if (P->t[i] > hi) hi = P->t[i];
+        }
+        if (!sorted) {
+            unsigned bits = 0;
+            while (bits < 64 && (((uint64_t)hi - (uint64_t)lo) >> bits)) bits++;
+            for (size_t i = 0; i < m; i++) pl[i] = (uint32_t)i;
+            sort_pairs(P->t + a, pl, tt, tp, m, lo, bits);
+            memcpy(id0, P->id + a, m * sizeof(uint32_t));
+            memcpy(w0, P->cum + a, m * sizeof(double));
+            for (size_t i = 0; i < m; i++) {
+                P->id[a + i] = id0[pl[i]];
+                P->cum[a + i] = acc;
+                acc += w0[pl[i]]; /* (exact: integer weights) */
+            }
+        } else {
+            for (size_t i = a; i < a + m; i++) {
+                double x = P->cum[i];
+                P->cum[i] = acc;
+                acc += x;
+            }
+        }
+    }
+    P->cum[n] = acc;
+    free(pl);
+    free(tp);
+    free(id0);
+    free(tt);
+    free(w0);
+    P->built = true;
+}
+
 static void merged_free(Points *P)
 {
     free(P->off);
-    free(P->t);
-    free(P->id);
-    free(P->cum);
+    if (P->t) xfree_big(P->t, P->cap * (sizeof(int64_t) + sizeof(double) + sizeof(uint32_t)));
     memset(P, 0, sizeof *P);
 }
 
 static size_t merged_bytes(const Points *P)
 {
     if (!P->built) return 0;
-    return ((size_t)P->nrows + 2) * sizeof(uint32_t) + (size_t)P->off[P->nrows] * (sizeof(int64_t) + sizeof(uint32_t) + sizeof(double)) +
-           sizeof(double);
+    return ((size_t)P->nrows + 2) * sizeof(uint32_t) + P->cap * (sizeof(int64_t) + sizeof(uint32_t) + sizeof(double));
 }
 
 bool rowpts_ready(const Summary *S, const RowSet *rs, const Points *src)
@@ -183,6 +299,38 @@ const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *A)
     free(goff);
     part_built(S, PART_ROWARR);
     return P;
+}
+
+/* rowpts_get for src, a series of rs's row kind not built (and not to be
+ * built for this), from O, the same events' series by another row kind,
+ * each event's row of src's kind being row_of[event]; false (nothing
+ * done) when a base row is in two display rows */
+bool rowpts_get_via(Summary *S, const RowSet *rs, const Points *src, const Points *O, const uint32_t *row_of, uint32_t nbase)
+{
+    Points *P = &S->rowarr.P;
+    part_use(S, PART_ROWARR);
+    if (rowpts_ready(S, rs, src)) return true;
+    uint32_t *grp = xmalloc(((size_t)nbase + 1) * sizeof(uint32_t));
+    memset(grp, 0xff, ((size_t)nbase + 1) * sizeof(uint32_t));
+    for (uint32_t g = 0; g < rs->ng; g++)
+        for (uint32_t q = rowset_first(rs, g), e = rowset_end(rs, g); q < e; q++) {
+            uint32_t b = rs->ids[q];
+            if (b >= nbase || grp[b] != NONE32) {
+                free(grp);
+                return false;
+            }
+            grp[b] = g;
+        }
+    /* (20 bytes a point, 4 more while built; at most O's points) */
+    part_reserve(S, PART_ROWARR, ((size_t)O->off[O->nrows] + rs->ng + 1) * 32);
+    rowkey_free(&S->rowarr.key);
+    merged_free(P);
+    rowkey_set(&S->rowarr.key, rs);
+    S->rowarr.src = src;
+    points_merge_via(P, O, row_of, grp, rs->ng);
+    free(grp);
+    part_built(S, PART_ROWARR);
+    return true;
 }
 
 /* the pairs' messages by cell of the matrix grouped rg x cg (the cells
@@ -254,6 +402,14 @@ void summary_matrix(Summary *S, int64_t a, int64_t b, uint32_t rg, uint32_t cg, 
 /* (a RowArrivals is the Points of S->rowarr) */
 const RowArrivals *summary_row_arrivals(Summary *S, const RowSet *rs)
 {
+    Points *A = &S->msg[1][rs->kind];
+    part_use(S, PART_ROWARR);
+    if (rowpts_ready(S, rs, A)) return (const RowArrivals *)&S->rowarr.P; /* (perhaps built without A) */
+    /* by activity, the series by location at hand: merged from it, the
+     * series by activity (only what the rows merge) left unbuilt */
+    if (rs->kind == ROWS_ACT && !A->built && S->msg[1][ROWS_LOC].built &&
+        rowpts_get_via(S, rs, A, msg_points(S, true, ROWS_LOC), S->s->act, S->s->nact))
+        return (const RowArrivals *)&S->rowarr.P;
     return (const RowArrivals *)rowpts_get(S, rs, msg_points(S, true, rs->kind));
 }
 

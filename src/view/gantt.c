@@ -13,6 +13,7 @@
  * over everything; the TSV holds the dominant interval's name per cell.
  */
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,22 +138,32 @@ static void glyph_rows_worker(void *ctx, int wk, int nw)
     free(memb);
 }
 
-/* a first frame's two halves at once: the intervals (agg_dominant, on
- * its own workers) and what its instants and arrivals read */
+/* a first frame's three parts on two workers: the intervals
+ * (agg_dominant), the arrivals' series and the instants' (the three touch
+ * different parts of the summary), each taken by the first worker free,
+ * the intervals and the arrivals first (on wide traces the arrivals take
+ * longest, on traces of many activities the instants: the worker done
+ * first builds those) */
 typedef struct {
     Summary *S;
     const RowSet *rs;
     const TimeGrid *g;
     uint32_t *dom;
     bool marks, msgs, merged;
+    _Atomic int next;
 } FirstFrame;
 
 static void first_frame_worker(void *ctx, int wk, int nw)
 {
+    (void)wk;
     (void)nw;
     FirstFrame *f = ctx;
-    if (wk == 0) agg_dominant(f->S, f->rs, f->g, 8, f->dom);
-    else summary_gantt_points(f->S, f->rs, f->marks, f->msgs, f->merged);
+    int j;
+    while ((j = atomic_fetch_add(&f->next, 1)) < 3) {
+        if (j == 0) agg_dominant(f->S, f->rs, f->g, 8, f->dom);
+        else if (j == 1) summary_gantt_points(f->S, f->rs, false, f->msgs, f->merged);
+        else summary_gantt_points(f->S, f->rs, f->marks, false, f->merged);
+    }
 }
 
 const char *const OVL_NAMES[OVL__N] = {"auto", "all", "off"};
@@ -188,11 +199,10 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     uint64_t nmemb = 0;
     for (uint32_t r = 0; r < nr; r++) nmemb += rowset_end(&rs, r) - rowset_first(&rs, r);
     bool merged = nmemb >= 1024 && nmemb >= 4 * (uint64_t)nr;
-    /* a first frame builds the series its instants and arrivals read on
-     * one core while the intervals take the others (the two touch
-     * different parts of the summary) */
+    /* a first frame builds the series its instants and arrivals read
+     * while the intervals are computed, on two workers (FirstFrame) */
     if ((marks || msgs) && nr && cpu_count() > 1 && !summary_gantt_points_ready(S, &rs, marks, msgs, merged)) {
-        FirstFrame ff = {S, &rs, &g, dom, marks, msgs, merged};
+        FirstFrame ff = {S, &rs, &g, dom, marks, msgs, merged, 0};
         par_run(2, first_frame_worker, &ff);
     } else {
         agg_dominant(S, &rs, &g, 8, dom);
