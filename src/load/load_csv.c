@@ -23,6 +23,12 @@
 
 enum { C_NONE = 0, C_DELIM = 1, C_TERM = 2, C_QUOTE = 3, C_HIGH = 4 };
 
+/* fp and fl hold maxf fields, then SCAN_SLACK more that scan_record may
+ * write past them (see there), then one empty column, EMPTY_COL(maxf):
+ * CsvView.col_of points an absent field at it */
+enum { SCAN_SLACK = 16 };
+#define EMPTY_COL(maxf) ((maxf) + SCAN_SLACK)
+
 /* ---- libcsv driven path ------------------------------------------------ */
 
 typedef struct {
@@ -34,7 +40,8 @@ typedef struct {
     size_t flen, fcap;
     size_t *foff, *fl;
     size_t nf, fcapn;
-    const char **ptrs;
+    const char **ptrs; /* the record's fields for CsvView: ptrs, lens (EMPTY_COL: empty) */
+    size_t *lens;
     size_t ptrcap;
     CsvView *view;
     uint64_t rec_line, cur_line;
@@ -65,7 +72,7 @@ static void slow_cb1(void *s, size_t len, void *data)
 }
 
 static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec *rec, const char *const *fp,
-                          const size_t *fl, size_t nf, uint64_t line, bool last_line, bool check_utf8)
+                          const size_t *fl, size_t nf, uint64_t line, bool last_line, bool check_utf8, bool slack)
 {
     char why[256];
     if (nf != (size_t)cf->ncols) {
@@ -90,11 +97,42 @@ static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec 
         }
     }
     /* canonical fields are read in place through rec->csv (set up by the
-     * caller over these fp/fl arrays); the extras are listed */
+     * caller over these fp/fl arrays); the extras are listed. Fields in the
+     * reader's window (slack): an integer of 1 to 16 digits is read here
+     * once (ts, dur, bytes, line: Rec.iv; an extra: XVal.isint), so that
+     * batch_commit parses none of it again. */
     rec->x.len = 0;
-    for (int k = 0; k < cf->nextra; k++) {
-        int c = cf->extra_col[k];
-        if (fl[c]) rec_add_extra(rec, xid[c], fp[c], fl[c], V_TEXT);
+    rec->ivh = 0;
+    if (slack) {
+        const int *col_of = rec->csv->col_of;
+        static const uint8_t INTF[] = {F_TS, F_DUR, F_BYTES, F_LINE};
+        for (size_t k = 0; k < sizeof INTF; k++) {
+            int f = INTF[k], c = col_of[f];
+            int64_t iv;
+            if (csv_field_int(fp[c], fl[c], &iv)) {
+                rec->iv[f] = iv;
+                rec->ivh |= 1u << f;
+            }
+        }
+        if (UNLIKELY(rec->x.cap < (size_t)cf->nextra)) VEC_RESERVE(rec->x, (size_t)cf->nextra);
+        XVal *xv = rec->x.v;
+        size_t nx = 0;
+        for (int k = 0; k < cf->nextra; k++) {
+            int c = cf->extra_col[k];
+            if (!fl[c]) continue;
+            XVal *x = &xv[nx++];
+            x->xid = xid[c];
+            x->v.p = fp[c];
+            x->v.n = (uint32_t)fl[c];
+            x->isint = csv_field_int(fp[c], fl[c], &x->iv);
+            x->v.t = V_TEXT;
+        }
+        rec->x.len = nx;
+    } else {
+        for (int k = 0; k < cf->nextra; k++) {
+            int c = cf->extra_col[k];
+            if (fl[c]) rec_add_extra(rec, xid[c], fp[c], fl[c], V_TEXT);
+        }
     }
     b->cur_line = line;
     if (!batch_commit(b, rec, why, sizeof why)) {
@@ -114,14 +152,22 @@ static void slow_cb2(int c, void *data)
         return;
     }
     size_t nf = sl->nf;
-    if (nf > sl->ptrcap) {
-        sl->ptrcap = nf;
-        sl->ptrs = xrealloc(sl->ptrs, nf * sizeof(char *));
+    size_t empty = EMPTY_COL((size_t)sl->cf->ncols + 1);
+    if (nf > sl->ptrcap || empty >= sl->ptrcap) {
+        sl->ptrcap = nf > empty ? nf : empty + 1;
+        sl->ptrs = xrealloc(sl->ptrs, sl->ptrcap * sizeof(char *));
+        sl->lens = xrealloc(sl->lens, sl->ptrcap * sizeof(size_t));
     }
-    for (size_t i = 0; i < nf; i++) sl->ptrs[i] = sl->fbuf + sl->foff[i];
+    for (size_t i = 0; i < nf; i++) {
+        sl->ptrs[i] = sl->fbuf + sl->foff[i];
+        sl->lens[i] = sl->fl[i];
+    }
+    /* (a record of more fields than that is rejected for its count) */
+    sl->ptrs[empty] = "";
+    sl->lens[empty] = 0;
     sl->view->fp = sl->ptrs;
-    sl->view->fl = sl->fl;
-    commit_fields(sl->b, sl->cf, sl->xid, sl->rec, sl->ptrs, sl->fl, nf, sl->rec_line, sl->on_last_line, true);
+    sl->view->fl = sl->lens;
+    commit_fields(sl->b, sl->cf, sl->xid, sl->rec, sl->ptrs, sl->lens, nf, sl->rec_line, sl->on_last_line, true, false);
     sl->nf = 0;
     sl->flen = 0;
     /* a record ended by a lone CR is followed by another on the same line */
@@ -134,6 +180,7 @@ static void slow_free(Slow *sl)
     free(sl->foff);
     free(sl->fl);
     free(sl->ptrs);
+    free(sl->lens);
 }
 
 /* libcsv's field buffer: libcsv asks for it to grow by blk_size bytes at a
@@ -618,8 +665,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
     MASK_SETUP(delim);
     const char *p = rs, *fs = rs;
     size_t nf = 0;
-    bool hi = false;
-    uint32_t bl = 0;
+    uint32_t bl = 0, hm = 0;
     while (p < lim) {
         Masks m;
         MASKS(p, &m);
@@ -634,17 +680,22 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
         uint32_t stop = m.t ? (uint32_t)__builtin_ctz(m.t) : 16;
         uint32_t below = stop < 16 ? (1u << stop) - 1 : 0xFFFFu;
         d &= below;
-        if (m.h & below) hi = true;
+        hm |= m.h & below;
         bl |= m.b & below & ~m.d; /* a tab delimiter is not a blank */
-        while (d) {
-            unsigned i = (unsigned)__builtin_ctz(d);
-            if (nf < maxf) {
+        if (LIKELY(nf <= maxf)) {
+            /* (fp and fl have SCAN_SLACK entries past maxf: a block's 16
+             * fields at most are written without a check each) */
+            while (d) {
+                const char *e = p + __builtin_ctz(d);
                 fp[nf] = fs;
-                fl[nf] = (size_t)(p + i - fs);
+                fl[nf] = (size_t)(e - fs);
+                nf++;
+                fs = e + 1;
+                d &= d - 1;
             }
-            nf++;
-            fs = p + i + 1;
-            d &= d - 1;
+        } else if (d) {
+            nf += (size_t)__builtin_popcount(d); /* (too many fields: only counted) */
+            fs = p + (31 - __builtin_clz(d)) + 1;
         }
         if (stop < 16) {
             if (p[stop] == '"') return SCAN_QUOTE;
@@ -654,7 +705,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
             }
             nf++;
             *nf_out = nf;
-            *high = hi;
+            *high = hm != 0;
             *blank = bl != 0;
             *term = p + stop;
             return SCAN_END;
@@ -669,7 +720,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
     }
     nf++;
     *nf_out = nf;
-    *high = hi;
+    *high = hm != 0;
     *blank = bl != 0;
     *term = lim;
     return SCAN_MORE;
@@ -699,10 +750,12 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     sl.xid = xid;
     sl.rec = &srec;
 
-    const char **fp = xmalloc((maxf + 1) * sizeof(char *));
-    size_t *fl = xmalloc((maxf + 1) * sizeof(size_t));
+    const char **fp = xmalloc((EMPTY_COL(maxf) + 1) * sizeof(char *));
+    size_t *fl = xmalloc((EMPTY_COL(maxf) + 1) * sizeof(size_t));
+    fp[EMPTY_COL(maxf)] = "";
+    fl[EMPTY_COL(maxf)] = 0;
     CsvView view, sview;
-    for (int f = 0; f < F__N; f++) view.col_of[f] = -1;
+    for (int f = 0; f < F__N; f++) view.col_of[f] = (int)EMPTY_COL(maxf);
     for (int k = 0; k < cf->ncanon; k++) view.col_of[cf->canon_field[k]] = cf->canon_col[k];
     sview = view;
     view.fp = fp;
@@ -771,7 +824,7 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
             if (nf == 1 && fl[0] == 0) {
                 if (term > rs) b->nblank++; /* spaces only; an empty line is not counted */
             } else {
-                commit_fields(b, cf, xid, &rec, fp, fl, nf, line, last, high);
+                commit_fields(b, cf, xid, &rec, fp, fl, nf, line, last, high, true);
             }
             if (last) {
                 pos = rd.limit;
