@@ -364,6 +364,11 @@ int parse_double(const char *s, size_t n, double *out)
 {
     /* JSON number grammar, plus a leading '+' and a bare leading '.' digit
      * form like ".5" as CSV writers produce */
+    int64_t iv;
+    if (n <= 15 && digits_fast(s, n, &iv)) {
+        *out = (double)iv; /* (< 2^53: exact, what strtod makes of it) */
+        return TP_OK;
+    }
     size_t i = 0;
     if (i < n && (s[i] == '-' || s[i] == '+')) i++;
     size_t d0 = i;

@@ -11,39 +11,27 @@
  * byte-class scan that implements the same rules for that case, because
  * libcsv's per-byte callback path is the bottleneck of a load (measured in
  * doc/PERFORMANCE.md). tests/ compares both engines on every sample and the
- * fuzz target compares them on arbitrary input.
+ * fuzz target compares them on arbitrary input. The header: csv_header.c.
  * Invariants: see load_int.h (records starting in [start, end) only).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "load_int.h"
+#include "csv_int.h"
 #include "base/timeparse.h"
 
 enum { C_NONE = 0, C_DELIM = 1, C_TERM = 2, C_QUOTE = 3, C_HIGH = 4 };
 
+/* fp and fl hold maxf fields, then SCAN_SLACK more that scan_record may
+ * write past them (see there), then one empty column, EMPTY_COL(maxf):
+ * CsvView.col_of points an absent field at it */
+enum { SCAN_SLACK = 16 };
+#define EMPTY_COL(maxf) ((maxf) + SCAN_SLACK)
+
 /* ---- libcsv driven path ------------------------------------------------ */
 
-typedef struct {
-    Batch *b;
-    const CsvFile *cf;
-    const uint32_t *xid;
-    Rec *rec;
-    char *fbuf;
-    size_t flen, fcap;
-    size_t *foff, *fl;
-    size_t nf, fcapn;
-    const char **ptrs;
-    size_t ptrcap;
-    CsvView *view;
-    uint64_t rec_line, cur_line;
-    bool on_last_line; /* the line being fed has no LF after it */
-    bool header_mode;
-    int header_done;
-} Slow;
-
-static void slow_cb1(void *s, size_t len, void *data)
+void csv_slow_cb1(void *s, size_t len, void *data)
 {
     Slow *sl = data;
     if (sl->nf == sl->fcapn) {
@@ -65,7 +53,7 @@ static void slow_cb1(void *s, size_t len, void *data)
 }
 
 static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec *rec, const char *const *fp,
-                          const size_t *fl, size_t nf, uint64_t line, bool last_line, bool check_utf8)
+                          const size_t *fl, size_t nf, uint64_t line, bool last_line, bool check_utf8, bool slack)
 {
     char why[256];
     if (nf != (size_t)cf->ncols) {
@@ -90,11 +78,42 @@ static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec 
         }
     }
     /* canonical fields are read in place through rec->csv (set up by the
-     * caller over these fp/fl arrays); the extras are listed */
+     * caller over these fp/fl arrays); the extras are listed. Fields in the
+     * reader's window (slack): an integer of 1 to 16 digits is read here
+     * once (ts, dur, bytes, line: Rec.iv; an extra: XVal.isint), so that
+     * batch_commit parses none of it again. */
     rec->x.len = 0;
-    for (int k = 0; k < cf->nextra; k++) {
-        int c = cf->extra_col[k];
-        if (fl[c]) rec_add_extra(rec, xid[c], fp[c], fl[c], V_TEXT);
+    rec->ivh = 0;
+    if (slack) {
+        const int *col_of = rec->csv->col_of;
+        static const uint8_t INTF[] = {F_TS, F_DUR, F_BYTES, F_LINE};
+        for (size_t k = 0; k < sizeof INTF; k++) {
+            int f = INTF[k], c = col_of[f];
+            int64_t iv;
+            if (csv_field_int(fp[c], fl[c], &iv)) {
+                rec->iv[f] = iv;
+                rec->ivh |= 1u << f;
+            }
+        }
+        if (UNLIKELY(rec->x.cap < (size_t)cf->nextra)) VEC_RESERVE(rec->x, (size_t)cf->nextra);
+        XVal *xv = rec->x.v;
+        size_t nx = 0;
+        for (int k = 0; k < cf->nextra; k++) {
+            int c = cf->extra_col[k];
+            if (!fl[c]) continue;
+            XVal *x = &xv[nx++];
+            x->xid = xid[c];
+            x->v.p = fp[c];
+            x->v.n = (uint32_t)fl[c];
+            x->isint = csv_field_int(fp[c], fl[c], &x->iv);
+            x->v.t = V_TEXT;
+        }
+        rec->x.len = nx;
+    } else {
+        for (int k = 0; k < cf->nextra; k++) {
+            int c = cf->extra_col[k];
+            if (fl[c]) rec_add_extra(rec, xid[c], fp[c], fl[c], V_TEXT);
+        }
     }
     b->cur_line = line;
     if (!batch_commit(b, rec, why, sizeof why)) {
@@ -106,7 +125,7 @@ static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec 
     }
 }
 
-static void slow_cb2(int c, void *data)
+void csv_slow_cb2(int c, void *data)
 {
     Slow *sl = data;
     if (sl->header_mode) {
@@ -114,26 +133,35 @@ static void slow_cb2(int c, void *data)
         return;
     }
     size_t nf = sl->nf;
-    if (nf > sl->ptrcap) {
-        sl->ptrcap = nf;
-        sl->ptrs = xrealloc(sl->ptrs, nf * sizeof(char *));
+    size_t empty = EMPTY_COL((size_t)sl->cf->ncols + 1);
+    if (nf > sl->ptrcap || empty >= sl->ptrcap) {
+        sl->ptrcap = nf > empty ? nf : empty + 1;
+        sl->ptrs = xrealloc(sl->ptrs, sl->ptrcap * sizeof(char *));
+        sl->lens = xrealloc(sl->lens, sl->ptrcap * sizeof(size_t));
     }
-    for (size_t i = 0; i < nf; i++) sl->ptrs[i] = sl->fbuf + sl->foff[i];
+    for (size_t i = 0; i < nf; i++) {
+        sl->ptrs[i] = sl->fbuf + sl->foff[i];
+        sl->lens[i] = sl->fl[i];
+    }
+    /* (a record of more fields than that is rejected for its count) */
+    sl->ptrs[empty] = "";
+    sl->lens[empty] = 0;
     sl->view->fp = sl->ptrs;
-    sl->view->fl = sl->fl;
-    commit_fields(sl->b, sl->cf, sl->xid, sl->rec, sl->ptrs, sl->fl, nf, sl->rec_line, sl->on_last_line, true);
+    sl->view->fl = sl->lens;
+    commit_fields(sl->b, sl->cf, sl->xid, sl->rec, sl->ptrs, sl->lens, nf, sl->rec_line, sl->on_last_line, true, false);
     sl->nf = 0;
     sl->flen = 0;
     /* a record ended by a lone CR is followed by another on the same line */
     sl->rec_line = c == '\r' ? sl->cur_line : sl->cur_line + 1;
 }
 
-static void slow_free(Slow *sl)
+void csv_slow_free(Slow *sl)
 {
     free(sl->fbuf);
     free(sl->foff);
     free(sl->fl);
     free(sl->ptrs);
+    free(sl->lens);
 }
 
 /* libcsv's field buffer: libcsv asks for it to grow by blk_size bytes at a
@@ -162,7 +190,7 @@ static void csvbuf_free(void *p)
     if (p) free((unsigned char *)p - CSVBUF_HDR);
 }
 
-static void setup_parser(struct csv_parser *p, unsigned char delim)
+void csv_setup_parser(struct csv_parser *p, unsigned char delim)
 {
     if (csv_init(p, 0) != 0) die_oom();
     csv_set_delim(p, delim);
@@ -171,15 +199,11 @@ static void setup_parser(struct csv_parser *p, unsigned char delim)
     csv_set_blk_size(p, (size_t)4 << 10); /* (the step libcsv asks for; the capacity doubles) */
 }
 
-/* libcsv's documented parser state: 0 (ROW_NOT_BEGUN) between records. */
-static bool parser_between_records(const struct csv_parser *p) { return p->pstate == 0; }
-/* 2 (FIELD_BEGUN) with quoted set: inside a quoted field, no closing quote yet */
-static bool parser_in_quoted_field(const struct csv_parser *p) { return p->pstate == 2 && p->quoted; }
 
 /* The offset just past the terminator that ends the line at off: an LF, a
  * CRLF or a lone CR; *term says which ('\n' for LF and CRLF, '\r' for a
  * lone CR, 0 at the end of the file without one: then the limit). */
-static uint64_t find_eol(Reader *rd, uint64_t off, int *term)
+uint64_t csv_find_eol(Reader *rd, uint64_t off, int *term)
 {
     *term = 0;
     size_t scanned = 0, want = 1;
@@ -210,18 +234,15 @@ static uint64_t find_eol(Reader *rd, uint64_t off, int *term)
     }
 }
 
-/* whether a terminator starts a new line: an LF always, a lone CR in a file
- * whose lines end with CRs (CsvFile.cr_lines) */
-static inline bool new_line(const CsvFile *cf, int term) { return term == '\n' || (term == '\r' && cf->cr_lines); }
 
 /* A comment line — '#' as its first byte — at off: the offset just past
  * its terminator (*lf: one ended it), or 0 when the line is no comment. */
-static uint64_t comment_end(Reader *rd, uint64_t off, int *lf)
+uint64_t csv_comment_end(Reader *rd, uint64_t off, int *lf)
 {
     size_t avail;
     const char *w = rd_window(rd, off, 1, &avail);
     if (!avail || w[0] != '#') return 0;
-    return find_eol(rd, off, lf);
+    return csv_find_eol(rd, off, lf);
 }
 
 /* Feed the record(s) starting at rs, line by line, until libcsv is between
@@ -236,7 +257,7 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     sl->flen = 0;
     {
         int lf;
-        uint64_t ce = comment_end(rd, off, &lf);
+        uint64_t ce = csv_comment_end(rd, off, &lf);
         if (ce) {
             sl->b->ncomment++;
             if (new_line(sl->cf, lf)) (*line)++;
@@ -283,7 +304,7 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
          * libcsv ends at most one record per feed and a blank record after
          * a lone CR is counted above, as the byte scanner counts it */
         int term;
-        uint64_t end = find_eol(rd, off, &term);
+        uint64_t end = csv_find_eol(rd, off, &term);
         sl->cur_line = *line;
         sl->on_last_line = false; /* records libcsv ends here are terminated */
         uint64_t o = off;
@@ -293,7 +314,7 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
             const char *w = rd_window(rd, o, want, &avail);
             if (avail == 0) break;
             if (avail > end - o) avail = (size_t)(end - o);
-            if (csv_parse(p, w, avail, slow_cb1, slow_cb2, sl) != avail) die_oom();
+            if (csv_parse(p, w, avail, csv_slow_cb1, csv_slow_cb2, sl) != avail) die_oom();
             o += avail;
         }
         off = end;
@@ -304,14 +325,14 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     if (!parser_in_quoted_field(p)) {
         /* the last record has no terminator: let libcsv submit it */
         sl->on_last_line = true;
-        csv_fini(p, slow_cb1, slow_cb2, sl);
+        csv_fini(p, csv_slow_cb1, csv_slow_cb2, sl);
         return rd->limit;
     }
     /* end of file inside a quoted field */
     csv_free(p);
-    setup_parser(p, sl->cf->delim);
+    csv_setup_parser(p, sl->cf->delim);
     int term;
-    uint64_t eol = find_eol(rd, rs, &term);
+    uint64_t eol = csv_find_eol(rd, rs, &term);
     if (!term) {
         /* the record began on the last, unterminated line: a file being written */
         sl->b->tail_incomplete = true;
@@ -320,249 +341,6 @@ static uint64_t slow_records(Reader *rd, struct csv_parser *p, Slow *sl, uint64_
     batch_reject(sl->b, start_line, "unterminated quoted field (no closing quote before end of file)");
     *line = start_line + 1;
     return eol; /* (parsing resumes on the next line, whatever ends it) */
-}
-
-/* ---- header ------------------------------------------------------------ */
-
-static unsigned char sniff_delim(const char *s, size_t n)
-{
-    size_t comma = 0, semi = 0, tab = 0;
-    bool q = false;
-    for (size_t i = 0; i < n && s[i] != '\n'; i++) {
-        char c = s[i];
-        if (c == '"') q = !q;
-        else if (!q && c == ',') comma++;
-        else if (!q && c == ';') semi++;
-        else if (!q && c == '\t') tab++;
-    }
-    if (semi > comma && semi >= tab) return ';';
-    if (tab > comma && tab > semi) return '\t';
-    return ',';
-}
-
-static char *resolve_header(CsvFile *cf, const LoadOpts *o, const char *what);
-
-char *csv_read_header(CsvFile *cf, const LoadOpts *o, uint64_t bom)
-{
-    Reader rd;
-    rd_init(&rd, cf->fd, cf->mem, cf->size);
-    size_t avail;
-    const char *w;
-    /* the delimiter is sniffed from the first line that is not blank */
-    uint64_t first = bom;
-    for (;;) {
-        w = rd_window(&rd, first, 1 << 16, &avail);
-        if (avail == 0) break;
-        size_t i = 0;
-        while (i < avail && (w[i] == ' ' || w[i] == '\t' || w[i] == '\r' || w[i] == '\n')) i++;
-        first += i;
-        if (i < avail) break;
-    }
-    w = rd_window(&rd, first, 1 << 16, &avail);
-    cf->delim = sniff_delim(w, avail);
-    /* blank lines and '#' comment lines before the header (or, with
-     * --columns, before the first record) are skipped; comments counted */
-    /* a file with CRs and no LF in its first window ends its lines with CRs
-     * (then a lone CR counts as a line; elsewhere it only ends a record) */
-    {
-        const char *h = rd_window(&rd, bom, 1 << 16, &avail);
-        cf->cr_lines = avail && !memchr(h, '\n', avail) && memchr(h, '\r', avail);
-    }
-    uint64_t off = bom, line = 1;
-    for (;;) {
-        int lf;
-        uint64_t ce = comment_end(&rd, off, &lf);
-        if (!ce) {
-            w = rd_window(&rd, off, 1, &avail);
-            size_t i = 0;
-            while (i < avail && (w[i] == ' ' || w[i] == '\t')) i++;
-            if (i < avail && (w[i] == '\n' || w[i] == '\r')) ce = find_eol(&rd, off, &lf);
-            else break;
-        } else {
-            cf->comments++;
-        }
-        off = ce;
-        if (new_line(cf, lf)) line++;
-    }
-    if (cf->comments) {
-        w = rd_window(&rd, off, 1 << 16, &avail);
-        cf->delim = sniff_delim(w, avail);
-    }
-    if (o->columns) {
-        /* no header row: the names come from --columns */
-        rd_free(&rd);
-        cf->data_start = off;
-        cf->header_lines = line - 1;
-        const char *c = o->columns;
-        int n = 1;
-        for (const char *q = c; *q; q++) n += *q == ',';
-        cf->colnames = xcalloc((size_t)n + 1, sizeof(char *));
-        cf->target = xcalloc((size_t)n + 1, sizeof(int));
-        cf->ncols = n;
-        for (int i = 0; i < n; i++) {
-            const char *e = strchr(c, ',');
-            size_t len = e ? (size_t)(e - c) : strlen(c);
-            while (len && (*c == ' ' || *c == '\t')) c++, len--;
-            while (len && (c[len - 1] == ' ' || c[len - 1] == '\t')) len--;
-            cf->colnames[i] = xstrndup(c, len);
-            c = e ? e + 1 : c + len;
-        }
-        return resolve_header(cf, o, "--columns");
-    }
-    struct csv_parser p;
-    setup_parser(&p, cf->delim);
-    Slow sl;
-    memset(&sl, 0, sizeof sl);
-    sl.header_mode = true;
-    /* feed libcsv one terminator-ended piece at a time, so that it stops
-     * right after the header (blank lines before it are skipped by libcsv) */
-    int last_term = 0;
-    size_t want = 1;
-    while (off < cf->size && !sl.header_done) {
-        w = rd_window(&rd, off, want, &avail);
-        if (avail == 0) break;
-        size_t t = 0;
-        while (t < avail && w[t] != '\n' && w[t] != '\r') t++;
-        if ((t == avail || (w[t] == '\r' && t + 1 == avail)) && off + avail < rd.limit) {
-            want = avail * 2 + 2; /* a long header line (or a CR|LF cut): widen the window */
-            continue;
-        }
-        /* one terminator — LF, CRLF or a lone CR — is one line */
-        size_t piece = t < avail ? t + 1 + (w[t] == '\r' && t + 1 < avail && w[t + 1] == '\n') : avail;
-        csv_parse(&p, w, piece, slow_cb1, slow_cb2, &sl);
-        last_term = t >= avail ? 0 : w[t] == '\r' && t + 1 < avail && w[t + 1] == '\n' ? '\n' : w[t];
-        if (new_line(cf, last_term)) line++;
-        off += piece;
-        want = 1;
-    }
-    if (!sl.header_done && parser_in_quoted_field(&p)) {
-        csv_free(&p);
-        rd_free(&rd);
-        slow_free(&sl);
-        cf->ncols = 0;
-        return xasprintf("%s:1: the CSV header has a quoted field that never closes", cf->path);
-    }
-    if (!sl.header_done && sl.nf > 0) {
-        /* header without a terminator: the whole file is a header */
-        csv_fini(&p, slow_cb1, slow_cb2, &sl);
-    }
-    csv_free(&p);
-    rd_free(&rd);
-    cf->data_start = off;
-    cf->header_lines = line - 1;
-    cf->ncols = (int)sl.nf;
-    cf->colnames = xcalloc((size_t)cf->ncols + 1, sizeof(char *));
-    cf->target = xcalloc((size_t)cf->ncols + 1, sizeof(int));
-    char *err = NULL;
-    for (int i = 0; i < cf->ncols; i++) {
-        cf->colnames[i] = xstrndup(sl.fbuf + sl.foff[i], sl.fl[i]);
-        if (utf8_invalid_at((const unsigned char *)cf->colnames[i], sl.fl[i]) != sl.fl[i] && !err)
-            err = xasprintf("%s:1: invalid UTF-8 in header column %d", cf->path, i + 1);
-    }
-    slow_free(&sl);
-    if (err) return err;
-    if (cf->ncols == 0) return NULL; /* empty file: empty trace */
-    return resolve_header(cf, o, "the CSV header");
-}
-
-/* The columns' names are known (the header's, or --columns'): map them onto
- * the model. `what` names their source in messages. NULL or an error. */
-static char *resolve_header(CsvFile *cf, const LoadOpts *o, const char *what)
-{
-    /* resolve columns: the strongest claim on each canonical field wins */
-    int best[F__N], bestprio[F__N];
-    for (int f = 0; f < F__N; f++) best[f] = -1, bestprio[f] = 1 << 30;
-    for (int i = 0; i < cf->ncols; i++) {
-        int prio;
-        int f = resolve_column(o, cf->colnames[i], strlen(cf->colnames[i]), &prio);
-        cf->target[i] = -1;
-        if (f >= 0 && prio < bestprio[f]) {
-            best[f] = i;
-            bestprio[f] = prio;
-        }
-    }
-    for (int f = 0; f < F__N; f++)
-        if (best[f] >= 0) {
-            cf->target[best[f]] = f;
-            cf->canon_field[cf->ncanon] = f;
-            cf->canon_col[cf->ncanon] = best[f];
-            cf->ncanon++;
-        }
-    /* a column --map names for several fields feeds each of them */
-    for (int f = 0; f < F__N; f++)
-        if (o->map[f] && best[f] < 0)
-            for (int i = 0; i < cf->ncols; i++)
-                if (!strcmp(cf->colnames[i], o->map[f])) {
-                    best[f] = i;
-                    cf->canon_field[cf->ncanon] = f;
-                    cf->canon_col[cf->ncanon] = i;
-                    cf->ncanon++;
-                    break;
-                }
-    /* a --map that names no column is that mistake, not a missing field */
-    for (int f = 0; f < F__N; f++)
-        if (o->map[f] && best[f] < 0) {
-            char *hint = columns_hint(cf->colnames, cf->ncols, (const char *const[]){o->map[f], NULL}, "columns");
-            char *m = xasprintf("%s: --map %s=%s: %s has no column '%s'; %s", cf->path, FIELD_NAMES[f], o->map[f],
-                                what, o->map[f], hint);
-            free(hint);
-            return m;
-        }
-    if (best[F_TS] < 0 || (best[F_LOC] < 0 && !o->lanes)) {
-        bool ts = best[F_TS] < 0;
-        /* a column named for this field that --map gave another one */
-        int want = ts ? F_TS : F_LOC;
-        for (int i = 0; i < cf->ncols; i++) {
-            int prio, f0 = field_for_column(cf->colnames[i], strlen(cf->colnames[i]), &prio);
-            int t = cf->target[i];
-            if (f0 == want && t >= 0 && t != want && o->map[t] && !strcmp(o->map[t], cf->colnames[i]))
-                return xasprintf("%s: %s has no column for %s: its column '%s' is taken by --map %s=%s; a column "
-                                 "feeds two fields when both are mapped to it (--map %s=%s), or name another with "
-                                 "--map %s=COLUMN",
-                                 cf->path, what, FIELD_NAMES[want], cf->colnames[i], FIELD_NAMES[t], cf->colnames[i],
-                                 FIELD_NAMES[want], cf->colnames[i], FIELD_NAMES[want]);
-        }
-        char *hint = columns_hint(cf->colnames, cf->ncols, ts ? TS_ALIASES : LOC_ALIASES, "columns");
-        char *m = xasprintf("%s: %s has no '%s' column (nor %s); name one with --map %s=COLUMN: %s", cf->path, what,
-                            ts ? "ts" : "loc", ts ? "start, time, timestamp" : "rank, pe, proc, place, cell, pid",
-                            ts ? "ts" : "loc", hint);
-        free(hint);
-        return m;
-    }
-    cf->extra_col = xcalloc((size_t)cf->ncols + 1, sizeof(int));
-    for (int i = 0; i < cf->ncols; i++)
-        if (cf->target[i] < 0) cf->extra_col[cf->nextra++] = i;
-    /* extra columns whose name is taken get a #N suffix */
-    for (int i = 0; i < cf->ncols; i++) {
-        if (cf->target[i] >= 0) continue;
-        int dup = 1;
-        bool clash = field_by_name(cf->colnames[i]) >= 0;
-        for (int j = 0; j < i; j++)
-            if (!strcmp(cf->colnames[j], cf->colnames[i])) clash = true;
-        if (clash) {
-            char *nn;
-            for (;;) {
-                dup++;
-                nn = xasprintf("%s#%d", cf->colnames[i], dup);
-                bool used = false;
-                for (int j = 0; j < cf->ncols; j++)
-                    if (!strcmp(cf->colnames[j], nn)) used = true;
-                if (!used) break;
-                free(nn);
-            }
-            free(cf->colnames[i]);
-            cf->colnames[i] = nn;
-        }
-    }
-    return NULL;
-}
-
-void csv_file_free(CsvFile *cf)
-{
-    for (int i = 0; i < cf->ncols; i++) free(cf->colnames[i]);
-    free(cf->colnames);
-    free(cf->target);
-    free(cf->extra_col);
 }
 
 /* ---- chunk parse ------------------------------------------------------- */
@@ -618,8 +396,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
     MASK_SETUP(delim);
     const char *p = rs, *fs = rs;
     size_t nf = 0;
-    bool hi = false;
-    uint32_t bl = 0;
+    uint32_t bl = 0, hm = 0;
     while (p < lim) {
         Masks m;
         MASKS(p, &m);
@@ -634,17 +411,22 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
         uint32_t stop = m.t ? (uint32_t)__builtin_ctz(m.t) : 16;
         uint32_t below = stop < 16 ? (1u << stop) - 1 : 0xFFFFu;
         d &= below;
-        if (m.h & below) hi = true;
+        hm |= m.h & below;
         bl |= m.b & below & ~m.d; /* a tab delimiter is not a blank */
-        while (d) {
-            unsigned i = (unsigned)__builtin_ctz(d);
-            if (nf < maxf) {
+        if (LIKELY(nf <= maxf)) {
+            /* (fp and fl have SCAN_SLACK entries past maxf: a block's 16
+             * fields at most are written without a check each) */
+            while (d) {
+                const char *e = p + __builtin_ctz(d);
                 fp[nf] = fs;
-                fl[nf] = (size_t)(p + i - fs);
+                fl[nf] = (size_t)(e - fs);
+                nf++;
+                fs = e + 1;
+                d &= d - 1;
             }
-            nf++;
-            fs = p + i + 1;
-            d &= d - 1;
+        } else if (d) {
+            nf += (size_t)__builtin_popcount(d); /* (too many fields: only counted) */
+            fs = p + (31 - __builtin_clz(d)) + 1;
         }
         if (stop < 16) {
             if (p[stop] == '"') return SCAN_QUOTE;
@@ -654,7 +436,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
             }
             nf++;
             *nf_out = nf;
-            *high = hi;
+            *high = hm != 0;
             *blank = bl != 0;
             *term = p + stop;
             return SCAN_END;
@@ -669,7 +451,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
     }
     nf++;
     *nf_out = nf;
-    *high = hi;
+    *high = hm != 0;
     *blank = bl != 0;
     *term = lim;
     return SCAN_MORE;
@@ -691,7 +473,7 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     memset(&rec, 0, sizeof rec);
     memset(&srec, 0, sizeof srec);
     struct csv_parser p;
-    setup_parser(&p, delim);
+    csv_setup_parser(&p, delim);
     Slow sl;
     memset(&sl, 0, sizeof sl);
     sl.b = b;
@@ -699,10 +481,12 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     sl.xid = xid;
     sl.rec = &srec;
 
-    const char **fp = xmalloc((maxf + 1) * sizeof(char *));
-    size_t *fl = xmalloc((maxf + 1) * sizeof(size_t));
+    const char **fp = xmalloc((EMPTY_COL(maxf) + 1) * sizeof(char *));
+    size_t *fl = xmalloc((EMPTY_COL(maxf) + 1) * sizeof(size_t));
+    fp[EMPTY_COL(maxf)] = "";
+    fl[EMPTY_COL(maxf)] = 0;
     CsvView view, sview;
-    for (int f = 0; f < F__N; f++) view.col_of[f] = -1;
+    for (int f = 0; f < F__N; f++) view.col_of[f] = (int)EMPTY_COL(maxf);
     for (int k = 0; k < cf->ncanon; k++) view.col_of[cf->canon_field[k]] = cf->canon_col[k];
     sview = view;
     view.fp = fp;
@@ -737,7 +521,7 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
             if (*rs == '#') {
                 /* a comment line: skipped, counted (window moves: re-enter) */
                 int lf;
-                pos = comment_end(&rd, rs_off, &lf);
+                pos = csv_comment_end(&rd, rs_off, &lf);
                 b->ncomment++;
                 if (new_line(cf, lf)) line++;
                 break;
@@ -771,7 +555,7 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
             if (nf == 1 && fl[0] == 0) {
                 if (term > rs) b->nblank++; /* spaces only; an empty line is not counted */
             } else {
-                commit_fields(b, cf, xid, &rec, fp, fl, nf, line, last, high);
+                commit_fields(b, cf, xid, &rec, fp, fl, nf, line, last, high, true);
             }
             if (last) {
                 pos = rd.limit;
@@ -792,7 +576,7 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     b->chunk_stop = pos;
     b->nlf = line - 1;
     csv_free(&p);
-    slow_free(&sl);
+    csv_slow_free(&sl);
     free(fp);
     free(fl);
     free(xid);

@@ -285,22 +285,6 @@ static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, cons
     return nd_put_other(nd, kid, vp, vn, vt, isint, iv, at);
 }
 
-/* the value of 8 digit bytes (their low nibbles), the first in the low byte */
-static inline uint64_t swar8(uint64_t x)
-{
-    x = (x * 2561) >> 8;
-    x = ((x & 0x00FF00FF00FF00FFULL) * 6553601) >> 16;
-    return ((x & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32;
-}
-
-/* nonzero bytes where the bytes of v are not ASCII digits */
-static inline uint64_t nondigits(uint64_t v)
-{
-    return ((v & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL) |
-           (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) ^ 0x3030303030303030ULL);
-}
-
-static const uint64_t POW10_8[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 
 /* The common number, read in one pass: p (< e) at a digit 1-9 that
  * begins 1 to 15 digits, not followed by '.', 'e' or 'E'. Returns its

@@ -367,13 +367,11 @@ static inline bool rec_get(const Rec *r, int f, Val *v)
 {
     if (r->csv) {
         int c = r->csv->col_of[f];
-        if (c < 0) return false;
         size_t n = r->csv->fl[c];
-        if (n == 0) return false;
         v->p = r->csv->fp[c];
         v->n = (uint32_t)n;
         v->t = V_TEXT;
-        return true;
+        return n != 0;
     }
     if (!HAS(r, f) || r->f[f].n == 0) return false;
     *v = r->f[f];

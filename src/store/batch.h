@@ -164,7 +164,8 @@ typedef struct {
 } XVal;
 
 /* A CSV record's canonical fields read in place: field f is
- * fp[col_of[f]] with length fl[col_of[f]] (col_of[f] < 0: no such column). */
+ * fp[col_of[f]] with length fl[col_of[f]]; a field without a column points
+ * at an entry of length 0 past the record's (no test for it per field). */
 typedef struct {
     const char *const *fp;
     const size_t *fl;
