@@ -104,7 +104,7 @@ static size_t part_bytes_now(const Summary *S, int p)
 }
 
 /* free part p of S (its owner's free, leaving it unbuilt) */
-static void part_free(Summary *S, int p)
+void summary_part_free(Summary *S, int p)
 {
     if (p == PART_GRP) {
         for (int i = 0; i < 2; i++) {
@@ -162,7 +162,7 @@ static void evict(AggBudget *B, size_t need, const Summary *kS, int kp)
         if (getenv("TNAV_BUDGET_DEBUG"))
             fprintf(stderr, "budget: drop %p part %d (%zu KiB, view %d, frame %llu; now view %d frame %llu)\n", (void *)bs, bp,
                     R->bytes >> 10, R->view, (unsigned long long)be, B->view, (unsigned long long)B->epoch);
-        part_free(bs, bp);
+        summary_part_free(bs, bp);
         B->total -= R->bytes;
         B->dropped += R->bytes;
         B->ndrops++;

@@ -204,6 +204,27 @@ static void tord_build(Summary *S)
     S->tord.off = off;
 }
 
+/* In a bucket's sorted offsets dt[lo .. hi): the first at or past x (a
+ * short bucket counted in one pass, a long one searched), for both widths */
+#define BELOW(name, T)                                                      \
+    static size_t name(const T *dt, size_t lo, size_t hi, uint32_t x)       \
+    {                                                                       \
+        if (hi - lo <= TORD_SCAN) {                                         \
+            size_t c = 0;                                                   \
+            for (size_t k = lo; k < hi; k++) c += dt[k] < x;                \
+            return lo + c;                                                  \
+        }                                                                   \
+        while (lo < hi) {                                                   \
+            size_t mid = lo + (hi - lo) / 2;                                \
+            if (dt[mid] < x) lo = mid + 1;                                  \
+            else hi = mid;                                                  \
+        }                                                                   \
+        return lo;                                                          \
+    }
+BELOW(below_u32, uint32_t)
+BELOW(below_u16, uint16_t)
+#undef BELOW
+
 /* the selected events of the locations with a time before t */
 static uint64_t tord_before(const Summary *S, int64_t t)
 {
@@ -212,32 +233,7 @@ static uint64_t tord_before(const Summary *S, int64_t t)
     uint64_t r = tord_rel(S, t);
     uint32_t q = (uint32_t)(r >> S->tord.shift), x = (uint32_t)(r & (((uint64_t)1 << S->tord.shift) - 1));
     size_t lo = S->tord.off[q], hi = S->tord.off[q + 1];
-    if (S->tord.dt16) {
-        const uint16_t *dt16 = S->tord.dt16;
-        if (hi - lo <= TORD_SCAN) {
-            size_t c = 0;
-            for (size_t k = lo; k < hi; k++) c += dt16[k] < x;
-            return lo + c;
-        }
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (dt16[mid] < x) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
-    }
-    const uint32_t *dt = S->tord.dt;
-    if (hi - lo <= TORD_SCAN) {
-        size_t c = 0;
-        for (size_t k = lo; k < hi; k++) c += dt[k] < x;
-        return lo + c;
-    }
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (dt[mid] < x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
+    return S->tord.dt16 ? below_u16(S->tord.dt16, lo, hi, x) : below_u32(S->tord.dt, lo, hi, x);
 }
 
 /* the same, location by location (a trace without a tord) */

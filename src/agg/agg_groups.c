@@ -324,11 +324,8 @@ static GrpSum *grp_get(Summary *S, int cat, const RowSet *rs)
 void summary_drop_groups(Summary *S)
 {
     if (!S) return;
-    for (int i = 0; i < 2; i++) {
-        grpsum_free(S->grp[i]);
-        S->grp[i] = NULL;
-    }
-    part_built(S, PART_GRP); /* (counted as none) */
+    summary_part_free(S, PART_GRP); /* (the budget's drop of the part) */
+    part_built(S, PART_GRP);        /* (counted as none) */
 }
 
 bool grp_frame(Summary *S, int cat, Reducer r, const RowSet *rs, const int64_t *bb, int nb, double *values)

@@ -327,6 +327,9 @@ void part_reserve(Summary *S, int p, size_t est);
 /* Part p of S was built (or freed by its owner): its bytes counted, other
  * parts dropped if the total passes the limit. */
 void part_built(Summary *S, int p);
+/* Free part p of S through its owner's free, leaving it unbuilt (the
+ * budget's drop; the caller then counts it with part_built) */
+void summary_part_free(Summary *S, int p);
 /* S leaves its budget (summary_free) */
 void summary_leave_budget(Summary *S);
 

@@ -76,6 +76,21 @@ void batch_reserve(Batch *b, size_t n)
     if (b->n + n > b->cap) resize_rows(b, b->n + n);
 }
 
+/* The pairs' slots rebuilt with ncap (a power of two) of them. */
+static void pslots_rehash(Batch *b, uint32_t ncap)
+{
+    uint32_t m = ncap - 1;
+    uint32_t *ns = xcalloc(ncap, sizeof(uint32_t));
+    for (uint32_t k = 0; k < b->npairs; k++) {
+        uint32_t j = (uint32_t)hash_u64(((uint64_t)b->pairs[k].loc << 32) | b->pairs[k].act) & m;
+        while (ns[j]) j = (j + 1) & m;
+        ns[j] = k + 1;
+    }
+    free(b->pslots);
+    b->pslots = ns;
+    b->pmask = m;
+}
+
 static uint32_t pair_get(Batch *b, uint32_t loc, uint32_t act)
 {
     uint64_t h = hash_u64(((uint64_t)loc << 32) | act);
@@ -98,16 +113,7 @@ static uint32_t pair_get(Batch *b, uint32_t loc, uint32_t act)
     b->pairs[id].act = act;
     b->pslots[i] = id + 1;
     if ((uint64_t)b->npairs * 2 > (uint64_t)b->pmask + 1) {
-        uint32_t ncap = (b->pmask + 1) * 2, m = ncap - 1;
-        uint32_t *ns = xcalloc(ncap, sizeof(uint32_t));
-        for (uint32_t k = 0; k < b->npairs; k++) {
-            uint32_t j = (uint32_t)hash_u64(((uint64_t)b->pairs[k].loc << 32) | b->pairs[k].act) & m;
-            while (ns[j]) j = (j + 1) & m;
-            ns[j] = k + 1;
-        }
-        free(b->pslots);
-        b->pslots = ns;
-        b->pmask = m;
+        pslots_rehash(b, (b->pmask + 1) * 2);
     }
     return id;
 }
@@ -156,7 +162,7 @@ static void presize_pairs(Batch *b)
     if (est > b->cap / PAIRS_SIZE_SPAN) est = b->cap / PAIRS_SIZE_SPAN;
     if (est <= have * 2) return;
     strtab_reserve(&b->rawpairs, est);
-    strtab_reserve(&b->labels, b->labels.count - have + est);
+    strtab_reserve(&b->labels, b->labels.count + (est - have)); /* (est > 2 * have) */
     if (est > b->rawpair_cap) {
         b->rawpair_cap = est;
         b->rawpair_akey = xrealloc(b->rawpair_akey, b->rawpair_cap * sizeof(uint32_t));
@@ -168,18 +174,7 @@ static void presize_pairs(Batch *b)
     }
     uint32_t ncap = b->pmask + 1;
     while ((uint64_t)est * 2 > ncap) ncap *= 2;
-    if (ncap > b->pmask + 1) {
-        uint32_t m = ncap - 1;
-        uint32_t *ns = xcalloc(ncap, sizeof(uint32_t));
-        for (uint32_t k = 0; k < b->npairs; k++) {
-            uint32_t j = (uint32_t)hash_u64(((uint64_t)b->pairs[k].loc << 32) | b->pairs[k].act) & m;
-            while (ns[j]) j = (j + 1) & m;
-            ns[j] = k + 1;
-        }
-        free(b->pslots);
-        b->pslots = ns;
-        b->pmask = m;
-    }
+    if (ncap > b->pmask + 1) pslots_rehash(b, ncap);
 }
 
 uint32_t batch_label(Batch *b, const Val *v) { return label_sid(b, NULL, v); }
