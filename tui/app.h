@@ -253,6 +253,9 @@ void app_prompt_live(App *A);
 uint64_t *app_run_filter(App *A, Filter *f, uint64_t *count);
 /* the line editor of the prompt that is open (the command line has its own) */
 static inline Prompt *app_prompt(App *A) { return A->pmode == PM_COMMAND ? &A->cmd : &A->prompt; }
+/* the view is a list (the event list, the analyses' tables): Up, Down and the
+ * pages move its cursor, not the rows */
+static inline bool app_list_view(const App *A) { return A->view == V_EVENTS || A->view == V_ANALYSES; }
 /* the candidates for Tab in the prompt */
 int app_complete(void *ctx, const char *prefix, const char **out, int max);
 
