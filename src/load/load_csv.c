@@ -52,7 +52,7 @@ void csv_slow_cb1(void *s, size_t len, void *data)
     sl->nf++;
 }
 
-static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec *rec, const char *const *fp,
+static inline __attribute__((always_inline)) void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec *rec, const char *const *fp,
                           const size_t *fl, size_t nf, uint64_t line, bool last_line, bool check_utf8, bool slack)
 {
     char why[256];

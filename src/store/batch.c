@@ -555,8 +555,10 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             b->lsw_stale = true;
             batch_free_sweep(b);
         }
-        uint64_t h = lv->n;
-        for (uint32_t i = 0; i < lv->n && i < 8; i++) h = h << 8 ^ (uint8_t)lv->p[i];
+        /* (indexed by the label's first prefix word: fixed-size loads) */
+        uint64_t lw[2];
+        strtab_prefix_words(lv->p, lv->n, lw);
+        uint64_t h = lw[0] ^ ((uint64_t)lv->n << 56);
         _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
         lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
         if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && short_eq(lc->act, av->p, av->n))) &&
@@ -657,7 +659,8 @@ have_akey:;
             excerpt(ex, sizeof ex, v);
             return WHY("kind is not a string: %s", ex);
         }
-        int k = kind_from_string(v->p, v->n);
+        /* ("state", most rows of most traces, without a call) */
+        int k = v->n == 5 && !memcmp(v->p, "state", 5) ? K_STATE : kind_from_string(v->p, v->n);
         if (k >= 0) {
             kind = (uint16_t)k;
         } else {
