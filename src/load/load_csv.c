@@ -86,15 +86,19 @@ static inline __attribute__((always_inline)) void commit_fields(Batch *b, const 
     rec->ivh = 0;
     if (slack) {
         const int *col_of = rec->csv->col_of;
-        static const uint8_t INTF[] = {F_TS, F_DUR, F_BYTES, F_LINE};
-        for (size_t k = 0; k < sizeof INTF; k++) {
-            int f = INTF[k], c = col_of[f];
-            int64_t iv;
-            if (csv_field_int(fp[c], fl[c], &iv)) {
-                rec->iv[f] = iv;
-                rec->ivh |= 1u << f;
-            }
-        }
+        /* (written out per field: constant bits, no loop over a table) */
+        uint32_t ivh = 0;
+#define INTF(f)                                                                                                         \
+    do {                                                                                                                \
+        int c_ = col_of[f];                                                                                             \
+        if (csv_field_int(fp[c_], fl[c_], &rec->iv[f])) ivh |= 1u << (f);                                               \
+    } while (0)
+        INTF(F_TS);
+        INTF(F_DUR);
+        INTF(F_BYTES);
+        INTF(F_LINE);
+#undef INTF
+        rec->ivh = ivh;
         if (UNLIKELY(rec->x.cap < (size_t)cf->nextra)) VEC_RESERVE(rec->x, (size_t)cf->nextra);
         XVal *xv = rec->x.v;
         size_t nx = 0;
