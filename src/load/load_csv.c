@@ -412,40 +412,51 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
             m.h &= k;
         }
         uint32_t d = m.d;
-        uint32_t stop = m.t ? (uint32_t)__builtin_ctz(m.t) : 16;
-        uint32_t below = stop < 16 ? (1u << stop) - 1 : 0xFFFFu;
+        /* the fields ended by the delimiters of d, a block's */
+#define SPLIT(d)                                                                                                        \
+    do {                                                                                                                \
+        if (LIKELY(nf <= maxf)) {                                                                                       \
+            /* (fp and fl have SCAN_SLACK entries past maxf: a block's 16                                              \
+             * fields at most are written without a check each) */                                                     \
+            while (d) {                                                                                                 \
+                const char *e = p + __builtin_ctz(d);                                                                   \
+                fp[nf] = fs;                                                                                            \
+                fl[nf] = (size_t)(e - fs);                                                                              \
+                nf++;                                                                                                   \
+                fs = e + 1;                                                                                             \
+                d &= d - 1;                                                                                             \
+            }                                                                                                           \
+        } else if (d) {                                                                                                 \
+            nf += (size_t)__builtin_popcount(d); /* (too many fields: only counted) */                                 \
+            fs = p + (31 - __builtin_clz(d)) + 1;                                                                       \
+        }                                                                                                               \
+    } while (0)
+        if (LIKELY(!m.t)) {
+            /* no terminator nor quote: the whole block is the record's */
+            hm |= m.h;
+            bl |= m.b & ~m.d; /* a tab delimiter is not a blank */
+            SPLIT(d);
+            p += 16;
+            continue;
+        }
+        uint32_t stop = (uint32_t)__builtin_ctz(m.t);
+        uint32_t below = (1u << stop) - 1;
         d &= below;
         hm |= m.h & below;
-        bl |= m.b & below & ~m.d; /* a tab delimiter is not a blank */
-        if (LIKELY(nf <= maxf)) {
-            /* (fp and fl have SCAN_SLACK entries past maxf: a block's 16
-             * fields at most are written without a check each) */
-            while (d) {
-                const char *e = p + __builtin_ctz(d);
-                fp[nf] = fs;
-                fl[nf] = (size_t)(e - fs);
-                nf++;
-                fs = e + 1;
-                d &= d - 1;
-            }
-        } else if (d) {
-            nf += (size_t)__builtin_popcount(d); /* (too many fields: only counted) */
-            fs = p + (31 - __builtin_clz(d)) + 1;
+        bl |= m.b & below & ~m.d;
+        SPLIT(d);
+#undef SPLIT
+        if (p[stop] == '"') return SCAN_QUOTE;
+        if (nf < maxf) {
+            fp[nf] = fs;
+            fl[nf] = (size_t)(p + stop - fs);
         }
-        if (stop < 16) {
-            if (p[stop] == '"') return SCAN_QUOTE;
-            if (nf < maxf) {
-                fp[nf] = fs;
-                fl[nf] = (size_t)(p + stop - fs);
-            }
-            nf++;
-            *nf_out = nf;
-            *high = hm != 0;
-            *blank = bl != 0;
-            *term = p + stop;
-            return SCAN_END;
-        }
-        p += 16;
+        nf++;
+        *nf_out = nf;
+        *high = hm != 0;
+        *blank = bl != 0;
+        *term = p + stop;
+        return SCAN_END;
     }
     /* no terminator before lim: the caller decides (more data, or the
      * unterminated last line of the file) */
@@ -512,9 +523,11 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
         const char *lim = w + avail;
         bool at_eof = pos + avail >= rd.limit;
         const char *rs = w;
+        /* (records start before the chunk's end and the window's) */
+        const char *rs_lim = end - pos < avail ? w + (end - pos) : lim;
         for (;;) {
             uint64_t rs_off = pos + (uint64_t)(rs - w);
-            if (rs_off >= end || rs >= lim) {
+            if (rs >= rs_lim) {
                 pos = rs_off;
                 break;
             }
@@ -548,13 +561,15 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
                 }
                 last = true; /* the file's last line has no newline */
             }
-            size_t keep = nf < maxf ? nf : maxf;
-            for (size_t i = 0; blank && i < keep; i++) {
-                const char *a = fp[i], *z = fp[i] + fl[i];
-                while (a < z && is_blank((unsigned char)*a, delim)) a++;
-                while (z > a && is_blank((unsigned char)z[-1], delim)) z--;
-                fp[i] = a;
-                fl[i] = (size_t)(z - a);
+            if (UNLIKELY(blank)) {
+                size_t keep = nf < maxf ? nf : maxf;
+                for (size_t i = 0; i < keep; i++) {
+                    const char *a = fp[i], *z = fp[i] + fl[i];
+                    while (a < z && is_blank((unsigned char)*a, delim)) a++;
+                    while (z > a && is_blank((unsigned char)z[-1], delim)) z--;
+                    fp[i] = a;
+                    fl[i] = (size_t)(z - a);
+                }
             }
             if (nf == 1 && fl[0] == 0) {
                 if (term > rs) b->nblank++; /* spaces only; an empty line is not counted */
