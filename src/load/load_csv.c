@@ -357,12 +357,12 @@ static inline bool is_blank(unsigned char c, unsigned char delim)
 /* Bit masks over 16 bytes at p: delimiters, record terminators or quotes,
  * bytes >= 0x80. p must have 16 readable bytes (the reader's slack). */
 typedef struct {
-    uint32_t d, t, h, b; /* delimiter, terminator/quote, high bit, blank */
+    uint32_t d, t, h, b; /* delimiter, terminator/quote, high bit, blank (space or tab, not the delimiter) */
 } Masks;
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-static inline void masks16(const char *p, __m128i vd, Masks *m)
+static inline void masks16(const char *p, __m128i vd, __m128i vb1, __m128i vb2, Masks *m)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     m->d = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vd));
@@ -370,10 +370,13 @@ static inline void masks16(const char *p, __m128i vd, Masks *m)
                              _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
     m->t = (uint32_t)_mm_movemask_epi8(t);
     m->h = (uint32_t)_mm_movemask_epi8(v);
-    m->b = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+    m->b = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, vb1), _mm_cmpeq_epi8(v, vb2)));
 }
-#define MASK_SETUP(delim) __m128i vd_ = _mm_set1_epi8((char)(delim))
-#define MASKS(p, m) masks16((p), vd_, (m))
+/* (the blanks compared: space and tab, but not the delimiter) */
+#define MASK_SETUP(delim)                                                                                               \
+    __m128i vd_ = _mm_set1_epi8((char)(delim));                                                                         \
+    __m128i vb1_ = _mm_set1_epi8((delim) == ' ' ? '\t' : ' '), vb2_ = _mm_set1_epi8((delim) == '\t' ? ' ' : '\t')
+#define MASKS(p, m) masks16((p), vd_, vb1_, vb2_, (m))
 #else
 static inline void masks16s(const char *p, unsigned char delim, Masks *m)
 {
@@ -383,7 +386,7 @@ static inline void masks16s(const char *p, unsigned char delim, Masks *m)
         if (c == delim) m->d |= 1u << i;
         if (c == '\n' || c == '\r' || c == '"') m->t |= 1u << i;
         if (c >= 0x80) m->h |= 1u << i;
-        if (c == ' ' || c == '\t') m->b |= 1u << i;
+        if ((c == ' ' || c == '\t') && c != delim) m->b |= 1u << i;
     }
 }
 #define MASK_SETUP(delim) const unsigned char vd_ = (delim)
@@ -434,7 +437,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
         if (LIKELY(!m.t)) {
             /* no terminator nor quote: the whole block is the record's */
             hm |= m.h;
-            bl |= m.b & ~m.d; /* a tab delimiter is not a blank */
+            bl |= m.b; /* (a tab or space delimiter is not among them) */
             SPLIT(d);
             p += 16;
             continue;
@@ -443,7 +446,7 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
         uint32_t below = (1u << stop) - 1;
         d &= below;
         hm |= m.h & below;
-        bl |= m.b & below & ~m.d;
+        bl |= m.b & below;
         SPLIT(d);
 #undef SPLIT
         if (p[stop] == '"') return SCAN_QUOTE;
