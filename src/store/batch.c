@@ -213,6 +213,31 @@ static inline void push_next(Batch *b, uint32_t row, uint32_t field, uint8_t typ
     batch_push_sparse(b, row, field, type, i, 0, s);
 }
 
+/* batch_push_sparse's common case for an unpacked field inline: a value
+ * (an integer, a string id or a prefix+number id, as v's bits) of a later
+ * row than the field's last, with room for it (anything else:
+ * batch_push_sparse, which also decides whether a field starts packed) */
+static inline void push_sparse_next(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, uint32_t s)
+{
+    if (LIKELY(field < b->nfb)) {
+        FieldBuf *fbuf = &b->fb[field];
+        size_t len = fbuf->rows.len;
+        if (!fbuf->packed && len && len < fbuf->rows.cap && fbuf->rows.v[len - 1] != row) {
+            if (type == VT_INT) {
+                if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
+                if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
+            }
+            fbuf->rows.v[len] = row;
+            fbuf->vals.v[len] = type == VT_STR ? s : (uint64_t)i;
+            fbuf->types.v[len] = type;
+            fbuf->rows.len = fbuf->vals.len = fbuf->types.len = len + 1;
+            fbuf->tmask |= (uint8_t)(1u << type);
+            return;
+        }
+    }
+    batch_push_sparse(b, row, field, type, i, 0, s);
+}
+
 /* The string id in strs of a row's file, whose name has string id name */
 static inline uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
 {
@@ -237,11 +262,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
 {
     int64_t iv;
     if (parse_int64(v->p, v->n, &iv) == TP_OK) {
-        batch_push_sparse(b, row, field, VT_INT, iv, 0, 0);
+        push_sparse_next(b, row, field, VT_INT, iv, 0);
         return;
     }
     if (v->t == V_TRUE || v->t == V_FALSE) {
-        batch_push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        push_sparse_next(b, row, field, VT_INT, v->t == V_TRUE, 0);
         return;
     }
     /* a prefix+number id: the prefix in the dictionary, the rest a number
@@ -252,11 +277,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
     if (v->t != V_RAW && xid_split(v->p, v->n, &pl, &nd, &num)) {
         uint32_t ps = strtab_intern(&b->strs, v->p, pl);
         if (ps < (1u << 24)) {
-            batch_push_sparse(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0, 0);
+            push_sparse_next(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0);
             return;
         }
     }
-    batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+    push_sparse_next(b, row, field, VT_STR, 0, strtab_intern(&b->strs, v->p, v->n));
 }
 
 /* extras: JSON types are kept; CSV text is inferred (int, float, string) */
@@ -740,12 +765,12 @@ have_akey:;
         lane_sweep_row(b, &b->lsw[akey], ts, dur);
     }
 
-    if (peer != NONE32) batch_push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
-    if (h_bytes) batch_push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
+    if (peer != NONE32) push_sparse_next(b, row, F_PEER, VT_STR, 0, peer);
+    if (h_bytes) push_sparse_next(b, row, F_BYTES, VT_INT, bytes, 0);
     if (h_id) push_int_or_str(b, row, F_ID, &v_id);
     if (h_tag) push_int_or_str(b, row, F_TAG, &v_tag);
     if (h_group) push_int_or_str(b, row, F_GROUP, &v_group);
-    if (parent != NONE32) batch_push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
+    if (parent != NONE32) push_sparse_next(b, row, F_PARENT, VT_STR, 0, parent);
     if (h_file) push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, &v_file));
     if (h_line) push_next(b, row, F_LINE, VT_INT, line, 0);
     if (h_value) batch_push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
