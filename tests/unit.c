@@ -289,6 +289,46 @@ static void t_strtab(void)
     strtab_free(&t);
 }
 
+/* parse_int64: digits with an optional sign; anything else not a number
+ * (also up to 18 bytes with a non-digit: the early answer), out of range
+ * past int64 */
+static void t_parse_int64(void)
+{
+    static const struct {
+        const char *s;
+        int r;
+        int64_t v;
+    } T[] = {{"5", TP_OK, 5},
+             {"-5", TP_OK, -5},
+             {"+7", TP_OK, 7},
+             {"007", TP_OK, 7},
+             {"", TP_NOTNUM, 0},
+             {"-", TP_NOTNUM, 0},
+             {"+", TP_NOTNUM, 0},
+             {"53.1", TP_NOTNUM, 0},
+             {"barrier:0", TP_NOTNUM, 0},
+             {" 5", TP_NOTNUM, 0},
+             {"5 ", TP_NOTNUM, 0},
+             {"-5x", TP_NOTNUM, 0},
+             {"12345678901234567a", TP_NOTNUM, 0},
+             {"123456789012345678", TP_OK, 123456789012345678LL},
+             {"1234567890123456789", TP_OK, 1234567890123456789LL},
+             {"1234567890123456789a", TP_NOTNUM, 0},
+             {"-9223372036854775808", TP_OK, INT64_MIN},
+             {"9223372036854775807", TP_OK, INT64_MAX},
+             {"9223372036854775808", TP_RANGE, 0},
+             {"99999999999999999999", TP_RANGE, 0},
+             {"-123456789012345678", TP_OK, -123456789012345678LL}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        int64_t v = 0;
+        int r = parse_int64(T[i].s, strlen(T[i].s), &v);
+        if (r != T[i].r || (r == TP_OK && v != T[i].v)) {
+            fprintf(stderr, "    parse_int64(\"%s\") = %d, %lld\n", T[i].s, r, (long long)v);
+            CHECK(0);
+        }
+    }
+}
+
 /* The inline lookup of strtab_intern_hashed against the table's own
  * probe: strings that share their first 16 bytes (the prefix words), their
  * first and last 16 (17..32 bytes hash by those), that differ in one byte
@@ -1189,6 +1229,7 @@ static const Test TESTS[] = {
     {"RFC 3339 date-times", t_rfc3339},
     {"time arguments and formatting", t_time_args_and_format},
     {"integer labels are canonical", t_int_labels},
+    {"parse_int64: signs, non-digits, range", t_parse_int64},
     {"string interner", t_strtab},
     {"string interner: inline lookup, shared prefixes and middles", t_strtab_hashed},
     {"UTF-8 validation", t_utf8},

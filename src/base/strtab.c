@@ -1,8 +1,10 @@
 /*
  * strtab.c — string interner; see strtab.h for the invariants.
  * Short strings (<= 16 bytes, most names and labels) are hashed and compared
- * with two 8-byte words and never call memcmp; the slot array keeps the hash
- * beside the id so that a probe touches one cache line.
+ * with two 8-byte words; longer ones by 8-byte words too (memcmp only past
+ * 64 bytes). The slot array keeps the hash beside the id so that a probe
+ * touches one cache line; the probe that finds a string already held is
+ * inline (strtab_intern_hashed in strtab.h), the insertion here.
  */
 #include "strtab.h"
 
