@@ -289,6 +289,100 @@ static void t_strtab(void)
     strtab_free(&t);
 }
 
+/* parse_int64: digits with an optional sign; anything else not a number
+ * (also up to 18 bytes with a non-digit: the early answer), out of range
+ * past int64 */
+static void t_parse_int64(void)
+{
+    static const struct {
+        const char *s;
+        int r;
+        int64_t v;
+    } T[] = {{"5", TP_OK, 5},
+             {"-5", TP_OK, -5},
+             {"+7", TP_OK, 7},
+             {"007", TP_OK, 7},
+             {"", TP_NOTNUM, 0},
+             {"-", TP_NOTNUM, 0},
+             {"+", TP_NOTNUM, 0},
+             {"53.1", TP_NOTNUM, 0},
+             {"barrier:0", TP_NOTNUM, 0},
+             {" 5", TP_NOTNUM, 0},
+             {"5 ", TP_NOTNUM, 0},
+             {"-5x", TP_NOTNUM, 0},
+             {"12345678901234567a", TP_NOTNUM, 0},
+             {"123456789012345678", TP_OK, 123456789012345678LL},
+             {"1234567890123456789", TP_OK, 1234567890123456789LL},
+             {"1234567890123456789a", TP_NOTNUM, 0},
+             {"-9223372036854775808", TP_OK, INT64_MIN},
+             {"9223372036854775807", TP_OK, INT64_MAX},
+             {"9223372036854775808", TP_RANGE, 0},
+             {"99999999999999999999", TP_RANGE, 0},
+             {"-123456789012345678", TP_OK, -123456789012345678LL}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
+        int64_t v = 0;
+        int r = parse_int64(T[i].s, strlen(T[i].s), &v);
+        if (r != T[i].r || (r == TP_OK && v != T[i].v)) {
+            fprintf(stderr, "    parse_int64(\"%s\") = %d, %lld\n", T[i].s, r, (long long)v);
+            CHECK(0);
+        }
+    }
+}
+
+/* The inline lookup of strtab_intern_hashed against the table's own
+ * probe: strings that share their first 16 bytes (the prefix words), their
+ * first and last 16 (17..32 bytes hash by those), that differ in one byte
+ * of the middle only (33..64 bytes: word loop; past 64: memcmp), at every
+ * length from 1 to 100, each interned once with its hash and then found
+ * again by every entry point. */
+static void t_strtab_hashed(void)
+{
+    StrTab t;
+    strtab_init(&t);
+    enum { MAXN = 100 };
+    char buf[MAXN + 1];
+    uint32_t ids[MAXN + 1][4];
+    uint32_t want = 0;
+    bool fresh = true, again = true;
+    for (int round = 0; round < 2; round++) {
+        for (size_t n = 1; n <= MAXN; n++) {
+            for (int v = 0; v < 4; v++) {
+                memset(buf, 'x', n);
+                memcpy(buf, "ns0::Module9::compute_3", n < 23 ? n : 23);
+                /* v 0: the base; v 1: its last byte changed; v 2: a middle
+                 * byte (past the first 16, before the last 16 when there is
+                 * one); v 3: byte 16 (the first past the prefix words) */
+                if (v == 1) buf[n - 1] = 'L';
+                if (v == 2) buf[n / 2] = 'M';
+                if (v == 3 && n > 16) buf[16] = 'P';
+                uint64_t w[2];
+                uint32_t h = strtab_hash(buf, n, w);
+                uint32_t id = strtab_intern_hashed(&t, buf, n, h, w);
+                if (round == 0) {
+                    /* a variant equal to an earlier one (short strings) gets its id */
+                    uint32_t f = NONE32;
+                    for (int u = 0; u < v; u++)
+                        if (strtab_len(&t, ids[n][u]) == n && !memcmp(strtab_str(&t, ids[n][u]), buf, n)) f = ids[n][u];
+                    if (f != NONE32) fresh &= id == f;
+                    else fresh &= id == want++;
+                    ids[n][v] = id;
+                } else {
+                    again &= id == ids[n][v] && strtab_intern(&t, buf, n) == id && strtab_find(&t, buf, n) == id &&
+                             strtab_equals(&t, id, buf, n);
+                }
+            }
+        }
+    }
+    CHECK(fresh);
+    CHECK(again);
+    CHECK_EQ_I(t.count, want);
+    /* strings 33..64 bytes long that differ only between the first and the
+     * last 16 bytes are told apart */
+    CHECK(ids[40][0] != ids[40][2] && ids[64][0] != ids[64][2] && ids[65][0] != ids[65][2] && ids[33][0] != ids[33][3]);
+    CHECK(!strtab_equals(&t, ids[48][0], strtab_str(&t, ids[48][2]), 48));
+    strtab_free(&t);
+}
+
 static void t_utf8(void)
 {
     const unsigned char ok[] = "caf\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80";
@@ -1135,7 +1229,9 @@ static const Test TESTS[] = {
     {"RFC 3339 date-times", t_rfc3339},
     {"time arguments and formatting", t_time_args_and_format},
     {"integer labels are canonical", t_int_labels},
+    {"parse_int64: signs, non-digits, range", t_parse_int64},
     {"string interner", t_strtab},
+    {"string interner: inline lookup, shared prefixes and middles", t_strtab_hashed},
     {"UTF-8 validation", t_utf8},
     {"model tables and natural order", t_model},
     {"store: event order and nesting depth", t_store_order_and_depth},

@@ -1,8 +1,10 @@
 /*
  * strtab.c — string interner; see strtab.h for the invariants.
  * Short strings (<= 16 bytes, most names and labels) are hashed and compared
- * with two 8-byte words and never call memcmp; the slot array keeps the hash
- * beside the id so that a probe touches one cache line.
+ * with two 8-byte words; longer ones by 8-byte words too (memcmp only past
+ * 64 bytes). The slot array keeps the hash beside the id so that a probe
+ * touches one cache line; the probe that finds a string already held is
+ * inline (strtab_intern_hashed in strtab.h), the insertion here.
  */
 #include "strtab.h"
 
@@ -84,25 +86,13 @@ void strtab_reserve(StrTab *t, size_t n)
     }
 }
 
-uint64_t strtab_hash_bytes_(const void *p, size_t n) { return hash_bytes(p, n); }
-
 static inline uint32_t str_hash(const char *s, size_t n, uint64_t w[2]) { return strtab_hash(s, n, w); }
 
 static inline bool same(const StrTab *t, uint32_t id, const char *s, size_t n, const uint64_t w[2])
 {
     const StrEnt *e = &t->ent[id];
     if (e->len != n || e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
-    if (n <= 16) return true;
-    if (n <= 32) {
-        /* (the last 16 bytes, which cover the rest: no call to memcmp) */
-        uint64_t a0, a1, b0, b1;
-        memcpy(&a0, e->ptr + n - 16, 8);
-        memcpy(&a1, e->ptr + n - 8, 8);
-        memcpy(&b0, s + n - 16, 8);
-        memcpy(&b1, s + n - 8, 8);
-        return a0 == b0 && a1 == b1;
-    }
-    return memcmp(e->ptr + 16, s + 16, n - 16) == 0;
+    return n <= 16 || strtab_tail_eq_(e->ptr, s, n);
 }
 
 uint32_t strtab_find(const StrTab *t, const char *s, size_t n)
@@ -147,7 +137,7 @@ static uint32_t intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, co
     return id;
 }
 
-uint32_t strtab_intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2])
+uint32_t strtab_intern_new_(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2])
 {
     return intern_hashed(t, s, n, h, w);
 }

@@ -96,12 +96,10 @@ static inline void strtab_prefix_words(const char *s, size_t n, uint64_t w[2])
     }
 }
 
-/* (util.c's hash_bytes, for strings past 32 bytes) */
-uint64_t strtab_hash_bytes_(const void *p, size_t n);
-
 /* The hash strtab_intern uses (strtab_hash), and the string's prefix
- * words into w: short strings by their words, 17..32 bytes by their first
- * and last 16, longer ones by hash_bytes. */
+ * words into w: short strings by their words, longer ones by their first
+ * 16 bytes (already in w) and then 8-byte words to the end (the last one
+ * overlapping its predecessor): fixed-size loads, no library call. */
 static inline uint32_t strtab_short_hash_(const uint64_t w[2], size_t n)
 {
     uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
@@ -112,19 +110,25 @@ static inline uint32_t strtab_short_hash_(const uint64_t w[2], size_t n)
     return (uint32_t)h;
 }
 
-/* 17..32 bytes (names such as ns4::Module42::kernel_18, file paths): the
- * first 16 (already in w) and the last 16, which cover the string */
-static inline uint32_t strtab_medium_hash_(const uint64_t w[2], const char *s, size_t n)
+/* past 16 bytes (names such as ns4::Module42::kernel_18, file paths): the
+ * first 16 (already in w), then the rest by 8-byte words, the last of which
+ * ends at n (17..32 bytes: the last 16, which cover the string) */
+static inline uint32_t strtab_long_hash_(const uint64_t w[2], const char *s, size_t n)
 {
-    uint64_t a, b;
-    memcpy(&a, s + n - 16, 8);
-    memcpy(&b, s + n - 8, 8);
     uint64_t h = (w[0] ^ ((uint64_t)n << 59)) * 0x9e3779b97f4a7c15ULL;
     h ^= w[1] * 0xc2b2ae3d27d4eb4fULL;
     h ^= h >> 29;
-    h = (h ^ a) * 0xbf58476d1ce4e5b9ULL;
+    size_t i = 16;
+    if (n > 32) {
+        /* the words between the first 16 and the last 16 bytes */
+        for (; i + 16 < n; i += 8) {
+            h = (h ^ ld8(s + i)) * 0xbf58476d1ce4e5b9ULL;
+            h ^= h >> 31;
+        }
+    }
+    h = (h ^ ld8(s + n - 16)) * 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 31;
-    h = (h ^ b) * 0x94d049bb133111ebULL;
+    h = (h ^ ld8(s + n - 8)) * 0x94d049bb133111ebULL;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ULL;
     h ^= h >> 32;
@@ -135,8 +139,17 @@ static inline uint32_t strtab_hash(const char *s, size_t n, uint64_t w[2])
 {
     strtab_prefix_words(s, n, w);
     if (n <= 16) return strtab_short_hash_(w, n);
-    if (n <= 32) return strtab_medium_hash_(w, s, n);
-    return (uint32_t)strtab_hash_bytes_(s, n);
+    return strtab_long_hash_(w, s, n);
+}
+
+/* Whether the bytes past the first 16 of two strings of n > 16 bytes are
+ * equal: 8-byte words (the last one ending at n), memcmp past 64 bytes */
+static inline bool strtab_tail_eq_(const char *a, const char *b, size_t n)
+{
+    if (n > 64) return memcmp(a + 16, b + 16, n - 16) == 0;
+    for (size_t i = 16; i + 8 < n; i += 8)
+        if (ld8(a + i) != ld8(b + i)) return false;
+    return ld8(a + n - 8) == ld8(b + n - 8);
 }
 
 /* Whether id's string is s[0..n) (without hashing it: to confirm a guess,
@@ -148,13 +161,27 @@ static inline bool strtab_equals(const StrTab *t, uint32_t id, const char *s, si
     uint64_t w[2];
     strtab_prefix_words(s, n, w);
     if (e->pre[0] != w[0] || e->pre[1] != w[1]) return false;
-    if (n <= 16) return true;
-    if (n <= 32) return ld8(e->ptr + n - 16) == ld8(s + n - 16) && ld8(e->ptr + n - 8) == ld8(s + n - 8);
-    return memcmp(e->ptr + 16, s + 16, n - 16) == 0;
+    return n <= 16 || strtab_tail_eq_(e->ptr, s, n);
 }
 
-/* strtab_intern of a string whose strtab_hash is h (words w). */
-uint32_t strtab_intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2]);
+/* strtab_intern of a string whose strtab_hash is h (words w): a string
+ * already held is found inline (its slot's hash, then its entry's length,
+ * prefix words and the rest of its bytes); a new one is added out of line. */
+uint32_t strtab_intern_new_(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2]);
+static inline uint32_t strtab_intern_hashed(StrTab *t, const char *s, size_t n, uint32_t h, const uint64_t w[2])
+{
+    if (__builtin_expect(t->slots != NULL, 1)) {
+        for (uint32_t i = h & t->mask;; i = (i + 1) & t->mask) {
+            uint64_t e = t->slots[i];
+            if (!e) break;
+            if ((uint32_t)(e >> 32) != h) continue;
+            const StrEnt *x = &t->ent[(uint32_t)e - 1];
+            if (x->len == n && x->pre[0] == w[0] && x->pre[1] == w[1] && (n <= 16 || strtab_tail_eq_(x->ptr, s, n)))
+                return (uint32_t)e - 1;
+        }
+    }
+    return strtab_intern_new_(t, s, n, h, w);
+}
 /* Ask the CPU for the line of the slot where a string of hash h is
  * looked up first; with slot_read, for its entry when that slot holds a
  * string of the same hash (it reads the slot: call it when the first has

@@ -281,6 +281,9 @@ int parse_time_arg(const char *s, int default_unit_exp, int64_t *out)
 int parse_int64(const char *s, size_t n, int64_t *out)
 {
     if (digits_fast(s, n, out)) return TP_OK;
+    /* up to 18 bytes without a sign that are not all digits (an id such as
+     * "53.1"): no number, and none out of range (that takes 19 digits) */
+    if (n <= 18 && (n == 0 || (s[0] != '-' && s[0] != '+'))) return TP_NOTNUM;
     size_t i = 0;
     bool neg = false;
     if (i < n && (s[i] == '-' || s[i] == '+')) {

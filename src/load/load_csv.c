@@ -52,7 +52,7 @@ void csv_slow_cb1(void *s, size_t len, void *data)
     sl->nf++;
 }
 
-static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec *rec, const char *const *fp,
+static inline __attribute__((always_inline)) void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec *rec, const char *const *fp,
                           const size_t *fl, size_t nf, uint64_t line, bool last_line, bool check_utf8, bool slack)
 {
     char why[256];
@@ -86,15 +86,19 @@ static void commit_fields(Batch *b, const CsvFile *cf, const uint32_t *xid, Rec 
     rec->ivh = 0;
     if (slack) {
         const int *col_of = rec->csv->col_of;
-        static const uint8_t INTF[] = {F_TS, F_DUR, F_BYTES, F_LINE};
-        for (size_t k = 0; k < sizeof INTF; k++) {
-            int f = INTF[k], c = col_of[f];
-            int64_t iv;
-            if (csv_field_int(fp[c], fl[c], &iv)) {
-                rec->iv[f] = iv;
-                rec->ivh |= 1u << f;
-            }
-        }
+        /* (written out per field: constant bits, no loop over a table) */
+        uint32_t ivh = 0;
+#define INTF(f)                                                                                                         \
+    do {                                                                                                                \
+        int c_ = col_of[f];                                                                                             \
+        if (csv_field_int(fp[c_], fl[c_], &rec->iv[f])) ivh |= 1u << (f);                                               \
+    } while (0)
+        INTF(F_TS);
+        INTF(F_DUR);
+        INTF(F_BYTES);
+        INTF(F_LINE);
+#undef INTF
+        rec->ivh = ivh;
         if (UNLIKELY(rec->x.cap < (size_t)cf->nextra)) VEC_RESERVE(rec->x, (size_t)cf->nextra);
         XVal *xv = rec->x.v;
         size_t nx = 0;
@@ -353,12 +357,12 @@ static inline bool is_blank(unsigned char c, unsigned char delim)
 /* Bit masks over 16 bytes at p: delimiters, record terminators or quotes,
  * bytes >= 0x80. p must have 16 readable bytes (the reader's slack). */
 typedef struct {
-    uint32_t d, t, h, b; /* delimiter, terminator/quote, high bit, blank */
+    uint32_t d, t, h, b; /* delimiter, terminator/quote, high bit, blank (space or tab, not the delimiter) */
 } Masks;
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-static inline void masks16(const char *p, __m128i vd, Masks *m)
+static inline void masks16(const char *p, __m128i vd, __m128i vb1, __m128i vb2, Masks *m)
 {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
     m->d = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, vd));
@@ -366,10 +370,13 @@ static inline void masks16(const char *p, __m128i vd, Masks *m)
                              _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
     m->t = (uint32_t)_mm_movemask_epi8(t);
     m->h = (uint32_t)_mm_movemask_epi8(v);
-    m->b = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+    m->b = (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, vb1), _mm_cmpeq_epi8(v, vb2)));
 }
-#define MASK_SETUP(delim) __m128i vd_ = _mm_set1_epi8((char)(delim))
-#define MASKS(p, m) masks16((p), vd_, (m))
+/* (the blanks compared: space and tab, but not the delimiter) */
+#define MASK_SETUP(delim)                                                                                               \
+    __m128i vd_ = _mm_set1_epi8((char)(delim));                                                                         \
+    __m128i vb1_ = _mm_set1_epi8((delim) == ' ' ? '\t' : ' '), vb2_ = _mm_set1_epi8((delim) == '\t' ? ' ' : '\t')
+#define MASKS(p, m) masks16((p), vd_, vb1_, vb2_, (m))
 #else
 static inline void masks16s(const char *p, unsigned char delim, Masks *m)
 {
@@ -379,7 +386,7 @@ static inline void masks16s(const char *p, unsigned char delim, Masks *m)
         if (c == delim) m->d |= 1u << i;
         if (c == '\n' || c == '\r' || c == '"') m->t |= 1u << i;
         if (c >= 0x80) m->h |= 1u << i;
-        if (c == ' ' || c == '\t') m->b |= 1u << i;
+        if ((c == ' ' || c == '\t') && c != delim) m->b |= 1u << i;
     }
 }
 #define MASK_SETUP(delim) const unsigned char vd_ = (delim)
@@ -408,40 +415,51 @@ static inline int scan_record(const char *rs, const char *lim, unsigned char del
             m.h &= k;
         }
         uint32_t d = m.d;
-        uint32_t stop = m.t ? (uint32_t)__builtin_ctz(m.t) : 16;
-        uint32_t below = stop < 16 ? (1u << stop) - 1 : 0xFFFFu;
+        /* the fields ended by the delimiters of d, a block's */
+#define SPLIT(d)                                                                                                        \
+    do {                                                                                                                \
+        if (LIKELY(nf <= maxf)) {                                                                                       \
+            /* (fp and fl have SCAN_SLACK entries past maxf: a block's 16                                              \
+             * fields at most are written without a check each) */                                                     \
+            while (d) {                                                                                                 \
+                const char *e = p + __builtin_ctz(d);                                                                   \
+                fp[nf] = fs;                                                                                            \
+                fl[nf] = (size_t)(e - fs);                                                                              \
+                nf++;                                                                                                   \
+                fs = e + 1;                                                                                             \
+                d &= d - 1;                                                                                             \
+            }                                                                                                           \
+        } else if (d) {                                                                                                 \
+            nf += (size_t)__builtin_popcount(d); /* (too many fields: only counted) */                                 \
+            fs = p + (31 - __builtin_clz(d)) + 1;                                                                       \
+        }                                                                                                               \
+    } while (0)
+        if (LIKELY(!m.t)) {
+            /* no terminator nor quote: the whole block is the record's */
+            hm |= m.h;
+            bl |= m.b; /* (a tab or space delimiter is not among them) */
+            SPLIT(d);
+            p += 16;
+            continue;
+        }
+        uint32_t stop = (uint32_t)__builtin_ctz(m.t);
+        uint32_t below = (1u << stop) - 1;
         d &= below;
         hm |= m.h & below;
-        bl |= m.b & below & ~m.d; /* a tab delimiter is not a blank */
-        if (LIKELY(nf <= maxf)) {
-            /* (fp and fl have SCAN_SLACK entries past maxf: a block's 16
-             * fields at most are written without a check each) */
-            while (d) {
-                const char *e = p + __builtin_ctz(d);
-                fp[nf] = fs;
-                fl[nf] = (size_t)(e - fs);
-                nf++;
-                fs = e + 1;
-                d &= d - 1;
-            }
-        } else if (d) {
-            nf += (size_t)__builtin_popcount(d); /* (too many fields: only counted) */
-            fs = p + (31 - __builtin_clz(d)) + 1;
+        bl |= m.b & below;
+        SPLIT(d);
+#undef SPLIT
+        if (p[stop] == '"') return SCAN_QUOTE;
+        if (nf < maxf) {
+            fp[nf] = fs;
+            fl[nf] = (size_t)(p + stop - fs);
         }
-        if (stop < 16) {
-            if (p[stop] == '"') return SCAN_QUOTE;
-            if (nf < maxf) {
-                fp[nf] = fs;
-                fl[nf] = (size_t)(p + stop - fs);
-            }
-            nf++;
-            *nf_out = nf;
-            *high = hm != 0;
-            *blank = bl != 0;
-            *term = p + stop;
-            return SCAN_END;
-        }
-        p += 16;
+        nf++;
+        *nf_out = nf;
+        *high = hm != 0;
+        *blank = bl != 0;
+        *term = p + stop;
+        return SCAN_END;
     }
     /* no terminator before lim: the caller decides (more data, or the
      * unterminated last line of the file) */
@@ -508,9 +526,11 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
         const char *lim = w + avail;
         bool at_eof = pos + avail >= rd.limit;
         const char *rs = w;
+        /* (records start before the chunk's end and the window's) */
+        const char *rs_lim = end - pos < avail ? w + (end - pos) : lim;
         for (;;) {
             uint64_t rs_off = pos + (uint64_t)(rs - w);
-            if (rs_off >= end || rs >= lim) {
+            if (rs >= rs_lim) {
                 pos = rs_off;
                 break;
             }
@@ -544,13 +564,15 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
                 }
                 last = true; /* the file's last line has no newline */
             }
-            size_t keep = nf < maxf ? nf : maxf;
-            for (size_t i = 0; blank && i < keep; i++) {
-                const char *a = fp[i], *z = fp[i] + fl[i];
-                while (a < z && is_blank((unsigned char)*a, delim)) a++;
-                while (z > a && is_blank((unsigned char)z[-1], delim)) z--;
-                fp[i] = a;
-                fl[i] = (size_t)(z - a);
+            if (UNLIKELY(blank)) {
+                size_t keep = nf < maxf ? nf : maxf;
+                for (size_t i = 0; i < keep; i++) {
+                    const char *a = fp[i], *z = fp[i] + fl[i];
+                    while (a < z && is_blank((unsigned char)*a, delim)) a++;
+                    while (z > a && is_blank((unsigned char)z[-1], delim)) z--;
+                    fp[i] = a;
+                    fl[i] = (size_t)(z - a);
+                }
             }
             if (nf == 1 && fl[0] == 0) {
                 if (term > rs) b->nblank++; /* spaces only; an empty line is not counted */

@@ -213,6 +213,31 @@ static inline void push_next(Batch *b, uint32_t row, uint32_t field, uint8_t typ
     batch_push_sparse(b, row, field, type, i, 0, s);
 }
 
+/* batch_push_sparse's common case for an unpacked field inline: a value
+ * (an integer, a string id or a prefix+number id, as v's bits) of a later
+ * row than the field's last, with room for it (anything else:
+ * batch_push_sparse, which also decides whether a field starts packed) */
+static inline void push_sparse_next(Batch *b, uint32_t row, uint32_t field, uint8_t type, int64_t i, uint32_t s)
+{
+    if (LIKELY(field < b->nfb)) {
+        FieldBuf *fbuf = &b->fb[field];
+        size_t len = fbuf->rows.len;
+        if (!fbuf->packed && len && len < fbuf->rows.cap && fbuf->rows.v[len - 1] != row) {
+            if (type == VT_INT) {
+                if (!(fbuf->tmask & (1u << VT_INT)) || i < fbuf->imin) fbuf->imin = i;
+                if (!(fbuf->tmask & (1u << VT_INT)) || i > fbuf->imax) fbuf->imax = i;
+            }
+            fbuf->rows.v[len] = row;
+            fbuf->vals.v[len] = type == VT_STR ? s : (uint64_t)i;
+            fbuf->types.v[len] = type;
+            fbuf->rows.len = fbuf->vals.len = fbuf->types.len = len + 1;
+            fbuf->tmask |= (uint8_t)(1u << type);
+            return;
+        }
+    }
+    batch_push_sparse(b, row, field, type, i, 0, s);
+}
+
 /* The string id in strs of a row's file, whose name has string id name */
 static inline uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
 {
@@ -237,11 +262,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
 {
     int64_t iv;
     if (parse_int64(v->p, v->n, &iv) == TP_OK) {
-        batch_push_sparse(b, row, field, VT_INT, iv, 0, 0);
+        push_sparse_next(b, row, field, VT_INT, iv, 0);
         return;
     }
     if (v->t == V_TRUE || v->t == V_FALSE) {
-        batch_push_sparse(b, row, field, VT_INT, v->t == V_TRUE, 0, 0);
+        push_sparse_next(b, row, field, VT_INT, v->t == V_TRUE, 0);
         return;
     }
     /* a prefix+number id: the prefix in the dictionary, the rest a number
@@ -252,11 +277,11 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
     if (v->t != V_RAW && xid_split(v->p, v->n, &pl, &nd, &num)) {
         uint32_t ps = strtab_intern(&b->strs, v->p, pl);
         if (ps < (1u << 24)) {
-            batch_push_sparse(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0, 0);
+            push_sparse_next(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0);
             return;
         }
     }
-    batch_push_sparse(b, row, field, VT_STR, 0, 0, strtab_intern(&b->strs, v->p, v->n));
+    push_sparse_next(b, row, field, VT_STR, 0, strtab_intern(&b->strs, v->p, v->n));
 }
 
 /* extras: JSON types are kept; CSV text is inferred (int, float, string) */
@@ -373,6 +398,14 @@ static inline bool rec_get(const Rec *r, int f, Val *v)
     return true;
 }
 
+/* Whether field f of a record is present (rec_get's answer, without
+ * reading the value: the optional fields' values are read where used). */
+static inline bool rec_has(const Rec *r, int f)
+{
+    if (r->csv) return r->csv->fl[r->csv->col_of[f]] != 0;
+    return HAS(r, f) && r->f[f].n != 0;
+}
+
 /* --pair-key FIELD: the pairing key of a begin or end row, "P" rule \x1F
  * value (its --pair rule, 0 for the built-in words, so that rules do not
  * pair with each other), or NONE32 when the row has no such field (then
@@ -424,22 +457,23 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     char ex[96];
     int64_t ts, dur = -1;
     Val v_ts = {0}, v_dur = {0}, v_end = {0}, v_loc = {0}, v_act = {0}, v_kind = {0}, v_name = {0}, v_peer = {0}, v_bytes = {0}, v_id = {0}, v_tag = {0}, v_group = {0}, v_parent = {0}, v_file = {0}, v_line = {0}, v_value = {0};
+    /* (the optional fields' values are read where they are used) */
     bool h_ts = rec_get(r, F_TS, &v_ts);
     bool h_dur = rec_get(r, F_DUR, &v_dur);
-    bool h_end = rec_get(r, F_END, &v_end);
+    bool h_end = rec_has(r, F_END);
     bool h_loc = rec_get(r, F_LOC, &v_loc);
     bool h_act = rec_get(r, F_ACT, &v_act);
     bool h_kind = rec_get(r, F_KIND, &v_kind);
     bool h_name = rec_get(r, F_NAME, &v_name);
-    bool h_peer = rec_get(r, F_PEER, &v_peer);
-    bool h_bytes = rec_get(r, F_BYTES, &v_bytes);
-    bool h_id = rec_get(r, F_ID, &v_id);
-    bool h_tag = rec_get(r, F_TAG, &v_tag);
-    bool h_group = rec_get(r, F_GROUP, &v_group);
-    bool h_parent = rec_get(r, F_PARENT, &v_parent);
-    bool h_file = rec_get(r, F_FILE, &v_file);
-    bool h_line = rec_get(r, F_LINE, &v_line);
-    bool h_value = rec_get(r, F_VALUE, &v_value);
+    bool h_peer = rec_has(r, F_PEER);
+    bool h_bytes = rec_has(r, F_BYTES);
+    bool h_id = rec_has(r, F_ID);
+    bool h_tag = rec_has(r, F_TAG);
+    bool h_group = rec_has(r, F_GROUP);
+    bool h_parent = rec_has(r, F_PARENT);
+    bool h_file = rec_has(r, F_FILE);
+    bool h_line = rec_has(r, F_LINE);
+    bool h_value = rec_has(r, F_VALUE);
     /* the name's slot asked for now, its entry after the location's pair:
      * the names' table misses the CPU's caches once it holds thousands */
     uint64_t name_w[2];
@@ -501,6 +535,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         if (dur >= TIME_LIMIT - ts) return WHY("ts + dur out of range (past 2^62 ns, the year 2116)");
     }
     if (h_end) {
+        rec_get(r, F_END, &v_end);
         const Val *v = &v_end;
         int64_t end;
         int e = is_text(v) ? parse_time_value(v->p, v->n, b->unit_exp, &end) : TP_NOTNUM;
@@ -555,8 +590,10 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             b->lsw_stale = true;
             batch_free_sweep(b);
         }
-        uint64_t h = lv->n;
-        for (uint32_t i = 0; i < lv->n && i < 8; i++) h = h << 8 ^ (uint8_t)lv->p[i];
+        /* (indexed by the label's first prefix word: fixed-size loads) */
+        uint64_t lw[2];
+        strtab_prefix_words(lv->p, lv->n, lw);
+        uint64_t h = lw[0] ^ ((uint64_t)lv->n << 56);
         _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
         lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
         if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && short_eq(lc->act, av->p, av->n))) &&
@@ -657,7 +694,8 @@ have_akey:;
             excerpt(ex, sizeof ex, v);
             return WHY("kind is not a string: %s", ex);
         }
-        int k = kind_from_string(v->p, v->n);
+        /* ("state", most rows of most traces, without a call) */
+        int k = v->n == 5 && !memcmp(v->p, "state", 5) ? K_STATE : kind_from_string(v->p, v->n);
         if (k >= 0) {
             kind = (uint16_t)k;
         } else {
@@ -674,6 +712,7 @@ have_akey:;
     int64_t bytes = 0, line = 0;
     double value = 0;
     if (h_bytes) {
+        rec_get(r, F_BYTES, &v_bytes);
         const Val *v = &v_bytes;
         int e = r->ivh & (1u << F_BYTES) ? (bytes = r->iv[F_BYTES], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &bytes) : TP_NOTNUM;
         if (e || bytes < 0) {
@@ -684,6 +723,7 @@ have_akey:;
         }
     }
     if (h_line) {
+        rec_get(r, F_LINE, &v_line);
         const Val *v = &v_line;
         int e = r->ivh & (1u << F_LINE) ? (line = r->iv[F_LINE], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &line) : TP_NOTNUM;
         if (e) {
@@ -692,6 +732,7 @@ have_akey:;
         }
     }
     if (h_value) {
+        rec_get(r, F_VALUE, &v_value);
         const Val *v = &v_value;
         if (!is_text(v) || parse_double(v->p, v->n, &value) != TP_OK) {
             excerpt(ex, sizeof ex, v);
@@ -700,6 +741,7 @@ have_akey:;
     }
     uint32_t peer = NONE32, parent = NONE32;
     if (h_peer) {
+        rec_get(r, F_PEER, &v_peer);
         peer = label_sid(b, NULL, &v_peer);
         if (peer == NONE32) {
             excerpt(ex, sizeof ex, &v_peer);
@@ -707,6 +749,7 @@ have_akey:;
         }
     }
     if (h_parent) {
+        rec_get(r, F_PARENT, &v_parent);
         parent = label_sid(b, NULL, &v_parent);
         if (parent == NONE32) {
             excerpt(ex, sizeof ex, &v_parent);
@@ -737,13 +780,25 @@ have_akey:;
         lane_sweep_row(b, &b->lsw[akey], ts, dur);
     }
 
-    if (peer != NONE32) batch_push_sparse(b, row, F_PEER, VT_STR, 0, 0, peer);
-    if (h_bytes) batch_push_sparse(b, row, F_BYTES, VT_INT, bytes, 0, 0);
-    if (h_id) push_int_or_str(b, row, F_ID, &v_id);
-    if (h_tag) push_int_or_str(b, row, F_TAG, &v_tag);
-    if (h_group) push_int_or_str(b, row, F_GROUP, &v_group);
-    if (parent != NONE32) batch_push_sparse(b, row, F_PARENT, VT_STR, 0, 0, parent);
-    if (h_file) push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, &v_file));
+    if (peer != NONE32) push_sparse_next(b, row, F_PEER, VT_STR, 0, peer);
+    if (h_bytes) push_sparse_next(b, row, F_BYTES, VT_INT, bytes, 0);
+    if (h_id) {
+        rec_get(r, F_ID, &v_id);
+        push_int_or_str(b, row, F_ID, &v_id);
+    }
+    if (h_tag) {
+        rec_get(r, F_TAG, &v_tag);
+        push_int_or_str(b, row, F_TAG, &v_tag);
+    }
+    if (h_group) {
+        rec_get(r, F_GROUP, &v_group);
+        push_int_or_str(b, row, F_GROUP, &v_group);
+    }
+    if (parent != NONE32) push_sparse_next(b, row, F_PARENT, VT_STR, 0, parent);
+    if (h_file) {
+        rec_get(r, F_FILE, &v_file);
+        push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, &v_file));
+    }
     if (h_line) push_next(b, row, F_LINE, VT_INT, line, 0);
     if (h_value) batch_push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
     uint8_t role = b->pend_role;
