@@ -320,49 +320,62 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
 {
     const char *p = *pp;
     if (depth > MAX_DEPTH) return fail(nd, p, "nesting too deep");
-    p = skip_ws(p + 1, e);
-    if (p < e && *p == '}') {
-        *pp = p + 1;
-        return true;
-    }
+    p++;
     uint32_t prev = NONE32;
     for (;;) {
-        if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
-        const char *keyat = p;
+        /* p is after the '{' or after the value of the key prev: the next
+         * key's token, predicted (see pred_match), or parsed */
+        const char *t = p, *keyat;
         uint32_t kid;
         KeyPred *kp = preds_after(nd, prev, parent);
-        if (LIKELY(pred_match(&kp[0], parent, p + 1, e))) {
+        if (LIKELY(pred_match(&kp[0], parent, t, e))) {
             kid = kp[0].kid;
-            p += 1 + kp[0].n;
-        } else if (prev != NONE32 && pred_match(&kp[1], parent, p + 1, e)) {
+            keyat = t + kp[0].q;
+            p = t + kp[0].n;
+        } else if (prev != NONE32 && pred_match(&kp[1], parent, t, e)) {
             kid = kp[1].kid;
-            p += 1 + kp[1].n;
-            KeyPred t = kp[0]; /* (the latest first) */
+            keyat = t + kp[1].q;
+            p = t + kp[1].n;
+            KeyPred tk = kp[0]; /* (the latest first) */
             kp[0] = kp[1];
-            kp[1] = t;
+            kp[1] = tk;
         } else {
+            if (prev == NONE32) {
+                p = skip_ws(p, e);
+                if (p < e && *p == '}') {
+                    *pp = p + 1;
+                    return true;
+                }
+            } else {
+                p = skip_ws(p, e);
+                if (p < e && *p == ',') {
+                    p = skip_ws(p + 1, e);
+                } else if (p < e && *p == '}') {
+                    *pp = p + 1;
+                    return true;
+                } else {
+                    return fail(nd, p, "expected ',' or '}'");
+                }
+            }
+            if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
+            keyat = p;
             const char *ks;
             size_t kn;
             size_t save = nd->slen;
-            bool raw = true;
             if (!parse_string(nd, &p, e, &ks, &kn)) return false;
-            raw = ks == keyat + 1; /* (no escape: the input's bytes) */
+            bool raw = ks == keyat + 1; /* (no escape: the input's bytes) */
             kid = nd_key_id(nd, parent, plen, ks, kn);
             nd->slen = save; /* a decoded key is not needed any more */
+            p = skip_ws(p, e);
+            if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
+            p = skip_ws(p + 1, e);
             /* (key_id may have moved nd->ki) */
             kp = preds_after(nd, prev, parent);
             if (prev != NONE32) kp[1] = kp[0];
-            if (raw) nd_pred_set(&kp[0], parent, ks, kn, kid);
+            if (raw) nd_pred_set(&kp[0], parent, t, (size_t)(p - t), (size_t)(keyat - t), kid);
             else kp[0].n = 0;
         }
         prev = kid;
-        if (LIKELY(p < e && *p == ':')) {
-            p++;
-        } else {
-            p = skip_ws(p, e);
-            if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
-            p++;
-        }
         if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
         if (p >= e) return fail(nd, p, "expected a value");
         const char *v0 = p;
@@ -423,17 +436,12 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             if (!put(nd, kid, v0, (size_t)(p - v0), V_NUM, false, 0, keyat)) return false;
         }
         }
-        if (UNLIKELY(p < e && *p != ',')) p = skip_ws(p, e);
-        if (LIKELY(p < e && *p == ',')) {
-            p++;
-            if (UNLIKELY(p < e && *p != '"')) p = skip_ws(p, e);
-            continue;
+        if (*p == '}') { /* (the common end; *p is readable: the window's slack) */
+            if (LIKELY(p < e)) {
+                *pp = p + 1;
+                return true;
+            }
         }
-        if (p < e && *p == '}') {
-            *pp = p + 1;
-            return true;
-        }
-        return fail(nd, p, "expected ',' or '}'");
     }
 }
 

@@ -187,25 +187,26 @@ uint32_t nd_key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t 
     return kid;
 }
 
-void nd_pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid)
+void nd_pred_set(KeyPred *kp, uint32_t parent, const char *t, size_t n, size_t q, uint32_t kid)
 {
     kp->n = 0;
-    if (kn + 1 > 16) return;
-    for (size_t i = 0; i < kn; i++) {
-        unsigned char c = (unsigned char)ks[i];
-        if (c == '"' || c == '\\' || c < 0x20) return;
+    if (n > 16 || q >= n) return;
+    /* the key's bytes, between its quotes: none may need decoding */
+    for (size_t i = q + 1; i < n && t[i] != '"'; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\\' || c < 0x20) return;
     }
     char b[16] = {0}, m[16] = {0};
-    memcpy(b, ks, kn);
-    b[kn] = '"';
-    memset(m, 0xFF, kn + 1);
+    memcpy(b, t, n);
+    memset(m, 0xFF, n);
     kp->w0 = ld8(b);
     kp->w1 = ld8(b + 8);
     kp->m0 = ld8(m);
     kp->m1 = ld8(m + 8);
     kp->kid = kid;
     kp->parent = parent;
-    kp->n = (uint32_t)(kn + 1);
+    kp->n = (uint32_t)n;
+    kp->q = (uint32_t)q;
 }
 
 bool nd_dup_key(Nd *nd, uint32_t kid, const char *at)
