@@ -446,31 +446,37 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
 }
 
 /* The first LF in [p, lim), or lim; *high is set when a byte >= 0x80 comes
- * before it. Reads in 16-byte blocks (the reader's window has slack). */
+ * before it. Reads in 32-byte blocks (the reader's window has slack). */
 static inline const char *find_lf(const char *p, const char *lim, bool *high)
 {
 #if defined(__SSE2__)
     const __m128i nl = _mm_set1_epi8('\n');
-    uint32_t hi = 0;
+    __m128i hi = _mm_setzero_si128(); /* the high bits of the blocks before */
     while (p < lim) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-        uint32_t h = (uint32_t)_mm_movemask_epi8(v);
-        size_t valid = (size_t)(lim - p);
-        if (valid < 16) {
-            m &= (1u << valid) - 1;
-            h &= (1u << valid) - 1;
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, nl)) |
+                     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, nl)) << 16;
+        if (UNLIKELY(lim - p < 32)) {
+            /* the window's last block: its bytes past lim are not the line's */
+            uint32_t valid = (1u << (lim - p)) - 1;
+            uint32_t h = ((uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16) & valid;
+            m &= valid;
+            const char *q = m ? p + __builtin_ctz(m) : lim;
+            if (m) h &= (1u << __builtin_ctz(m)) - 1;
+            *high = h != 0 || _mm_movemask_epi8(hi) != 0;
+            return q;
         }
         if (m) {
             unsigned i = (unsigned)__builtin_ctz(m);
-            hi |= h & ((1u << i) - 1);
-            *high = hi != 0;
+            uint32_t h = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
+            *high = (h & ((1u << i) - 1)) != 0 || _mm_movemask_epi8(hi) != 0;
             return p + i;
         }
-        hi |= h;
-        p += 16;
+        hi = _mm_or_si128(hi, _mm_or_si128(a, b));
+        p += 32;
     }
-    *high = hi != 0;
+    *high = _mm_movemask_epi8(hi) != 0;
     return lim;
 #else
     bool hi = false;
