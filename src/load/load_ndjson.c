@@ -275,7 +275,6 @@ static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, cons
     int f = k->field;
     if (LIKELY(k->fast && k->seen != nd->recno && !(nd->rec.has & (1u << f)))) {
         k->seen = nd->recno;
-        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
         if (isint) rec_set_int(&nd->rec, f, vp, vn, iv);
         else rec_set(&nd->rec, f, vp, vn, vt);
         nd->prio[f] = k->prio;
@@ -376,7 +375,7 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             else kp[0].n = 0;
         }
         prev = kid;
-        if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
+        if (UNLIKELY((unsigned char)*p <= ' ')) p = skip_ws(p, e); /* (*e is readable: the window's slack) */
         if (p >= e) return fail(nd, p, "expected a value");
         const char *v0 = p;
         switch (*p) {
@@ -418,7 +417,6 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             /* null = absent, but the key still counts for duplicates */
             if (nd->ki[kid].seen == nd->recno) return nd_dup_key(nd, kid, keyat);
             nd->ki[kid].seen = nd->recno;
-            if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
             break;
         default: {
             /* the common number, a positive integer of at most 18 digits:
@@ -487,6 +485,46 @@ static inline const char *find_lf(const char *p, const char *lim, bool *high)
 }
 
 
+/* The leaf keys of a record parsed whole, in its order (the first 64, for
+ * nd_missing_hint): walked again only for a rejection whose reason is
+ * shown, so that the parse need not note each key. *pp at its '{'. */
+static void walk_keys(Nd *nd, const char **pp, const char *e, size_t plen, uint32_t parent)
+{
+    const char *p = skip_ws(*pp + 1, e);
+    if (p < e && *p == '}') {
+        *pp = p + 1;
+        return;
+    }
+    while (p < e && *p == '"') {
+        const char *ks;
+        size_t kn;
+        size_t save = nd->slen;
+        if (!parse_string(nd, &p, e, &ks, &kn)) return;
+        uint32_t kid = nd_key_id(nd, parent, plen, ks, kn);
+        nd->slen = save;
+        p = skip_ws(skip_ws(p, e) + 1, e); /* (the colon) */
+        if (p < e && *p == '{') {
+            size_t nl = strtab_len(&nd->keys, kid);
+            if (nl + 2 > nd->kcap) {
+                size_t nc = nd->kcap ? nd->kcap : 256;
+                while (nc < nl + 2) nc *= 2;
+                nd->kbuf = xrealloc(nd->kbuf, nc);
+                nd->kcap = nc;
+            }
+            memcpy(nd->kbuf, strtab_str(&nd->keys, kid), nl);
+            nd->kbuf[nl] = '.';
+            walk_keys(nd, &p, e, nl + 1, kid);
+        } else {
+            if (!skip_value(nd, &p, e, 1)) return;
+            if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
+        }
+        p = skip_ws(p, e);
+        if (p < e && *p == ',') p = skip_ws(p + 1, e);
+        else break;
+    }
+    *pp = p + 1;
+}
+
 /* Parse and commit one line [s, e) (without its LF). */
 static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last, bool high)
 {
@@ -520,7 +558,6 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     }
     nd->slen = 0;
     nd->recno++;
-    nd->nrkeys = 0;
     rec_reset(&nd->rec);
     bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
@@ -537,7 +574,13 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     if (!batch_commit(b, &nd->rec, why, sizeof why)) {
         if (last) b->tail_incomplete = true;
         else {
-            if (batch_reject_shown(b, why)) nd_missing_hint(nd, why, sizeof why);
+            if (batch_reject_shown(b, why)) {
+                const char *o = skip_ws(s, e);
+                nd->nrkeys = 0;
+                nd->slen = 0;
+                walk_keys(nd, &o, e, 0, NONE32);
+                nd_missing_hint(nd, why, sizeof why);
+            }
             batch_reject(b, line, "%s", why);
         }
     }
@@ -636,7 +679,6 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = line0;
     nd->err[0] = 0;
@@ -662,7 +704,6 @@ bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = s;
     nd->err[0] = 0;

@@ -57,7 +57,7 @@ struct Nd {
     int prio[F__N];
     uint32_t holder[F__N]; /* key id holding each canonical field */
     uint64_t recno;
-    uint32_t rkeys[64]; /* the record's first 64 keys, in its order (for missing_hint) */
+    uint32_t rkeys[64]; /* the record's first 64 leaf keys, in its order (for missing_hint; walk_keys) */
     uint32_t nrkeys;
     const char *line0;
     char err[160];

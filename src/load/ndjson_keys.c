@@ -124,8 +124,9 @@ uint32_t nd_key_xid(Nd *nd, uint32_t kid)
 /* A record without ts or loc: what it has instead, as CSV says of its
  * header ("missing ts (--map ts=Time names no key of it; its keys are
  * 'timestmp', 'loc'; did you mean 'timestmp'?)"), into why. The keys are
- * this record assigned, in its order (rkeys), nested ones flattened. Built
- * only for a rejection whose reason is kept (batch_reject_shown). */
+ * this record assigned, in its order (rkeys, which load_ndjson.c's
+ * walk_keys fills), nested ones flattened. Built only for a rejection
+ * whose reason is kept (batch_reject_shown). */
 bool nd_missing_hint(Nd *nd, char *why, size_t cap)
 {
     int f = !strcmp(why, "missing ts") ? F_TS : !strcmp(why, "missing loc") ? F_LOC : -1;
@@ -227,7 +228,6 @@ bool nd_assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, cons
         return false;
     }
     k->seen = nd->recno;
-    if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
     Rec *r = &nd->rec;
     int f = k->field;
     if (f <= -10) {
@@ -278,7 +278,6 @@ bool nd_put_other(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, b
     KeyInfo *k = &nd->ki[kid];
     if (k->xfast && k->seen != nd->recno) {
         k->seen = nd->recno;
-        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
         if (isint) rec_add_extra_int(&nd->rec, nd_key_xid(nd, kid), vp, vn, iv);
         else rec_add_extra(&nd->rec, nd_key_xid(nd, kid), vp, vn, vt);
         return true;
