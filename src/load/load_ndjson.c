@@ -321,12 +321,12 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
     if (depth > MAX_DEPTH) return fail(nd, p, "nesting too deep");
     p++;
     uint32_t prev = NONE32;
+    KeyPred *kp = preds_after(nd, prev, parent);
     for (;;) {
         /* p is after the '{' or after the value of the key prev: the next
-         * key's token, predicted (see pred_match), or parsed */
+         * key's token, predicted (see pred_match) by kp, or parsed */
         const char *t = p, *keyat;
         uint32_t kid;
-        KeyPred *kp = preds_after(nd, prev, parent);
         if (LIKELY(pred_match(&kp[0], parent, t, e))) {
             kid = kp[0].kid;
             keyat = t + kp[0].q;
@@ -440,6 +440,7 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
                 return true;
             }
         }
+        kp = nd->ki[kid].next; /* (after the value: a nested object may have moved nd->ki) */
     }
 }
 

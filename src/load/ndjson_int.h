@@ -105,7 +105,8 @@ bool nd_dup_key(Nd *nd, uint32_t kid, const char *at);
 static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *t, const char *e)
 {
     /* (t + 16 is readable: the reader's window has slack past e) */
-    return kp->n && kp->parent == parent && (size_t)(e - t) >= kp->n && (ld8(t) & kp->m0) == kp->w0 &&
+    /* (n - 1 < e - t: n is not 0, and n bytes are left before e) */
+    return (uint64_t)kp->n - 1 < (uint64_t)(e - t) && kp->parent == parent && (ld8(t) & kp->m0) == kp->w0 &&
            (ld8(t + 8) & kp->m1) == kp->w1;
 }
 
