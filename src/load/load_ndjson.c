@@ -275,7 +275,6 @@ static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, cons
     int f = k->field;
     if (LIKELY(k->fast && k->seen != nd->recno && !(nd->rec.has & (1u << f)))) {
         k->seen = nd->recno;
-        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
         if (isint) rec_set_int(&nd->rec, f, vp, vn, iv);
         else rec_set(&nd->rec, f, vp, vn, vt);
         nd->prio[f] = k->prio;
@@ -320,50 +319,63 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
 {
     const char *p = *pp;
     if (depth > MAX_DEPTH) return fail(nd, p, "nesting too deep");
-    p = skip_ws(p + 1, e);
-    if (p < e && *p == '}') {
-        *pp = p + 1;
-        return true;
-    }
+    p++;
     uint32_t prev = NONE32;
+    KeyPred *kp = preds_after(nd, prev, parent);
     for (;;) {
-        if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
-        const char *keyat = p;
+        /* p is after the '{' or after the value of the key prev: the next
+         * key's token, predicted (see pred_match) by kp, or parsed */
+        const char *t = p, *keyat;
         uint32_t kid;
-        KeyPred *kp = preds_after(nd, prev, parent);
-        if (LIKELY(pred_match(&kp[0], parent, p + 1, e))) {
+        if (LIKELY(pred_match(&kp[0], parent, t, e))) {
             kid = kp[0].kid;
-            p += 1 + kp[0].n;
-        } else if (prev != NONE32 && pred_match(&kp[1], parent, p + 1, e)) {
+            keyat = t + kp[0].q;
+            p = t + kp[0].n;
+        } else if (prev != NONE32 && pred_match(&kp[1], parent, t, e)) {
             kid = kp[1].kid;
-            p += 1 + kp[1].n;
-            KeyPred t = kp[0]; /* (the latest first) */
+            keyat = t + kp[1].q;
+            p = t + kp[1].n;
+            KeyPred tk = kp[0]; /* (the latest first) */
             kp[0] = kp[1];
-            kp[1] = t;
+            kp[1] = tk;
         } else {
+            if (prev == NONE32) {
+                p = skip_ws(p, e);
+                if (p < e && *p == '}') {
+                    *pp = p + 1;
+                    return true;
+                }
+            } else {
+                p = skip_ws(p, e);
+                if (p < e && *p == ',') {
+                    p = skip_ws(p + 1, e);
+                } else if (p < e && *p == '}') {
+                    *pp = p + 1;
+                    return true;
+                } else {
+                    return fail(nd, p, "expected ',' or '}'");
+                }
+            }
+            if (p >= e || *p != '"') return fail(nd, p, "expected a key string");
+            keyat = p;
             const char *ks;
             size_t kn;
             size_t save = nd->slen;
-            bool raw = true;
             if (!parse_string(nd, &p, e, &ks, &kn)) return false;
-            raw = ks == keyat + 1; /* (no escape: the input's bytes) */
+            bool raw = ks == keyat + 1; /* (no escape: the input's bytes) */
             kid = nd_key_id(nd, parent, plen, ks, kn);
             nd->slen = save; /* a decoded key is not needed any more */
+            p = skip_ws(p, e);
+            if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
+            p = skip_ws(p + 1, e);
             /* (key_id may have moved nd->ki) */
             kp = preds_after(nd, prev, parent);
             if (prev != NONE32) kp[1] = kp[0];
-            if (raw) nd_pred_set(&kp[0], parent, ks, kn, kid);
+            if (raw) nd_pred_set(&kp[0], parent, t, (size_t)(p - t), (size_t)(keyat - t), kid);
             else kp[0].n = 0;
         }
         prev = kid;
-        if (LIKELY(p < e && *p == ':')) {
-            p++;
-        } else {
-            p = skip_ws(p, e);
-            if (p >= e || *p != ':') return fail(nd, p, "expected ':' after key");
-            p++;
-        }
-        if (UNLIKELY(p < e && (unsigned char)*p <= ' ')) p = skip_ws(p, e);
+        if (UNLIKELY((unsigned char)*p <= ' ')) p = skip_ws(p, e); /* (*e is readable: the window's slack) */
         if (p >= e) return fail(nd, p, "expected a value");
         const char *v0 = p;
         switch (*p) {
@@ -405,7 +417,6 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             /* null = absent, but the key still counts for duplicates */
             if (nd->ki[kid].seen == nd->recno) return nd_dup_key(nd, kid, keyat);
             nd->ki[kid].seen = nd->recno;
-            if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
             break;
         default: {
             /* the common number, a positive integer of at most 18 digits:
@@ -423,46 +434,48 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
             if (!put(nd, kid, v0, (size_t)(p - v0), V_NUM, false, 0, keyat)) return false;
         }
         }
-        if (UNLIKELY(p < e && *p != ',')) p = skip_ws(p, e);
-        if (LIKELY(p < e && *p == ',')) {
-            p++;
-            if (UNLIKELY(p < e && *p != '"')) p = skip_ws(p, e);
-            continue;
+        if (*p == '}') { /* (the common end; *p is readable: the window's slack) */
+            if (LIKELY(p < e)) {
+                *pp = p + 1;
+                return true;
+            }
         }
-        if (p < e && *p == '}') {
-            *pp = p + 1;
-            return true;
-        }
-        return fail(nd, p, "expected ',' or '}'");
+        kp = nd->ki[kid].next; /* (after the value: a nested object may have moved nd->ki) */
     }
 }
 
 /* The first LF in [p, lim), or lim; *high is set when a byte >= 0x80 comes
- * before it. Reads in 16-byte blocks (the reader's window has slack). */
+ * before it. Reads in 32-byte blocks (the reader's window has slack). */
 static inline const char *find_lf(const char *p, const char *lim, bool *high)
 {
 #if defined(__SSE2__)
     const __m128i nl = _mm_set1_epi8('\n');
-    uint32_t hi = 0;
+    __m128i hi = _mm_setzero_si128(); /* the high bits of the blocks before */
     while (p < lim) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl));
-        uint32_t h = (uint32_t)_mm_movemask_epi8(v);
-        size_t valid = (size_t)(lim - p);
-        if (valid < 16) {
-            m &= (1u << valid) - 1;
-            h &= (1u << valid) - 1;
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+        uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, nl)) |
+                     (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, nl)) << 16;
+        if (UNLIKELY(lim - p < 32)) {
+            /* the window's last block: its bytes past lim are not the line's */
+            uint32_t valid = (1u << (lim - p)) - 1;
+            uint32_t h = ((uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16) & valid;
+            m &= valid;
+            const char *q = m ? p + __builtin_ctz(m) : lim;
+            if (m) h &= (1u << __builtin_ctz(m)) - 1;
+            *high = h != 0 || _mm_movemask_epi8(hi) != 0;
+            return q;
         }
         if (m) {
             unsigned i = (unsigned)__builtin_ctz(m);
-            hi |= h & ((1u << i) - 1);
-            *high = hi != 0;
+            uint32_t h = (uint32_t)_mm_movemask_epi8(a) | (uint32_t)_mm_movemask_epi8(b) << 16;
+            *high = (h & ((1u << i) - 1)) != 0 || _mm_movemask_epi8(hi) != 0;
             return p + i;
         }
-        hi |= h;
-        p += 16;
+        hi = _mm_or_si128(hi, _mm_or_si128(a, b));
+        p += 32;
     }
-    *high = hi != 0;
+    *high = _mm_movemask_epi8(hi) != 0;
     return lim;
 #else
     bool hi = false;
@@ -472,6 +485,46 @@ static inline const char *find_lf(const char *p, const char *lim, bool *high)
 #endif
 }
 
+
+/* The leaf keys of a record parsed whole, in its order (the first 64, for
+ * nd_missing_hint): walked again only for a rejection whose reason is
+ * shown, so that the parse need not note each key. *pp at its '{'. */
+static void walk_keys(Nd *nd, const char **pp, const char *e, size_t plen, uint32_t parent)
+{
+    const char *p = skip_ws(*pp + 1, e);
+    if (p < e && *p == '}') {
+        *pp = p + 1;
+        return;
+    }
+    while (p < e && *p == '"') {
+        const char *ks;
+        size_t kn;
+        size_t save = nd->slen;
+        if (!parse_string(nd, &p, e, &ks, &kn)) return;
+        uint32_t kid = nd_key_id(nd, parent, plen, ks, kn);
+        nd->slen = save;
+        p = skip_ws(skip_ws(p, e) + 1, e); /* (the colon) */
+        if (p < e && *p == '{') {
+            size_t nl = strtab_len(&nd->keys, kid);
+            if (nl + 2 > nd->kcap) {
+                size_t nc = nd->kcap ? nd->kcap : 256;
+                while (nc < nl + 2) nc *= 2;
+                nd->kbuf = xrealloc(nd->kbuf, nc);
+                nd->kcap = nc;
+            }
+            memcpy(nd->kbuf, strtab_str(&nd->keys, kid), nl);
+            nd->kbuf[nl] = '.';
+            walk_keys(nd, &p, e, nl + 1, kid);
+        } else {
+            if (!skip_value(nd, &p, e, 1)) return;
+            if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
+        }
+        p = skip_ws(p, e);
+        if (p < e && *p == ',') p = skip_ws(p + 1, e);
+        else break;
+    }
+    *pp = p + 1;
+}
 
 /* Parse and commit one line [s, e) (without its LF). */
 static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, bool last, bool high)
@@ -506,7 +559,6 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     }
     nd->slen = 0;
     nd->recno++;
-    nd->nrkeys = 0;
     rec_reset(&nd->rec);
     bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
@@ -523,7 +575,13 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     if (!batch_commit(b, &nd->rec, why, sizeof why)) {
         if (last) b->tail_incomplete = true;
         else {
-            if (batch_reject_shown(b, why)) nd_missing_hint(nd, why, sizeof why);
+            if (batch_reject_shown(b, why)) {
+                const char *o = skip_ws(s, e);
+                nd->nrkeys = 0;
+                nd->slen = 0;
+                walk_keys(nd, &o, e, 0, NONE32);
+                nd_missing_hint(nd, why, sizeof why);
+            }
             batch_reject(b, line, "%s", why);
         }
     }
@@ -622,7 +680,6 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = line0;
     nd->err[0] = 0;
@@ -648,7 +705,6 @@ bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end)
     }
     nd->slen = 0;
     nd->recno++;
-    nd->nrkeys = 0;
     nd->cxhas = 0;
     nd->line0 = s;
     nd->err[0] = 0;

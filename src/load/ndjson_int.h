@@ -7,14 +7,16 @@
 
 #include "load_int.h"
 
-/* A key predicted to come next in an object (see parse_object): its bytes
- * in the input and its closing quote (n of them, 1..16) as two words
- * under masks, its key id, and the key id of the object (parent) for
- * which it was learned. n == 0: no prediction. */
+/* A key predicted to come next in an object (see parse_object): the bytes
+ * from the end of the value before it (or from the object's '{') to the
+ * start of its own value -- separator, key, colon and the spaces between,
+ * such as `,"dur":` -- (n of them, 1..16) as two words under masks; its
+ * opening quote at offset q; its key id, and the key id of the object
+ * (parent) for which it was learned. n == 0: no prediction. */
 typedef struct {
     uint64_t w0, w1, m0, m1;
     uint32_t kid, parent;
-    uint32_t n;
+    uint32_t n, q;
 } KeyPred;
 
 typedef struct {
@@ -55,7 +57,7 @@ struct Nd {
     int prio[F__N];
     uint32_t holder[F__N]; /* key id holding each canonical field */
     uint64_t recno;
-    uint32_t rkeys[64]; /* the record's first 64 keys, in its order (for missing_hint) */
+    uint32_t rkeys[64]; /* the record's first 64 leaf keys, in its order (for missing_hint; walk_keys) */
     uint32_t nrkeys;
     const char *line0;
     char err[160];
@@ -76,9 +78,10 @@ bool nd_missing_hint(Nd *nd, char *why, size_t cap);
 
 /* The key id of a key read (see load_ndjson.c's parse_object) */
 uint32_t nd_key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t kn);
-/* Learn kid (the key ks[0..kn) of an object whose key is parent) as the
- * prediction kp (none when its text is not its input bytes or too long) */
-void nd_pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid);
+/* Learn kid (a key of an object whose key is parent) as the prediction kp
+ * from its token t[0..n), its opening quote at t[q] (none when the key's
+ * text is not its input bytes or the token is longer than 16 bytes) */
+void nd_pred_set(KeyPred *kp, uint32_t parent, const char *t, size_t n, size_t q, uint32_t kid);
 /* A value of key kid: into the record (false: the reason in nd->err) */
 bool nd_assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, const char *at);
 /* nd_assign of an extra field (NDJSON) inline, or nd_assign; isint: the
@@ -89,19 +92,22 @@ bool nd_dup_key(Nd *nd, uint32_t kid, const char *at);
 
 /* Key prediction. The records of a file repeat their keys in one order
  * (with a few optional ones), so the key after key K (or the first key of
- * an object) is most often one of the two that followed it before: its
- * bytes are compared with the input's in two word loads, which stands for
+ * an object) is most often one of the two that followed it before: the
+ * bytes of its token (`,"dur":`, `, "dur": ` -- the separator, the key
+ * and the colon as they were written) are compared with the input's in
+ * two word loads, which stands for scanning the separator and colon,
  * parsing the key string and looking it up (nd_key_id). Only a key whose
  * bytes hold no quote, backslash or control character is predicted (its
- * text in the input is then its decoded text), of at most 15 bytes. A
- * prediction is also keyed by the object it was learned in (parent): a
- * key id names a flattened name, which a nested key "b" of "a" and a
- * top-level key "a.b" share. */
-static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *q, const char *e)
+ * text in the input is then its decoded text), with a token of at most 16
+ * bytes. A prediction is also keyed by the object it was learned in
+ * (parent): a key id names a flattened name, which a nested key "b" of
+ * "a" and a top-level key "a.b" share. */
+static inline bool pred_match(const KeyPred *kp, uint32_t parent, const char *t, const char *e)
 {
-    /* (q + 16 is readable: the reader's window has slack past e) */
-    return kp->n && kp->parent == parent && (size_t)(e - q) >= kp->n && (ld8(q) & kp->m0) == kp->w0 &&
-           (ld8(q + 8) & kp->m1) == kp->w1;
+    /* (t + 16 is readable: the reader's window has slack past e) */
+    /* (n - 1 < e - t: n is not 0, and n bytes are left before e) */
+    return (uint64_t)kp->n - 1 < (uint64_t)(e - t) && kp->parent == parent && (ld8(t) & kp->m0) == kp->w0 &&
+           (ld8(t + 8) & kp->m1) == kp->w1;
 }
 
 /* the predictions for the key after prev (NONE32: the object's first key) */

@@ -124,8 +124,9 @@ uint32_t nd_key_xid(Nd *nd, uint32_t kid)
 /* A record without ts or loc: what it has instead, as CSV says of its
  * header ("missing ts (--map ts=Time names no key of it; its keys are
  * 'timestmp', 'loc'; did you mean 'timestmp'?)"), into why. The keys are
- * this record assigned, in its order (rkeys), nested ones flattened. Built
- * only for a rejection whose reason is kept (batch_reject_shown). */
+ * this record assigned, in its order (rkeys, which load_ndjson.c's
+ * walk_keys fills), nested ones flattened. Built only for a rejection
+ * whose reason is kept (batch_reject_shown). */
 bool nd_missing_hint(Nd *nd, char *why, size_t cap)
 {
     int f = !strcmp(why, "missing ts") ? F_TS : !strcmp(why, "missing loc") ? F_LOC : -1;
@@ -187,25 +188,26 @@ uint32_t nd_key_id(Nd *nd, uint32_t parent, size_t plen, const char *ks, size_t 
     return kid;
 }
 
-void nd_pred_set(KeyPred *kp, uint32_t parent, const char *ks, size_t kn, uint32_t kid)
+void nd_pred_set(KeyPred *kp, uint32_t parent, const char *t, size_t n, size_t q, uint32_t kid)
 {
     kp->n = 0;
-    if (kn + 1 > 16) return;
-    for (size_t i = 0; i < kn; i++) {
-        unsigned char c = (unsigned char)ks[i];
-        if (c == '"' || c == '\\' || c < 0x20) return;
+    if (n > 16 || q >= n) return;
+    /* the key's bytes, between its quotes: none may need decoding */
+    for (size_t i = q + 1; i < n && t[i] != '"'; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\\' || c < 0x20) return;
     }
     char b[16] = {0}, m[16] = {0};
-    memcpy(b, ks, kn);
-    b[kn] = '"';
-    memset(m, 0xFF, kn + 1);
+    memcpy(b, t, n);
+    memset(m, 0xFF, n);
     kp->w0 = ld8(b);
     kp->w1 = ld8(b + 8);
     kp->m0 = ld8(m);
     kp->m1 = ld8(m + 8);
     kp->kid = kid;
     kp->parent = parent;
-    kp->n = (uint32_t)(kn + 1);
+    kp->n = (uint32_t)n;
+    kp->q = (uint32_t)q;
 }
 
 bool nd_dup_key(Nd *nd, uint32_t kid, const char *at)
@@ -226,7 +228,6 @@ bool nd_assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, cons
         return false;
     }
     k->seen = nd->recno;
-    if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
     Rec *r = &nd->rec;
     int f = k->field;
     if (f <= -10) {
@@ -277,7 +278,6 @@ bool nd_put_other(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, b
     KeyInfo *k = &nd->ki[kid];
     if (k->xfast && k->seen != nd->recno) {
         k->seen = nd->recno;
-        if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
         if (isint) rec_add_extra_int(&nd->rec, nd_key_xid(nd, kid), vp, vn, iv);
         else rec_add_extra(&nd->rec, nd_key_xid(nd, kid), vp, vn, vt);
         return true;
