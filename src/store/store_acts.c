@@ -123,6 +123,9 @@ typedef struct {
     ActEv *moves;
     size_t nmoves;
     bool groups;
+    /* per activity: whether it joins several pairs (NULL: none does); one
+     * pair's events are on one location, in time order already */
+    uint8_t *multi;
 } ActCtx;
 
 static void act_assign_worker(void *ctx, int w, int nw)
@@ -166,7 +169,7 @@ static void act_detail_worker(void *ctx, int w, int nw)
         Activity *Ac = &s->acts[a];
         uint32_t *v = s->act_ev + s->act_off[a];
         size_t m = s->act_off[a + 1] - s->act_off[a];
-        if (!events_sorted(v, m, s->ts, s->dur)) {
+        if (A->multi && A->multi[a] && !events_sorted(v, m, s->ts, s->dur)) {
             if (m > tcap) {
                 tcap = m;
                 tmp = xrealloc(tmp, tcap * sizeof *tmp);
@@ -174,23 +177,33 @@ static void act_detail_worker(void *ctx, int w, int nw)
             sort_events(v, tmp, m, s->ts, s->dur);
         }
         Ac->nev = (uint32_t)m;
+        /* the ends of the open intervals: a stack sorted by end, the
+         * smallest on top (nested intervals, the usual case, push on top
+         * and pop from it), made a min-heap for the rest of the activity
+         * when an end would go deeper than a few places; either holds the
+         * same ends, so the depth (their count) is the same */
         size_t hn = 0;
+        bool isheap = false;
         for (size_t i = 0; i < m; i++) {
             uint32_t e = v[i];
             int64_t t = s->ts[e];
-            /* pop the intervals that ended at or before t (a min-heap of ends) */
-            while (hn && heap[0] <= t) {
-                heap[0] = heap[--hn];
-                size_t j = 0;
-                for (;;) {
-                    size_t l = 2 * j + 1, r = l + 1, sm = j;
-                    if (l < hn && heap[l] < heap[sm]) sm = l;
-                    if (r < hn && heap[r] < heap[sm]) sm = r;
-                    if (sm == j) break;
-                    int64_t x = heap[j];
-                    heap[j] = heap[sm];
-                    heap[sm] = x;
-                    j = sm;
+            if (LIKELY(!isheap)) {
+                while (hn && heap[hn - 1] <= t) hn--;
+            } else {
+                /* pop the intervals that ended at or before t (a min-heap of ends) */
+                while (hn && heap[0] <= t) {
+                    heap[0] = heap[--hn];
+                    size_t j = 0;
+                    for (;;) {
+                        size_t l = 2 * j + 1, r = l + 1, sm = j;
+                        if (l < hn && heap[l] < heap[sm]) sm = l;
+                        if (r < hn && heap[r] < heap[sm]) sm = r;
+                        if (sm == j) break;
+                        int64_t x = heap[j];
+                        heap[j] = heap[sm];
+                        heap[sm] = x;
+                        j = sm;
+                    }
                 }
             }
             uint16_t d = hn > 65535 ? 65535 : (uint16_t)hn;
@@ -201,14 +214,33 @@ static void act_detail_worker(void *ctx, int w, int nw)
                     hcap = hcap ? hcap * 2 : 64;
                     heap = xrealloc(heap, hcap * sizeof *heap);
                 }
+                int64_t x = t + s->dur[e];
+                if (LIKELY(!isheap)) {
+                    size_t j = hn;
+                    while (j && heap[j - 1] < x && hn - j < 8) j--;
+                    if (!j || heap[j - 1] >= x) {
+                        for (size_t q = hn; q > j; q--) heap[q] = heap[q - 1];
+                        heap[j] = x;
+                        hn++;
+                        goto pushed;
+                    }
+                    /* (ascending: a min-heap) */
+                    for (size_t lo = 0, hi = hn; lo + 1 < hi; lo++, hi--) {
+                        int64_t y = heap[lo];
+                        heap[lo] = heap[hi - 1];
+                        heap[hi - 1] = y;
+                    }
+                    isheap = true;
+                }
                 size_t j = hn++;
-                heap[j] = t + s->dur[e];
+                heap[j] = x;
                 while (j > 0 && heap[(j - 1) / 2] > heap[j]) {
-                    int64_t x = heap[j];
+                    int64_t y = heap[j];
                     heap[j] = heap[(j - 1) / 2];
-                    heap[(j - 1) / 2] = x;
+                    heap[(j - 1) / 2] = y;
                     j = (j - 1) / 2;
                 }
+            pushed:;
             }
             int64_t en = t + s->dur[e];
             if (en > Ac->last_end) Ac->last_end = en;
@@ -570,7 +602,13 @@ void build_activities(Build *B, bool groups)
     ac.moves = moves.v;
     ac.nmoves = moves.len;
     ac.groups = groups;
+    if (unions) {
+        ac.multi = xcalloc((size_t)nr + 1, 1);
+        for (uint32_t p = 0; p < np; p++)
+            if (B->uf[p] != p && act_of_root[B->uf[p]] != NONE32) ac.multi[act_of_root[B->uf[p]]] = 1;
+    }
     par_run(B->threads, act_rest_worker, &ac);
+    free(ac.multi);
     s->max_depth = (uint16_t)atomic_load(&B->max_depth);
     VEC_FREE(moves);
     free(act_of_root);
