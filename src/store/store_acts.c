@@ -169,7 +169,8 @@ static void act_detail_worker(void *ctx, int w, int nw)
         Activity *Ac = &s->acts[a];
         uint32_t *v = s->act_ev + s->act_off[a];
         size_t m = s->act_off[a + 1] - s->act_off[a];
-        if (A->multi && A->multi[a] && !events_sorted(v, m, s->ts, s->dur)) {
+        bool multi = A->multi && A->multi[a];
+        if (multi && !events_sorted(v, m, s->ts, s->dur)) {
             if (m > tcap) {
                 tcap = m;
                 tmp = xrealloc(tmp, tcap * sizeof *tmp);
@@ -245,11 +246,12 @@ static void act_detail_worker(void *ctx, int w, int nw)
             int64_t en = t + s->dur[e];
             if (en > Ac->last_end) Ac->last_end = en;
             if (s->kind[e] == K_END) Ac->end_ev = e;
-            if (seen_loc[s->loc[e]] != a) {
+            if (multi && seen_loc[s->loc[e]] != a) {
                 seen_loc[s->loc[e]] = (uint32_t)a;
                 Ac->nlocs++;
             }
         }
+        if (!multi && m) Ac->nlocs = 1; /* (one pair: one location) */
         if (m) Ac->first_ts = s->ts[v[0]];
     }
     unsigned cur = atomic_load(&B->max_depth);
