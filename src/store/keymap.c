@@ -15,6 +15,19 @@ void km_init(KeyMap *m)
     m->slots = xcalloc(256, sizeof(uint32_t));
 }
 
+void km_reserve(KeyMap *m, uint32_t n)
+{
+    if (m->n || n <= 128) return;
+    uint64_t ns = 256;
+    while (ns < (uint64_t)n * 2) ns *= 2;
+    if (ns > (uint64_t)1 << 31) return; /* (grown as it fills instead) */
+    free(m->slots);
+    m->slots = xcalloc((size_t)ns, sizeof(uint32_t));
+    m->mask = (uint32_t)(ns - 1);
+    m->k = xrealloc(m->k, (size_t)n * 3 * sizeof(uint64_t));
+    m->cap = n;
+}
+
 void km_free(KeyMap *m)
 {
     free(m->k);

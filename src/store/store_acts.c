@@ -302,20 +302,15 @@ static void act_moves_parents(ActCtx *A)
     /* parents: an explicit `parent` label (the activity with that label at
      * the event's location, else the only activity with that label), else
      * the activity of the spawn event that created it */
-    KeyMap bylabel;
-    km_init(&bylabel);
-    uint32_t *label_act = NULL;
-    size_t lcap = 0;
+    /* per label string id: the activity with that label (0: none, else
+     * the activity + 1; UINT32_MAX once two have it). Labels are interned
+     * last, a range of the dictionary: calloc's pages past them untouched */
+    uint32_t nls = s->strs.count;
+    uint32_t *label_act = xcalloc((size_t)nls + 1, sizeof(uint32_t));
     for (uint32_t a = 0; a < nr; a++) {
-        if (s->acts[a].label == NONE32) continue;
-        bool created;
-        uint32_t id = km_get(&bylabel, s->acts[a].label, 0, 0, true, &created);
-        if (id >= lcap) {
-            lcap = lcap ? lcap * 2 : 256;
-            while (lcap <= id) lcap *= 2;
-            label_act = xrealloc(label_act, lcap * sizeof(uint32_t));
-        }
-        label_act[id] = created ? a : NONE32; /* NONE32 once ambiguous */
+        uint32_t lab = s->acts[a].label;
+        if (lab == NONE32 || lab >= nls) continue;
+        label_act[lab] = label_act[lab] ? UINT32_MAX : a + 1;
     }
     if (parc) {
         /* each activity's first event (in its order) that names a parent */
@@ -347,10 +342,7 @@ static void act_moves_parents(ActCtx *A)
             uint32_t pa = NONE32;
             uint32_t p = gp_get(B, s->loc[pev[a]], lab, false);
             if (p != NONE32) pa = act_of_root[uf_find(B->uf, p)];
-            if (pa == NONE32) {
-                uint32_t id = km_get(&bylabel, lab, 0, 0, false, NULL);
-                if (id != NONE32) pa = label_act[id];
-            }
+            if (pa == NONE32 && lab < nls && label_act[lab] && label_act[lab] != UINT32_MAX) pa = label_act[lab] - 1;
             if (pa == NONE32) Ac->parent_label = lab;
             Ac->parent = pa;
         }
@@ -363,7 +355,6 @@ static void act_moves_parents(ActCtx *A)
             Ac->parent = s->act[Ac->spawn_ev];
         if (Ac->parent == a) Ac->parent = NONE32;
     }
-    km_free(&bylabel);
     free(label_act);
 }
 

@@ -570,6 +570,12 @@ Store *store_build(Batch **bs, size_t nb, int threads)
 
     /* 3. global pairs; 4. row placement */
     km_init(&B->pairs);
+    {
+        /* (as many as the batches' pairs at most: no rehash as it fills) */
+        uint64_t np = 0;
+        for (size_t b = 0; b < nb; b++) np += bs[b]->npairs;
+        if (np < UINT32_MAX / 4) km_reserve(&B->pairs, (uint32_t)np);
+    }
     uint32_t *loc_total = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
     for (size_t b = 0; b < nb; b++) {
         Batch *bt = bs[b];
