@@ -164,18 +164,24 @@ static void act_detail_worker(void *ctx, int w, int nw)
     uint32_t *tmp = NULL;
     size_t tcap = 0;
     unsigned maxd = 0;
+    /* (the store's arrays read once: the loop's stores could alias them) */
+    const int64_t *ts = s->ts, *dur = s->dur;
+    const uint16_t *kind = s->kind;
+    const uint8_t *flags = s->flags;
+    const uint32_t *locs = s->loc;
+    uint16_t *depth = s->depth;
     size_t a;
     while ((a = jobq_next(&B->q)) != (size_t)-1) {
         Activity *Ac = &s->acts[a];
         uint32_t *v = s->act_ev + s->act_off[a];
         size_t m = s->act_off[a + 1] - s->act_off[a];
         bool multi = A->multi && A->multi[a];
-        if (multi && !events_sorted(v, m, s->ts, s->dur)) {
+        if (multi && !events_sorted(v, m, ts, dur)) {
             if (m > tcap) {
                 tcap = m;
                 tmp = xrealloc(tmp, tcap * sizeof *tmp);
             }
-            sort_events(v, tmp, m, s->ts, s->dur);
+            sort_events(v, tmp, m, ts, dur);
         }
         Ac->nev = (uint32_t)m;
         /* the ends of the open intervals: a stack sorted by end, the
@@ -185,9 +191,11 @@ static void act_detail_worker(void *ctx, int w, int nw)
          * same ends, so the depth (their count) is the same */
         size_t hn = 0;
         bool isheap = false;
+        int64_t last_end = Ac->last_end;
+        uint32_t end_ev = Ac->end_ev;
         for (size_t i = 0; i < m; i++) {
             uint32_t e = v[i];
-            int64_t t = s->ts[e];
+            int64_t t = ts[e];
             if (LIKELY(!isheap)) {
                 while (hn && heap[hn - 1] <= t) hn--;
             } else {
@@ -208,14 +216,15 @@ static void act_detail_worker(void *ctx, int w, int nw)
                 }
             }
             uint16_t d = hn > 65535 ? 65535 : (uint16_t)hn;
-            s->depth[e] = d;
+            depth[e] = d;
             if (d > maxd) maxd = d;
-            if ((s->flags[e] & EVF_DUR) && s->kind[e] != K_MSG) {
+            uint16_t k = kind[e];
+            if ((flags[e] & EVF_DUR) && k != K_MSG) {
                 if (hn == hcap) {
                     hcap = hcap ? hcap * 2 : 64;
                     heap = xrealloc(heap, hcap * sizeof *heap);
                 }
-                int64_t x = t + s->dur[e];
+                int64_t x = t + dur[e];
                 if (LIKELY(!isheap)) {
                     size_t j = hn;
                     while (j && heap[j - 1] < x && hn - j < 8) j--;
@@ -243,16 +252,18 @@ static void act_detail_worker(void *ctx, int w, int nw)
                 }
             pushed:;
             }
-            int64_t en = t + s->dur[e];
-            if (en > Ac->last_end) Ac->last_end = en;
-            if (s->kind[e] == K_END) Ac->end_ev = e;
-            if (multi && seen_loc[s->loc[e]] != a) {
-                seen_loc[s->loc[e]] = (uint32_t)a;
+            int64_t en = t + dur[e];
+            if (en > last_end) last_end = en;
+            if (k == K_END) end_ev = e;
+            if (multi && seen_loc[locs[e]] != a) {
+                seen_loc[locs[e]] = (uint32_t)a;
                 Ac->nlocs++;
             }
         }
+        Ac->last_end = last_end;
+        Ac->end_ev = end_ev;
         if (!multi && m) Ac->nlocs = 1; /* (one pair: one location) */
-        if (m) Ac->first_ts = s->ts[v[0]];
+        if (m) Ac->first_ts = ts[v[0]];
     }
     unsigned cur = atomic_load(&B->max_depth);
     while (maxd > cur && !atomic_compare_exchange_weak(&B->max_depth, &cur, maxd)) {

@@ -188,6 +188,28 @@ static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, si
     free(done);
 }
 
+_Static_assert(K_SEND == 1 && K_RECV == 2 && K_MSG == 3, "count_comm counts kinds 1 to 3");
+
+/* The number of send, recv and msg kinds in k[0..n): four 16-bit kinds a
+ * 64-bit word, each lane tested without a branch (kinds 1 to 3 are those
+ * with no bit above the lowest two set, and one of those two set). */
+static size_t count_comm(const uint16_t *k, size_t n)
+{
+    const uint64_t LO15 = 0x7FFF7FFF7FFF7FFFULL, HI = 0x8000800080008000ULL;
+    /* (the lanes of x that are zero: their high bit) */
+#define ZERO_LANES(x) (~((((x) & LO15) + LO15) | (x)) & HI)
+    size_t c = 0, e = 0;
+    for (; e + 4 <= n; e += 4) {
+        uint64_t w;
+        memcpy(&w, k + e, 8);
+        uint64_t above = w & 0xFFFCFFFCFFFCFFFCULL, low = w & 0x0003000300030003ULL;
+        c += popcount64(ZERO_LANES(above) & ~ZERO_LANES(low));
+    }
+#undef ZERO_LANES
+    for (; e < n; e++) c += (uint16_t)(k[e] - K_SEND) <= K_MSG - K_SEND;
+    return c;
+}
+
 static bool cur_key(ColCur *cc, size_t e, uint64_t *type, uint64_t *payload)
 {
     size_t k;
@@ -212,11 +234,7 @@ void build_messages(Store *s)
                  *tagc = store_canon_col(s, F_TAG);
     /* the communication events, in event order (counted first: every
      * array below is sized once, on huge pages when big) */
-    size_t nc = 0;
-    for (size_t e = 0; e < n; e++) {
-        uint16_t k = s->kind[e];
-        nc += k == K_SEND || k == K_RECV || k == K_MSG;
-    }
+    size_t nc = count_comm(s->kind, n);
     VEC(uint32_t) ce = {xmalloc_big((nc + 1) * sizeof(uint32_t)), 0, nc + 1};
     for (size_t e = 0; e < n && ce.len < nc; e++) {
         uint16_t k = s->kind[e];

@@ -200,9 +200,17 @@ void locsort_worker(void *ctx, int w, int nw)
     size_t l;
     while ((l = jobq_next(&B->q)) != (size_t)-1) {
         size_t a = s->locs[l].first, m = s->locs[l].count;
-        for (size_t i = a; i < a + m; i++) s->loc[i] = (uint32_t)l;
+        /* (the location marked and its order checked in one pass: i0, the
+         * first event out of order) */
+        uint32_t *lc = s->loc;
+        const int64_t *ts = s->ts, *du = s->dur;
+        if (m) lc[a] = (uint32_t)l;
         size_t i0 = a + 1;
-        while (i0 < a + m && !ev_before_raw(s->ts, s->dur, (uint32_t)i0, (uint32_t)(i0 - 1))) i0++;
+        for (; i0 < a + m; i0++) {
+            lc[i0] = (uint32_t)l;
+            if (ts[i0] < ts[i0 - 1] || (ts[i0] == ts[i0 - 1] && du[i0] > du[i0 - 1])) break;
+        }
+        for (size_t i = i0; i < a + m; i++) lc[i] = (uint32_t)l;
         if (i0 >= a + m) { /* already in order */
             pair_firsts(B, a, m);
             continue;
