@@ -17,15 +17,15 @@ void km_init(KeyMap *m)
 
 void km_reserve(KeyMap *m, uint32_t n)
 {
-    if (m->n || n <= 128) return;
-    uint64_t ns = 256;
-    while (ns < (uint64_t)n * 2) ns *= 2;
-    if (ns > (uint64_t)1 << 31) return; /* (grown as it fills instead) */
+    if (m->n || n <= 256 || n > (1u << 29)) return;
+    /* (the sizes growth gives for n keys: powers of two) */
+    uint32_t cap = 256;
+    while (cap < n) cap *= 2;
     free(m->slots);
-    m->slots = xcalloc((size_t)ns, sizeof(uint32_t));
-    m->mask = (uint32_t)(ns - 1);
-    m->k = xrealloc(m->k, (size_t)n * 3 * sizeof(uint64_t));
-    m->cap = n;
+    m->slots = xcalloc((size_t)cap * 2, sizeof(uint32_t));
+    m->mask = cap * 2 - 1;
+    m->k = xrealloc(m->k, (size_t)cap * 3 * sizeof(uint64_t));
+    m->cap = cap;
 }
 
 void km_free(KeyMap *m)

@@ -582,10 +582,12 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     /* 3. global pairs; 4. row placement */
     km_init(&B->pairs);
     {
-        /* (as many as the batches' pairs at most: no rehash as it fills) */
-        uint64_t np = 0;
-        for (size_t b = 0; b < nb; b++) np += bs[b]->npairs;
-        if (np < UINT32_MAX / 4) km_reserve(&B->pairs, (uint32_t)np);
+        /* (at least as many as the largest batch's pairs: no rehash while
+         * those go in, and no more room than growing would give) */
+        uint32_t np = 0;
+        for (size_t b = 0; b < nb; b++)
+            if (bs[b]->npairs > np) np = bs[b]->npairs;
+        km_reserve(&B->pairs, np);
     }
     uint32_t *loc_total = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
     for (size_t b = 0; b < nb; b++) {
