@@ -5,8 +5,9 @@
  * the pair at its destination; a spawn creates one), the activities' order
  * (home location; those with an explicit place first, by it; first time,
  * label, pair), the act column, the
- * per-activity index act_ev (a parallel counting sort), depths (a min-heap
- * of open interval ends per activity, in parallel), moves, parents; it
+ * per-activity index act_ev (a parallel counting sort), depths (the open
+ * interval ends per activity as a sorted stack, a min-heap when deep; in
+ * parallel), moves, parents; it
  * runs the sync groups (store_msgs.c) on a second worker while the first
  * does moves and parents, both then joining the others on the depths
  * (disjoint fields/arrays).
