@@ -15,6 +15,19 @@ void km_init(KeyMap *m)
     m->slots = xcalloc(256, sizeof(uint32_t));
 }
 
+void km_reserve(KeyMap *m, uint32_t n)
+{
+    if (m->n || n <= 256 || n > (1u << 29)) return;
+    /* (the sizes growth gives for n keys: powers of two) */
+    uint32_t cap = 256;
+    while (cap < n) cap *= 2;
+    free(m->slots);
+    m->slots = xcalloc((size_t)cap * 2, sizeof(uint32_t));
+    m->mask = cap * 2 - 1;
+    m->k = xrealloc(m->k, (size_t)cap * 3 * sizeof(uint64_t));
+    m->cap = cap;
+}
+
 void km_free(KeyMap *m)
 {
     free(m->k);

@@ -18,6 +18,9 @@ typedef struct {
 } KeyMap;
 
 void km_init(KeyMap *m);
+/* Room for n keys (an empty map), as growing to them would make it: no
+ * growth until there are more. */
+void km_reserve(KeyMap *m, uint32_t n);
 void km_free(KeyMap *m);
 /* id of the key; created when absent and create is set (then *created is
  * true), else NONE32 */

@@ -5,8 +5,9 @@
  * the pair at its destination; a spawn creates one), the activities' order
  * (home location; those with an explicit place first, by it; first time,
  * label, pair), the act column, the
- * per-activity index act_ev (a parallel counting sort), depths (a min-heap
- * of open interval ends per activity, in parallel), moves, parents; it
+ * per-activity index act_ev (a parallel counting sort), depths (the open
+ * interval ends per activity as a sorted stack, a min-heap when deep; in
+ * parallel), moves, parents; it
  * runs the sync groups (store_msgs.c) on a second worker while the first
  * does moves and parents, both then joining the others on the depths
  * (disjoint fields/arrays).
@@ -123,6 +124,9 @@ typedef struct {
     ActEv *moves;
     size_t nmoves;
     bool groups;
+    /* per activity: whether it joins several pairs (NULL: none does); one
+     * pair's events are on one location, in time order already */
+    uint8_t *multi;
 } ActCtx;
 
 static void act_assign_worker(void *ctx, int w, int nw)
@@ -161,64 +165,106 @@ static void act_detail_worker(void *ctx, int w, int nw)
     uint32_t *tmp = NULL;
     size_t tcap = 0;
     unsigned maxd = 0;
+    /* (the store's arrays read once: the loop's stores could alias them) */
+    const int64_t *ts = s->ts, *dur = s->dur;
+    const uint16_t *kind = s->kind;
+    const uint8_t *flags = s->flags;
+    const uint32_t *locs = s->loc;
+    uint16_t *depth = s->depth;
     size_t a;
     while ((a = jobq_next(&B->q)) != (size_t)-1) {
         Activity *Ac = &s->acts[a];
         uint32_t *v = s->act_ev + s->act_off[a];
         size_t m = s->act_off[a + 1] - s->act_off[a];
-        if (!events_sorted(v, m, s->ts, s->dur)) {
+        bool multi = A->multi && A->multi[a];
+        if (multi && !events_sorted(v, m, ts, dur)) {
             if (m > tcap) {
                 tcap = m;
                 tmp = xrealloc(tmp, tcap * sizeof *tmp);
             }
-            sort_events(v, tmp, m, s->ts, s->dur);
+            sort_events(v, tmp, m, ts, dur);
         }
         Ac->nev = (uint32_t)m;
+        /* the ends of the open intervals: a stack sorted by end, the
+         * smallest on top (nested intervals, the usual case, push on top
+         * and pop from it), made a min-heap for the rest of the activity
+         * when an end would go deeper than a few places; either holds the
+         * same ends, so the depth (their count) is the same */
         size_t hn = 0;
+        bool isheap = false;
+        int64_t last_end = Ac->last_end;
+        uint32_t end_ev = Ac->end_ev;
         for (size_t i = 0; i < m; i++) {
             uint32_t e = v[i];
-            int64_t t = s->ts[e];
-            /* pop the intervals that ended at or before t (a min-heap of ends) */
-            while (hn && heap[0] <= t) {
-                heap[0] = heap[--hn];
-                size_t j = 0;
-                for (;;) {
-                    size_t l = 2 * j + 1, r = l + 1, sm = j;
-                    if (l < hn && heap[l] < heap[sm]) sm = l;
-                    if (r < hn && heap[r] < heap[sm]) sm = r;
-                    if (sm == j) break;
-                    int64_t x = heap[j];
-                    heap[j] = heap[sm];
-                    heap[sm] = x;
-                    j = sm;
+            int64_t t = ts[e];
+            if (LIKELY(!isheap)) {
+                while (hn && heap[hn - 1] <= t) hn--;
+            } else {
+                /* pop the intervals that ended at or before t (a min-heap of ends) */
+                while (hn && heap[0] <= t) {
+                    heap[0] = heap[--hn];
+                    size_t j = 0;
+                    for (;;) {
+                        size_t l = 2 * j + 1, r = l + 1, sm = j;
+                        if (l < hn && heap[l] < heap[sm]) sm = l;
+                        if (r < hn && heap[r] < heap[sm]) sm = r;
+                        if (sm == j) break;
+                        int64_t x = heap[j];
+                        heap[j] = heap[sm];
+                        heap[sm] = x;
+                        j = sm;
+                    }
                 }
             }
             uint16_t d = hn > 65535 ? 65535 : (uint16_t)hn;
-            s->depth[e] = d;
+            depth[e] = d;
             if (d > maxd) maxd = d;
-            if ((s->flags[e] & EVF_DUR) && s->kind[e] != K_MSG) {
+            uint16_t k = kind[e];
+            if ((flags[e] & EVF_DUR) && k != K_MSG) {
                 if (hn == hcap) {
                     hcap = hcap ? hcap * 2 : 64;
                     heap = xrealloc(heap, hcap * sizeof *heap);
                 }
+                int64_t x = t + dur[e];
+                if (LIKELY(!isheap)) {
+                    size_t j = hn;
+                    while (j && heap[j - 1] < x && hn - j < 8) j--;
+                    if (!j || heap[j - 1] >= x) {
+                        for (size_t q = hn; q > j; q--) heap[q] = heap[q - 1];
+                        heap[j] = x;
+                        hn++;
+                        goto pushed;
+                    }
+                    /* (ascending: a min-heap) */
+                    for (size_t lo = 0, hi = hn; lo + 1 < hi; lo++, hi--) {
+                        int64_t y = heap[lo];
+                        heap[lo] = heap[hi - 1];
+                        heap[hi - 1] = y;
+                    }
+                    isheap = true;
+                }
                 size_t j = hn++;
-                heap[j] = t + s->dur[e];
+                heap[j] = x;
                 while (j > 0 && heap[(j - 1) / 2] > heap[j]) {
-                    int64_t x = heap[j];
+                    int64_t y = heap[j];
                     heap[j] = heap[(j - 1) / 2];
-                    heap[(j - 1) / 2] = x;
+                    heap[(j - 1) / 2] = y;
                     j = (j - 1) / 2;
                 }
+            pushed:;
             }
-            int64_t en = t + s->dur[e];
-            if (en > Ac->last_end) Ac->last_end = en;
-            if (s->kind[e] == K_END) Ac->end_ev = e;
-            if (seen_loc[s->loc[e]] != a) {
-                seen_loc[s->loc[e]] = (uint32_t)a;
+            int64_t en = t + dur[e];
+            if (en > last_end) last_end = en;
+            if (k == K_END) end_ev = e;
+            if (multi && seen_loc[locs[e]] != a) {
+                seen_loc[locs[e]] = (uint32_t)a;
                 Ac->nlocs++;
             }
         }
-        if (m) Ac->first_ts = s->ts[v[0]];
+        Ac->last_end = last_end;
+        Ac->end_ev = end_ev;
+        if (!multi && m) Ac->nlocs = 1; /* (one pair: one location) */
+        if (m) Ac->first_ts = ts[v[0]];
     }
     unsigned cur = atomic_load(&B->max_depth);
     while (maxd > cur && !atomic_compare_exchange_weak(&B->max_depth, &cur, maxd)) {
@@ -268,20 +314,15 @@ static void act_moves_parents(ActCtx *A)
     /* parents: an explicit `parent` label (the activity with that label at
      * the event's location, else the only activity with that label), else
      * the activity of the spawn event that created it */
-    KeyMap bylabel;
-    km_init(&bylabel);
-    uint32_t *label_act = NULL;
-    size_t lcap = 0;
+    /* per label string id: the activity with that label (0: none, else
+     * the activity + 1; UINT32_MAX once two have it). Labels are interned
+     * last, a range of the dictionary: calloc's pages past them untouched */
+    uint32_t nls = s->strs.count;
+    uint32_t *label_act = xcalloc((size_t)nls + 1, sizeof(uint32_t));
     for (uint32_t a = 0; a < nr; a++) {
-        if (s->acts[a].label == NONE32) continue;
-        bool created;
-        uint32_t id = km_get(&bylabel, s->acts[a].label, 0, 0, true, &created);
-        if (id >= lcap) {
-            lcap = lcap ? lcap * 2 : 256;
-            while (lcap <= id) lcap *= 2;
-            label_act = xrealloc(label_act, lcap * sizeof(uint32_t));
-        }
-        label_act[id] = created ? a : NONE32; /* NONE32 once ambiguous */
+        uint32_t lab = s->acts[a].label;
+        if (lab == NONE32 || lab >= nls) continue;
+        label_act[lab] = label_act[lab] ? UINT32_MAX : a + 1;
     }
     if (parc) {
         /* each activity's first event (in its order) that names a parent */
@@ -313,10 +354,7 @@ static void act_moves_parents(ActCtx *A)
             uint32_t pa = NONE32;
             uint32_t p = gp_get(B, s->loc[pev[a]], lab, false);
             if (p != NONE32) pa = act_of_root[uf_find(B->uf, p)];
-            if (pa == NONE32) {
-                uint32_t id = km_get(&bylabel, lab, 0, 0, false, NULL);
-                if (id != NONE32) pa = label_act[id];
-            }
+            if (pa == NONE32 && lab < nls && label_act[lab] && label_act[lab] != UINT32_MAX) pa = label_act[lab] - 1;
             if (pa == NONE32) Ac->parent_label = lab;
             Ac->parent = pa;
         }
@@ -329,7 +367,6 @@ static void act_moves_parents(ActCtx *A)
             Ac->parent = s->act[Ac->spawn_ev];
         if (Ac->parent == a) Ac->parent = NONE32;
     }
-    km_free(&bylabel);
     free(label_act);
 }
 
@@ -570,7 +607,13 @@ void build_activities(Build *B, bool groups)
     ac.moves = moves.v;
     ac.nmoves = moves.len;
     ac.groups = groups;
+    if (unions) {
+        ac.multi = xcalloc((size_t)nr + 1, 1);
+        for (uint32_t p = 0; p < np; p++)
+            if (B->uf[p] != p && act_of_root[B->uf[p]] != NONE32) ac.multi[act_of_root[B->uf[p]]] = 1;
+    }
     par_run(B->threads, act_rest_worker, &ac);
+    free(ac.multi);
     s->max_depth = (uint16_t)atomic_load(&B->max_depth);
     VEC_FREE(moves);
     free(act_of_root);

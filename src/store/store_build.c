@@ -108,17 +108,28 @@ static uint32_t *merge_strs(Store *s, const StrTab *t)
 /* ---- 1b. prefix+number ids ------------------------------------------------ */
 
 /* LSD radix sort of 64-bit keys by their bits lo..63 (stable: keys equal
- * there keep their order), 16 bits a pass (8 for a few thousand keys,
- * where 65,536 counters would cost more than the keys); a pass where every
- * key has the same digit is skipped. */
+ * there keep their order). Only the bits that differ between keys are
+ * sorted by (the others order nothing), in passes of equal digits of at
+ * most 16 bits (8 for a few thousand keys, where 65,536 counters would
+ * cost more than the keys): 20 varying bits are two passes of 10, with
+ * 1,024 counters in cache, where 16-bit digits cleared and summed 65,536
+ * counters a pass. */
 void sort_u64_from(uint64_t *v, size_t m, int lo)
 {
     if (m < 2) return;
-    int bits = m < 4096 ? 8 : 16;
+    uint64_t orv = 0, andv = ~(uint64_t)0;
+    for (size_t i = 0; i < m; i++) {
+        orv |= v[i];
+        andv &= v[i];
+    }
+    uint64_t diff = (orv ^ andv) >> lo;
+    if (!diff) return; /* (equal in bits lo..63: in order) */
+    int bot = lo + __builtin_ctzll(diff), top = 64 - __builtin_clzll(diff << lo);
+    int maxb = m < 4096 ? 8 : 16, passes = (top - bot + maxb - 1) / maxb, bits = (top - bot + passes - 1) / passes;
     size_t nb = (size_t)1 << bits, mask = nb - 1;
     uint64_t *tmp = xmalloc_big(m * sizeof *tmp), *src = v, *dst = tmp;
     size_t *cnt = xmalloc((nb + 1) * sizeof(size_t));
-    for (int sh = lo; sh < 64; sh += bits) {
+    for (int sh = bot; sh < top; sh += bits) {
         memset(cnt, 0, (nb + 1) * sizeof(size_t));
         for (size_t i = 0; i < m; i++) cnt[((src[i] >> sh) & mask) + 1]++;
         if (cnt[((src[0] >> sh) & mask) + 1] == m) continue;
@@ -570,6 +581,14 @@ Store *store_build(Batch **bs, size_t nb, int threads)
 
     /* 3. global pairs; 4. row placement */
     km_init(&B->pairs);
+    {
+        /* (at least as many as the largest batch's pairs: no rehash while
+         * those go in, and no more room than growing would give) */
+        uint32_t np = 0;
+        for (size_t b = 0; b < nb; b++)
+            if (bs[b]->npairs > np) np = bs[b]->npairs;
+        km_reserve(&B->pairs, np);
+    }
     uint32_t *loc_total = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
     for (size_t b = 0; b < nb; b++) {
         Batch *bt = bs[b];

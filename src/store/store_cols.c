@@ -25,53 +25,111 @@
 
 /* ---- 6. typed columns ---------------------------------------------------- */
 
-static inline uint64_t str_value(const Build *B, const uint32_t *rm, uint8_t vtype, uint64_t p)
-{
-    (void)B;
-    if (vtype == VT_GSTR) return p; /* (prefix+number ids are string ids by now) */
-    return rm[(uint32_t)p];
-}
+/* One field buffer's values into its column, in one of three ways:
+ * bysort (at the buffer's slots in the column, with their event numbers),
+ * dense (at the event number, and its presence bit) or by rank (at the
+ * rank of the event's bit among the set ones). Written for each way,
+ * column type and width and buffer layout (the compiler makes a loop of
+ * each, with nothing but the value's own work in it). */
+enum { SC_SORT, SC_DENSE, SC_RANK };
+/* the column's type and width, as one */
+enum { CS_S2, CS_S4, CS_L2, CS_L4, CS_FLT, CS_I1, CS_I2, CS_I4, CS_I8, CS_MIXED };
 
-/* A field buffer's value as the column stores it; rm remaps the batch's
- * string ids of that field (labels for peer and parent, else values). */
-static inline uint64_t conv_value(const Build *B, const uint32_t *rm, uint8_t ctype, uint8_t vtype, uint64_t p)
+typedef struct {
+    const Build *B;
+    const FieldBuf *fb;
+    const uint32_t *d;  /* the batch's row -> event number */
+    const uint32_t *rm; /* the batch's string ids of the field -> store string ids */
+    Column *c;
+    uint64_t *bits;     /* presence bits (dense, when not every event has a value; rank) */
+    const uint32_t *rank;
+    size_t off;         /* bysort: the buffer's first slot */
+} Scatter;
+
+static inline __attribute__((always_inline)) void scatter_field(const Scatter *a, const int mode, const int cs,
+                                                                const bool packed)
 {
-    switch (ctype) {
-    case VT_LOC: return B->loc_of_sid[rm[(uint32_t)p]];
-    case VT_STR: return str_value(B, rm, vtype, p);
-    case VT_MIXED: return (VT_STRMASK >> vtype) & 1 ? str_value(B, rm, vtype, p) : p;
-    case VT_FLT:
-        if (vtype == VT_INT) {
-            double d = (double)(int64_t)p;
-            uint64_t x;
-            memcpy(&x, &d, 8);
-            return x;
+    const FieldBuf *fb = a->fb;
+    const size_t nv = fb->rows.len;
+    const uint32_t *d = a->d, *rm = a->rm, *los = a->B->loc_of_sid;
+    const uint32_t *rows = fb->rows.v, *p32 = fb->p32.v;
+    const uint64_t *vals = fb->vals.v;
+    const uint8_t *types = fb->types.v;
+    const uint32_t prow0 = fb->prow0;
+    const int64_t pbase = fb->pbase;
+    const uint8_t ptype = fb->ptype;
+    uint64_t *bits = a->bits;
+    const uint32_t *rank = a->rank;
+    uint32_t *crows = a->c->rows;
+    uint8_t *cvt = a->c->vtype;
+    void *vp = a->c->v.p;
+    const uint64_t base = (uint64_t)a->c->base;
+    const size_t off = a->off;
+    for (size_t i = 0; i < nv; i++) {
+        uint32_t pos = d[packed ? prow0 + (uint32_t)i : rows[i]];
+        uint8_t vt = packed ? ptype : types[i];
+        uint64_t p = packed ? (ptype == VT_INT ? (uint64_t)(pbase + (int32_t)p32[i]) : p32[i]) : vals[i];
+        uint64_t v;
+        if (cs == CS_L2 || cs == CS_L4) v = los[rm[(uint32_t)p]];
+        else if (cs == CS_S2 || cs == CS_S4) v = vt == VT_GSTR ? p : rm[(uint32_t)p];
+        else if (cs == CS_MIXED) v = (VT_STRMASK >> vt) & 1 ? (vt == VT_GSTR ? p : rm[(uint32_t)p]) : p;
+        else if (cs == CS_FLT && vt == VT_INT) {
+            double dv = (double)(int64_t)p;
+            memcpy(&v, &dv, 8);
+        } else v = p;
+        size_t slot;
+        if (mode == SC_SORT) {
+            slot = off + i;
+            crows[slot] = pos;
+        } else if (mode == SC_DENSE) {
+            slot = pos;
+            if (bits) __atomic_fetch_or(&bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
+        } else {
+            uint64_t word = bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
+            slot = rank[pos >> 6] + popcount64(word);
+            crows[slot] = pos;
         }
-        return p;
-    default: return p;
+        switch (cs) {
+        case CS_S2:
+        case CS_L2: ((uint16_t *)vp)[slot] = (uint16_t)v; break;
+        case CS_S4:
+        case CS_L4: ((uint32_t *)vp)[slot] = (uint32_t)v; break;
+        case CS_I1: ((uint8_t *)vp)[slot] = (uint8_t)(v - base); break;
+        case CS_I2: ((uint16_t *)vp)[slot] = (uint16_t)(v - base); break;
+        case CS_I4: ((uint32_t *)vp)[slot] = (uint32_t)(v - base); break;
+        case CS_MIXED: cvt[slot] = vt >= VT_XSTR ? VT_STR : vt; /* fall through */
+        default: ((int64_t *)vp)[slot] = (int64_t)v;
+        }
     }
 }
 
-static inline void put_value(Column *c, size_t slot, uint64_t v, uint8_t vtype)
+/* a sparse column's first pass: presence bits only */
+static inline __attribute__((always_inline)) void scatter_bits(const Scatter *a, const bool packed)
 {
-    if (c->type == VT_MIXED) {
-        c->v.i[slot] = (int64_t)v;
-        c->vtype[slot] = vtype;
-    } else if (c->type == VT_STR || c->type == VT_LOC) {
-        if (c->width == 2) c->v.u16[slot] = (uint16_t)v;
-        else c->v.s[slot] = (uint32_t)v;
-    } else if (c->type == VT_FLT) {
-        c->v.i[slot] = (int64_t)v;
-    } else {
-        uint64_t d = v - (uint64_t)c->base;
-        switch (c->width) {
-        case 1: c->v.u8[slot] = (uint8_t)d; break;
-        case 2: c->v.u16[slot] = (uint16_t)d; break;
-        case 4: c->v.u32[slot] = (uint32_t)d; break;
-        default: c->v.i[slot] = (int64_t)v;
-        }
+    const FieldBuf *fb = a->fb;
+    const size_t nv = fb->rows.len;
+    const uint32_t *d = a->d, *rows = fb->rows.v;
+    const uint32_t prow0 = fb->prow0;
+    uint64_t *bits = a->bits;
+    for (size_t i = 0; i < nv; i++) {
+        uint32_t pos = d[packed ? prow0 + (uint32_t)i : rows[i]];
+        __atomic_fetch_or(&bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
     }
 }
+
+#define SC_BY_CS(mode, packed)                                                                                 \
+    switch (cs) {                                                                                              \
+    case CS_S2: scatter_field(&a, mode, CS_S2, packed); break;                                                 \
+    case CS_S4: scatter_field(&a, mode, CS_S4, packed); break;                                                 \
+    case CS_L2: scatter_field(&a, mode, CS_L2, packed); break;                                                 \
+    case CS_L4: scatter_field(&a, mode, CS_L4, packed); break;                                                 \
+    case CS_FLT: scatter_field(&a, mode, CS_FLT, packed); break;                                               \
+    case CS_I1: scatter_field(&a, mode, CS_I1, packed); break;                                                 \
+    case CS_I2: scatter_field(&a, mode, CS_I2, packed); break;                                                 \
+    case CS_I4: scatter_field(&a, mode, CS_I4, packed); break;                                                 \
+    case CS_I8: scatter_field(&a, mode, CS_I8, packed); break;                                                 \
+    default: scatter_field(&a, mode, CS_MIXED, packed); break;                                                 \
+    }
 
 /* Pass 1 writes the values of dense columns and sets presence bits; pass 2
  * (sparse columns only) writes each value at its rank among the set bits,
@@ -86,37 +144,37 @@ static void fields_worker(void *ctx, int w, int nw)
     size_t b;
     while ((b = jobq_next(&B->q)) != (size_t)-1) {
         Batch *bt = B->bs[b];
-        const uint32_t *d = B->dest[b];
         for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
             int ci = B->colof[b][f];
             if (ci < B->col_lo || ci >= B->col_hi || (pass == 2 && (!s->cols[ci].sparse || B->cb[ci].bysort))) continue;
             FieldBuf *fb = &bt->fb[f];
             Column *c = &s->cols[ci];
             ColBuild *cb = &B->cb[ci];
-            const uint32_t *rm = f == F_PEER || f == F_PARENT ? B->lremap[b] : B->sremap[b];
-            for (size_t i = 0; i < fb->rows.len; i++) {
-                uint32_t pos = d[fb_row(fb, i)];
-                if (pass == 1 && c->sparse && !cb->bysort) {
-                    /* (a sparse column's first pass sets presence bits only) */
-                    __atomic_fetch_or(&cb->bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
-                    continue;
-                }
-                uint8_t vt = fb_type(fb, i);
-                uint64_t v = conv_value(B, rm, c->type, vt, fb_val(fb, i));
-                if (vt >= VT_XSTR) vt = VT_STR;
-                if (cb->bysort) {
-                    size_t slot = B->coloff[b][f] + i;
-                    c->rows[slot] = pos;
-                    put_value(c, slot, v, vt);
-                } else if (pass == 1) {
-                    if (!c->sparse) put_value(c, pos, v, vt);
-                    if (cb->bits) __atomic_fetch_or(&cb->bits[pos >> 6], 1ULL << (pos & 63), __ATOMIC_RELAXED);
-                } else {
-                    uint64_t word = cb->bits[pos >> 6] & ((1ULL << (pos & 63)) - 1);
-                    size_t slot = cb->rank[pos >> 6] + popcount64(word);
-                    c->rows[slot] = pos;
-                    put_value(c, slot, v, vt);
-                }
+            Scatter a = {B, fb, B->dest[b], f == F_PEER || f == F_PARENT ? B->lremap[b] : B->sremap[b], c, cb->bits,
+                         cb->rank, cb->bysort ? B->coloff[b][f] : 0};
+            bool packed = fb->packed;
+            if (pass == 1 && c->sparse && !cb->bysort) {
+                if (packed) scatter_bits(&a, true);
+                else scatter_bits(&a, false);
+                continue;
+            }
+            int cs = c->type == VT_MIXED ? CS_MIXED
+                     : c->type == VT_STR ? (c->width == 2 ? CS_S2 : CS_S4)
+                     : c->type == VT_LOC ? (c->width == 2 ? CS_L2 : CS_L4)
+                     : c->type == VT_FLT ? CS_FLT
+                     : c->width == 1     ? CS_I1
+                     : c->width == 2     ? CS_I2
+                     : c->width == 4     ? CS_I4
+                                         : CS_I8;
+            int mode = cb->bysort ? SC_SORT : pass == 1 ? SC_DENSE : SC_RANK;
+            if (packed) {
+                if (mode == SC_SORT) SC_BY_CS(SC_SORT, true)
+                else if (mode == SC_DENSE) SC_BY_CS(SC_DENSE, true)
+                else SC_BY_CS(SC_RANK, true)
+            } else {
+                if (mode == SC_SORT) SC_BY_CS(SC_SORT, false)
+                else if (mode == SC_DENSE) SC_BY_CS(SC_DENSE, false)
+                else SC_BY_CS(SC_RANK, false)
             }
         }
         if (pass == 2) /* this group's field buffers are read: give them back */

@@ -188,6 +188,43 @@ static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, si
     free(done);
 }
 
+_Static_assert(K_SEND == 1 && K_RECV == 2 && K_MSG == 3, "count_comm counts kinds 1 to 3");
+
+/* Kinds 1 to 3 (send, recv, msg) among four 16-bit kinds in a 64-bit
+ * word, tested without a branch: the high bit of each such lane (they have
+ * no bit above the lowest two set, and one of those two set). */
+#define LO15 0x7FFF7FFF7FFF7FFFULL
+#define HI16 0x8000800080008000ULL
+#define ZERO_LANES(x) (~((((x) & LO15) + LO15) | (x)) & HI16)
+static inline uint64_t comm_lanes(const uint16_t *k)
+{
+    uint64_t w;
+    memcpy(&w, k, 8);
+    return ZERO_LANES(w & 0xFFFCFFFCFFFCFFFCULL) & ~ZERO_LANES(w & 0x0003000300030003ULL);
+}
+#undef ZERO_LANES
+#undef HI16
+#undef LO15
+
+/* The number of send, recv and msg kinds in k[0..n). */
+static size_t count_comm(const uint16_t *k, size_t n)
+{
+    size_t c = 0, e = 0;
+    for (; e + 4 <= n; e += 4) c += popcount64(comm_lanes(k + e));
+    for (; e < n; e++) c += (uint16_t)(k[e] - K_SEND) <= K_MSG - K_SEND;
+    return c;
+}
+
+/* Their event numbers, in order, into v (nc of them: count_comm's). */
+static void list_comm(const uint16_t *k, size_t n, uint32_t *v, size_t nc)
+{
+    size_t o = 0, e = 0;
+    for (; e + 4 <= n && o < nc; e += 4)
+        for (uint64_t h = comm_lanes(k + e); h; h &= h - 1) v[o++] = (uint32_t)(e + ((unsigned)__builtin_ctzll(h) >> 4));
+    for (; e < n && o < nc; e++)
+        if ((uint16_t)(k[e] - K_SEND) <= K_MSG - K_SEND) v[o++] = (uint32_t)e;
+}
+
 static bool cur_key(ColCur *cc, size_t e, uint64_t *type, uint64_t *payload)
 {
     size_t k;
@@ -212,16 +249,10 @@ void build_messages(Store *s)
                  *tagc = store_canon_col(s, F_TAG);
     /* the communication events, in event order (counted first: every
      * array below is sized once, on huge pages when big) */
-    size_t nc = 0;
-    for (size_t e = 0; e < n; e++) {
-        uint16_t k = s->kind[e];
-        nc += k == K_SEND || k == K_RECV || k == K_MSG;
-    }
+    size_t nc = count_comm(s->kind, n);
     VEC(uint32_t) ce = {xmalloc_big((nc + 1) * sizeof(uint32_t)), 0, nc + 1};
-    for (size_t e = 0; e < n && ce.len < nc; e++) {
-        uint16_t k = s->kind[e];
-        if (k == K_SEND || k == K_RECV || k == K_MSG) ce.v[ce.len++] = (uint32_t)e;
-    }
+    list_comm(s->kind, n, ce.v, nc);
+    ce.len = nc;
     uint32_t *mate = xmalloc_big((nc + 1) * sizeof(uint32_t));
     uint32_t *peer_of = xmalloc_big((nc + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < nc; i++) mate[i] = NONE32;

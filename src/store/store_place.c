@@ -36,7 +36,7 @@ static void release_read(void *p, size_t done, size_t *rel)
     *rel = done & ~(size_t)4095;
 }
 
-#define PLACE_STEP ((size_t)1 << 18)
+#define PLACE_STEP ((size_t)1 << 18) /* rows between two release_read */
 
 void place_worker(void *ctx, int w, int nw)
 {
@@ -77,12 +77,15 @@ void place_worker(void *ctx, int w, int nw)
             bt->ts = NULL;
             break;
         case PLACE_DUR:
-            for (size_t r = 0; r < m; r++) {
-                uint32_t pos = d[r];
-                int64_t du = bt->dur[r];
-                s->dur[pos] = du < 0 ? 0 : du;
-                s->flags[pos] = du >= 0 ? EVF_DUR : 0;
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->dur, r * sizeof *bt->dur, &rel);
+            for (size_t r0 = 0; r0 < m; r0 += PLACE_STEP) {
+                size_t r1 = m - r0 < PLACE_STEP ? m : r0 + PLACE_STEP;
+                for (size_t r = r0; r < r1; r++) {
+                    uint32_t pos = d[r];
+                    int64_t du = bt->dur[r];
+                    s->dur[pos] = du < 0 ? 0 : du;
+                    s->flags[pos] = du >= 0 ? EVF_DUR : 0;
+                }
+                if (r1 - r0 == PLACE_STEP) release_read(bt->dur, (r1 - 1) * sizeof *bt->dur, &rel);
             }
             mem_release(bt->dur, bt->cap * sizeof *bt->dur);
             xfree_big(bt->dur, bt->cap * sizeof *bt->dur);
@@ -90,10 +93,13 @@ void place_worker(void *ctx, int w, int nw)
             break;
         case PLACE_NAME: {
             const uint32_t *rm = B->nremap[b];
-            for (size_t r = 0; r < m; r++) {
-                uint32_t nm = bt->name[r];
-                s->name[d[r]] = nm == NONE32 ? NONE32 : rm[nm];
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->name, r * sizeof *bt->name, &rel);
+            for (size_t r0 = 0; r0 < m; r0 += PLACE_STEP) {
+                size_t r1 = m - r0 < PLACE_STEP ? m : r0 + PLACE_STEP;
+                for (size_t r = r0; r < r1; r++) {
+                    uint32_t nm = bt->name[r];
+                    s->name[d[r]] = nm == NONE32 ? NONE32 : rm[nm];
+                }
+                if (r1 - r0 == PLACE_STEP) release_read(bt->name, (r1 - 1) * sizeof *bt->name, &rel);
             }
             mem_release(bt->name, bt->cap * sizeof *bt->name);
             xfree_big(bt->name, bt->cap * sizeof *bt->name);
@@ -194,9 +200,17 @@ void locsort_worker(void *ctx, int w, int nw)
     size_t l;
     while ((l = jobq_next(&B->q)) != (size_t)-1) {
         size_t a = s->locs[l].first, m = s->locs[l].count;
-        for (size_t i = a; i < a + m; i++) s->loc[i] = (uint32_t)l;
+        /* (the location marked and its order checked in one pass: i0, the
+         * first event out of order) */
+        uint32_t *lc = s->loc;
+        const int64_t *ts = s->ts, *du = s->dur;
+        if (m) lc[a] = (uint32_t)l;
         size_t i0 = a + 1;
-        while (i0 < a + m && !ev_before_raw(s->ts, s->dur, (uint32_t)i0, (uint32_t)(i0 - 1))) i0++;
+        for (; i0 < a + m; i0++) {
+            lc[i0] = (uint32_t)l;
+            if (ts[i0] < ts[i0 - 1] || (ts[i0] == ts[i0 - 1] && du[i0] > du[i0 - 1])) break;
+        }
+        for (size_t i = i0; i < a + m; i++) lc[i] = (uint32_t)l;
         if (i0 >= a + m) { /* already in order */
             pair_firsts(B, a, m);
             continue;
