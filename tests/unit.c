@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #include "load/load_int.h"
 #include "analysis/stats.h"
 #include "store/store.h"
+#include "base/pages.h"
 #include "base/strtab.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -877,6 +879,107 @@ static void t_filter_error_print(void)
     store_free(z);
 }
 
+
+/* ---- page moving ----------------------------------------------------------- */
+
+/* the byte written at offset i of the first block */
+static char page_pat(size_t i) { return (char)((i >> 12) * 131 + (i & 7)); }
+
+static void t_pages(void)
+{
+    const size_t M = (size_t)1 << 20;
+    /* (new blocks untouched: big ones from the system, and the free heap
+     * memory earlier tests touched given back; a page already touched is
+     * never replaced) */
+    mallopt(M_MMAP_THRESHOLD, (int)M);
+    big_cache_trim();
+    malloc_trim(0);
+    bool can = pages_can_move();
+    size_t before = pages_moved_total();
+    PagePool pp;
+    pages_init(&pp);
+    char *a = big_alloc_fresh(9 * M);
+    CHECK(a != NULL);
+    for (size_t i = 0; i < 9 * M; i++) a[i] = page_pat(i);
+    /* written up to 7 MiB: its first 4 huge pages kept (8 MiB), the rest given back */
+    pages_give(&pp, a, 9 * M, 7 * M);
+    CHECK_EQ_I(pages_held(&pp), can ? 8 * M : 0);
+    /* an array of 5 MiB and a bit: its 2 whole huge pages moved in (the
+     * pool's last ones: a's 4..8 MiB), its tail fresh */
+    char *b = pages_alloc(&pp, 5 * M + 100);
+    CHECK_EQ_I(pp.moved, can ? 4 * M : 0);
+    CHECK_EQ_I(pages_held(&pp), can ? 4 * M : 0);
+    if (can) {
+        size_t bad = 0;
+        for (size_t i = 0; i < 4 * M; i++) bad += b[i] != page_pat(4 * M + i);
+        CHECK_EQ_I(bad, 0);
+        /* the pages moved away: still mapped, reading zero */
+        CHECK(a[4 * M] == 0 && a[8 * M - 1] == 0 && a[4 * M - 1] == page_pat(4 * M - 1));
+    }
+    memset(b, 1, 5 * M + 100);
+    memset(a, 2, 9 * M); /* (a still valid memory all over: ASan and the kernel agree) */
+    /* a served pool: a fresh xmalloc_big takes what it has left (a's first
+     * 4 MiB, written 2 above), not from the recycler */
+    pages_serve(&pp);
+    char *c = xmalloc_big(6 * M);
+    pages_serve(NULL);
+    CHECK_EQ_I(pp.moved, can ? 8 * M : 0);
+    if (can) CHECK(c[0] == 2 && c[4 * M - 1] == 2);
+    memset(c, 3, 6 * M);
+    char *d = xmalloc_big(6 * M); /* (no longer served: fresh) */
+    memset(d, 4, 6 * M);
+    CHECK_EQ_I(pp.moved, can ? 8 * M : 0);
+    CHECK_EQ_I(pages_moved_total() - before, can ? 8 * M : 0);
+    pages_drop(&pp); /* (frees a) */
+    free(b);
+    free(c);
+    free(d);
+    /* without page moving: nothing held, nothing moved */
+    setenv("TNAV_NO_PAGE_MOVE", "1", 1);
+    pages_probe_again();
+    CHECK(!pages_can_move());
+    pages_init(&pp);
+    a = big_alloc_fresh(8 * M);
+    memset(a, 5, 8 * M);
+    pages_give(&pp, a, 8 * M, 8 * M);
+    CHECK_EQ_I(pages_held(&pp), 0);
+    b = pages_alloc(&pp, 8 * M);
+    memset(b, 6, 8 * M);
+    CHECK_EQ_I(pp.moved, 0);
+    pages_drop(&pp);
+    free(b);
+    /* a store built both ways (the placement's columns and the later
+     * arrays on moved pages, or all fresh) is the same */
+    enum { N = 1100000 };
+    char *text = NULL;
+    size_t tl = 0;
+    FILE *f = open_memstream(&text, &tl);
+    fputs("ts,dur,loc,name,bytes\n", f);
+    uint64_t x = 99;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        fprintf(f, "%d,%d,%d,n%d,%d\n", i / 3, (int)(x >> 59), (int)(x >> 61), (int)((x >> 30) % 7), (int)((x >> 20) & 1023));
+    }
+    fclose(f);
+    setenv("TNAV_CHUNK_BYTES", "100000000", 1); /* (one batch: its columns of 1M rows and more on huge pages) */
+    Store *s0 = load_text("pages0.csv", text, 1, NULL);
+    unsetenv("TNAV_NO_PAGE_MOVE");
+    pages_probe_again();
+    CHECK(pages_can_move() == can);
+    before = pages_moved_total();
+    Store *s1 = load_text("pages1.csv", text, 1, NULL);
+    unsetenv("TNAV_CHUNK_BYTES");
+    CHECK(s0 && s1);
+    CHECK(can ? pages_moved_total() > before : pages_moved_total() == before);
+    if (s0 && s1) {
+        CHECK_EQ_I(s1->n, N);
+        CHECK(store_digest(s0) == store_digest(s1));
+    }
+    store_free(s0);
+    store_free(s1);
+    free(text);
+}
+
 /* ---- runner -------------------------------------------------------------- */
 
 /* ---- the big-block recycler -------------------------------------------------- */
@@ -1153,6 +1256,7 @@ static const Test TESTS[] = {
     {"filters: compile once, run many times, stages, errors", t_filter_api},
     {"filters: error message with the line and a caret", t_filter_error_print},
     {"big blocks: recycled by their touched part", t_big_recycler},
+    {"pages: moved with their bytes, served, or not moved at all", t_pages},
     {"load: bounds of the first summary's big arrays", t_summary_plan},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
     {"load: pair tables sized from the rate of new activities", t_presize_pairs},

@@ -6,6 +6,7 @@
  * condition here.
  */
 #include "util.h"
+#include "pages.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -386,6 +387,7 @@ static void *big_alloc(size_t n, bool keep, bool fresh, bool huge_ok)
 #ifdef MADV_HUGEPAGE
     if (huge_ok) madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
 #endif
+    if (!fresh && huge_ok) pages_fill_served(p, n); /* (pages moved in, when a pool is served) */
     return p;
 }
 

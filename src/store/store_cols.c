@@ -124,6 +124,20 @@ static void fields_worker(void *ctx, int w, int nw)
                 int ci = B->colof[b][f];
                 if (ci < B->col_lo || ci >= B->col_hi) continue;
                 FieldBuf *fb = &bt->fb[f];
+                if (B->move) { /* (to the page pool: the next groups' arrays take their pages) */
+#define GIVE(vec)                                                                                  \
+    do {                                                                                           \
+        pages_give(&B->pool, (vec).v, (vec).cap * sizeof *(vec).v, (vec).len * sizeof *(vec).v); \
+        (vec).v = NULL;                                                                            \
+        (vec).len = (vec).cap = 0;                                                                 \
+    } while (0)
+                    GIVE(fb->p32);
+                    GIVE(fb->rows);
+                    GIVE(fb->vals);
+                    GIVE(fb->types);
+#undef GIVE
+                    continue;
+                }
                 mem_release(fb->p32.v, fb->p32.cap * sizeof *fb->p32.v);
                 VEC_FREE(fb->p32);
                 mem_release(fb->rows.v, fb->rows.cap * sizeof *fb->rows.v);

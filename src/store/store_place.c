@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "store_build_int.h"
+#include "base/pages.h"
 #include "base/par.h"
 #include "base/util.h"
 
@@ -24,9 +25,13 @@
  * event number (dest) and global pair from its key, then one column at a
  * time, so that only one batch column is held twice; the pages of a batch
  * column already read go back to the system as the scatter advances (the
- * store's column grows by as much as the batch's shrinks). The batches'
- * ts arrays, placed last, are kept whole instead: warm memory for the
- * build's next arrays of 4 bytes an event (see take_warm). */
+ * store's column grows by as much as the batch's shrinks). Where pages
+ * can be moved (pages.h), a batch column read whole is instead kept, given
+ * to the build's page pool after the pass (store_build.c), and the next
+ * passes' store columns (name, kind, ts) take its pages: no fresh memory
+ * for them, and the peak is the same (the dur pass ends holding as much).
+ * The batches' ts arrays, placed last, are kept whole either way: warm
+ * memory for the build's next arrays of 4 bytes an event (see take_warm). */
 
 /* Give back the pages of p[0..done bytes) not yet given back (*rel). */
 static void release_read(void *p, size_t done, size_t *rel)
@@ -82,8 +87,9 @@ void place_worker(void *ctx, int w, int nw)
                 int64_t du = bt->dur[r];
                 s->dur[pos] = du < 0 ? 0 : du;
                 s->flags[pos] = du >= 0 ? EVF_DUR : 0;
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->dur, r * sizeof *bt->dur, &rel);
+                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1 && !B->move) release_read(bt->dur, r * sizeof *bt->dur, &rel);
             }
+            if (B->move) break; /* (given to the page pool after the pass) */
             mem_release(bt->dur, bt->cap * sizeof *bt->dur);
             xfree_big(bt->dur, bt->cap * sizeof *bt->dur);
             bt->dur = NULL;
@@ -93,8 +99,9 @@ void place_worker(void *ctx, int w, int nw)
             for (size_t r = 0; r < m; r++) {
                 uint32_t nm = bt->name[r];
                 s->name[d[r]] = nm == NONE32 ? NONE32 : rm[nm];
-                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1) release_read(bt->name, r * sizeof *bt->name, &rel);
+                if ((r & (PLACE_STEP - 1)) == PLACE_STEP - 1 && !B->move) release_read(bt->name, r * sizeof *bt->name, &rel);
             }
+            if (B->move) break; /* (given to the page pool after the pass) */
             mem_release(bt->name, bt->cap * sizeof *bt->name);
             xfree_big(bt->name, bt->cap * sizeof *bt->name);
             bt->name = NULL;
@@ -106,6 +113,7 @@ void place_worker(void *ctx, int w, int nw)
                 uint16_t k = bt->kind[r];
                 s->kind[d[r]] = k < K_USER ? k : km[k - K_USER];
             }
+            if (B->move) break; /* (given to the page pool after the pass) */
             mem_release(bt->kind, bt->cap * sizeof *bt->kind);
             xfree_big(bt->kind, bt->cap * sizeof *bt->kind);
             bt->kind = NULL;
@@ -158,8 +166,12 @@ void warm_keep(Build *B, int k, size_t bytes)
                 (B->warm[j].bytes > B->warm[i].bytes || (B->warm[j].bytes == B->warm[i].bytes && j < i)))
                 larger++;
         if (larger < k && B->warm[i].bytes >= bytes) continue;
-        mem_release(B->warm[i].p, B->warm[i].bytes);
-        xfree_big(B->warm[i].p, B->warm[i].bytes);
+        if (B->move) {
+            pages_give(&B->pool, B->warm[i].p, B->warm[i].bytes, B->warm[i].bytes);
+        } else {
+            mem_release(B->warm[i].p, B->warm[i].bytes);
+            xfree_big(B->warm[i].p, B->warm[i].bytes);
+        }
         B->warm[i].p = NULL;
     }
 }
