@@ -949,7 +949,9 @@ static void t_pages(void)
     pages_drop(&pp);
     free(b);
     /* a store built both ways (the placement's columns and the later
-     * arrays on moved pages, or all fresh) is the same */
+     * arrays on moved pages, or all fresh) is the same (how much moves
+     * depends on what of the heap the loads touched: tests/run.sh checks
+     * that a load in a new process moves pages) */
     enum { N = 1100000 };
     char *text = NULL;
     size_t tl = 0;
@@ -966,11 +968,9 @@ static void t_pages(void)
     unsetenv("TNAV_NO_PAGE_MOVE");
     pages_probe_again();
     CHECK(pages_can_move() == can);
-    before = pages_moved_total();
     Store *s1 = load_text("pages1.csv", text, 1, NULL);
     unsetenv("TNAV_CHUNK_BYTES");
     CHECK(s0 && s1);
-    CHECK(can ? pages_moved_total() > before : pages_moved_total() == before);
     if (s0 && s1) {
         CHECK_EQ_I(s1->n, N);
         CHECK(store_digest(s0) == store_digest(s1));

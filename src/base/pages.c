@@ -108,24 +108,53 @@ static void give(PagePool *pp, void *blk, size_t n, size_t used)
     pp->nrun++;
 }
 
-size_t pages_held(const PagePool *pp)
+static size_t pages_held_nl(const PagePool *pp)
 {
     size_t h = 0;
-    pthread_mutex_lock(&g_lock);
     for (size_t i = 0; i < pp->nrun; i++) h += pp->run[i].n;
+    return h;
+}
+
+size_t pages_held(const PagePool *pp)
+{
+    pthread_mutex_lock(&g_lock);
+    size_t h = pages_held_nl(pp);
     pthread_mutex_unlock(&g_lock);
     return h;
 }
 
-/* whether no page of the 2 MiB at p was ever touched (a block from the
- * heap may reuse touched memory: moving over it would throw those away) */
+void pages_trim(PagePool *pp, size_t keep)
+{
+    pthread_mutex_lock(&g_lock);
+    size_t h = pages_held_nl(pp);
+    /* (the first runs' pages given back first: the last ones are taken first) */
+    for (size_t i = 0; i < pp->nrun && h > keep; i++) {
+        size_t cut = h - keep < pp->run[i].n ? (h - keep) & ~(HUGE - 1) : pp->run[i].n;
+        if (!cut) break;
+        mem_release(pp->run[i].p, cut);
+        pp->run[i].p += cut;
+        pp->run[i].n -= cut;
+        h -= cut;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < pp->nrun; i++)
+        if (pp->run[i].n) pp->run[k++] = pp->run[i];
+    pp->nrun = k;
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* whether the 2 MiB at p are (nearly) all untouched: a new block's
+ * contents are undefined, so moving pages over it is always correct, but a
+ * block from the heap may reuse touched memory, which moving would throw
+ * away (a page or a few touched, such as the first one an allocator
+ * fills, do not matter) */
 static bool untouched(char *p)
 {
     unsigned char v[HUGE / 4096];
     if (mincore(p, HUGE, v) != 0) return false;
-    for (size_t i = 0; i < sizeof v; i++)
-        if (v[i] & 1) return false;
-    return true;
+    size_t res = 0;
+    for (size_t i = 0; i < sizeof v; i++) res += v[i] & 1;
+    return res <= 8;
 }
 
 /* the whole 2 MiB pages of p[0..n) never touched, replaced by pages of

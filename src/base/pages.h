@@ -64,6 +64,9 @@ void pages_serve(PagePool *pp);
 void pages_fill_served(void *p, size_t n);
 /* the bytes of whole pages the pool holds */
 size_t pages_held(const PagePool *pp);
+/* Give back pages of the pool until it holds at most keep bytes (rounded
+ * up to a whole 2 MiB page). */
+void pages_trim(PagePool *pp, size_t keep);
 /* Give back the pages left in the pool and free its blocks (no longer
  * served). */
 void pages_drop(PagePool *pp);

@@ -682,6 +682,11 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->act_mem = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
     B->depth_mem = take_warm(B, (n ? n : 1) * sizeof(uint16_t));
     warm_keep(B, 0, 0);
+    /* the pool keeps what the next steps' big arrays take fresh (act_ev:
+     * 4 bytes an event; the messages' keys and tables: about 60 bytes a
+     * communication event, see build_messages), no more: pages held for
+     * nothing through those steps would raise the peak */
+    pages_trim(&B->pool, n * sizeof(uint32_t) + atomic_load(&B->ncomm) * 60);
     phase("columns");
 
     /* 7. activities, 8. messages, 9. sync groups */

@@ -109,10 +109,13 @@ void place_worker(void *ctx, int w, int nw)
         }
         case PLACE_KIND: {
             const uint16_t *km = B->kremap[b];
+            size_t nc = 0; /* (communication events: for the page pool's trim) */
             for (size_t r = 0; r < m; r++) {
                 uint16_t k = bt->kind[r];
                 s->kind[d[r]] = k < K_USER ? k : km[k - K_USER];
+                nc += k == K_SEND || k == K_RECV || k == K_MSG;
             }
+            atomic_fetch_add(&B->ncomm, nc);
             if (B->move) break; /* (given to the page pool after the pass) */
             mem_release(bt->kind, bt->cap * sizeof *bt->kind);
             xfree_big(bt->kind, bt->cap * sizeof *bt->kind);
