@@ -2,7 +2,8 @@
  * util.c — implementation of the helpers declared in util.h.
  * Owns: the big-block recycler (blocks of 4 MiB and more given back for
  * reuse, each with how much of it is touched; the blocks handed out whole,
- * with their real size), behind one lock. Out-of-memory is the only fatal
+ * with their real size), behind one lock; a fresh big block takes the
+ * pages of a served page pool (pages.c). Out-of-memory is the only fatal
  * condition here.
  */
 #include "util.h"

@@ -19,7 +19,11 @@
  *     per (source, destination, tag);
  *  9. sync groups.
  * Steps 4-5 live in store_place.c, 6-9 in store_cols.c, store_acts.c and
- * store_msgs.c (their shared state: store_build_int.h).
+ * store_msgs.c (their shared state: store_build_int.h). The memory: the
+ * arrays steps 4-6 no longer read go to a page pool (base/pages.h) whose
+ * pages the next arrays take instead of fresh ones (placement: name, kind,
+ * ts; then, the pool served, every fresh xmalloc_big until the end of
+ * step 9, the pool trimmed before 7-9 to what their big arrays take).
  * Invariants: the result depends only on the batches' contents and order,
  * never on the number of workers; see store.h for what holds afterwards.
  */
@@ -634,6 +638,7 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         }
     }
     if (B->move) timing_note("  pages moved %zu MiB, %zu MiB left", B->pool.moved >> 20, pages_held(&B->pool) >> 20);
+    pages_trim(&B->pool, 0); /* (what is left: not held through the time order) */
     /* (the batches' ts arrays: two of them are enough for loc and act;
      * the time order borrows act's for its moved positions) */
     warm_keep(B, 2, (n ? n : 1) * sizeof(uint32_t));

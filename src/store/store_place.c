@@ -3,7 +3,8 @@
  * drives them): every row placed at its event number, the dense columns
  * scattered into location order, then each location's events put in time
  * order; and the build's warm memory (the batches' arrays no longer read,
- * handed to arrays the build writes whole).
+ * handed to arrays the build writes whole; those left over go to the
+ * build's page pool when pages can be moved, see base/pages.h).
  *
  * Owns: nothing beyond one store_build call; works on its Build.
  * Invariants: a row's event number is the start of its (batch, location)
