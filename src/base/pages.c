@@ -185,13 +185,18 @@ static void fill(PagePool *pp, char *p, size_t n)
     }
 }
 
+void pages_fill(PagePool *pp, void *p, size_t n)
+{
+    pthread_mutex_lock(&g_lock);
+    fill(pp, p, n);
+    pthread_mutex_unlock(&g_lock);
+}
+
 void *pages_alloc(PagePool *pp, size_t n)
 {
     char *p = big_alloc_fresh(n ? n : 1);
     if (!p) die_oom();
-    pthread_mutex_lock(&g_lock);
-    fill(pp, p, n);
-    pthread_mutex_unlock(&g_lock);
+    pages_fill(pp, p, n);
     return p;
 }
 

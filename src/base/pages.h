@@ -51,9 +51,13 @@ void pages_init(PagePool *pp);
  * rest of its pages given back now. Without page moving, all of them are
  * given back now. */
 void pages_give(PagePool *pp, void *blk, size_t n, size_t used);
+/* The whole 2 MiB pages of p[0..n) that were never touched (up to a few
+ * 4 KiB pages of each) replaced by pages of the pool, its last ones first,
+ * as far as it has them: p's contents become undefined there. */
+void pages_fill(PagePool *pp, void *p, size_t n);
 /* A new big array of n bytes (freed with free()) whose whole 2 MiB pages
- * are, as far as the pool has them, pages moved from it; its contents are
- * undefined. */
+ * are, as far as the pool has them, pages moved from it (pages_fill); its
+ * contents are undefined. */
 void *pages_alloc(PagePool *pp, size_t n);
 /* Until pages_serve(NULL), every block xmalloc_big takes fresh from the
  * system (on any thread; not one from its recycler) takes its whole 2 MiB
