@@ -118,9 +118,9 @@ build/asan/filter_diff: tests/filter_diff.c tests/strbuf.h build/libtnav-asan.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O1 $(ASAN_FLAGS) -o $@ tests/filter_diff.c build/libtnav-asan.a $(LIBS)
 
-build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbuf.h src/base/util.c src/base/util.h
+build/rel/casetool: tests/casetool.c tests/jsondom.c tests/jsondom.h tests/strbuf.h src/base/util.c src/base/util.h src/base/pages.c src/base/pages.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -Isrc -pthread -o $@ tests/casetool.c tests/jsondom.c src/base/util.c
+	$(CC) $(CSTD) $(OPT) $(WARN) -Itests -Isrc -pthread -o $@ tests/casetool.c tests/jsondom.c src/base/util.c src/base/pages.c
 
 # libFuzzer targets (clang); each links the core built with the fuzzer's
 # instrumentation, from an archive: a target holds only the objects it

@@ -336,6 +336,28 @@ grep -q '"events":20000,"rejected":0' "$TMP/q1.json" && ok "quoted multi-line CR
 cmp -s "$TMP/q1.json" "$TMP/q2.json" && ok "quoted trace: hybrid = libcsv, 1 thread" || bad "quoted trace: hybrid and libcsv differ"
 cmp -s "$TMP/q1.json" "$TMP/q3.json" && ok "quoted trace: 4 threads, 4 KiB chunks, seams inside records" || bad "quoted trace: chunked load differs"
 
+# page moving (src/base/pages.c): a batch of 1.1M rows (columns on huge
+# pages) gives its pages to the store's; the same trace with and without
+# (TNAV_NO_PAGE_MOVE), on 1 and 2 threads, and under ASan
+sample-logs/gen --shape mpi --events 1100000 --seed 5 -o "$TMP/pm.csv"
+TNAV_CHUNK_BYTES=1000000000 TNAV_TIMING=1 "$TNAV" stats --bench "$TMP/pm.csv" >/dev/null 2>"$TMP/pm.err"
+mv=$(grep -o 'pages moved [0-9]* MiB' "$TMP/pm.err" | tail -1 | awk '{print $3}')
+[ "${mv:-0}" -gt 0 ] && ok "page moving: a load of 1.1M events builds on $mv MiB of moved pages" || bad "page moving: none moved: $(grep pages "$TMP/pm.err")"
+TNAV_NO_PAGE_MOVE=1 TNAV_CHUNK_BYTES=1000000000 TNAV_TIMING=1 "$TNAV" stats --bench "$TMP/pm.csv" >/dev/null 2>"$TMP/pm.err"
+grep -q 'pages moved' "$TMP/pm.err" && bad "page moving: TNAV_NO_PAGE_MOVE still moves" || ok "page moving: TNAV_NO_PAGE_MOVE takes the old path"
+for t in 1 2; do
+    for e in "" 1; do
+        { TNAV_NO_PAGE_MOVE=$e TNAV_CHUNK_BYTES=1000000000 TNAV_THREADS=$t "$TNAV" stats --json "$TMP/pm.csv" | strip_files
+          TNAV_NO_PAGE_MOVE=$e TNAV_CHUNK_BYTES=1000000000 TNAV_THREADS=$t "$TNAV" waits --json "$TMP/pm.csv"; } >"$TMP/pm$t$e.json"
+    done
+    cmp -s "$TMP/pm$t.json" "$TMP/pm${t}1.json" && ok "page moving: $t thread(s): the same stats and waits without it" || bad "page moving: $t thread(s): differs without it"
+done
+cmp -s "$TMP/pm1.json" "$TMP/pm2.json" && ok "page moving: the same on 1 and 2 threads" || bad "page moving: 1 and 2 threads differ"
+{ TNAV_CHUNK_BYTES=1000000000 "$TNAV_ASAN" stats --json "$TMP/pm.csv" | strip_files
+  TNAV_CHUNK_BYTES=1000000000 "$TNAV_ASAN" waits --json "$TMP/pm.csv"; } >"$TMP/pma.json" 2>"$TMP/pma.err"
+cmp -s "$TMP/pm2.json" "$TMP/pma.json" && [ ! -s "$TMP/pma.err" ] && ok "page moving: the same under ASan, no report" || { bad "page moving: ASan run differs or reports"; head -20 "$TMP/pma.err"; }
+rm -f "$TMP"/pm*
+
 # libcsv's field buffer grows geometrically (its realloc function doubles a
 # capacity; libcsv itself asks for a fixed step at a time): a quoted field of
 # 16 MB costs a few more allocations than one of 1 KB, not one per step

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <malloc.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +29,7 @@
 #include "load/load_int.h"
 #include "analysis/stats.h"
 #include "store/store.h"
+#include "base/pages.h"
 #include "base/strtab.h"
 #include "base/timeparse.h"
 #include "base/util.h"
@@ -971,6 +974,134 @@ static void t_filter_error_print(void)
     store_free(z);
 }
 
+
+/* ---- page moving ----------------------------------------------------------- */
+
+/* the byte written at offset i of the first block */
+static char page_pat(size_t i) { return (char)((i >> 12) * 131 + (i & 7)); }
+
+static void t_pages(void)
+{
+    const size_t M = (size_t)1 << 20;
+    /* (new blocks untouched: big ones from the system, and the free heap
+     * memory earlier tests touched given back; a page already touched is
+     * never replaced) */
+    mallopt(M_MMAP_THRESHOLD, (int)M);
+    big_cache_trim();
+    malloc_trim(0);
+    bool can = pages_can_move();
+    size_t before = pages_moved_total();
+    PagePool pp;
+    pages_init(&pp);
+    char *a = big_alloc_fresh(9 * M);
+    CHECK(a != NULL);
+    for (size_t i = 0; i < 9 * M; i++) a[i] = page_pat(i);
+    /* written up to 7 MiB: its first 4 huge pages kept (8 MiB), the rest given back */
+    pages_give(&pp, a, 9 * M, 7 * M);
+    CHECK_EQ_I(pages_held(&pp), can ? 8 * M : 0);
+    /* an array of 5 MiB and a bit: its 2 whole huge pages moved in (the
+     * pool's last ones: a's 4..8 MiB), its tail fresh */
+    /* 5 MiB and a bit of memory never touched (mapped here: no allocator's
+     * reuse): its 2 whole huge pages get the pool's last ones (a's 4..8
+     * MiB) with their bytes, its tail stays fresh */
+    char *map = mmap(NULL, 8 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(map != MAP_FAILED);
+    char *b = (char *)(((uintptr_t)map + 2 * M - 1) & ~(uintptr_t)(2 * M - 1));
+    pages_fill(&pp, b, 5 * M + 100);
+    CHECK_EQ_I(pp.moved, can ? 4 * M : 0);
+    CHECK_EQ_I(pages_held(&pp), can ? 4 * M : 0);
+    if (can) {
+        size_t bad = 0;
+        for (size_t i = 0; i < 4 * M; i++) bad += b[i] != page_pat(4 * M + i);
+        CHECK_EQ_I(bad, 0);
+        /* the pages moved away: still mapped, reading zero */
+        CHECK(a[4 * M] == 0 && a[8 * M - 1] == 0 && a[4 * M - 1] == page_pat(4 * M - 1));
+    }
+    CHECK(b[5 * M] == 0);
+    memset(b, 1, 5 * M + 100);
+    munmap(map, 8 * M);
+    memset(a, 2, 9 * M); /* (a still valid memory all over: ASan and the kernel agree) */
+    /* pages_alloc, and a served pool: a fresh xmalloc_big takes what the
+     * pool has left (a's first 4 MiB, written 2 above), never from the
+     * recycler; where the allocator reused touched memory, none (so: as
+     * many whole huge pages of a's bytes as were moved) */
+    char *c[2];
+    for (int k = 0; k < 2; k++) {
+        size_t m0 = pp.moved, h0 = pages_held(&pp);
+        if (k == 0) {
+            c[k] = pages_alloc(&pp, 2 * M);
+        } else {
+            pages_serve(&pp);
+            c[k] = xmalloc_big(6 * M);
+            pages_serve(NULL);
+        }
+        size_t got = pp.moved - m0, n = k == 0 ? 2 * M : 6 * M, whole = 0;
+        CHECK_EQ_I(pages_held(&pp), h0 - got);
+        /* (none moved: the block is all new memory, not to be read) */
+        for (uintptr_t q = ((uintptr_t)c[k] + 2 * M - 1) & ~(uintptr_t)(2 * M - 1); got && q + 2 * M <= (uintptr_t)c[k] + n; q += 2 * M) {
+            bool all = true;
+            for (size_t i = 0; i < 2 * M && all; i += 4096) all = ((char *)q)[i] == 2 && ((char *)q)[i + 4095] == 2;
+            whole += all;
+        }
+        CHECK_EQ_I(whole * 2 * M, got);
+        memset(c[k], 3, n);
+    }
+    char *d = xmalloc_big(6 * M); /* (no longer served: nothing moved) */
+    size_t m1 = pp.moved;
+    memset(d, 4, 6 * M);
+    CHECK_EQ_I(pp.moved, m1);
+    CHECK_EQ_I(pages_moved_total() - before, pp.moved);
+    CHECK(can ? pp.moved >= 4 * M : pp.moved == 0);
+    pages_drop(&pp); /* (frees a) */
+    free(c[0]);
+    free(c[1]);
+    free(d);
+    /* without page moving: nothing held, nothing moved */
+    setenv("TNAV_NO_PAGE_MOVE", "1", 1);
+    pages_probe_again();
+    CHECK(!pages_can_move());
+    pages_init(&pp);
+    a = big_alloc_fresh(8 * M);
+    memset(a, 5, 8 * M);
+    pages_give(&pp, a, 8 * M, 8 * M);
+    CHECK_EQ_I(pages_held(&pp), 0);
+    b = pages_alloc(&pp, 8 * M);
+    memset(b, 6, 8 * M);
+    CHECK_EQ_I(pp.moved, 0);
+    pages_drop(&pp);
+    free(b);
+    /* a store built both ways (the placement's columns and the later
+     * arrays on moved pages, or all fresh) is the same (how much moves
+     * depends on what of the heap the loads touched: tests/run.sh checks
+     * that a load in a new process moves pages) */
+    enum { N = 1100000 };
+    char *text = NULL;
+    size_t tl = 0;
+    FILE *f = open_memstream(&text, &tl);
+    fputs("ts,dur,loc,name,bytes\n", f);
+    uint64_t x = 99;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        fprintf(f, "%d,%d,%d,n%d,%d\n", i / 3, (int)(x >> 59), (int)(x >> 61), (int)((x >> 30) % 7), (int)((x >> 20) & 1023));
+    }
+    fclose(f);
+    setenv("TNAV_CHUNK_BYTES", "100000000", 1); /* (one batch: its columns of 1M rows and more on huge pages) */
+    Store *s0 = load_text("pages0.csv", text, 1, NULL);
+    unsetenv("TNAV_NO_PAGE_MOVE");
+    pages_probe_again();
+    CHECK(pages_can_move() == can);
+    Store *s1 = load_text("pages1.csv", text, 1, NULL);
+    unsetenv("TNAV_CHUNK_BYTES");
+    CHECK(s0 && s1);
+    if (s0 && s1) {
+        CHECK_EQ_I(s1->n, N);
+        CHECK(store_digest(s0) == store_digest(s1));
+    }
+    store_free(s0);
+    store_free(s1);
+    free(text);
+}
+
 /* ---- runner -------------------------------------------------------------- */
 
 /* ---- the big-block recycler -------------------------------------------------- */
@@ -1249,6 +1380,7 @@ static const Test TESTS[] = {
     {"filters: compile once, run many times, stages, errors", t_filter_api},
     {"filters: error message with the line and a caret", t_filter_error_print},
     {"big blocks: recycled by their touched part", t_big_recycler},
+    {"pages: moved with their bytes, served, or not moved at all", t_pages},
     {"load: bounds of the first summary's big arrays", t_summary_plan},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
     {"load: pair tables sized from the rate of new activities", t_presize_pairs},

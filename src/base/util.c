@@ -2,10 +2,12 @@
  * util.c — implementation of the helpers declared in util.h.
  * Owns: the big-block recycler (blocks of 4 MiB and more given back for
  * reuse, each with how much of it is touched; the blocks handed out whole,
- * with their real size), behind one lock. Out-of-memory is the only fatal
+ * with their real size), behind one lock; a fresh big block takes the
+ * pages of a served page pool (pages.c). Out-of-memory is the only fatal
  * condition here.
  */
 #include "util.h"
+#include "pages.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -386,6 +388,7 @@ static void *big_alloc(size_t n, bool keep, bool fresh, bool huge_ok)
 #ifdef MADV_HUGEPAGE
     if (huge_ok) madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
 #endif
+    if (!fresh && huge_ok) pages_fill_served(p, n); /* (pages moved in, when a pool is served) */
     return p;
 }
 

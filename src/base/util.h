@@ -36,7 +36,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* For big arrays (columns, indexes): like xmalloc, but an allocation of at
  * least 4 MiB is 2 MiB-aligned and asks for transparent huge pages, which
- * cuts the page faults of first touch by 512x. Freed with free(). */
+ * cuts the page faults of first touch by 512x; while a page pool is served
+ * (pages_serve), a fresh one is made of its pages. Contents undefined.
+ * Freed with free(). */
 void *xmalloc_big(size_t n);
 void *xcalloc_big(size_t n, size_t sz);
 /* Like xmalloc_big, but a reused block keeps all its pages (xmalloc_big

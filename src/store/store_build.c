@@ -19,7 +19,11 @@
  *     per (source, destination, tag);
  *  9. sync groups.
  * Steps 4-5 live in store_place.c, 6-9 in store_cols.c, store_acts.c and
- * store_msgs.c (their shared state: store_build_int.h).
+ * store_msgs.c (their shared state: store_build_int.h). The memory: the
+ * arrays steps 4-6 no longer read go to a page pool (base/pages.h) whose
+ * pages the next arrays take instead of fresh ones (placement: name, kind,
+ * ts; then, the pool served, every fresh xmalloc_big until the end of
+ * step 9, the pool trimmed before 7-9 to what their big arrays take).
  * Invariants: the result depends only on the batches' contents and order,
  * never on the number of workers; see store.h for what holds afterwards.
  */
@@ -625,14 +629,35 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         pthread_join(ahead_th, NULL);
     }
     B->warm = xcalloc(2 * nb + 1, sizeof *B->warm);
+    /* where pages can be moved, the batches' dur, name and kind columns,
+     * once read, become the pages of the store's name, kind and ts (the
+     * page pool: see store_place.c); else they are given back as read and
+     * those columns are fresh memory */
+    B->move = pages_can_move();
+    pages_init(&B->pool);
     for (int pass = PLACE_DEST; pass <= PLACE_TS; pass++) {
-        if (pass == PLACE_TS) s->ts = xmalloc_big((n ? n : 1) * sizeof(int64_t));
-        if (pass == PLACE_NAME) s->name = xmalloc_big((n ? n : 1) * sizeof(uint32_t));
-        if (pass == PLACE_KIND) s->kind = xmalloc_big((n ? n : 1) * sizeof(uint16_t));
+        size_t bytes = pass == PLACE_TS ? sizeof(int64_t) : pass == PLACE_NAME ? sizeof(uint32_t) : sizeof(uint16_t);
+        void *col = NULL;
+        if (pass == PLACE_TS || pass == PLACE_NAME || pass == PLACE_KIND)
+            col = B->move ? pages_alloc(&B->pool, (n ? n : 1) * bytes) : xmalloc_big((n ? n : 1) * bytes);
+        if (pass == PLACE_TS) s->ts = col;
+        if (pass == PLACE_NAME) s->name = col;
+        if (pass == PLACE_KIND) s->kind = col;
         B->place_pass = pass;
         jobq_init(&B->q, nb);
         par_run(B->threads < (int)nb ? B->threads : (int)nb, place_worker, B);
+        for (size_t b = 0; B->move && b < nb; b++) {
+            Batch *bt = bs[b];
+            if (pass == PLACE_DUR) pages_give(&B->pool, bt->dur, bt->cap * sizeof *bt->dur, bt->n * sizeof *bt->dur);
+            if (pass == PLACE_NAME) pages_give(&B->pool, bt->name, bt->cap * sizeof *bt->name, bt->n * sizeof *bt->name);
+            if (pass == PLACE_KIND) pages_give(&B->pool, bt->kind, bt->cap * sizeof *bt->kind, bt->n * sizeof *bt->kind);
+            if (pass == PLACE_DUR) bt->dur = NULL;
+            if (pass == PLACE_NAME) bt->name = NULL;
+            if (pass == PLACE_KIND) bt->kind = NULL;
+        }
     }
+    if (B->move) timing_note("  pages moved %zu MiB, %zu MiB left", B->pool.moved >> 20, pages_held(&B->pool) >> 20);
+    pages_trim(&B->pool, 0); /* (what is left: not held through the time order) */
     /* (the batches' ts arrays: two of them are enough for loc and act;
      * the time order borrows act's for its moved positions) */
     warm_keep(B, 2, (n ? n : 1) * sizeof(uint32_t));
@@ -665,6 +690,10 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     phase("time order");
 
     /* 6. optional and extra fields */
+    /* (from here on the pool serves every fresh xmalloc_big: the field
+     * buffers and warm blocks given to it become the pages of the later
+     * columns, the activities' and the messages' arrays) */
+    if (B->move) pages_serve(&B->pool);
     build_columns(B);
     /* the batches' dest arrays, no longer read, are warm memory too: the
      * activities' act (from a ts array) and depth come from them, and the
@@ -677,6 +706,11 @@ Store *store_build(Batch **bs, size_t nb, int threads)
     B->act_mem = take_warm(B, (n ? n : 1) * sizeof(uint32_t));
     B->depth_mem = take_warm(B, (n ? n : 1) * sizeof(uint16_t));
     warm_keep(B, 0, 0);
+    /* the pool keeps what the next steps' big arrays take fresh (act_ev:
+     * 4 bytes an event; the messages' keys and tables: about 60 bytes a
+     * communication event, see build_messages), no more: pages held for
+     * nothing through those steps would raise the peak */
+    pages_trim(&B->pool, n * sizeof(uint32_t) + atomic_load(&B->ncomm) * 60);
     phase("columns");
 
     /* 7. activities, 8. messages, 9. sync groups */
@@ -688,6 +722,8 @@ Store *store_build(Batch **bs, size_t nb, int threads)
         tail_worker(B, 0, 2);
         tail_worker(B, 1, 2);
     }
+    if (B->move) timing_note("  pages moved %zu MiB, %zu MiB left", B->pool.moved >> 20, pages_held(&B->pool) >> 20);
+    pages_drop(&B->pool);
     phase("activities, messages, groups");
 
     if (n) {

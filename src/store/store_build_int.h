@@ -20,6 +20,7 @@
 
 #include "keymap.h"
 #include "store.h"
+#include "base/pages.h"
 #include "base/par.h"
 
 typedef struct {
@@ -53,6 +54,9 @@ typedef struct {
         size_t bytes;
     } *warm; /* 2 x nb: the batches' arrays no longer read, pages touched (take_warm) */
     void *act_mem, *depth_mem; /* warm memory for s->act and s->depth (else NULL) */
+    bool move;       /* pages can be moved (pages_can_move): the placement uses pool */
+    PagePool pool;   /* arrays no longer read, for the build's next arrays (store_build.c) */
+    atomic_size_t ncomm; /* communication events (counted by the placement) */
     uint32_t *pair;   /* event -> global pair (later: root pair) */
     StrTab xnames;
     JobQueue q;

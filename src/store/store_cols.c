@@ -7,6 +7,9 @@
  * values, whichever is smaller), integer narrowing (frame of reference),
  * and the conversion of batch values to store values (string ids remapped,
  * prefix+number ids to their string ids).
+ * A group's field buffers, once scattered, go to the build's page pool
+ * (when pages can be moved: the next groups' arrays and the later steps'
+ * take their pages) or are given back.
  * Invariants: a sparse column's rows are strictly increasing (a later value
  * of the same event replaces an earlier one); the work and memory of a
  * column are in proportion to its values, plus n bits for a sparse column
@@ -182,6 +185,20 @@ static void fields_worker(void *ctx, int w, int nw)
                 int ci = B->colof[b][f];
                 if (ci < B->col_lo || ci >= B->col_hi) continue;
                 FieldBuf *fb = &bt->fb[f];
+                if (B->move) { /* (to the page pool: the next groups' arrays take their pages) */
+#define GIVE(vec)                                                                                  \
+    do {                                                                                           \
+        pages_give(&B->pool, (vec).v, (vec).cap * sizeof *(vec).v, (vec).len * sizeof *(vec).v); \
+        (vec).v = NULL;                                                                            \
+        (vec).len = (vec).cap = 0;                                                                 \
+    } while (0)
+                    GIVE(fb->p32);
+                    GIVE(fb->rows);
+                    GIVE(fb->vals);
+                    GIVE(fb->types);
+#undef GIVE
+                    continue;
+                }
                 mem_release(fb->p32.v, fb->p32.cap * sizeof *fb->p32.v);
                 VEC_FREE(fb->p32);
                 mem_release(fb->rows.v, fb->rows.cap * sizeof *fb->rows.v);
@@ -463,6 +480,18 @@ void build_columns(Build *B)
         B->col_lo = lo;
         B->col_hi = hi;
         size_t words = (n + 63) / 64 + 1;
+        if (B->move) {
+            /* the page pool keeps what this group's arrays take, no more:
+             * pages held through the group for nothing would raise the peak */
+            size_t want = 0;
+            for (int ci = lo; ci < hi; ci++) {
+                const Column *c = &s->cols[ci];
+                size_t m = B->cb[ci].m, wsz = B->cb[ci].wsz, rows = c->sparse ? m : (n ? n : 1);
+                want += (c->type == VT_MIXED ? rows : 0) + rows * wsz;
+                want += c->sparse ? m * sizeof(uint32_t) + (B->cb[ci].bysort ? 0 : words * 8) : (m < n ? words * 8 : 0);
+            }
+            pages_trim(&B->pool, want);
+        }
         for (int ci = lo; ci < hi; ci++) {
             Column *c = &s->cols[ci];
             ColBuild *cb = &B->cb[ci];

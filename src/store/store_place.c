@@ -3,7 +3,8 @@
  * drives them): every row placed at its event number, the dense columns
  * scattered into location order, then each location's events put in time
  * order; and the build's warm memory (the batches' arrays no longer read,
- * handed to arrays the build writes whole).
+ * handed to arrays the build writes whole; those left over go to the
+ * build's page pool when pages can be moved, see base/pages.h).
  *
  * Owns: nothing beyond one store_build call; works on its Build.
  * Invariants: a row's event number is the start of its (batch, location)
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "store_build_int.h"
+#include "base/pages.h"
 #include "base/par.h"
 #include "base/util.h"
 
@@ -24,9 +26,13 @@
  * event number (dest) and global pair from its key, then one column at a
  * time, so that only one batch column is held twice; the pages of a batch
  * column already read go back to the system as the scatter advances (the
- * store's column grows by as much as the batch's shrinks). The batches'
- * ts arrays, placed last, are kept whole instead: warm memory for the
- * build's next arrays of 4 bytes an event (see take_warm). */
+ * store's column grows by as much as the batch's shrinks). Where pages
+ * can be moved (pages.h), a batch column read whole is instead kept, given
+ * to the build's page pool after the pass (store_build.c), and the next
+ * passes' store columns (name, kind, ts) take its pages: no fresh memory
+ * for them, and the peak is the same (the dur pass ends holding as much).
+ * The batches' ts arrays, placed last, are kept whole either way: warm
+ * memory for the build's next arrays of 4 bytes an event (see take_warm). */
 
 /* Give back the pages of p[0..done bytes) not yet given back (*rel). */
 static void release_read(void *p, size_t done, size_t *rel)
@@ -85,8 +91,9 @@ void place_worker(void *ctx, int w, int nw)
                     s->dur[pos] = du < 0 ? 0 : du;
                     s->flags[pos] = du >= 0 ? EVF_DUR : 0;
                 }
-                if (r1 - r0 == PLACE_STEP) release_read(bt->dur, (r1 - 1) * sizeof *bt->dur, &rel);
+                if (r1 - r0 == PLACE_STEP && !B->move) release_read(bt->dur, (r1 - 1) * sizeof *bt->dur, &rel);
             }
+            if (B->move) break; /* (given to the page pool after the pass) */
             mem_release(bt->dur, bt->cap * sizeof *bt->dur);
             xfree_big(bt->dur, bt->cap * sizeof *bt->dur);
             bt->dur = NULL;
@@ -99,8 +106,9 @@ void place_worker(void *ctx, int w, int nw)
                     uint32_t nm = bt->name[r];
                     s->name[d[r]] = nm == NONE32 ? NONE32 : rm[nm];
                 }
-                if (r1 - r0 == PLACE_STEP) release_read(bt->name, (r1 - 1) * sizeof *bt->name, &rel);
+                if (r1 - r0 == PLACE_STEP && !B->move) release_read(bt->name, (r1 - 1) * sizeof *bt->name, &rel);
             }
+            if (B->move) break; /* (given to the page pool after the pass) */
             mem_release(bt->name, bt->cap * sizeof *bt->name);
             xfree_big(bt->name, bt->cap * sizeof *bt->name);
             bt->name = NULL;
@@ -108,10 +116,14 @@ void place_worker(void *ctx, int w, int nw)
         }
         case PLACE_KIND: {
             const uint16_t *km = B->kremap[b];
+            size_t nc = 0; /* (communication events: for the page pool's trim) */
             for (size_t r = 0; r < m; r++) {
                 uint16_t k = bt->kind[r];
                 s->kind[d[r]] = k < K_USER ? k : km[k - K_USER];
+                nc += k == K_SEND || k == K_RECV || k == K_MSG;
             }
+            atomic_fetch_add(&B->ncomm, nc);
+            if (B->move) break; /* (given to the page pool after the pass) */
             mem_release(bt->kind, bt->cap * sizeof *bt->kind);
             xfree_big(bt->kind, bt->cap * sizeof *bt->kind);
             bt->kind = NULL;
@@ -164,8 +176,12 @@ void warm_keep(Build *B, int k, size_t bytes)
                 (B->warm[j].bytes > B->warm[i].bytes || (B->warm[j].bytes == B->warm[i].bytes && j < i)))
                 larger++;
         if (larger < k && B->warm[i].bytes >= bytes) continue;
-        mem_release(B->warm[i].p, B->warm[i].bytes);
-        xfree_big(B->warm[i].p, B->warm[i].bytes);
+        if (B->move) {
+            pages_give(&B->pool, B->warm[i].p, B->warm[i].bytes, B->warm[i].bytes);
+        } else {
+            mem_release(B->warm[i].p, B->warm[i].bytes);
+            xfree_big(B->warm[i].p, B->warm[i].bytes);
+        }
         B->warm[i].p = NULL;
     }
 }
