@@ -213,8 +213,14 @@ void pages_fill_served(void *p, size_t n)
 
 void pages_drop(PagePool *pp)
 {
-    if (atomic_load(&g_served) == pp) pages_serve(NULL);
+    /* under the lock: another thread's xmalloc_big (the interface prepares
+     * a summary's memory while the trace loads) may be filling from this
+     * pool; once the lock is ours none is, and none starts after */
+    pthread_mutex_lock(&g_lock);
+    if (atomic_load(&g_served) == pp) atomic_store(&g_served, NULL);
     for (size_t i = 0; i < pp->nrun; i++) mem_release(pp->run[i].p, pp->run[i].n);
+    pp->nrun = 0;
+    pthread_mutex_unlock(&g_lock);
     for (size_t i = 0; i < pp->nblk; i++) free(pp->blk[i]);
     free(pp->run);
     free(pp->blk);
