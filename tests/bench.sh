@@ -6,9 +6,7 @@
 # $BENCH_DIR, default build/bench; regenerated when sample-logs/gen is
 # newer), running `tnav stats --bench` on each RUNS times, comparing the
 # best load with DuckDB's `CREATE TABLE t AS SELECT * FROM read_csv(...)` /
-# `read_json(...)`, timed as many times, each side's run a process of its
-# own and the two sides' runs interleaved (tests/bench_duckdb.js with one
-# run; DuckDB is installed here, from
+# `read_json(...)` (tests/bench_duckdb.js; DuckDB is installed here, from
 # npm, into $BENCH_DIR/node_modules, and never needed by tnav), and
 # `tnav filter --bench`, `tnav render --bench` and `tnav tui --bench-keys`
 # on each shape's largest CSV, printing the best and median figures next
@@ -106,21 +104,10 @@ for shape in $BENCH_SHAPES; do
             f=$(trace "$shape" "$n" "$fmt") || exit 1
             # warm the page cache so that every run reads from memory
             cat "$f" >/dev/null
-            rm -f "$BENCH_DIR/runs" "$BENCH_DIR/duckruns"
-            # tnav's runs and DuckDB's interleaved, each a process of its
-            # own, so that a slow spell of a shared machine falls on both
-            # sides rather than on whichever ran then; DuckDB with tnav's
-            # thread count
+            rm -f "$BENCH_DIR/runs"
             i=0
-            while [ $i -lt "$RUNS" ] || { [ -n "$duck" ] && [ $i -lt "$DUCKDB_RUNS" ]; }; do
-                if [ $i -lt "$RUNS" ]; then
-                    "$TNAV" stats --bench "$f" >>"$BENCH_DIR/runs" || exit 1
-                fi
-                if [ -n "$duck" ] && [ $i -lt "$DUCKDB_RUNS" ]; then
-                    threads=$(head -1 "$BENCH_DIR/runs" | tr ' ' '\n' | sed -n 's/^threads=//p')
-                    NODE_PATH="$BENCH_DIR/node_modules" node tests/bench_duckdb.js "$f" 1 "${threads:-2}" \
-                        >>"$BENCH_DIR/duckruns" 2>"$BENCH_DIR/duckdb.err"
-                fi
+            while [ $i -lt "$RUNS" ]; do
+                "$TNAV" stats --bench "$f" >>"$BENCH_DIR/runs" || exit 1
                 i=$((i + 1))
             done
             best=$(awk '{for(i=1;i<=NF;i++){split($i,kv,"="); if(kv[1]=="total_s") print kv[2], $0}}' "$BENCH_DIR/runs" | sort -n | head -1 | cut -d' ' -f2-)
@@ -140,9 +127,7 @@ for shape in $BENCH_SHAPES; do
             # the same file into DuckDB, with tnav's thread count
             if [ -n "$duck" ]; then
                 threads=$(field "$best" threads)
-                # DuckDB's best run (its line) and the median of its runs
-                d=$(awk '{for(i=1;i<=NF;i++){split($i,kv,"="); if(kv[1]=="best_s") print kv[2], $0}}' "$BENCH_DIR/duckruns" 2>/dev/null | sort -n | head -1 | cut -d' ' -f2-)
-                dmed=$(median $(awk '{for(i=1;i<=NF;i++){split($i,kv,"="); if(kv[1]=="best_s") print kv[2]}}' "$BENCH_DIR/duckruns" 2>/dev/null))
+                d=$(NODE_PATH="$BENCH_DIR/node_modules" node tests/bench_duckdb.js "$f" "$DUCKDB_RUNS" "${threads:-2}" 2>"$BENCH_DIR/duckdb.err")
                 ds=$(field "$d" best_s)
                 if [ -z "$ds" ]; then
                     printf '%-5s %-7s %9s events: duckdb failed: %s\n' "$shape" "$fmt" "$n" "$(head -c 300 "$BENCH_DIR/duckdb.err")"
@@ -153,7 +138,7 @@ for shape in $BENCH_SHAPES; do
                     [ "$(field "$d" sample_size)" = all ] && note=" [duckdb's default sample missed a column: timed with sample_size = -1]"
                     ratio=$(awk -v a="$ds" -v b="$(field "$best" total_s)" 'BEGIN {printf "%.2f", a / b}')
                     printf '%-5s %-7s %9s events vs duckdb (%s threads): tnav %s s, duckdb %s s (median %s s, %s rows, RSS %s MiB): tnav is %sx faster (target >= %sx)%s\n' \
-                        "$shape" "$fmt" "$n" "${threads:-2}" "$(field "$best" total_s)" "$ds" "$dmed" "$(field "$d" rows)" \
+                        "$shape" "$fmt" "$n" "${threads:-2}" "$(field "$best" total_s)" "$ds" "$(field "$d" median_s)" "$(field "$d" rows)" \
                         "$(( $(field "$d" rss_bytes) / 1048576 ))" "$ratio" "$target" "$note"
                     [ "$n" = "$big" ] && rec "$shape" "vs_duckdb_$fmt" "$ratio"
                 fi
