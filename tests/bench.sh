@@ -19,7 +19,7 @@
 # 10,000 ranks).
 #
 #   BENCH_SHAPES="mpi tasks wide"  BENCH_SIZES="1000000 10000000"  RUNS=3
-#   FILTER_RUNS=20  RENDER_RUNS=20  BENCH_DIR=build/bench
+#   FILTER_RUNS=20  RENDER_RUNS=20  FIRST_RUNS=3  BENCH_DIR=build/bench
 #   BENCH_DUCKDB=0 (skip the DuckDB comparison)  DUCKDB_RUNS=$RUNS   sh tests/bench.sh
 #   BENCH_PARTS="load libcsv formats views" (the parts to run: loads and
 #   DuckDB; libcsv against the hybrid engine; Chrome JSON and compressed
