@@ -313,6 +313,22 @@ static inline const char *int_fast(const char *p, const char *e, int64_t *val)
     return q;
 }
 
+/* the prefix of key kid's children in nd->kbuf: its flattened name and a
+ * dot; returns its length */
+static size_t child_prefix(Nd *nd, uint32_t kid)
+{
+    size_t nl = strtab_len(&nd->keys, kid);
+    if (nl + 2 > nd->kcap) {
+        size_t nc = nd->kcap ? nd->kcap : 256;
+        while (nc < nl + 2) nc *= 2;
+        nd->kbuf = xrealloc(nd->kbuf, nc);
+        nd->kcap = nc;
+    }
+    memcpy(nd->kbuf, strtab_str(&nd->keys, kid), nl);
+    nd->kbuf[nl] = '.';
+    return nl + 1;
+}
+
 /* *pp at '{'; the flattened name of this object's key is kbuf[0..plen)
  * (with its trailing dot), its key id parent */
 static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, uint32_t parent, int depth)
@@ -380,17 +396,7 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
         const char *v0 = p;
         switch (*p) {
         case '{': {
-            /* the children's prefix: this key's flattened name and a dot */
-            size_t nl = strtab_len(&nd->keys, kid);
-            if (nl + 2 > nd->kcap) {
-                size_t nc = nd->kcap ? nd->kcap : 256;
-                while (nc < nl + 2) nc *= 2;
-                nd->kbuf = xrealloc(nd->kbuf, nc);
-                nd->kcap = nc;
-            }
-            memcpy(nd->kbuf, strtab_str(&nd->keys, kid), nl);
-            nd->kbuf[nl] = '.';
-            if (!parse_object(nd, &p, e, nl + 1, kid, depth + 1)) return false;
+            if (!parse_object(nd, &p, e, child_prefix(nd, kid), kid, depth + 1)) return false;
             break;
         }
         case '[':
@@ -505,16 +511,7 @@ static void walk_keys(Nd *nd, const char **pp, const char *e, size_t plen, uint3
         nd->slen = save;
         p = skip_ws(skip_ws(p, e) + 1, e); /* (the colon) */
         if (p < e && *p == '{') {
-            size_t nl = strtab_len(&nd->keys, kid);
-            if (nl + 2 > nd->kcap) {
-                size_t nc = nd->kcap ? nd->kcap : 256;
-                while (nc < nl + 2) nc *= 2;
-                nd->kbuf = xrealloc(nd->kbuf, nc);
-                nd->kcap = nc;
-            }
-            memcpy(nd->kbuf, strtab_str(&nd->keys, kid), nl);
-            nd->kbuf[nl] = '.';
-            walk_keys(nd, &p, e, nl + 1, kid);
+            walk_keys(nd, &p, e, child_prefix(nd, kid), kid);
         } else {
             if (!skip_value(nd, &p, e, 1)) return;
             if (nd->nrkeys < 64) nd->rkeys[nd->nrkeys++] = kid;
