@@ -52,7 +52,7 @@ build/rel/%.o: %.c $(HDRS)
 	$(CC) $(CFLAGS_ALL) $(OPT_EXTRA) -c $< -o $@
 
 # the filter VM's block loops are written to be vectorised: -O3 does it
-build/rel/filters/vm.o build/rel/filters/filter.o: OPT_EXTRA = -O3
+build/rel/filters/vm.o build/rel/filters/vm_load.o build/rel/filters/filter.o: OPT_EXTRA = -O3
 
 build/asan/%.o: %.c $(HDRS)
 	@mkdir -p $(dir $@)

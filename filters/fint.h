@@ -186,10 +186,21 @@ typedef struct {
     int nv, nm;
 } Blk;
 
+/* the domain entry of row i of a block (a domain program's rows are
+ * entries idx[i]; an event program's row i is event base + i) */
+static inline size_t row_dom(const Blk *b, size_t i) { return b->idx ? b->idx[i] : b->base + i; }
+
 /* run program P on one block; the result mask (one byte per row) in out */
 void vm_run(Blk *b, uint8_t *out);
 void blk_init(Blk *b, Filter *F, const Program *P);
 void blk_free(Blk *b);
+/* operands (vm_load.c): a column into value register a (label: a parent's
+ * label as an integer when it is one), the block's domain key into a, each
+ * event's key into a table, the entries of a lazy table those keys need */
+void vm_load_col(Blk *b, int a, int col, bool label);
+void vm_load_key(Blk *b, int a);
+void vm_block_keys(Blk *b, const Table *t, uint32_t *key);
+void vm_table_fill(Filter *F, Table *t, const uint32_t *key, size_t n);
 /* compute a table (if not yet, or if it depends on a scope) */
 void table_build(Filter *F, Table *t);
 /* the size of a key domain */
