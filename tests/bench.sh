@@ -18,7 +18,7 @@
 # task runtime: 10..100-event tasks on 64 workers), wide (the mpi shape on
 # 10,000 ranks).
 #
-#   BENCH_SHAPES="mpi tasks wide"  BENCH_SIZES="1000000 10000000"  RUNS=3
+#   BENCH_SHAPES="mpi tasks wide"  BENCH_SIZES="1000000 10000000"  RUNS=5
 #   FILTER_RUNS=20  RENDER_RUNS=20  FIRST_RUNS=3  BENCH_DIR=build/bench
 #   BENCH_DUCKDB=0 (skip the DuckDB comparison)  DUCKDB_RUNS=$RUNS   sh tests/bench.sh
 #   BENCH_PARTS="load libcsv formats views" (the parts to run: loads and
@@ -30,7 +30,7 @@ GEN=${GEN:-sample-logs/gen}
 BENCH_DIR=${BENCH_DIR:-build/bench}
 BENCH_SIZES=${BENCH_SIZES:-"1000000 10000000"}
 BENCH_SHAPES=${BENCH_SHAPES:-"mpi tasks wide"}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 BENCH_PARTS=${BENCH_PARTS:-"load libcsv formats views analyses"}
 part() { case " $BENCH_PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 DUCKDB_RUNS=${DUCKDB_RUNS:-$RUNS}
