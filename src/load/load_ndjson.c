@@ -276,7 +276,7 @@ static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, cons
     if (LIKELY(k->fast && k->seen != nd->recno && !(nd->rec.has & (1u << f)))) {
         k->seen = nd->recno;
         if (isint) rec_set_int(&nd->rec, f, vp, vn, iv);
-        else rec_set(&nd->rec, f, vp, vn, vt);
+        else rec_set_new(&nd->rec, f, vp, vn, vt);
         nd->prio[f] = k->prio;
         nd->holder[f] = kid;
         return true;

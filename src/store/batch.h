@@ -164,13 +164,28 @@ typedef struct {
 } XVal;
 
 /* A CSV record's canonical fields read in place: field f is
- * fp[col_of[f]] with length fl[col_of[f]]; a field without a column points
- * at an entry of length 0 past the record's (no test for it per field). */
+ * fp[col_of[f]] with length fl[col_of[f]] (also *fpf[f], *flf[f]); a
+ * field without a column points at an entry of length 0 past the record's
+ * (no test for it per field). */
 typedef struct {
     const char *const *fp;
     const size_t *fl;
     int col_of[F__N];
+    /* &fp[col_of[f]], &fl[col_of[f]] (csv_view_bind) */
+    const char *const *fpf[F__N];
+    const size_t *flf[F__N];
 } CsvView;
+
+/* Point a view at a record's fields fp/fl (col_of already set) */
+static inline void csv_view_bind(CsvView *v, const char *const *fp, const size_t *fl)
+{
+    v->fp = fp;
+    v->fl = fl;
+    for (int f = 0; f < F__N; f++) {
+        v->fpf[f] = &fp[v->col_of[f]];
+        v->flf[f] = &fl[v->col_of[f]];
+    }
+}
 
 /* One record as assembled by a parser, before conversion: the canonical
  * fields in f/has, or (CSV) through csv; the extra fields in x. A parser
@@ -180,6 +195,7 @@ typedef struct {
 typedef struct {
     Val f[F__N];
     uint32_t has; /* bit per canonical field */
+    uint32_t emp; /* bit per canonical field whose value (in f) is empty */
     uint32_t ivh;
     int64_t iv[F__N];
     const CsvView *csv;
@@ -466,6 +482,7 @@ bool batch_reject_shown(const Batch *b, const char *problem);
 static inline void rec_reset(Rec *r)
 {
     r->has = 0;
+    r->emp = 0;
     r->ivh = 0;
     r->x.len = 0;
 }
@@ -475,10 +492,21 @@ static inline void rec_set(Rec *r, int field, const char *p, size_t n, uint8_t t
     r->f[field].n = (uint32_t)n;
     r->f[field].t = t;
     r->has |= 1u << field;
+    r->emp = (r->emp & ~(1u << field)) | (uint32_t)(n == 0) << field;
     r->ivh &= ~(1u << field);
 }
-/* rec_set of a value that is 1 to 18 decimal digits (nothing else) whose
- * value is iv */
+/* rec_set of a field not set since rec_reset (its bit in has is clear,
+ * and was since rec_reset) */
+static inline void rec_set_new(Rec *r, int field, const char *p, size_t n, uint8_t t)
+{
+    r->f[field].p = p;
+    r->f[field].n = (uint32_t)n;
+    r->f[field].t = t;
+    r->has |= 1u << field;
+    if (UNLIKELY(n == 0)) r->emp |= 1u << field;
+}
+/* rec_set_new of a value that is 1 to 18 decimal digits (nothing else)
+ * whose value is iv */
 static inline void rec_set_int(Rec *r, int field, const char *p, size_t n, int64_t iv)
 {
     r->f[field].p = p;
