@@ -277,7 +277,6 @@ static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, cons
         k->seen = nd->recno;
         if (isint) rec_set_int(&nd->rec, f, vp, vn, iv);
         else rec_set_new(&nd->rec, f, vp, vn, vt);
-        nd->prio[f] = k->prio;
         nd->holder[f] = kid;
         return true;
     }
@@ -557,6 +556,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     nd->slen = 0;
     nd->recno++;
     rec_reset(&nd->rec);
+    nd->also_held = 0;
     bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
         p = skip_ws(p, e);
@@ -681,6 +681,7 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     nd->line0 = line0;
     nd->err[0] = 0;
     rec_reset(&nd->rec);
+    nd->also_held = 0;
     const char *p = s;
     if (!parse_object(nd, &p, e, 0, NONE32, 0)) return false;
     p = skip_ws(p, e);
@@ -706,6 +707,7 @@ bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end)
     nd->line0 = s;
     nd->err[0] = 0;
     rec_reset(&nd->rec);
+    nd->also_held = 0;
     const char *p = s;
     if (!parse_object(nd, &p, e, 0, NONE32, 0)) return false;
     *end = p;

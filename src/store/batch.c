@@ -239,7 +239,7 @@ static inline void push_sparse_next(Batch *b, uint32_t row, uint32_t field, uint
 }
 
 /* The string id in strs of a row's file, whose name has string id name */
-static inline uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
+static inline __attribute__((always_inline)) uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
 {
     if (name == NONE32) return strtab_intern(&b->strs, v->p, v->n);
     if (UNLIKELY(name >= b->fon_cap)) {
