@@ -450,12 +450,34 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
 }
 
 /* The first LF in [p, lim), or lim; *high is set when a byte >= 0x80 comes
- * before it. Reads in 32-byte blocks (the reader's window has slack). */
+ * before it. Reads in 64-byte steps, then 32-byte blocks (the reader's
+ * window has slack). */
 static inline const char *find_lf(const char *p, const char *lim, bool *high)
 {
 #if defined(__SSE2__)
     const __m128i nl = _mm_set1_epi8('\n');
     __m128i hi = _mm_setzero_si128(); /* the high bits of the blocks before */
+    /* 64 bytes a step while they are the line's: one test for the four
+     * blocks, the LF's place and the high bits before it found once */
+    while (lim - p >= 64) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
+        __m128i e0 = _mm_cmpeq_epi8(a0, nl), e1 = _mm_cmpeq_epi8(a1, nl), e2 = _mm_cmpeq_epi8(a2, nl),
+                e3 = _mm_cmpeq_epi8(a3, nl);
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3)))) {
+            uint64_t m = (uint64_t)(uint32_t)_mm_movemask_epi8(e0) | (uint64_t)(uint32_t)_mm_movemask_epi8(e1) << 16 |
+                         (uint64_t)(uint32_t)_mm_movemask_epi8(e2) << 32 | (uint64_t)(uint32_t)_mm_movemask_epi8(e3) << 48;
+            uint64_t h = (uint64_t)(uint32_t)_mm_movemask_epi8(a0) | (uint64_t)(uint32_t)_mm_movemask_epi8(a1) << 16 |
+                         (uint64_t)(uint32_t)_mm_movemask_epi8(a2) << 32 | (uint64_t)(uint32_t)_mm_movemask_epi8(a3) << 48;
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            *high = (h & ((1ULL << i) - 1)) != 0 || _mm_movemask_epi8(hi) != 0;
+            return p + i;
+        }
+        hi = _mm_or_si128(hi, _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)));
+        p += 64;
+    }
     while (p < lim) {
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
