@@ -292,24 +292,27 @@ static inline const char *int_fast(const char *p, const char *e, int64_t *val)
 {
     size_t room = (size_t)(e - p);
     uint64_t a = ld8(p), ma = nondigits(a);
-    size_t d = ma ? (size_t)__builtin_ctzll(ma) >> 3 : 8;
-    if (d > room) d = room;
+    size_t d;
+    unsigned c; /* the byte after the digits, read from the words loaded */
     uint64_t v;
-    if (d < 8) {
+    if (ma) {
+        d = (size_t)__builtin_ctzll(ma) >> 3;
+        c = (unsigned)(a >> (8 * d)) & 0xFF;
         v = swar8((a & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d)));
     } else {
         uint64_t b = ld8(p + 8), mb = nondigits(b);
-        size_t d2 = mb ? (size_t)__builtin_ctzll(mb) >> 3 : 8;
-        if (d2 > room - 8) d2 = room - 8;
-        if (d2 == 8) return NULL; /* (16 digits or more) */
+        if (!mb) return NULL; /* (16 digits or more) */
+        size_t d2 = (size_t)__builtin_ctzll(mb) >> 3;
+        c = (unsigned)(b >> (8 * d2)) & 0xFF;
         v = swar8(a & 0x0F0F0F0F0F0F0F0FULL) * POW10_8[d2];
         if (d2) v += swar8((b & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d2)));
         d = 8 + d2;
     }
-    const char *q = p + d;
-    if (q < e && (*q == '.' || (*q | 0x20) == 'e')) return NULL;
+    /* (digits up to e or past it, a fraction or an exponent: the general
+     * parse, which also answers for a number that ends the input) */
+    if (d >= room || c == '.' || (c | 0x20) == 'e') return NULL;
     *val = (int64_t)v;
-    return q;
+    return p + d;
 }
 
 /* the prefix of key kid's children in nd->kbuf: its flattened name and a
