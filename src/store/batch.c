@@ -145,6 +145,42 @@ static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
     return sid;
 }
 
+/* The LocInt entry of location number v (< LOC_INT_MAX), the array grown
+ * to hold it */
+static inline LocInt *locint_at(Batch *b, uint32_t v)
+{
+    if (UNLIKELY(v >= b->locint_n)) {
+        size_t nn = b->locint_n ? b->locint_n : 64;
+        while (nn <= v) nn *= 2;
+        b->locint = xrealloc(b->locint, nn * sizeof(LocInt));
+        memset(b->locint + b->locint_n, 0, (nn - b->locint_n) * sizeof(LocInt));
+        b->locint_n = (uint32_t)nn;
+    }
+    return &b->locint[v];
+}
+
+/* label_sid of a row's peer or parent while parsing: a location number
+ * below LOC_INT_MAX in canonical decimal (a rank) found by its number
+ * (LocInt.lsid), not hashed and looked up each time */
+static inline uint32_t label_sid_row(Batch *b, const Val *v)
+{
+    if (v->n && v->n <= 5 && v->t != V_TRUE && v->t != V_FALSE && v->t != V_RAW) {
+        uint32_t x = 0;
+        bool ok = v->p[0] != '0' || v->n == 1;
+        for (uint32_t i = 0; i < v->n; i++) {
+            uint32_t d = (uint32_t)(unsigned char)v->p[i] - '0';
+            ok &= d <= 9;
+            x = x * 10 + d;
+        }
+        if (ok && x < LOC_INT_MAX) {
+            LocInt *li = locint_at(b, x);
+            if (UNLIKELY(!li->lsid)) li->lsid = strtab_intern(&b->labels, v->p, v->n) + 1;
+            return li->lsid - 1;
+        }
+    }
+    return label_sid(b, NULL, v);
+}
+
 /* Activities that keep coming (tasks, each a few dozen rows): the pair
  * tables (rawpairs, labels, pairs) would double and rehash a dozen times
  * and touch fresh memory at each. Once PAIRS_SIZE_AT pairs are known, if
@@ -638,14 +674,7 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
             v = v * 10 + d;
         }
         if (ok && v < LOC_INT_MAX) {
-            if (UNLIKELY(v >= b->locint_n)) {
-                size_t nn = b->locint_n ? b->locint_n : 64;
-                while (nn <= v) nn *= 2;
-                b->locint = xrealloc(b->locint, nn * sizeof(LocInt));
-                memset(b->locint + b->locint_n, 0, (nn - b->locint_n) * sizeof(LocInt));
-                b->locint_n = (uint32_t)nn;
-            }
-            li = &b->locint[v];
+            li = locint_at(b, v);
             if (av) {
                 uint64_t w[2];
                 strtab_prefix_words(av->p, av->n, w);
@@ -763,7 +792,7 @@ have_akey:;
     uint32_t peer = NONE32, parent = NONE32;
     if (h_peer) {
         v_peer = RP(peer, F_PEER);
-        peer = label_sid(b, NULL, v_peer);
+        peer = label_sid_row(b, v_peer);
         if (peer == NONE32) {
             excerpt(ex, sizeof ex, v_peer);
             return WHY("peer is not a label: %s", ex);
@@ -771,7 +800,7 @@ have_akey:;
     }
     if (h_parent) {
         v_parent = RP(parent, F_PARENT);
-        parent = label_sid(b, NULL, v_parent);
+        parent = label_sid_row(b, v_parent);
         if (parent == NONE32) {
             excerpt(ex, sizeof ex, v_parent);
             return WHY("parent is not a label: %s", ex);
@@ -804,16 +833,28 @@ have_akey:;
     if (peer != NONE32) push_sparse_next(b, row, F_PEER, VT_STR, 0, peer);
     if (h_bytes) push_sparse_next(b, row, F_BYTES, VT_INT, bytes, 0);
     if (h_id) {
-        v_id = RP(id, F_ID);
-        push_int_or_str(b, row, F_ID, v_id);
+        if (r->ivh & (1u << F_ID)) { /* (a number the parser read: what parse_int64 makes of it) */
+            push_sparse_next(b, row, F_ID, VT_INT, r->iv[F_ID], 0);
+        } else {
+            v_id = RP(id, F_ID);
+            push_int_or_str(b, row, F_ID, v_id);
+        }
     }
     if (h_tag) {
-        v_tag = RP(tag, F_TAG);
-        push_int_or_str(b, row, F_TAG, v_tag);
+        if (r->ivh & (1u << F_TAG)) { /* (a number the parser read: what parse_int64 makes of it) */
+            push_sparse_next(b, row, F_TAG, VT_INT, r->iv[F_TAG], 0);
+        } else {
+            v_tag = RP(tag, F_TAG);
+            push_int_or_str(b, row, F_TAG, v_tag);
+        }
     }
     if (h_group) {
-        v_group = RP(group, F_GROUP);
-        push_int_or_str(b, row, F_GROUP, v_group);
+        if (r->ivh & (1u << F_GROUP)) { /* (a number the parser read: what parse_int64 makes of it) */
+            push_sparse_next(b, row, F_GROUP, VT_INT, r->iv[F_GROUP], 0);
+        } else {
+            v_group = RP(group, F_GROUP);
+            push_int_or_str(b, row, F_GROUP, v_group);
+        }
     }
     if (parent != NONE32) push_sparse_next(b, row, F_PARENT, VT_STR, 0, parent);
     if (h_file) {

@@ -229,12 +229,13 @@ typedef struct {
  * rather than in rawpairs' table (its slot and its entry, two lines that
  * miss the CPU's caches). An activity of at most 8 bytes: its bytes as
  * one word (strtab_prefix_words) and its length in an (0: empty, 0xFF:
- * no activity). */
+ * no activity). The same entry keeps the number's label, for a peer. */
 enum { LOC_INT_MAX = 1 << 16 };
 typedef struct {
     uint64_t act[2];
     uint32_t akey[2];
     uint8_t an[2];
+    uint32_t lsid; /* the number's label: its string id in labels + 1 (0: not yet) */
 } LocInt;
 
 /* Rows that pair up after parsing (src/load/pair.c): a begin and its end
