@@ -638,6 +638,15 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
     /* the location's last activity (see LocCache) */
     LocCache *lc = NULL;
     uint32_t akey;
+    /* the activity's first prefix word: all of its bytes when it has at
+     * most 8 (with its length), for LocCache and LocInt */
+    uint64_t aw = 0;
+    if (av) {
+        uint64_t w[2];
+        strtab_prefix_words(av->p, av->n, w);
+        aw = w[0];
+    }
+    uint64_t lw[2];
     if (!b->lc_off && lv->n && lv->n <= LOC_CACHE_LOC && (!av || av->n <= LOC_CACHE_ACT)) {
         if (UNLIKELY(!b->loc_cache)) b->loc_cache = xcalloc(LOC_CACHE, sizeof(LocCache));
         if (UNLIKELY(++b->lc_rows == LOC_CACHE_TRIAL) && b->lc_miss > LOC_CACHE_TRIAL / 2) {
@@ -648,13 +657,14 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
             batch_free_sweep(b);
         }
         /* (indexed by the label's first prefix word: fixed-size loads) */
-        uint64_t lw[2];
         strtab_prefix_words(lv->p, lv->n, lw);
         uint64_t h = lw[0] ^ ((uint64_t)lv->n << 56);
         _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
         lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
-        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && short_eq(lc->act, av->p, av->n))) &&
-            short_eq(lc->loc, lv->p, lv->n)) {
+        /* (labels of at most 8 bytes compared by their words alone) */
+        if (lc->ln == lv->n && lc->lw0 == lw[0] && lc->has_act == (av != NULL) &&
+            (!av || (lc->an == av->n && lc->aw0 == aw && (av->n <= 8 || short_eq(lc->act, av->p, av->n)))) &&
+            (lv->n <= 8 || short_eq(lc->loc, lv->p, lv->n))) {
             akey = lc->akey;
             goto have_akey;
         }
@@ -663,7 +673,6 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
     /* a location numbered below LOC_INT_MAX with an activity of at most 8
      * bytes: its last two activities, found by the number (see LocInt) */
     LocInt *li = NULL;
-    uint64_t aw = 0;
     uint8_t acode = 0;
     if (lv->n && lv->n <= 5 && (!av || av->n <= 8)) {
         uint32_t v = 0;
@@ -675,14 +684,7 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
         }
         if (ok && v < LOC_INT_MAX) {
             li = locint_at(b, v);
-            if (av) {
-                uint64_t w[2];
-                strtab_prefix_words(av->p, av->n, w);
-                aw = w[0];
-                acode = (uint8_t)av->n;
-            } else {
-                acode = 0xFF;
-            }
+            acode = av ? (uint8_t)av->n : 0xFF;
             if (li->an[0] == acode && li->act[0] == aw) {
                 akey = li->akey[0];
                 goto fill_lc;
@@ -728,6 +730,8 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
 fill_lc:
     if (lc) {
         lc->ln = (uint8_t)lv->n;
+        lc->lw0 = lw[0];
+        lc->aw0 = aw;
         memcpy(lc->loc, lv->p, lv->n);
         lc->has_act = av != NULL;
         lc->an = av ? (uint8_t)av->n : 0;

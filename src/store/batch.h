@@ -213,14 +213,18 @@ typedef struct {
  * rows continue the activity their location ran before (a thread's
  * events, a task's on its worker), so their pair is found without a
  * lookup in rawpairs, whose table is big when activities are many. */ 
-enum { LOC_CACHE = 1024, LOC_CACHE_LOC = 22, LOC_CACHE_ACT = 36, LOC_CACHE_TRIAL = 1 << 16 };
+enum { LOC_CACHE = 1024, LOC_CACHE_LOC = 16, LOC_CACHE_ACT = 24, LOC_CACHE_TRIAL = 1 << 16 };
 typedef struct {
     uint8_t ln, an; /* text lengths; ln 0: empty entry */
     bool has_act;
     uint32_t akey;
+    uint64_t lw0, aw0; /* the first prefix words (strtab_prefix_words) of
+                          loc and act (0 without one): labels of at most 8
+                          bytes are compared by them alone */
     char loc[LOC_CACHE_LOC];
     char act[LOC_CACHE_ACT];
 } LocCache;
+_Static_assert(sizeof(LocCache) == 64, "a LocCache entry is one cache line");
 
 /* The last two activities seen at a location whose label is a number
  * below LOC_INT_MAX in canonical decimal (a rank), by that number: when
