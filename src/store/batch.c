@@ -311,7 +311,22 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
     unsigned nd;
     uint64_t num;
     if (v->t != V_RAW && xid_split(v->p, v->n, &pl, &nd, &num)) {
-        uint32_t ps = strtab_intern(&b->strs, v->p, pl);
+        uint32_t ps;
+        if (pl <= 16) {
+            uint64_t w[2];
+            strtab_prefix_words(v->p, pl, w);
+            if (UNLIKELY(!b->xpfx)) b->xpfx = xcalloc(XPFX_CACHE, sizeof(XPfx));
+            _Static_assert(XPFX_CACHE == 1 << 6, "the index below takes 6 bits");
+            XPfx *x = &b->xpfx[((w[0] ^ w[1] ^ (uint64_t)pl << 56) * 0x9e3779b97f4a7c15ULL) >> 58];
+            if (x->n == pl && x->w[0] == w[0] && x->w[1] == w[1]) {
+                ps = x->sid;
+            } else {
+                ps = strtab_intern(&b->strs, v->p, pl);
+                *x = (XPfx){{w[0], w[1]}, (uint32_t)pl, ps};
+            }
+        } else {
+            ps = strtab_intern(&b->strs, v->p, pl);
+        }
         if (ps < (1u << 24)) {
             push_sparse_next(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0);
             return;

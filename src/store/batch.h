@@ -235,6 +235,16 @@ _Static_assert(sizeof(LocCache) == 64, "a LocCache entry is one cache line");
  * one word (strtab_prefix_words) and its length in an (0: empty, 0xFF:
  * no activity). The same entry keeps the number's label, for a peer. */
 enum { LOC_INT_MAX = 1 << 16 };
+/* The string id in strs of a prefix+number id's prefix of at most 16 bytes
+ * (its prefix words and length), direct-mapped: ids and groups such as
+ * "m9", "t14", "finish-10" repeat a few prefixes, which are then found
+ * without hashing and looking them up in strs. */
+enum { XPFX_CACHE = 64 };
+typedef struct XPfx {
+    uint64_t w[2];
+    uint32_t n; /* 0: empty */
+    uint32_t sid;
+} XPfx;
 typedef struct {
     uint64_t act[2];
     uint32_t akey[2];
@@ -400,6 +410,7 @@ typedef struct Batch {
     uint32_t lc_rows, lc_miss; /* rows that looked in it, and missed, until LOC_CACHE_TRIAL */
     bool lc_off; /* it missed too often: not used (nor the lanes' sweep, see lsw) */
     LocInt *locint; /* by location number, locint_n of them (while parsing) */
+    struct XPfx *xpfx; /* XPFX_CACHE recent prefixes of prefix+number ids (while parsing) */
     uint32_t locint_n;
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
