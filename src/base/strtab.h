@@ -154,7 +154,7 @@ static inline bool strtab_tail_eq_(const char *a, const char *b, size_t n)
 
 /* Whether id's string is s[0..n) (without hashing it: to confirm a guess,
  * such as a cache's). */
-static inline bool strtab_equals(const StrTab *t, uint32_t id, const char *s, size_t n)
+static inline __attribute__((always_inline)) bool strtab_equals(const StrTab *t, uint32_t id, const char *s, size_t n)
 {
     const StrEnt *e = &t->ent[id];
     if (e->len != n) return false;

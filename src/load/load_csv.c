@@ -150,8 +150,7 @@ void csv_slow_cb2(int c, void *data)
     /* (a record of more fields than that is rejected for its count) */
     sl->ptrs[empty] = "";
     sl->lens[empty] = 0;
-    sl->view->fp = sl->ptrs;
-    sl->view->fl = sl->lens;
+    csv_view_bind(sl->view, sl->ptrs, sl->lens);
     commit_fields(sl->b, sl->cf, sl->xid, sl->rec, sl->ptrs, sl->lens, nf, sl->rec_line, sl->on_last_line, true, false);
     sl->nf = 0;
     sl->flen = 0;
@@ -507,8 +506,7 @@ void csv_parse_chunk(const CsvFile *cf, Batch *b, uint64_t start, uint64_t end)
     for (int f = 0; f < F__N; f++) view.col_of[f] = (int)EMPTY_COL(maxf);
     for (int k = 0; k < cf->ncanon; k++) view.col_of[cf->canon_field[k]] = cf->canon_col[k];
     sview = view;
-    view.fp = fp;
-    view.fl = fl;
+    csv_view_bind(&view, fp, fl);
     rec.csv = &view;
     sl.view = &sview; /* the slow path points it at its own arrays per record */
     srec.csv = &sview;

@@ -276,8 +276,7 @@ static inline __attribute__((always_inline)) bool put(Nd *nd, uint32_t kid, cons
     if (LIKELY(k->fast && k->seen != nd->recno && !(nd->rec.has & (1u << f)))) {
         k->seen = nd->recno;
         if (isint) rec_set_int(&nd->rec, f, vp, vn, iv);
-        else rec_set(&nd->rec, f, vp, vn, vt);
-        nd->prio[f] = k->prio;
+        else rec_set_new(&nd->rec, f, vp, vn, vt);
         nd->holder[f] = kid;
         return true;
     }
@@ -293,24 +292,27 @@ static inline const char *int_fast(const char *p, const char *e, int64_t *val)
 {
     size_t room = (size_t)(e - p);
     uint64_t a = ld8(p), ma = nondigits(a);
-    size_t d = ma ? (size_t)__builtin_ctzll(ma) >> 3 : 8;
-    if (d > room) d = room;
+    size_t d;
+    unsigned c; /* the byte after the digits, read from the words loaded */
     uint64_t v;
-    if (d < 8) {
+    if (ma) {
+        d = (size_t)__builtin_ctzll(ma) >> 3;
+        c = (unsigned)(a >> (8 * d)) & 0xFF;
         v = swar8((a & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d)));
     } else {
         uint64_t b = ld8(p + 8), mb = nondigits(b);
-        size_t d2 = mb ? (size_t)__builtin_ctzll(mb) >> 3 : 8;
-        if (d2 > room - 8) d2 = room - 8;
-        if (d2 == 8) return NULL; /* (16 digits or more) */
+        if (!mb) return NULL; /* (16 digits or more) */
+        size_t d2 = (size_t)__builtin_ctzll(mb) >> 3;
+        c = (unsigned)(b >> (8 * d2)) & 0xFF;
         v = swar8(a & 0x0F0F0F0F0F0F0F0FULL) * POW10_8[d2];
         if (d2) v += swar8((b & 0x0F0F0F0F0F0F0F0FULL) << (8 * (8 - d2)));
         d = 8 + d2;
     }
-    const char *q = p + d;
-    if (q < e && (*q == '.' || (*q | 0x20) == 'e')) return NULL;
+    /* (digits up to e or past it, a fraction or an exponent: the general
+     * parse, which also answers for a number that ends the input) */
+    if (d >= room || c == '.' || (c | 0x20) == 'e') return NULL;
     *val = (int64_t)v;
-    return q;
+    return p + d;
 }
 
 /* the prefix of key kid's children in nd->kbuf: its flattened name and a
@@ -451,12 +453,34 @@ static bool parse_object(Nd *nd, const char **pp, const char *e, size_t plen, ui
 }
 
 /* The first LF in [p, lim), or lim; *high is set when a byte >= 0x80 comes
- * before it. Reads in 32-byte blocks (the reader's window has slack). */
+ * before it. Reads in 64-byte steps, then 32-byte blocks (the reader's
+ * window has slack). */
 static inline const char *find_lf(const char *p, const char *lim, bool *high)
 {
 #if defined(__SSE2__)
     const __m128i nl = _mm_set1_epi8('\n');
     __m128i hi = _mm_setzero_si128(); /* the high bits of the blocks before */
+    /* 64 bytes a step while they are the line's: one test for the four
+     * blocks, the LF's place and the high bits before it found once */
+    while (lim - p >= 64) {
+        __m128i a0 = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i a1 = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(const void *)(p + 32));
+        __m128i a3 = _mm_loadu_si128((const __m128i *)(const void *)(p + 48));
+        __m128i e0 = _mm_cmpeq_epi8(a0, nl), e1 = _mm_cmpeq_epi8(a1, nl), e2 = _mm_cmpeq_epi8(a2, nl),
+                e3 = _mm_cmpeq_epi8(a3, nl);
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(e0, e1), _mm_or_si128(e2, e3)))) {
+            uint64_t m = (uint64_t)(uint32_t)_mm_movemask_epi8(e0) | (uint64_t)(uint32_t)_mm_movemask_epi8(e1) << 16 |
+                         (uint64_t)(uint32_t)_mm_movemask_epi8(e2) << 32 | (uint64_t)(uint32_t)_mm_movemask_epi8(e3) << 48;
+            uint64_t h = (uint64_t)(uint32_t)_mm_movemask_epi8(a0) | (uint64_t)(uint32_t)_mm_movemask_epi8(a1) << 16 |
+                         (uint64_t)(uint32_t)_mm_movemask_epi8(a2) << 32 | (uint64_t)(uint32_t)_mm_movemask_epi8(a3) << 48;
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            *high = (h & ((1ULL << i) - 1)) != 0 || _mm_movemask_epi8(hi) != 0;
+            return p + i;
+        }
+        hi = _mm_or_si128(hi, _mm_or_si128(_mm_or_si128(a0, a1), _mm_or_si128(a2, a3)));
+        p += 64;
+    }
     while (p < lim) {
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 16));
@@ -557,6 +581,7 @@ static void ndjson_line(Nd *nd, const char *s, const char *e, uint64_t line, boo
     nd->slen = 0;
     nd->recno++;
     rec_reset(&nd->rec);
+    nd->also_held = 0;
     bool ok = parse_object(nd, &p, e, 0, NONE32, 0);
     if (ok) {
         p = skip_ws(p, e);
@@ -681,6 +706,7 @@ bool nd_object(Nd *nd, const char *s, const char *e, const char *line0)
     nd->line0 = line0;
     nd->err[0] = 0;
     rec_reset(&nd->rec);
+    nd->also_held = 0;
     const char *p = s;
     if (!parse_object(nd, &p, e, 0, NONE32, 0)) return false;
     p = skip_ws(p, e);
@@ -706,6 +732,7 @@ bool nd_object_prefix(Nd *nd, const char *s, const char *lim, const char **end)
     nd->line0 = s;
     nd->err[0] = 0;
     rec_reset(&nd->rec);
+    nd->also_held = 0;
     const char *p = s;
     if (!parse_object(nd, &p, e, 0, NONE32, 0)) return false;
     *end = p;

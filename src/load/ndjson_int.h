@@ -54,8 +54,10 @@ struct Nd {
     char *kbuf;
     size_t kcap;
     Rec rec;
-    int prio[F__N];
-    uint32_t holder[F__N]; /* key id holding each canonical field */
+    uint32_t holder[F__N]; /* key id holding each canonical field (in Rec.has) */
+    uint32_t also_held; /* fields held through --map's "also" (their priority
+                           is then -1, else their holder's KeyInfo.prio);
+                           cleared per record */
     uint64_t recno;
     uint32_t rkeys[64]; /* the record's first 64 leaf keys, in its order (for missing_hint; walk_keys) */
     uint32_t nrkeys;

@@ -245,19 +245,20 @@ bool nd_assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, cons
     }
     if (f >= 0) {
         if (r->has & (1u << f)) {
-            if (k->prio < nd->prio[f]) {
+            int held = nd->also_held & (1u << f) ? -1 : nd->ki[nd->holder[f]].prio;
+            if (k->prio < held) {
                 /* the stronger name takes the field; the weaker becomes an extra */
                 uint32_t old = nd->holder[f];
                 rec_add_extra(r, nd_key_xid(nd, old), r->f[f].p, r->f[f].n, r->f[f].t);
                 rec_set(r, f, vp, vn, vt);
-                nd->prio[f] = k->prio;
+                nd->also_held &= ~(1u << f);
                 nd->holder[f] = kid;
             } else {
                 rec_add_extra(r, nd_key_xid(nd, kid), vp, vn, vt);
             }
         } else {
             rec_set(r, f, vp, vn, vt);
-            nd->prio[f] = k->prio;
+            nd->also_held &= ~(1u << f);
             nd->holder[f] = kid;
         }
     } else {
@@ -267,7 +268,7 @@ bool nd_assign(Nd *nd, uint32_t kid, const char *vp, size_t vn, uint8_t vt, cons
         /* (--map names this key for other fields too) */
         int f2 = __builtin_ctz(m);
         rec_set(r, f2, vp, vn, vt);
-        nd->prio[f2] = -1;
+        nd->also_held |= 1u << f2;
         nd->holder[f2] = kid;
     }
     return true;

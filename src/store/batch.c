@@ -145,6 +145,42 @@ static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
     return sid;
 }
 
+/* The LocInt entry of location number v (< LOC_INT_MAX), the array grown
+ * to hold it */
+static inline LocInt *locint_at(Batch *b, uint32_t v)
+{
+    if (UNLIKELY(v >= b->locint_n)) {
+        size_t nn = b->locint_n ? b->locint_n : 64;
+        while (nn <= v) nn *= 2;
+        b->locint = xrealloc(b->locint, nn * sizeof(LocInt));
+        memset(b->locint + b->locint_n, 0, (nn - b->locint_n) * sizeof(LocInt));
+        b->locint_n = (uint32_t)nn;
+    }
+    return &b->locint[v];
+}
+
+/* label_sid of a row's peer or parent while parsing: a location number
+ * below LOC_INT_MAX in canonical decimal (a rank) found by its number
+ * (LocInt.lsid), not hashed and looked up each time */
+static inline uint32_t label_sid_row(Batch *b, const Val *v)
+{
+    if (v->n && v->n <= 5 && v->t != V_TRUE && v->t != V_FALSE && v->t != V_RAW) {
+        uint32_t x = 0;
+        bool ok = v->p[0] != '0' || v->n == 1;
+        for (uint32_t i = 0; i < v->n; i++) {
+            uint32_t d = (uint32_t)(unsigned char)v->p[i] - '0';
+            ok &= d <= 9;
+            x = x * 10 + d;
+        }
+        if (ok && x < LOC_INT_MAX) {
+            LocInt *li = locint_at(b, x);
+            if (UNLIKELY(!li->lsid)) li->lsid = strtab_intern(&b->labels, v->p, v->n) + 1;
+            return li->lsid - 1;
+        }
+    }
+    return label_sid(b, NULL, v);
+}
+
 /* Activities that keep coming (tasks, each a few dozen rows): the pair
  * tables (rawpairs, labels, pairs) would double and rehash a dozen times
  * and touch fresh memory at each. Once PAIRS_SIZE_AT pairs are known, if
@@ -239,7 +275,7 @@ static inline void push_sparse_next(Batch *b, uint32_t row, uint32_t field, uint
 }
 
 /* The string id in strs of a row's file, whose name has string id name */
-static inline uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
+static inline __attribute__((always_inline)) uint32_t file_sid(Batch *b, uint32_t name, const Val *v)
 {
     if (name == NONE32) return strtab_intern(&b->strs, v->p, v->n);
     if (UNLIKELY(name >= b->fon_cap)) {
@@ -275,7 +311,22 @@ static void push_int_or_str(Batch *b, uint32_t row, uint32_t field, const Val *v
     unsigned nd;
     uint64_t num;
     if (v->t != V_RAW && xid_split(v->p, v->n, &pl, &nd, &num)) {
-        uint32_t ps = strtab_intern(&b->strs, v->p, pl);
+        uint32_t ps;
+        if (pl <= 16) {
+            uint64_t w[2];
+            strtab_prefix_words(v->p, pl, w);
+            if (UNLIKELY(!b->xpfx)) b->xpfx = xcalloc(XPFX_CACHE, sizeof(XPfx));
+            _Static_assert(XPFX_CACHE == 1 << 6, "the index below takes 6 bits");
+            XPfx *x = &b->xpfx[((w[0] ^ w[1] ^ (uint64_t)pl << 56) * 0x9e3779b97f4a7c15ULL) >> 58];
+            if (x->n == pl && x->w[0] == w[0] && x->w[1] == w[1]) {
+                ps = x->sid;
+            } else {
+                ps = strtab_intern(&b->strs, v->p, pl);
+                *x = (XPfx){{w[0], w[1]}, (uint32_t)pl, ps};
+            }
+        } else {
+            ps = strtab_intern(&b->strs, v->p, pl);
+        }
         if (ps < (1u << 24)) {
             push_sparse_next(b, row, field, VT_XSTR, (int64_t)XID_VAL(ps, nd, num), 0);
             return;
@@ -398,12 +449,18 @@ static inline bool rec_get(const Rec *r, int f, Val *v)
     return true;
 }
 
-/* Whether field f of a record is present (rec_get's answer, without
- * reading the value: the optional fields' values are read where used). */
-static inline bool rec_has(const Rec *r, int f)
+/* Whether field f of a record is present (rec_get's answer without
+ * reading the value); pm: rec_get's answers as a mask, for a record not
+ * read in place (r->csv NULL) */
+static inline __attribute__((always_inline)) bool rec_has(const Rec *r, bool csv, uint32_t pm, int f)
 {
-    if (r->csv) return r->csv->fl[r->csv->col_of[f]] != 0;
-    return HAS(r, f) && r->f[f].n != 0;
+    return csv ? *r->csv->flf[f] != 0 : (pm >> f) & 1u;
+}
+
+/* Field f of a record read in place (CSV) */
+static inline __attribute__((always_inline)) Val csv_val(const Rec *r, int f)
+{
+    return (Val){*r->csv->fpf[f], (uint32_t)*r->csv->flf[f], V_TEXT};
 }
 
 /* --pair-key FIELD: the pairing key of a begin or end row, "P" rule \x1F
@@ -452,45 +509,59 @@ static inline __attribute__((always_inline)) bool short_eq(const char *a, const 
     return true;
 }
 
-bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
+/* batch_commit for a record read in place by the CSV parser (csv) or
+ * parsed into r->f: one copy of each, without a test per field */
+static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, char *why, size_t whysz, const bool csv)
 {
     char ex[96];
     int64_t ts, dur = -1;
-    Val v_ts = {0}, v_dur = {0}, v_end = {0}, v_loc = {0}, v_act = {0}, v_kind = {0}, v_name = {0}, v_peer = {0}, v_bytes = {0}, v_id = {0}, v_tag = {0}, v_group = {0}, v_parent = {0}, v_file = {0}, v_line = {0}, v_value = {0};
-    /* (the optional fields' values are read where they are used) */
-    bool h_ts = rec_get(r, F_TS, &v_ts);
-    bool h_dur = rec_get(r, F_DUR, &v_dur);
-    bool h_end = rec_has(r, F_END);
-    bool h_loc = rec_get(r, F_LOC, &v_loc);
-    bool h_act = rec_get(r, F_ACT, &v_act);
-    bool h_kind = rec_get(r, F_KIND, &v_kind);
-    bool h_name = rec_get(r, F_NAME, &v_name);
-    bool h_peer = rec_has(r, F_PEER);
-    bool h_bytes = rec_has(r, F_BYTES);
-    bool h_id = rec_has(r, F_ID);
-    bool h_tag = rec_has(r, F_TAG);
-    bool h_group = rec_has(r, F_GROUP);
-    bool h_parent = rec_has(r, F_PARENT);
-    bool h_file = rec_has(r, F_FILE);
-    bool h_line = rec_has(r, F_LINE);
-    bool h_value = rec_has(r, F_VALUE);
+    /* the fields present (an empty value is an absent value): one mask
+     * for a parsed record, whose values are read where used (RP) */
+    const uint32_t pm = r->has & ~r->emp;
+    Val c_ts, c_dur, c_end, c_loc, c_act, c_kind, c_name, c_peer, c_bytes, c_id, c_tag, c_group, c_parent, c_file, c_line, c_value; /* (CSV: the values read) */
+#define RP(x, F) (csv ? (c_##x = csv_val(r, F), &c_##x) : &r->f[F])
+    const Val *v_ts, *v_dur = NULL, *v_end, *v_loc = NULL, *v_act = NULL, *v_kind = NULL, *v_name = NULL, *v_peer, *v_bytes, *v_id, *v_tag,
+              *v_group, *v_parent, *v_file, *v_line, *v_value;
+#define H(f) rec_has(r, csv, pm, f)
+    bool h_loc = H(F_LOC);
+    const bool h_ts = H(F_TS);
+    const bool h_dur = H(F_DUR);
+    const bool h_end = H(F_END);
+    const bool h_act = H(F_ACT);
+    const bool h_kind = H(F_KIND);
+    const bool h_name = H(F_NAME);
+    const bool h_peer = H(F_PEER);
+    const bool h_bytes = H(F_BYTES);
+    const bool h_id = H(F_ID);
+    const bool h_tag = H(F_TAG);
+    const bool h_group = H(F_GROUP);
+    const bool h_parent = H(F_PARENT);
+    const bool h_file = H(F_FILE);
+    const bool h_line = H(F_LINE);
+    const bool h_value = H(F_VALUE);
+#undef H
+    if (h_dur) v_dur = RP(dur, F_DUR);
+    if (h_loc) v_loc = RP(loc, F_LOC);
+    if (h_act) v_act = RP(act, F_ACT);
+    if (h_kind) v_kind = RP(kind, F_KIND);
+    if (h_name) v_name = RP(name, F_NAME);
     /* the name's slot asked for now, its entry after the location's pair:
      * the names' table misses the CPU's caches once it holds thousands */
     uint64_t name_w[2];
     uint32_t name_h = 0;
     if (h_name) {
-        name_h = strtab_hash(v_name.p, v_name.n, name_w);
+        name_h = strtab_hash(v_name->p, v_name->n, name_w);
         strtab_prefetch(&b->names, name_h, 0);
     }
 
     /* --- records of other kinds than --only-kind names: skipped, counted --- */
     if (b->only_kinds) {
         bool keep = false;
-        if (h_kind && is_text(&v_kind))
+        if (h_kind && is_text(v_kind))
             for (const char *w = b->only_kinds; *w && !keep;) {
                 const char *c = strchr(w, ',');
                 size_t n = c ? (size_t)(c - w) : strlen(w);
-                keep = n == v_kind.n && !memcmp(w, v_kind.p, n);
+                keep = n == v_kind->n && !memcmp(w, v_kind->p, n);
                 w = c ? c + 1 : w + n;
             }
         if (!keep) {
@@ -504,7 +575,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     /* --- time --- */
     if (!h_ts) return WHY("missing ts");
     {
-        const Val *v = &v_ts;
+        v_ts = RP(ts, F_TS);
+        const Val *v = v_ts;
         if (!is_text(v)) {
             excerpt(ex, sizeof ex, v);
             return WHY("ts is not a number or date-time: %s", ex);
@@ -520,7 +592,7 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         }
     }
     if (h_dur) {
-        const Val *v = &v_dur;
+        const Val *v = v_dur;
         int e = b->unit_exp == 0 && (r->ivh & (1u << F_DUR)) ? (dur = r->iv[F_DUR], TP_OK)
                 : is_text(v)                                      ? parse_dur_value(v->p, v->n, b->unit_exp, &dur)
                                                                   : TP_NOTNUM;
@@ -535,8 +607,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
         if (dur >= TIME_LIMIT - ts) return WHY("ts + dur out of range (past 2^62 ns, the year 2116)");
     }
     if (h_end) {
-        rec_get(r, F_END, &v_end);
-        const Val *v = &v_end;
+        v_end = RP(end, F_END);
+        const Val *v = v_end;
         int64_t end;
         int e = is_text(v) ? parse_time_value(v->p, v->n, b->unit_exp, &end) : TP_NOTNUM;
         if (e) {
@@ -562,12 +634,12 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     /* --- location and activity --- */
     static const Val lanes_loc = {LANES_LOC, sizeof LANES_LOC - 1, V_STR};
     if (!h_loc && b->lanes) {
-        v_loc = lanes_loc;
+        v_loc = &lanes_loc;
         h_loc = true;
     }
     if (!h_loc) return WHY("missing loc");
-    const Val *lv = &v_loc;
-    const Val *av = h_act ? &v_act : NULL;
+    const Val *lv = v_loc;
+    const Val *av = h_act ? v_act : NULL;
     /* only text and numbers are labels (checked before the label cache, which
      * is keyed by bytes and would take the JSON literal true for "true") */
     if (!is_text(lv)) {
@@ -581,6 +653,15 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     /* the location's last activity (see LocCache) */
     LocCache *lc = NULL;
     uint32_t akey;
+    /* the activity's first prefix word: all of its bytes when it has at
+     * most 8 (with its length), for LocCache and LocInt */
+    uint64_t aw = 0;
+    if (av) {
+        uint64_t w[2];
+        strtab_prefix_words(av->p, av->n, w);
+        aw = w[0];
+    }
+    uint64_t lw[2];
     if (!b->lc_off && lv->n && lv->n <= LOC_CACHE_LOC && (!av || av->n <= LOC_CACHE_ACT)) {
         if (UNLIKELY(!b->loc_cache)) b->loc_cache = xcalloc(LOC_CACHE, sizeof(LocCache));
         if (UNLIKELY(++b->lc_rows == LOC_CACHE_TRIAL) && b->lc_miss > LOC_CACHE_TRIAL / 2) {
@@ -591,13 +672,14 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             batch_free_sweep(b);
         }
         /* (indexed by the label's first prefix word: fixed-size loads) */
-        uint64_t lw[2];
         strtab_prefix_words(lv->p, lv->n, lw);
         uint64_t h = lw[0] ^ ((uint64_t)lv->n << 56);
         _Static_assert(LOC_CACHE == 1 << 10, "the index below takes 10 bits");
         lc = &b->loc_cache[(h * 0x9e3779b97f4a7c15ULL) >> 54];
-        if (lc->ln == lv->n && lc->has_act == (av != NULL) && (!av || (lc->an == av->n && short_eq(lc->act, av->p, av->n))) &&
-            short_eq(lc->loc, lv->p, lv->n)) {
+        /* (labels of at most 8 bytes compared by their words alone) */
+        if (lc->ln == lv->n && lc->lw0 == lw[0] && lc->has_act == (av != NULL) &&
+            (!av || (lc->an == av->n && lc->aw0 == aw && (av->n <= 8 || short_eq(lc->act, av->p, av->n)))) &&
+            (lv->n <= 8 || short_eq(lc->loc, lv->p, lv->n))) {
             akey = lc->akey;
             goto have_akey;
         }
@@ -606,7 +688,6 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
     /* a location numbered below LOC_INT_MAX with an activity of at most 8
      * bytes: its last two activities, found by the number (see LocInt) */
     LocInt *li = NULL;
-    uint64_t aw = 0;
     uint8_t acode = 0;
     if (lv->n && lv->n <= 5 && (!av || av->n <= 8)) {
         uint32_t v = 0;
@@ -617,22 +698,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
             v = v * 10 + d;
         }
         if (ok && v < LOC_INT_MAX) {
-            if (UNLIKELY(v >= b->locint_n)) {
-                size_t nn = b->locint_n ? b->locint_n : 64;
-                while (nn <= v) nn *= 2;
-                b->locint = xrealloc(b->locint, nn * sizeof(LocInt));
-                memset(b->locint + b->locint_n, 0, (nn - b->locint_n) * sizeof(LocInt));
-                b->locint_n = (uint32_t)nn;
-            }
-            li = &b->locint[v];
-            if (av) {
-                uint64_t w[2];
-                strtab_prefix_words(av->p, av->n, w);
-                aw = w[0];
-                acode = (uint8_t)av->n;
-            } else {
-                acode = 0xFF;
-            }
+            li = locint_at(b, v);
+            acode = av ? (uint8_t)av->n : 0xFF;
             if (li->an[0] == acode && li->act[0] == aw) {
                 akey = li->akey[0];
                 goto fill_lc;
@@ -678,6 +745,8 @@ bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
 fill_lc:
     if (lc) {
         lc->ln = (uint8_t)lv->n;
+        lc->lw0 = lw[0];
+        lc->aw0 = aw;
         memcpy(lc->loc, lv->p, lv->n);
         lc->has_act = av != NULL;
         lc->an = av ? (uint8_t)av->n : 0;
@@ -689,7 +758,7 @@ have_akey:;
     /* --- kind --- */
     uint16_t kind;
     if (h_kind) {
-        const Val *v = &v_kind;
+        const Val *v = v_kind;
         if (!is_text(v)) {
             excerpt(ex, sizeof ex, v);
             return WHY("kind is not a string: %s", ex);
@@ -712,8 +781,8 @@ have_akey:;
     int64_t bytes = 0, line = 0;
     double value = 0;
     if (h_bytes) {
-        rec_get(r, F_BYTES, &v_bytes);
-        const Val *v = &v_bytes;
+        v_bytes = RP(bytes, F_BYTES);
+        const Val *v = v_bytes;
         int e = r->ivh & (1u << F_BYTES) ? (bytes = r->iv[F_BYTES], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &bytes) : TP_NOTNUM;
         if (e || bytes < 0) {
             excerpt(ex, sizeof ex, v);
@@ -723,8 +792,8 @@ have_akey:;
         }
     }
     if (h_line) {
-        rec_get(r, F_LINE, &v_line);
-        const Val *v = &v_line;
+        v_line = RP(line, F_LINE);
+        const Val *v = v_line;
         int e = r->ivh & (1u << F_LINE) ? (line = r->iv[F_LINE], TP_OK) : is_text(v) ? parse_int_exact(v->p, v->n, &line) : TP_NOTNUM;
         if (e) {
             excerpt(ex, sizeof ex, v);
@@ -732,8 +801,8 @@ have_akey:;
         }
     }
     if (h_value) {
-        rec_get(r, F_VALUE, &v_value);
-        const Val *v = &v_value;
+        v_value = RP(value, F_VALUE);
+        const Val *v = v_value;
         if (!is_text(v) || parse_double(v->p, v->n, &value) != TP_OK) {
             excerpt(ex, sizeof ex, v);
             return WHY("value is not a number: %s", ex);
@@ -741,18 +810,18 @@ have_akey:;
     }
     uint32_t peer = NONE32, parent = NONE32;
     if (h_peer) {
-        rec_get(r, F_PEER, &v_peer);
-        peer = label_sid(b, NULL, &v_peer);
+        v_peer = RP(peer, F_PEER);
+        peer = label_sid_row(b, v_peer);
         if (peer == NONE32) {
-            excerpt(ex, sizeof ex, &v_peer);
+            excerpt(ex, sizeof ex, v_peer);
             return WHY("peer is not a label: %s", ex);
         }
     }
     if (h_parent) {
-        rec_get(r, F_PARENT, &v_parent);
-        parent = label_sid(b, NULL, &v_parent);
+        v_parent = RP(parent, F_PARENT);
+        parent = label_sid_row(b, v_parent);
         if (parent == NONE32) {
-            excerpt(ex, sizeof ex, &v_parent);
+            excerpt(ex, sizeof ex, v_parent);
             return WHY("parent is not a label: %s", ex);
         }
     }
@@ -765,7 +834,7 @@ have_akey:;
     b->dur[row] = dur;
     b->akey[row] = akey;
     b->kind[row] = kind;
-    uint32_t name_sid = h_name ? strtab_intern_hashed(&b->names, v_name.p, v_name.n, name_h, name_w) : NONE32;
+    uint32_t name_sid = h_name ? strtab_intern_hashed(&b->names, v_name->p, v_name->n, name_h, name_w) : NONE32;
     b->name[row] = name_sid;
     b->pair_count[akey]++;
     b->n++;
@@ -783,21 +852,33 @@ have_akey:;
     if (peer != NONE32) push_sparse_next(b, row, F_PEER, VT_STR, 0, peer);
     if (h_bytes) push_sparse_next(b, row, F_BYTES, VT_INT, bytes, 0);
     if (h_id) {
-        rec_get(r, F_ID, &v_id);
-        push_int_or_str(b, row, F_ID, &v_id);
+        if (r->ivh & (1u << F_ID)) { /* (a number the parser read: what parse_int64 makes of it) */
+            push_sparse_next(b, row, F_ID, VT_INT, r->iv[F_ID], 0);
+        } else {
+            v_id = RP(id, F_ID);
+            push_int_or_str(b, row, F_ID, v_id);
+        }
     }
     if (h_tag) {
-        rec_get(r, F_TAG, &v_tag);
-        push_int_or_str(b, row, F_TAG, &v_tag);
+        if (r->ivh & (1u << F_TAG)) { /* (a number the parser read: what parse_int64 makes of it) */
+            push_sparse_next(b, row, F_TAG, VT_INT, r->iv[F_TAG], 0);
+        } else {
+            v_tag = RP(tag, F_TAG);
+            push_int_or_str(b, row, F_TAG, v_tag);
+        }
     }
     if (h_group) {
-        rec_get(r, F_GROUP, &v_group);
-        push_int_or_str(b, row, F_GROUP, &v_group);
+        if (r->ivh & (1u << F_GROUP)) { /* (a number the parser read: what parse_int64 makes of it) */
+            push_sparse_next(b, row, F_GROUP, VT_INT, r->iv[F_GROUP], 0);
+        } else {
+            v_group = RP(group, F_GROUP);
+            push_int_or_str(b, row, F_GROUP, v_group);
+        }
     }
     if (parent != NONE32) push_sparse_next(b, row, F_PARENT, VT_STR, 0, parent);
     if (h_file) {
-        rec_get(r, F_FILE, &v_file);
-        push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, &v_file));
+        v_file = RP(file, F_FILE);
+        push_next(b, row, F_FILE, VT_STR, 0, file_sid(b, name_sid, v_file));
     }
     if (h_line) push_next(b, row, F_LINE, VT_INT, line, 0);
     if (h_value) batch_push_sparse(b, row, F_VALUE, VT_FLT, 0, value, 0);
@@ -826,4 +907,10 @@ have_akey:;
         else push_extra(b, row, F_EXTRA + x->xid, &x->v);
     }
     return true;
+#undef RP
+}
+
+bool batch_commit(Batch *b, Rec *r, char *why, size_t whysz)
+{
+    return r->csv ? commit_rec(b, r, why, whysz, true) : commit_rec(b, r, why, whysz, false);
 }

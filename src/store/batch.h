@@ -164,13 +164,28 @@ typedef struct {
 } XVal;
 
 /* A CSV record's canonical fields read in place: field f is
- * fp[col_of[f]] with length fl[col_of[f]]; a field without a column points
- * at an entry of length 0 past the record's (no test for it per field). */
+ * fp[col_of[f]] with length fl[col_of[f]] (also *fpf[f], *flf[f]); a
+ * field without a column points at an entry of length 0 past the record's
+ * (no test for it per field). */
 typedef struct {
     const char *const *fp;
     const size_t *fl;
     int col_of[F__N];
+    /* &fp[col_of[f]], &fl[col_of[f]] (csv_view_bind) */
+    const char *const *fpf[F__N];
+    const size_t *flf[F__N];
 } CsvView;
+
+/* Point a view at a record's fields fp/fl (col_of already set) */
+static inline void csv_view_bind(CsvView *v, const char *const *fp, const size_t *fl)
+{
+    v->fp = fp;
+    v->fl = fl;
+    for (int f = 0; f < F__N; f++) {
+        v->fpf[f] = &fp[v->col_of[f]];
+        v->flf[f] = &fl[v->col_of[f]];
+    }
+}
 
 /* One record as assembled by a parser, before conversion: the canonical
  * fields in f/has, or (CSV) through csv; the extra fields in x. A parser
@@ -180,6 +195,7 @@ typedef struct {
 typedef struct {
     Val f[F__N];
     uint32_t has; /* bit per canonical field */
+    uint32_t emp; /* bit per canonical field whose value (in f) is empty */
     uint32_t ivh;
     int64_t iv[F__N];
     const CsvView *csv;
@@ -197,14 +213,18 @@ typedef struct {
  * rows continue the activity their location ran before (a thread's
  * events, a task's on its worker), so their pair is found without a
  * lookup in rawpairs, whose table is big when activities are many. */ 
-enum { LOC_CACHE = 1024, LOC_CACHE_LOC = 22, LOC_CACHE_ACT = 36, LOC_CACHE_TRIAL = 1 << 16 };
+enum { LOC_CACHE = 1024, LOC_CACHE_LOC = 16, LOC_CACHE_ACT = 24, LOC_CACHE_TRIAL = 1 << 16 };
 typedef struct {
     uint8_t ln, an; /* text lengths; ln 0: empty entry */
     bool has_act;
     uint32_t akey;
+    uint64_t lw0, aw0; /* the first prefix words (strtab_prefix_words) of
+                          loc and act (0 without one): labels of at most 8
+                          bytes are compared by them alone */
     char loc[LOC_CACHE_LOC];
     char act[LOC_CACHE_ACT];
 } LocCache;
+_Static_assert(sizeof(LocCache) == 64, "a LocCache entry is one cache line");
 
 /* The last two activities seen at a location whose label is a number
  * below LOC_INT_MAX in canonical decimal (a rank), by that number: when
@@ -213,12 +233,23 @@ typedef struct {
  * rather than in rawpairs' table (its slot and its entry, two lines that
  * miss the CPU's caches). An activity of at most 8 bytes: its bytes as
  * one word (strtab_prefix_words) and its length in an (0: empty, 0xFF:
- * no activity). */
+ * no activity). The same entry keeps the number's label, for a peer. */
 enum { LOC_INT_MAX = 1 << 16 };
+/* The string id in strs of a prefix+number id's prefix of at most 16 bytes
+ * (its prefix words and length), direct-mapped: ids and groups such as
+ * "m9", "t14", "finish-10" repeat a few prefixes, which are then found
+ * without hashing and looking them up in strs. */
+enum { XPFX_CACHE = 64 };
+typedef struct XPfx {
+    uint64_t w[2];
+    uint32_t n; /* 0: empty */
+    uint32_t sid;
+} XPfx;
 typedef struct {
     uint64_t act[2];
     uint32_t akey[2];
     uint8_t an[2];
+    uint32_t lsid; /* the number's label: its string id in labels + 1 (0: not yet) */
 } LocInt;
 
 /* Rows that pair up after parsing (src/load/pair.c): a begin and its end
@@ -379,6 +410,7 @@ typedef struct Batch {
     uint32_t lc_rows, lc_miss; /* rows that looked in it, and missed, until LOC_CACHE_TRIAL */
     bool lc_off; /* it missed too often: not used (nor the lanes' sweep, see lsw) */
     LocInt *locint; /* by location number, locint_n of them (while parsing) */
+    struct XPfx *xpfx; /* XPFX_CACHE recent prefixes of prefix+number ids (while parsing) */
     uint32_t locint_n;
     uint32_t *rawpair_akey;
     size_t rawpair_cap;
@@ -466,6 +498,7 @@ bool batch_reject_shown(const Batch *b, const char *problem);
 static inline void rec_reset(Rec *r)
 {
     r->has = 0;
+    r->emp = 0;
     r->ivh = 0;
     r->x.len = 0;
 }
@@ -475,10 +508,21 @@ static inline void rec_set(Rec *r, int field, const char *p, size_t n, uint8_t t
     r->f[field].n = (uint32_t)n;
     r->f[field].t = t;
     r->has |= 1u << field;
+    r->emp = (r->emp & ~(1u << field)) | (uint32_t)(n == 0) << field;
     r->ivh &= ~(1u << field);
 }
-/* rec_set of a value that is 1 to 18 decimal digits (nothing else) whose
- * value is iv */
+/* rec_set of a field not set since rec_reset (its bit in has is clear,
+ * and was since rec_reset) */
+static inline void rec_set_new(Rec *r, int field, const char *p, size_t n, uint8_t t)
+{
+    r->f[field].p = p;
+    r->f[field].n = (uint32_t)n;
+    r->f[field].t = t;
+    r->has |= 1u << field;
+    if (UNLIKELY(n == 0)) r->emp |= 1u << field;
+}
+/* rec_set_new of a value that is 1 to 18 decimal digits (nothing else)
+ * whose value is iv */
 static inline void rec_set_int(Rec *r, int field, const char *p, size_t n, int64_t iv)
 {
     r->f[field].p = p;

@@ -45,6 +45,8 @@ void batch_parse_done(Batch *b)
     free(b->locint);
     b->locint = NULL;
     b->locint_n = 0;
+    free(b->xpfx);
+    b->xpfx = NULL;
 }
 
 void batch_free(Batch *b)
