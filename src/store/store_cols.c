@@ -234,8 +234,10 @@ static void colsort_worker(void *ctx, int w, int nw)
         /* by row, stably (the low half, the value's index, is in order
          * already): half the passes of a sort of all 64 bits */
         sort_u64_from(key, m, 32);
-        uint8_t *val = xmalloc(m * wsz), *vt = c->vtype ? xmalloc(m) : NULL;
-        uint32_t *rows = xmalloc(m * sizeof(uint32_t));
+        /* (the transient arrays from the recycler and back to it: the next
+         * column's, or any later big array's, pages) */
+        uint8_t *val = xmalloc_big(m * wsz), *vt = c->vtype ? xmalloc_big(m) : NULL;
+        uint32_t *rows = xmalloc_big(m * sizeof(uint32_t));
         size_t o = 0;
         for (size_t i = 0; i < m; i++) {
             if (i + 1 < m && key[i + 1] >> 32 == key[i] >> 32) continue; /* keep the last value */
@@ -249,10 +251,10 @@ static void colsort_worker(void *ctx, int w, int nw)
         memcpy(c->v.p, val, o * wsz);
         if (vt) memcpy(c->vtype, vt, o);
         c->npresent = o;
-        free(key);
-        free(val);
-        free(vt);
-        free(rows);
+        xfree_big(key, m * sizeof(uint64_t));
+        xfree_big(val, m * wsz);
+        if (vt) xfree_big(vt, m);
+        xfree_big(rows, m * sizeof(uint32_t));
     }
 }
 
@@ -284,9 +286,12 @@ static uint64_t rows_sample_hash(const uint32_t *r, size_t m)
 
 /* Sparse columns present on the same events (the fields of a message:
  * peer, bytes, id, tag) keep one array of rows: the column of the lowest
- * index among those with equal rows owns it. */
-static void share_rows(Store *s)
+ * index among those with equal rows owns it. The arrays no longer used go
+ * to the page pool (served: the next arrays take their pages), where pages
+ * can be moved. */
+static void share_rows(Build *B)
 {
+    Store *s = B->s;
     RowsKey *k = xmalloc(((size_t)s->ncols + 1) * sizeof(RowsKey));
     uint32_t *own = xmalloc(((size_t)s->ncols + 1) * sizeof(uint32_t)); /* a group's distinct arrays so far */
     size_t nk = 0;
@@ -310,7 +315,8 @@ static void share_rows(Store *s)
                 own[no++] = k[i].c;
                 continue;
             }
-            free(col->rows);
+            if (B->move) pages_give(&B->pool, col->rows, B->cb[k[i].c].m * sizeof(uint32_t), col->npresent * sizeof(uint32_t));
+            else free(col->rows);
             col->rows = s->cols[own[o]].rows;
             col->rows_of = own[o];
         }
@@ -550,8 +556,8 @@ void build_columns(Build *B)
     free(B->colof);
     free(B->coloff);
     free(B->colof_n);
+    share_rows(B);
     free(B->cb);
-    share_rows(s);
     VEC_FREE(Z.v);
     free(cid);
     free(cnt);
