@@ -980,51 +980,6 @@ static void t_filter_error_print(void)
 /* the byte written at offset i of the first block */
 static char page_pat(size_t i) { return (char)((i >> 12) * 131 + (i & 7)); }
 
-/* pieces: a block not 2 MiB-aligned keeps its touched 4 KiB pages outside
- * its whole 2 MiB pages, and they fill what a new array has untouched
- * after the runs */
-static void t_pages_pieces(void)
-{
-    const size_t M = (size_t)1 << 20;
-    bool can = pages_can_move();
-    char *map = mmap(NULL, 16 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    CHECK(map != MAP_FAILED);
-    if (map == MAP_FAILED) return;
-    char *B = (char *)(((uintptr_t)map + 2 * M - 1) & ~(uintptr_t)(2 * M - 1));
-    /* a block at B + 1 MiB of 4 MiB, written up to 3.5 MiB: its run
-     * B+2..4 MiB, its pieces B+1..2 MiB (head) and B+4..4.5 MiB (tail) */
-    char *x = B + M;
-    for (size_t i = 0; i < 7 * M / 2; i++) x[i] = page_pat(i);
-    PagePool pp;
-    pages_init(&pp);
-    pages_give(&pp, x, 4 * M, 7 * M / 2);
-    CHECK_EQ_I(pages_held(&pp), can ? 7 * M / 2 : 0);
-    CHECK_EQ_I(pp.npiece, can ? 2 : 0);
-    /* a new array of 3 MiB and a bit at D: its whole page from the run,
-     * its next 1 MiB from the pieces (the tail's 0.5 MiB, then the last
-     * 0.5 MiB of the head), its last partial page fresh */
-    char *D = B + 8 * M;
-    pages_fill(&pp, D, 3 * M + 100);
-    CHECK_EQ_I(pp.moved, can ? 3 * M : 0);
-    CHECK_EQ_I(pages_held(&pp), can ? M / 2 : 0);
-    if (can) {
-        size_t bad = 0;
-        for (size_t i = 0; i < 2 * M; i++) bad += D[i] != page_pat(M + i);
-        for (size_t i = 0; i < M / 2; i++) bad += D[2 * M + i] != page_pat(3 * M + i);
-        for (size_t i = 0; i < M / 2; i++) bad += D[2 * M + M / 2 + i] != page_pat(M / 2 + i);
-        CHECK_EQ_I(bad, 0);
-        /* moved away: reading zero; the head's first half still there */
-        CHECK(x[M / 2] == 0 && x[3 * M] == 0 && x[2 * M] == 0 && x[M / 2 - 1] == page_pat(M / 2 - 1));
-    }
-    CHECK(D[3 * M] == 0);
-    /* trimmed: the pieces go first */
-    pages_trim(&pp, 0);
-    CHECK_EQ_I(pages_held(&pp), 0);
-    pp.nblk = 0; /* (x is this test's mapping, not a block to free) */
-    pages_drop(&pp);
-    munmap(map, 16 * M);
-}
-
 static void t_pages(void)
 {
     const size_t M = (size_t)1 << 20;
@@ -1426,7 +1381,6 @@ static const Test TESTS[] = {
     {"filters: error message with the line and a caret", t_filter_error_print},
     {"big blocks: recycled by their touched part", t_big_recycler},
     {"pages: moved with their bytes, served, or not moved at all", t_pages},
-    {"pages: the 4 KiB pieces of a block not 2 MiB-aligned fill a new array's rest", t_pages_pieces},
     {"load: bounds of the first summary's big arrays", t_summary_plan},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
     {"load: pair tables sized from the rate of new activities", t_presize_pairs},

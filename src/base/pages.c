@@ -1,8 +1,7 @@
 /*
  * pages.c — implementation of pages.h: page moving between big arrays.
  * Owns: the probe of whether mremap can move pages here (once per process)
- * and each pool's runs, pieces and blocks (see pages.h for the
- * invariants); pages_fill_from moves a recycler block's pages (util.c).
+ * and each pool's runs and blocks (see pages.h for the invariants).
  */
 #include "pages.h"
 
@@ -24,9 +23,6 @@
 
 static uintptr_t up(uintptr_t x) { return (x + HUGE - 1) & ~(uintptr_t)(HUGE - 1); }
 static uintptr_t down(uintptr_t x) { return x & ~(uintptr_t)(HUGE - 1); }
-#define PG ((size_t)4096)
-static uintptr_t up4(uintptr_t x) { return (x + PG - 1) & ~(uintptr_t)(PG - 1); }
-static uintptr_t down4(uintptr_t x) { return x & ~(uintptr_t)(PG - 1); }
 
 /* move n bytes (whole pages) from src to dst, leaving src mapped and
  * empty; false when the kernel (or a tool intercepting the call) refuses */
@@ -81,18 +77,6 @@ void pages_give(PagePool *pp, void *blk, size_t n, size_t used)
     pthread_mutex_unlock(&g_lock);
 }
 
-static void add_piece(PagePool *pp, uintptr_t a, uintptr_t z)
-{
-    if (z <= a) return;
-    if (pp->npiece == pp->cappiece) {
-        pp->cappiece = pp->cappiece ? 2 * pp->cappiece : 16;
-        pp->piece = xrealloc(pp->piece, pp->cappiece * sizeof *pp->piece);
-    }
-    pp->piece[pp->npiece].p = (char *)a;
-    pp->piece[pp->npiece].n = z - a;
-    pp->npiece++;
-}
-
 static void give(PagePool *pp, void *blk, size_t n, size_t used)
 {
     if (pp->nblk == pp->capblk) {
@@ -108,21 +92,13 @@ static void give(PagePool *pp, void *blk, size_t n, size_t used)
     uintptr_t b = (uintptr_t)blk, e = b + n;
     uintptr_t a = up(b), z = up(b + used);
     if (z > down(e)) z = down(e);
-    /* the touched 4 KiB pages lie in [up4(b), ub): whole pages of blk
-     * (a partial one may hold an allocator's header or another block) */
-    uintptr_t ub = up4(b + used);
-    if (ub > down4(e)) ub = down4(e);
-    if (z <= a) { /* no whole 2 MiB page: pieces only */
-        add_piece(pp, up4(b), ub);
-        if (ub > up4(b)) mem_release((void *)ub, e - ub);
-        else mem_release(blk, n);
+    if (z <= a) {
+        mem_release(blk, n);
         return;
     }
-    add_piece(pp, up4(b), a); /* (a block not 2 MiB-aligned: its head) */
-    add_piece(pp, z, ub);     /* (past its last whole 2 MiB page) */
-    /* (the pages past what was touched: given back now) */
-    uintptr_t r = ub > z ? ub : z;
-    mem_release((void *)r, e - r);
+    /* (the pages outside the whole 2 MiB ones kept: given back now) */
+    mem_release(blk, a - b);
+    mem_release((void *)z, e - z);
     if (pp->nrun == pp->caprun) {
         pp->caprun = pp->caprun ? 2 * pp->caprun : 16;
         pp->run = xrealloc(pp->run, pp->caprun * sizeof *pp->run);
@@ -136,7 +112,6 @@ static size_t pages_held_nl(const PagePool *pp)
 {
     size_t h = 0;
     for (size_t i = 0; i < pp->nrun; i++) h += pp->run[i].n;
-    for (size_t i = 0; i < pp->npiece; i++) h += pp->piece[i].n;
     return h;
 }
 
@@ -152,12 +127,6 @@ void pages_trim(PagePool *pp, size_t keep)
 {
     pthread_mutex_lock(&g_lock);
     size_t h = pages_held_nl(pp);
-    /* (the pieces first, whole: they only fill what runs leave) */
-    while (pp->npiece && h > keep) {
-        PageRun *q = &pp->piece[--pp->npiece];
-        mem_release(q->p, q->n);
-        h -= q->n;
-    }
     /* (the first runs' pages given back first: the last ones are taken first) */
     for (size_t i = 0; i < pp->nrun && h > keep; i++) {
         size_t cut = h - keep < pp->run[i].n ? (h - keep) & ~(HUGE - 1) : pp->run[i].n;
@@ -240,51 +209,10 @@ size_t pages_fill_from(void *p, size_t n, char *src, size_t *srcn)
     return moved;
 }
 
-/* the 4 KiB pages of p[0..n) never touched replaced by the pool's pieces,
- * the last ones first, as far as it has them */
-static void fill_pieces(PagePool *pp, char *p, size_t n)
-{
-    if (!pp->npiece || !pages_can_move()) return;
-    uintptr_t a = up4((uintptr_t)p), z = down4((uintptr_t)p + n);
-    if (z <= a) return;
-    size_t np = (z - a) / PG;
-    unsigned char *v = malloc(np);
-    if (!v) return;
-    if (mincore((void *)a, z - a, v) != 0) {
-        free(v);
-        return;
-    }
-    for (size_t i = 0; i < np && pp->npiece;) {
-        if (v[i] & 1) {
-            i++;
-            continue;
-        }
-        size_t j = i + 1;
-        while (j < np && !(v[j] & 1)) j++;
-        for (uintptr_t d = a + i * PG, dz = a + j * PG; d < dz && pp->npiece;) {
-            PageRun *q = &pp->piece[pp->npiece - 1];
-            size_t span = dz - d < q->n ? dz - d : q->n;
-            if (!move_pages(q->p + q->n - span, (char *)d, span)) {
-                atomic_store(&g_can, 2);
-                free(v);
-                return;
-            }
-            pp->moved += span;
-            atomic_fetch_add(&g_moved, span);
-            q->n -= span;
-            if (!q->n) pp->npiece--;
-            d += span;
-        }
-        i = j;
-    }
-    free(v);
-}
-
 void pages_fill(PagePool *pp, void *p, size_t n)
 {
     pthread_mutex_lock(&g_lock);
     fill(pp, p, n);
-    fill_pieces(pp, p, n);
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -292,13 +220,8 @@ void *pages_alloc(PagePool *pp, size_t n)
 {
     char *p = big_alloc_fresh(n ? n : 1);
     if (!p) die_oom();
-    pthread_mutex_lock(&g_lock);
-    fill(pp, p, n);
-    pthread_mutex_unlock(&g_lock);
+    pages_fill(pp, p, n);
     big_cache_donate(p, n);
-    pthread_mutex_lock(&g_lock);
-    fill_pieces(pp, p, n);
-    pthread_mutex_unlock(&g_lock);
     return p;
 }
 
@@ -313,15 +236,6 @@ void pages_fill_served(void *p, size_t n)
     pthread_mutex_unlock(&g_lock);
 }
 
-void pages_fill_served_pieces(void *p, size_t n)
-{
-    if (!atomic_load(&g_served)) return;
-    pthread_mutex_lock(&g_lock);
-    PagePool *pp = atomic_load(&g_served);
-    if (pp) fill_pieces(pp, p, n);
-    pthread_mutex_unlock(&g_lock);
-}
-
 void pages_drop(PagePool *pp)
 {
     /* under the lock: another thread's xmalloc_big (the interface prepares
@@ -330,13 +244,10 @@ void pages_drop(PagePool *pp)
     pthread_mutex_lock(&g_lock);
     if (atomic_load(&g_served) == pp) atomic_store(&g_served, NULL);
     for (size_t i = 0; i < pp->nrun; i++) mem_release(pp->run[i].p, pp->run[i].n);
-    for (size_t i = 0; i < pp->npiece; i++) mem_release(pp->piece[i].p, pp->piece[i].n);
     pp->nrun = 0;
-    pp->npiece = 0;
     pthread_mutex_unlock(&g_lock);
     for (size_t i = 0; i < pp->nblk; i++) free(pp->blk[i]);
     free(pp->run);
-    free(pp->piece);
     free(pp->blk);
     memset(pp, 0, sizeof *pp);
 }

@@ -26,20 +26,11 @@
 #include <stddef.h>
 
 typedef struct {
-    char *p;
-    size_t n;
-} PageRun;
-
-typedef struct {
-    PageRun *run; /* n a multiple of 2 MiB, p 2 MiB-aligned */
+    struct {
+        char *p;
+        size_t n; /* a multiple of 2 MiB, p 2 MiB-aligned */
+    } *run;
     size_t nrun, caprun;
-    /* the touched 4 KiB pages of the blocks given outside their whole
-     * 2 MiB pages (the head of a block not 2 MiB-aligned, the tail past
-     * its last whole page): they fill what is left untouched of a new
-     * array after the runs, such as its tail past its last whole 2 MiB
-     * page (p 4 KiB-aligned, n a multiple of 4 KiB) */
-    PageRun *piece;
-    size_t npiece, cappiece;
     void **blk; /* the blocks given, freed by pages_drop */
     size_t nblk, capblk;
     size_t moved; /* bytes moved out so far (for the timing notes) */
@@ -56,15 +47,13 @@ size_t pages_moved_total(void);
 void pages_init(PagePool *pp);
 /* Give blk (from xmalloc_big, n bytes of which the first used were
  * written) to the pool, which frees it with pages_drop: its whole 2 MiB
- * pages up to used (rounded up to a whole page) are kept to be moved, and
- * its other 4 KiB pages inside blk up to used as pieces; the rest of its
- * pages given back now. Without page moving, all of them are given back
- * now. */
+ * pages up to used (rounded up to a whole page) are kept to be moved, the
+ * rest of its pages given back now. Without page moving, all of them are
+ * given back now. */
 void pages_give(PagePool *pp, void *blk, size_t n, size_t used);
 /* The whole 2 MiB pages of p[0..n) that were never touched (up to a few
  * 4 KiB pages of each) replaced by pages of the pool, its last ones first,
- * as far as it has them, then the 4 KiB pages of p[0..n) still never
- * touched by its pieces: p's contents become undefined there. */
+ * as far as it has them: p's contents become undefined there. */
 void pages_fill(PagePool *pp, void *p, size_t n);
 /* As pages_fill, from the touched pages src[0..*srcn) of a block no one
  * uses (src 2 MiB-aligned, *srcn a multiple of 2 MiB), its last ones
@@ -83,13 +72,10 @@ void *pages_alloc(PagePool *pp, size_t n);
  * given blocks from any thread. */
 void pages_serve(PagePool *pp);
 void pages_fill_served(void *p, size_t n);
-/* (the served pool's pieces, after its runs and the recycler's pages:
- * see xmalloc_big) */
-void pages_fill_served_pieces(void *p, size_t n);
-/* the bytes of whole pages the pool holds (runs, then pieces) */
+/* the bytes of whole pages the pool holds */
 size_t pages_held(const PagePool *pp);
 /* Give back pages of the pool until it holds at most keep bytes (rounded
- * up to a whole 2 MiB page), its pieces first. */
+ * up to a whole 2 MiB page). */
 void pages_trim(PagePool *pp, size_t keep);
 /* Give back the pages left in the pool and free its blocks (no longer
  * served). */

@@ -3,9 +3,8 @@
  * Owns: the big-block recycler (blocks of 4 MiB and more given back for
  * reuse, each with how much of it is touched; the blocks handed out whole,
  * with their real size), behind one lock; a fresh big block takes the
- * pages of a served page pool (pages.c) and of the blocks the recycler
- * holds (big_cache_donate). Out-of-memory is the only fatal condition
- * here.
+ * pages of a served page pool (pages.c). Out-of-memory is the only fatal
+ * condition here.
  */
 #include "util.h"
 #include "pages.h"
@@ -419,7 +418,6 @@ static void *big_alloc(size_t n, bool keep, bool fresh, bool huge_ok)
     if (!fresh && huge_ok) {
         pages_fill_served(p, n); /* (pages moved in, when a pool is served) */
         big_cache_donate(p, n);  /* (and the recycler's, none of its blocks fitting) */
-        pages_fill_served_pieces(p, n); /* (then the 4 KiB pages left: the pool's pieces) */
     }
     return p;
 }
