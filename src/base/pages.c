@@ -1,7 +1,8 @@
 /*
  * pages.c — implementation of pages.h: page moving between big arrays.
  * Owns: the probe of whether mremap can move pages here (once per process)
- * and each pool's runs and blocks (see pages.h for the invariants).
+ * and each pool's runs and blocks (see pages.h for the invariants);
+ * pages_fill_from moves a recycler block's pages (util.c).
  */
 #include "pages.h"
 

@@ -3,8 +3,9 @@
  * Owns: the big-block recycler (blocks of 4 MiB and more given back for
  * reuse, each with how much of it is touched; the blocks handed out whole,
  * with their real size), behind one lock; a fresh big block takes the
- * pages of a served page pool (pages.c). Out-of-memory is the only fatal
- * condition here.
+ * pages of a served page pool (pages.c) and of the blocks the recycler
+ * holds (big_cache_donate). Out-of-memory is the only fatal condition
+ * here.
  */
 #include "util.h"
 #include "pages.h"
