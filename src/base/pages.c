@@ -1,7 +1,8 @@
 /*
  * pages.c — implementation of pages.h: page moving between big arrays.
  * Owns: the probe of whether mremap can move pages here (once per process)
- * and each pool's runs and blocks (see pages.h for the invariants).
+ * and each pool's runs and blocks (see pages.h for the invariants);
+ * pages_fill_from moves a recycler block's pages (util.c).
  */
 #include "pages.h"
 
@@ -185,6 +186,30 @@ static void fill(PagePool *pp, char *p, size_t n)
     }
 }
 
+size_t pages_fill_from(void *p, size_t n, char *src, size_t *srcn)
+{
+    if (!*srcn || !pages_can_move()) return 0;
+    size_t moved = 0;
+    uintptr_t a = up((uintptr_t)p), z = down((uintptr_t)p + n);
+    for (uintptr_t d = a; d < z && *srcn;) {
+        if (!untouched((char *)d)) {
+            d += HUGE;
+            continue;
+        }
+        size_t span = HUGE;
+        while (d + span < z && span < *srcn && untouched((char *)(d + span))) span += HUGE;
+        if (!move_pages(src + *srcn - span, (char *)d, span)) {
+            atomic_store(&g_can, 2);
+            break;
+        }
+        moved += span;
+        *srcn -= span;
+        d += span;
+    }
+    atomic_fetch_add(&g_moved, moved);
+    return moved;
+}
+
 void pages_fill(PagePool *pp, void *p, size_t n)
 {
     pthread_mutex_lock(&g_lock);
@@ -197,6 +222,7 @@ void *pages_alloc(PagePool *pp, size_t n)
     char *p = big_alloc_fresh(n ? n : 1);
     if (!p) die_oom();
     pages_fill(pp, p, n);
+    big_cache_donate(p, n);
     return p;
 }
 

@@ -55,6 +55,12 @@ void pages_give(PagePool *pp, void *blk, size_t n, size_t used);
  * 4 KiB pages of each) replaced by pages of the pool, its last ones first,
  * as far as it has them: p's contents become undefined there. */
 void pages_fill(PagePool *pp, void *p, size_t n);
+/* As pages_fill, from the touched pages src[0..*srcn) of a block no one
+ * uses (src 2 MiB-aligned, *srcn a multiple of 2 MiB), its last ones
+ * first: *srcn lowered by what moved (the bytes returned). For the
+ * recycler's cached blocks (base/util.c), whose pages a new block takes
+ * before touching fresh ones. */
+size_t pages_fill_from(void *p, size_t n, char *src, size_t *srcn);
 /* A new big array of n bytes (freed with free()) whose whole 2 MiB pages
  * are, as far as the pool has them, pages moved from it (pages_fill); its
  * contents are undefined. */

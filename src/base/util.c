@@ -3,8 +3,9 @@
  * Owns: the big-block recycler (blocks of 4 MiB and more given back for
  * reuse, each with how much of it is touched; the blocks handed out whole,
  * with their real size), behind one lock; a fresh big block takes the
- * pages of a served page pool (pages.c). Out-of-memory is the only fatal
- * condition here.
+ * pages of a served page pool (pages.c) and of the blocks the recycler
+ * holds (big_cache_donate). Out-of-memory is the only fatal condition
+ * here.
  */
 #include "util.h"
 #include "pages.h"
@@ -337,6 +338,33 @@ void big_cache_trim(void)
     pthread_mutex_unlock(&big_lock);
 }
 
+void big_cache_donate(void *p, size_t n)
+{
+    const size_t HUGE = (size_t)2 << 20;
+    if (n < HUGE || !pages_can_move()) return;
+    pthread_mutex_lock(&big_lock);
+    for (;;) {
+        /* the smallest block first (as big_cache_trim_to gives them back) */
+        int small = -1;
+        for (int i = 0; i < BIG_SLOTS; i++)
+            if (big_cache[i].p && big_cache[i].warm >= HUGE && !((uintptr_t)big_cache[i].p & (HUGE - 1)) &&
+                (small < 0 || big_cache[i].n < big_cache[small].n))
+                small = i;
+        if (small < 0) break;
+        char *src = big_cache[small].p;
+        size_t warm = big_cache[small].warm, left = warm & ~(HUGE - 1);
+        if (!pages_fill_from(p, n, src, &left)) break; /* (p has no untouched page left) */
+        /* (its touched bytes past its whole pages, if any, given back:
+         * what is left touched is its first left bytes) */
+        mem_release(src + (warm & ~(HUGE - 1)), warm - (warm & ~(HUGE - 1)));
+        big_cache[small].warm = left;
+        if (left) break; /* (p taken whole) */
+        free(src);
+        big_cache[small].p = NULL;
+    }
+    pthread_mutex_unlock(&big_lock);
+}
+
 static void *big_alloc(size_t n, bool keep, bool fresh, bool huge_ok)
 {
     const size_t HUGE = (size_t)2 << 20;
@@ -388,7 +416,10 @@ static void *big_alloc(size_t n, bool keep, bool fresh, bool huge_ok)
 #ifdef MADV_HUGEPAGE
     if (huge_ok) madvise(p, n & ~(HUGE - 1), MADV_HUGEPAGE); /* advice only: failure is fine */
 #endif
-    if (!fresh && huge_ok) pages_fill_served(p, n); /* (pages moved in, when a pool is served) */
+    if (!fresh && huge_ok) {
+        pages_fill_served(p, n); /* (pages moved in, when a pool is served) */
+        big_cache_donate(p, n);  /* (and the recycler's, none of its blocks fitting) */
+    }
     return p;
 }
 
@@ -669,6 +700,8 @@ void timing_note(const char *fmt, ...)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-    fprintf(stderr, "tnav: timing: %s  rss %zu MiB, peak %zu MiB, cpu %.3f s, recycler %zu MiB\n", msg, rss >> 20, hwm >> 20,
-            cpu, big_cache_bytes() >> 20);
+    /* (faults: the minor page faults so far, a 4 KiB or a 2 MiB page each:
+     * where fresh memory is touched) */
+    fprintf(stderr, "tnav: timing: %s  rss %zu MiB, peak %zu MiB, cpu %.3f s, recycler %zu MiB, faults %ld\n", msg, rss >> 20,
+            hwm >> 20, cpu, big_cache_bytes() >> 20, ru.ru_minflt);
 }

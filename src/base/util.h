@@ -71,6 +71,12 @@ void big_cache_trim_to(size_t keep);
 /* free the blocks of the recycler that requests of sizes[0..n), in that
  * order, would not get, then trim it to keep bytes */
 void big_cache_keep_for(const size_t *sizes, int n, size_t keep);
+/* The whole 2 MiB pages of a new block p[0..n) never touched take, where
+ * pages can be moved (base/pages.h), the touched pages of the blocks the
+ * recycler holds, the smallest blocks first (a block left with none is
+ * freed): its memory is reused even by a request none of its blocks fits.
+ * xmalloc_big does it for every block it takes fresh. Thread-safe. */
+void big_cache_donate(void *p, size_t n);
 /* the touched bytes of the blocks the recycler holds */
 size_t big_cache_bytes(void);
 /* Give the whole pages inside p[0..n) back to the system: their contents

@@ -18,7 +18,10 @@ static void *fb_grow(void *p, size_t used, size_t n)
     if (n < ((size_t)4 << 20)) return xrealloc(p, n);
     void *q = xmalloc_big(n);
     if (used) memcpy(q, p, used);
-    free(p);
+    /* (used: the whole old block; one of 4 MiB and more came from
+     * xmalloc_big and goes to the recycler, whose pages the next big
+     * block takes) */
+    xfree_big(p, used);
     return q;
 }
 

@@ -118,7 +118,9 @@ static uint32_t *merge_strs(Store *s, const StrTab *t)
  * cost more than the keys): 20 varying bits are two passes of 10, with
  * 1,024 counters in cache, where 16-bit digits cleared and summed 65,536
  * counters a pass. */
-void sort_u64_from(uint64_t *v, size_t m, int lo)
+void sort_u64_from(uint64_t *v, size_t m, int lo) { sort_u64_buf(v, m, lo, NULL); }
+
+void sort_u64_buf(uint64_t *v, size_t m, int lo, uint64_t *buf)
 {
     if (m < 2) return;
     uint64_t orv = 0, andv = ~(uint64_t)0;
@@ -131,7 +133,7 @@ void sort_u64_from(uint64_t *v, size_t m, int lo)
     int bot = lo + __builtin_ctzll(diff), top = 64 - __builtin_clzll(diff << lo);
     int maxb = m < 4096 ? 8 : 16, passes = (top - bot + maxb - 1) / maxb, bits = (top - bot + passes - 1) / passes;
     size_t nb = (size_t)1 << bits, mask = nb - 1;
-    uint64_t *tmp = xmalloc_big(m * sizeof *tmp), *src = v, *dst = tmp;
+    uint64_t *tmp = buf ? buf : xmalloc_big(m * sizeof *tmp), *src = v, *dst = tmp;
     size_t *cnt = xmalloc((nb + 1) * sizeof(size_t));
     for (int sh = bot; sh < top; sh += bits) {
         memset(cnt, 0, (nb + 1) * sizeof(size_t));
@@ -144,7 +146,7 @@ void sort_u64_from(uint64_t *v, size_t m, int lo)
         dst = t;
     }
     if (src != v) memcpy(v, src, m * sizeof *v);
-    xfree_big(tmp, m * sizeof *tmp);
+    if (!buf) xfree_big(tmp, m * sizeof *tmp);
     free(cnt);
 }
 

@@ -104,6 +104,9 @@ void warm_keep(Build *B, int k, size_t bytes);
 void sort_u64(uint64_t *v, size_t m);
 /* the same, by bits lo..63 only, stable (keys equal there keep their order) */
 void sort_u64_from(uint64_t *v, size_t m, int lo);
+/* sort_u64_from with buf (m values, or NULL: one of its own) for its
+ * scratch array */
+void sort_u64_buf(uint64_t *v, size_t m, int lo, uint64_t *buf);
 /* store_acts.c: (location, act label) pairs and their union-find */
 uint32_t gp_get(Build *B, uint32_t loc, uint32_t act, bool create);
 uint32_t uf_find(uint32_t *uf, uint32_t x);

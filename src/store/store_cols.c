@@ -212,14 +212,19 @@ static void fields_worker(void *ctx, int w, int nw)
 }
 
 /* A bysort column holds its values in batch order: sort them by event
- * (a later value of the same event replaces an earlier one). */
+ * (a later value of the same event replaces an earlier one). A worker's
+ * scratch arrays serve each column it sorts (grown when one is larger, and
+ * given to the recycler at its end): one set of pages touched per worker,
+ * not one per column. */
 static void colsort_worker(void *ctx, int w, int nw)
 {
     (void)w;
     (void)nw;
     Build *B = ctx;
     Store *s = B->s;
-    size_t ci;
+    uint64_t *key = NULL, *tmp = NULL;
+    uint8_t *vt = NULL;
+    size_t kcap = 0, tcap = 0, ci;
     while ((ci = jobq_next(&B->q)) != (size_t)-1) {
         ColBuild *cb = &B->cb[ci];
         Column *c = &s->cols[ci];
@@ -229,31 +234,48 @@ static void colsort_worker(void *ctx, int w, int nw)
         for (size_t i = 1; i < m && sorted; i++)
             if (c->rows[i] <= c->rows[i - 1]) sorted = false;
         if (sorted) continue;
-        uint64_t *key = xmalloc_big(m * sizeof(uint64_t));
+        /* (grown to the largest column this worker sorts; from the
+         * recycler and back to it: the next group's, or any later big
+         * array's, pages) */
+        if (m > kcap) {
+            xfree_big(key, kcap * sizeof(uint64_t));
+            xfree_big(tmp, kcap * sizeof(uint64_t));
+            key = xmalloc_big(m * sizeof(uint64_t));
+            tmp = xmalloc_big(m * sizeof(uint64_t));
+            kcap = m;
+        }
+        if (c->vtype && m > tcap) {
+            xfree_big(vt, tcap);
+            vt = xmalloc_big(m);
+            tcap = m;
+        }
         for (size_t i = 0; i < m; i++) key[i] = (uint64_t)c->rows[i] << 32 | i;
         /* by row, stably (the low half, the value's index, is in order
          * already): half the passes of a sort of all 64 bits */
-        sort_u64_from(key, m, 32);
-        uint8_t *val = xmalloc(m * wsz), *vt = c->vtype ? xmalloc(m) : NULL;
-        uint32_t *rows = xmalloc(m * sizeof(uint32_t));
+        sort_u64_buf(key, m, 32, tmp);
+        /* the kept values into tmp (wsz <= 8 bytes each), their rows over
+         * key itself: rows[o] (bytes 4o..4o+3, o <= i) never reaches
+         * key[i + 1], the next one read */
+        uint8_t *val = (uint8_t *)tmp;
+        uint32_t *rows = (uint32_t *)key;
         size_t o = 0;
         for (size_t i = 0; i < m; i++) {
-            if (i + 1 < m && key[i + 1] >> 32 == key[i] >> 32) continue; /* keep the last value */
-            size_t k = (uint32_t)key[i];
-            rows[o] = (uint32_t)(key[i] >> 32);
+            uint64_t ki = key[i];
+            if (i + 1 < m && key[i + 1] >> 32 == ki >> 32) continue; /* keep the last value */
+            size_t k = (uint32_t)ki;
             memcpy(val + o * wsz, (uint8_t *)c->v.p + k * wsz, wsz);
-            if (vt) vt[o] = c->vtype[k];
+            if (c->vtype) vt[o] = c->vtype[k];
+            rows[o] = (uint32_t)(ki >> 32);
             o++;
         }
         memcpy(c->rows, rows, o * sizeof(uint32_t));
         memcpy(c->v.p, val, o * wsz);
-        if (vt) memcpy(c->vtype, vt, o);
+        if (c->vtype) memcpy(c->vtype, vt, o);
         c->npresent = o;
-        free(key);
-        free(val);
-        free(vt);
-        free(rows);
     }
+    xfree_big(key, kcap * sizeof(uint64_t));
+    xfree_big(tmp, kcap * sizeof(uint64_t));
+    xfree_big(vt, tcap);
 }
 
 typedef struct {
@@ -284,9 +306,12 @@ static uint64_t rows_sample_hash(const uint32_t *r, size_t m)
 
 /* Sparse columns present on the same events (the fields of a message:
  * peer, bytes, id, tag) keep one array of rows: the column of the lowest
- * index among those with equal rows owns it. */
-static void share_rows(Store *s)
+ * index among those with equal rows owns it. The arrays no longer used go
+ * to the page pool (served: the next arrays take their pages), where pages
+ * can be moved. */
+static void share_rows(Build *B)
 {
+    Store *s = B->s;
     RowsKey *k = xmalloc(((size_t)s->ncols + 1) * sizeof(RowsKey));
     uint32_t *own = xmalloc(((size_t)s->ncols + 1) * sizeof(uint32_t)); /* a group's distinct arrays so far */
     size_t nk = 0;
@@ -310,7 +335,8 @@ static void share_rows(Store *s)
                 own[no++] = k[i].c;
                 continue;
             }
-            free(col->rows);
+            if (B->move) pages_give(&B->pool, col->rows, B->cb[k[i].c].m * sizeof(uint32_t), col->npresent * sizeof(uint32_t));
+            else free(col->rows);
             col->rows = s->cols[own[o]].rows;
             col->rows_of = own[o];
         }
@@ -550,8 +576,8 @@ void build_columns(Build *B)
     free(B->colof);
     free(B->coloff);
     free(B->colof_n);
+    share_rows(B);
     free(B->cb);
-    share_rows(s);
     VEC_FREE(Z.v);
     free(cid);
     free(cnt);
