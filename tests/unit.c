@@ -989,6 +989,10 @@ static void t_pages(void)
     mallopt(M_MMAP_THRESHOLD, (int)M);
     big_cache_trim();
     malloc_trim(0);
+    /* (the environment's own TNAV_NO_PAGE_MOVE, put back after the part
+     * without page moving) */
+    const char *env_off = getenv("TNAV_NO_PAGE_MOVE");
+    char *env_saved = env_off ? xstrdup(env_off) : NULL;
     bool can = pages_can_move();
     size_t before = pages_moved_total();
     PagePool pp;
@@ -1087,7 +1091,9 @@ static void t_pages(void)
     fclose(f);
     setenv("TNAV_CHUNK_BYTES", "100000000", 1); /* (one batch: its columns of 1M rows and more on huge pages) */
     Store *s0 = load_text("pages0.csv", text, 1, NULL);
-    unsetenv("TNAV_NO_PAGE_MOVE");
+    if (env_saved) setenv("TNAV_NO_PAGE_MOVE", env_saved, 1);
+    else unsetenv("TNAV_NO_PAGE_MOVE");
+    free(env_saved);
     pages_probe_again();
     CHECK(pages_can_move() == can);
     Store *s1 = load_text("pages1.csv", text, 1, NULL);
