@@ -82,7 +82,7 @@ typedef struct {
     bool one_loc;              /* the activity is at one location: lane 0 */
     uint8_t *cat;              /* per stream entry: its category and depth, as seg_cd encodes them */
     const uint8_t *cat_of_kind; /* (LaneCtx's) */
-    Arena *tmp, *keep; /* the worker's: outputs until the lanes are made; time indexes */
+    Arena *keep; /* the worker's: the lanes' time indexes */
     /* the activity's segments before they are encoded (relative to its
      * region; sized like the stream): times, depths (their events and
      * category-and-depth bytes go straight into seg_ev and seg_cd) */
@@ -97,21 +97,16 @@ typedef struct {
 } Stream;
 
 typedef struct {
-    Lane *ln; /* its lanes, complete (in its worker's arena until they are copied into Summary.lanes) */
-    uint32_t nl;
-} ActOut;
-
-typedef struct {
     Summary *S;
     size_t *cnt;    /* per activity: room for its segments, then (prefix) its region */
-    ActOut *out;
+    uint32_t *lres; /* per activity: room for its lanes (1 at one location, else its locations), then (prefix) where they start */
+    uint32_t *lnl;  /* per activity: its lanes */
     uint64_t *cand; /* per event: a selected interval (see cand_worker) */
     uint8_t *cat_of_kind; /* the category of an interval of each kind */
     JobQueue q;     /* jobs of `blk` activities in a row */
     size_t blk;
-    uint32_t *loc_cnt[SWEEP_WORKERS]; /* per worker of the lanes' copy: its lanes per location, then where they go */
+    uint32_t *loc_cnt[SWEEP_WORKERS]; /* per worker of the lanes' placing: its lanes per location, then where they go */
     size_t nseg[SWEEP_WORKERS];
-    Arena tmp[SWEEP_WORKERS];
     SegFarVec far_t[SWEEP_WORKERS], far_d[SWEEP_WORKERS]; /* the escapes each worker wrote */
 } LaneCtx;
 
@@ -385,9 +380,11 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
      * per block of SEG_BLK (one lane's: the lanes start blocks) its first
      * time, and each one's offset from it; what does not fit (times,
      * depths), escaped */
-    ActOut *o = &c->out[a];
-    o->nl = nl;
-    o->ln = arena_alloc(w->tmp, (size_t)nl * sizeof(Lane));
+    /* (the lanes go to the activity's room in Summary.lanes: the
+     * locations of its intervals are among its locations) */
+    if (nl > c->lres[a + 1] - c->lres[a]) die_oom();
+    Lane *ln = &S->lanes[c->lres[a]];
+    c->lnl[a] = nl;
     for (uint32_t i = 0; i < nl; i++) {
         size_t g0 = ooff[i], n = oln[i].n;
         uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
@@ -399,7 +396,7 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         while ((span >> sh) >= n / per + 1) sh++;
         uint32_t nb = n ? (uint32_t)(span >> sh) + 1 : 0;
         uint32_t *bins = arena_alloc(w->keep, ((size_t)nb + 1) * sizeof(uint32_t));
-        o->ln[i] = (Lane){.act = a,
+        ln[i] = (Lane){.act = a,
                           .loc = oln[i].loc,
                           .off = (uint32_t)(r0 + g0),
                           .n = (uint32_t)n,
@@ -471,6 +468,8 @@ static void count_worker(void *ctx, int wk, int nw)
             size_t nl = s->acts[a].nlocs <= 1 ? 1 : s->acts[a].nlocs < 256 ? s->acts[a].nlocs : 256;
             size_t room = (s->acts[a].nlocs <= 1 ? 2 : 4) * n + 2 + (nl > 1 ? SEG_BLK * nl : 0);
             c->cnt[a + 1] = n ? (room + SEG_BLK - 1) & ~(size_t)(SEG_BLK - 1) : 0;
+            c->lres[a + 1] = n ? (uint32_t)nl : 0;
+            c->lnl[a] = 0;
         }
     }
 }
@@ -481,7 +480,6 @@ static void sweep_worker(void *ctx, int wk, int nw)
     LaneCtx *c = ctx;
     Stream w;
     memset(&w, 0, sizeof w);
-    w.tmp = &c->tmp[wk];
     w.keep = &c->S->bins_arena[wk];
     w.cat_of_kind = c->cat_of_kind;
     w.far_t = &c->far_t[wk];
@@ -543,7 +541,7 @@ int64_t seg_far(const SegFar *f, size_t n, size_t z)
     return lo < n && f[lo].z == z ? f[lo].v : 0;
 }
 
-/* the activities [a0, a1) of worker wk of nw (the lanes' copy and placing) */
+/* the activities [a0, a1) of worker wk of nw (the lanes' counting and placing) */
 static void lanes_range(const LaneCtx *c, int wk, int nw, size_t *a0, size_t *a1)
 {
     size_t nact = c->S->s->nact;
@@ -551,21 +549,16 @@ static void lanes_range(const LaneCtx *c, int wk, int nw, size_t *a0, size_t *a1
     *a1 = nact * (size_t)(wk + 1) / (size_t)nw;
 }
 
-static void lanes_copy_worker(void *ctx, int wk, int nw)
+static void lanes_count_worker(void *ctx, int wk, int nw)
 {
     LaneCtx *c = ctx;
     Summary *S = c->S;
     size_t a0, a1, nseg = 0;
     lanes_range(c, wk, nw, &a0, &a1);
-    uint32_t *cnt = c->loc_cnt[wk];
-    for (size_t a = a0; a < a1; a++) {
-        const ActOut *o = &c->out[a];
-        if (!o->nl) continue;
-        memcpy(&S->lanes[S->act_off[a]], o->ln, (size_t)o->nl * sizeof(Lane));
-        for (uint32_t i = 0; i < o->nl; i++) {
-            cnt[o->ln[i].loc]++;
-            nseg += o->ln[i].n;
-        }
+    uint32_t *cnt = c->loc_cnt[wk], i0 = S->act_off[a0], i1 = S->act_off[a1];
+    for (uint32_t i = i0; i < i1; i++) {
+        cnt[S->lanes[i].loc]++;
+        nseg += S->lanes[i].n;
     }
     c->nseg[wk] = nseg;
 }
@@ -590,8 +583,16 @@ void build_lanes(Summary *S)
     LaneCtx c;
     memset(&c, 0, sizeof c);
     c.S = S;
-    c.cnt = xcalloc((size_t)s->nact + 2, sizeof(size_t));
-    c.out = xcalloc((size_t)s->nact + 1, sizeof(ActOut));
+    /* (the scratch arrays in one block, which the next summary reuses warm:
+     * the candidates, the activities' rooms) */
+    size_t nw = (s->n + 63) / 64 + 1, scratch = nw * sizeof(uint64_t) + ((size_t)s->nact + 2) * (sizeof(size_t) + 2 * sizeof(uint32_t));
+    char *scr = xmalloc_big(scratch);
+    c.cand = (uint64_t *)scr;
+    c.cnt = (size_t *)(scr + nw * sizeof(uint64_t));
+    c.lres = (uint32_t *)(c.cnt + s->nact + 2);
+    c.lnl = c.lres + s->nact + 2;
+    c.cnt[0] = 0;
+    c.lres[0] = 0;
     /* (an interval of a user kind — compile, task, GC — is work: busy, as
      * state is; one of kind idle is idle) */
     c.cat_of_kind = xmalloc((size_t)K_USER + s->nukind + 1);
@@ -600,7 +601,6 @@ void build_lanes(Summary *S)
                            : k == K_SYNC               ? CAT_SYNC
                            : k >= K_USER               ? CAT_IDLE
                                                        : CAT_OTHER;
-    c.cand = xmalloc_big(((s->n + 63) / 64 + 1) * sizeof(uint64_t));
     par_run(S->threads, cand_worker, &c);
     /* activities are handed out in blocks (a few hundred jobs per worker:
      * one shared counter per activity costs as much as a short one's sweep) */
@@ -608,7 +608,10 @@ void build_lanes(Summary *S)
     size_t njobs = (s->nact + c.blk - 1) / c.blk;
     jobq_init(&c.q, njobs);
     par_run(S->threads, count_worker, &c);
-    for (uint32_t a = 0; a < s->nact; a++) c.cnt[a + 1] += c.cnt[a];
+    for (uint32_t a = 0; a < s->nact; a++) {
+        c.cnt[a + 1] += c.cnt[a];
+        c.lres[a + 1] += c.lres[a];
+    }
     /* regions: activity a writes into [cnt[a], cnt[a + 1]) (it may use less) */
     size_t cap = c.cnt[s->nact] + 1;
     S->seg_cap = cap;
@@ -617,29 +620,31 @@ void build_lanes(Summary *S)
     S->seg_cd = xmalloc_big_keep(cap);
     size_t nblk = (cap >> CP_SHIFT) + 1;
     for (int k = 0; k < 2; k++) S->cp[k] = xmalloc_big_keep(nblk * sizeof(int64_t));
+    S->lanes_bytes = ((size_t)c.lres[s->nact] + 1) * sizeof(Lane);
+    S->lanes = xmalloc_big(S->lanes_bytes);
     jobq_init(&c.q, njobs);
     par_run(S->threads, sweep_worker, &c);
     far_merge(c.far_t, &S->far_t, &S->nfar_t);
     far_merge(c.far_d, &S->far_d, &S->nfar_d);
-    /* the lanes, in activity order: copied by the workers, each a range
-     * of activities, counting their lanes per location; then the lanes of
-     * each location, in order, each worker placing its own */
+    /* the lanes, in activity order: where an activity had room for more
+     * (locations without an interval), the later ones move down; then
+     * counted per location by the workers, each a range of activities, and
+     * the lanes of each location placed in order, each worker its own */
     uint32_t nl = 0;
     S->act_off = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
     for (uint32_t a = 0; a < s->nact; a++) {
         S->act_off[a] = nl;
-        nl += c.out[a].nl;
+        if (c.lres[a] != nl && c.lnl[a]) memmove(&S->lanes[nl], &S->lanes[c.lres[a]], (size_t)c.lnl[a] * sizeof(Lane));
+        nl += c.lnl[a];
     }
     S->act_off[s->nact] = nl;
     S->nlanes = nl;
-    S->lanes = xmalloc(((size_t)nl + 1) * sizeof(Lane));
     memset(&S->lanes[nl], 0, sizeof(Lane));
     S->act_lanes = xmalloc(((size_t)nl + 1) * sizeof(uint32_t));
     S->loc_lanes = xmalloc(((size_t)nl + 1) * sizeof(uint32_t));
     S->loc_off = xcalloc((size_t)s->nloc + 2, sizeof(uint32_t));
     for (int k = 0; k < S->threads; k++) c.loc_cnt[k] = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
-    par_run(S->threads, lanes_copy_worker, &c);
-    for (int k = 0; k < SWEEP_WORKERS; k++) arena_free(&c.tmp[k]);
+    par_run(S->threads, lanes_count_worker, &c);
     /* (where each worker's lanes of location l go: after the earlier
      * workers') */
     size_t nseg = 0;
@@ -656,10 +661,8 @@ void build_lanes(Summary *S)
     par_run(S->threads, lanes_place_worker, &c);
     for (int k = 0; k < S->threads; k++) free(c.loc_cnt[k]);
     S->nseg = nseg;
-    free(c.out);
-    free(c.cnt);
     free(c.cat_of_kind);
-    xfree_big(c.cand, ((s->n + 63) / 64 + 1) * sizeof(uint64_t));
+    xfree_big(scr, scratch);
 }
 
 /* the last segment of lane L starting at or before t, or -1; hint (a
