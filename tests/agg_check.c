@@ -106,6 +106,19 @@ static int gen_tasks(long nact, const char *path)
         }
         fprintf(f, "%" PRId64 ",%" PRId64 ",%d,t%ld,state,task,,,,,,f.c,7\n", t, cur + 50 - t, loc, a);
         fwrite(body, 1, bl, f);
+        /* activities at several locations (a move to another, then
+         * events there): every 5th a state there too (a lane there; every
+         * 10th's is short, so that the filtered summary has no lane
+         * there), every 7th a mark (a location without a lane) */
+        if (a % 5 == 0 || a % 7 == 0) {
+            int l2 = (loc + 1 + (int)rnd(nloc - 1)) % nloc;
+            int64_t tm = t + 60;
+            fprintf(f, "%" PRId64 ",,%d,t%ld,move,,%d,64,,,,f.c,8\n", tm, loc, a, l2);
+            if (a % 5 == 0)
+                fprintf(f, "%" PRId64 ",%d,%d,t%ld,state,moved,,,,,,f.c,8\n", tm + 100 + rnd(500), a % 10 ? 100 + (int)rnd(2000) : 500, l2, a);
+            else
+                fprintf(f, "%" PRId64 ",,%d,t%ld,mark,elsewhere,,,,,,f.c,8\n", tm + 50, l2, a);
+        }
         clock[loc] = cur + 50 + rnd(2000);
     }
     return fclose(f) ? 2 : 0;

@@ -160,7 +160,7 @@ void summary_free(Summary *S)
     if (!S) return;
     summary_leave_budget(S);
     for (int k = 0; k < SWEEP_WORKERS; k++) arena_free(&S->bins_arena[k]);
-    free(S->lanes);
+    xfree_big(S->lanes, S->lanes_bytes);
     free(S->loc_off);
     free(S->loc_lanes);
     free(S->act_off);

@@ -230,6 +230,7 @@ struct Summary {
     /* lanes and their segments */
     Lane *lanes;
     uint32_t nlanes;
+    size_t lanes_bytes; /* (lanes' block, from xmalloc_big: it may have room for more) */
     uint32_t *loc_off, *loc_lanes, *act_off, *act_lanes;
     LocIdx locidx;      /* built lazily (locidx_build) */
     RowLanes rowlanes;  /* lazily: the last row set of a Gantt frame (agg_dominant.c) */

@@ -54,7 +54,11 @@ void arena_free(Arena *A)
  * then split into the lanes, written straight into the activity's region
  * of the global arrays (sized from a count of its intervals: at most 2
  * entries per interval, 4 when the activity spans locations), dropping
- * zero-length segments and repeats. */
+ * zero-length segments and repeats. An activity at one location (most)
+ * has no stream: its sweep writes its one lane's segments as it goes
+ * (sweep_one). Each lane is then finished in one pass over its segments
+ * (time index, checkpoints, encoded times), and the workers copy the
+ * lanes into Summary.lanes and place them by location. */
 
 typedef struct {
     uint32_t loc, n;
@@ -73,39 +77,36 @@ typedef struct {
      * activity's candidates (all three sized capc) */
     uint32_t *stack, slen;
     int64_t *send;
+    uint8_t *scd; /* (sweep_one's) */
     uint32_t *cand, capc;
     bool one_loc;              /* the activity is at one location: lane 0 */
-    uint8_t *cat;              /* per stream entry: its category */
+    uint8_t *cat;              /* per stream entry: its category and depth, as seg_cd encodes them */
     const uint8_t *cat_of_kind; /* (LaneCtx's) */
-    Arena *tmp, *keep; /* the worker's: outputs until the lanes are made; time indexes */
+    Arena *keep; /* the worker's: the lanes' time indexes */
     /* the activity's segments before they are encoded (relative to its
-     * region; sized like the stream): times, depths, categories */
+     * region; sized like the stream): times, depths (their events and
+     * category-and-depth bytes go straight into seg_ev and seg_cd) */
     int64_t *st;
     uint16_t *sd;
-    uint8_t *sc;
     size_t caps;
     SegFarVec *far_t, *far_d; /* (LaneCtx's, this worker's) */
+    /* the activity's lanes while they are made: location and number of
+     * segments, first segment (relative to its region); sized capo */
+    SLane *oln;
+    uint32_t *ooff, capo;
 } Stream;
-
-typedef struct {
-    uint32_t nl;
-    SLane *ln;      /* its lanes: location and number of segments */
-    uint32_t *loff; /* segment offset of each lane */
-    uint32_t **bins; /* each lane's time index */
-    uint32_t *nbins;
-    uint8_t *shift;
-    int64_t *span;   /* each lane's t0 and t1 (Lane), taken while its segments are at hand */
-} ActOut;
 
 typedef struct {
     Summary *S;
     size_t *cnt;    /* per activity: room for its segments, then (prefix) its region */
-    ActOut *out;
+    uint32_t *lres; /* per activity: room for its lanes (1 at one location, else its locations), then (prefix) where they start */
+    uint32_t *lnl;  /* per activity: its lanes */
     uint64_t *cand; /* per event: a selected interval (see cand_worker) */
     uint8_t *cat_of_kind; /* the category of an interval of each kind */
     JobQueue q;     /* jobs of `blk` activities in a row */
     size_t blk;
-    Arena tmp[SWEEP_WORKERS];
+    uint32_t *loc_cnt[SWEEP_WORKERS]; /* per worker of the lanes' placing: its lanes per location, then where they go */
+    size_t nseg[SWEEP_WORKERS];
     SegFarVec far_t[SWEEP_WORKERS], far_d[SWEEP_WORKERS]; /* the escapes each worker wrote */
 } LaneCtx;
 
@@ -146,8 +147,9 @@ static inline void stream_put(Stream *w, const Store *s, uint32_t lane, int64_t 
     w->t[w->n] = t;
     w->ev[w->n] = ev;
     w->lane[w->n] = (uint8_t)lane;
-    w->depth[w->n] = ev == NONE32 ? 0 : w->slen < 65535 ? (uint16_t)w->slen : 65535;
-    w->cat[w->n] = ev == NONE32 ? CAT_IDLE : w->cat_of_kind[s->kind[ev]];
+    uint16_t d = ev == NONE32 ? 0 : w->slen < 65535 ? (uint16_t)w->slen : 65535;
+    w->depth[w->n] = d;
+    w->cat[w->n] = (uint8_t)((ev == NONE32 ? CAT_IDLE : w->cat_of_kind[s->kind[ev]]) | (d < SEG_DEEP ? d : SEG_DEEP) << 2);
     w->n++;
 }
 
@@ -172,6 +174,98 @@ static inline void stream_close_until(Stream *w, const Store *s, int64_t t)
         while (w->slen && w->send[w->slen - 1] <= end) w->slen--;
         stream_set(w, s, end, w->slen ? w->stack[w->slen - 1] : NONE32);
     }
+}
+
+/* the sweep of an activity at one location: as stream_set and the split
+ * into lanes below, with its one lane's entries written straight into its
+ * segments (T, E, D, C from the region's start), a zero-length segment
+ * replaced by the later entry and a repeat dropped as they come. The
+ * innermost interval is always the top of the stack (none when it is
+ * empty), and its depth the stack's: the category and depth byte of each
+ * open interval is made once, when it is pushed. */
+typedef struct {
+    int64_t *T;
+    uint32_t *E;
+    uint16_t *D;
+    uint8_t *C;
+    size_t n;
+    int64_t lt;            /* the last segment's time, event, depth */
+    uint32_t le, le2, cur; /* (le2, ld2: the segment before it) */
+    uint16_t ld, ld2;
+    uint32_t *stack, slen, maxd;
+    int64_t *send;
+    uint8_t *scd; /* per open interval: its segments' byte of C */
+} OneLane;
+
+/* the innermost interval may have changed at time t */
+static inline __attribute__((always_inline)) void one_set(OneLane *q, int64_t t)
+{
+    uint32_t k = q->slen, ev = k ? q->stack[k - 1] : NONE32;
+    if (ev == q->cur) return;
+    q->cur = ev;
+    uint16_t d = k < 65535 ? (uint16_t)k : 65535;
+    uint8_t cd = k ? q->scd[k - 1] : CAT_IDLE;
+    size_t n = q->n;
+    if (n && q->lt == t) {
+        q->E[n - 1] = q->le = ev;
+        q->D[n - 1] = q->ld = d;
+        q->C[n - 1] = cd;
+        if (n >= 2 && q->le2 == ev && q->ld2 == d) {
+            /* (the entry before stands: it is the lane's last again) */
+            n = --q->n;
+            q->lt = q->T[n - 1];
+            q->le = q->le2;
+            q->ld = q->ld2;
+            q->le2 = n >= 2 ? q->E[n - 2] : 0;
+            q->ld2 = n >= 2 ? q->D[n - 2] : 0;
+        }
+        return;
+    }
+    if (n && q->le == ev && q->ld == d) return;
+    q->T[n] = t;
+    q->E[n] = ev;
+    q->D[n] = d;
+    q->C[n] = cd;
+    q->le2 = q->le;
+    q->ld2 = q->ld;
+    q->lt = t;
+    q->le = ev;
+    q->ld = d;
+    q->n = n + 1;
+}
+
+static inline __attribute__((always_inline)) void one_close_until(OneLane *q, int64_t t)
+{
+    while (q->slen) {
+        int64_t end = q->send[q->slen - 1];
+        if (end > t) break;
+        q->slen--;
+        /* (intervals that are not properly nested end lazily) */
+        while (q->slen && q->send[q->slen - 1] <= end) q->slen--;
+        one_set(q, end);
+    }
+}
+
+/* returns the number of segments; *maxd: the deepest the stack went */
+static size_t sweep_one(Stream *w, const Store *s, uint32_t m, int64_t *T, uint32_t *E, uint16_t *D, uint8_t *C, uint32_t *maxd)
+{
+    OneLane q = {.T = T, .E = E, .D = D, .C = C, .cur = NONE32, .stack = w->stack, .send = w->send, .scd = w->scd};
+    const uint8_t *cok = w->cat_of_kind;
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t e = w->cand[i];
+        int64_t t = s->ts[e];
+        one_close_until(&q, t);
+        uint32_t k = q.slen;
+        q.stack[k] = e;
+        q.send[k] = t + s->dur[e];
+        q.scd[k] = (uint8_t)(cok[s->kind[e]] | (k + 1 < SEG_DEEP ? k + 1 : SEG_DEEP) << 2);
+        q.slen = k + 1;
+        q.maxd = q.maxd > k + 1 ? q.maxd : k + 1;
+        one_set(&q, t);
+    }
+    one_close_until(&q, INT64_MAX);
+    *maxd = q.maxd;
+    return q.n;
 }
 
 static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
@@ -201,118 +295,98 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         w->cand = xrealloc(w->cand, (size_t)w->capc * sizeof(uint32_t));
         w->stack = xrealloc(w->stack, (size_t)w->capc * sizeof(uint32_t));
         w->send = xrealloc(w->send, (size_t)w->capc * sizeof(int64_t));
+        w->scd = xrealloc(w->scd, w->capc);
     }
     for (uint32_t p = p0; p < p1; p++) {
         uint32_t e = s->act_ev[p];
         w->cand[m] = e;
         m += candidate(c, e);
     }
-    /* (an activity at one location: its one lane, without looking up
-     * each interval's location) */
+    /* (an activity at one location, most are: its one lane's segments
+     * written as the sweep finds them) */
     w->one_loc = s->acts[a].nlocs <= 1 && m;
-    if (w->one_loc) {
-        stream_lane(w, s->loc[w->cand[0]]);
-    }
-    for (uint32_t i = 0; i < m; i++) {
-        uint32_t e = w->cand[i];
-        int64_t t = s->ts[e];
-        stream_close_until(w, s, t);
-        w->stack[w->slen] = e;
-        w->send[w->slen++] = t + s->dur[e];
-        stream_set(w, s, t, e);
-    }
-    stream_close_until(w, s, INT64_MAX);
-    if (w->nl > 255) die_oom(); /* (an activity at more than 255 locations) */
-    /* split into lanes, in the activity's region: zero-length segments and
-     * repeats dropped */
-    ActOut *o = &c->out[a];
-    o->nl = w->nl;
-    o->ln = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(SLane));
-    o->loff = arena_alloc(w->tmp, ((size_t)w->nl + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < w->nl; i++) w->ln[i].n = 0;
-    for (size_t k = 0; w->nl > 1 && k < w->n; k++) w->ln[w->lane[k]].n++;
-    /* (offsets relative to the region [r0, ...) until the segments are
-     * encoded; each lane's starts a block of SEG_BLK) */
-    size_t r0 = c->cnt[a], off = 0;
-    for (uint32_t i = 0; i < w->nl; i++) {
-        o->ln[i] = (SLane){w->ln[i].loc, 0};
-        o->loff[i] = (uint32_t)off;
-        off += (w->ln[i].n + SEG_BLK - 1) & ~(size_t)(SEG_BLK - 1);
-    }
     if (need > w->caps) {
         w->caps = need;
         w->st = xrealloc(w->st, need * sizeof(int64_t));
         w->sd = xrealloc(w->sd, need * sizeof(uint16_t));
-        w->sc = xrealloc(w->sc, need);
     }
+    size_t r0 = c->cnt[a];
     int64_t *T = w->st;
     uint32_t *E = S->seg_ev + r0;
     uint16_t *D = w->sd;
-    uint8_t *C = w->sc; /* (a function of the event: written with it) */
-    if (w->nl == 1) {
-        /* (the same, with the lane's last two entries in registers: most
-         * activities stay at one location) */
-        size_t at = o->loff[0], n = 0;
-        int64_t lt = 0;
-        uint32_t le = 0, le2 = 0;
-        uint16_t ld = 0, ld2 = 0;
+    uint8_t *C = S->seg_cd + r0; /* (category and depth as encoded: a function of the entry, written with it) */
+    uint32_t nl = 1, maxd = SEG_DEEP; /* (the deepest interval, when it is known) */
+    if (w->capo < 2) {
+        w->capo = 4;
+        w->oln = xrealloc(w->oln, w->capo * sizeof(SLane));
+        w->ooff = xrealloc(w->ooff, w->capo * sizeof(uint32_t));
+    }
+    SLane *oln = w->oln;
+    uint32_t *ooff = w->ooff;
+    if (w->one_loc) {
+        oln[0] = (SLane){s->loc[w->cand[0]], (uint32_t)sweep_one(w, s, m, T, E, D, C, &maxd)};
+        ooff[0] = 0;
+    } else {
+        for (uint32_t i = 0; i < m; i++) {
+            uint32_t e = w->cand[i];
+            int64_t t = s->ts[e];
+            stream_close_until(w, s, t);
+            w->stack[w->slen] = e;
+            w->send[w->slen++] = t + s->dur[e];
+            stream_set(w, s, t, e);
+        }
+        stream_close_until(w, s, INT64_MAX);
+        if (w->nl > 255) die_oom(); /* (an activity at more than 255 locations) */
+        /* split into lanes, in the activity's region: zero-length segments
+         * and repeats dropped */
+        nl = w->nl;
+        if (nl + 1 > w->capo) {
+            w->capo = nl + 1;
+            w->oln = oln = xrealloc(w->oln, w->capo * sizeof(SLane));
+            w->ooff = ooff = xrealloc(w->ooff, w->capo * sizeof(uint32_t));
+        }
+        for (uint32_t i = 0; i < w->nl; i++) w->ln[i].n = 0;
+        for (size_t k = 0; w->nl > 1 && k < w->n; k++) w->ln[w->lane[k]].n++;
+        /* (offsets relative to the region [r0, ...) until the segments are
+         * encoded; each lane's starts a block of SEG_BLK) */
+        size_t off = 0;
+        for (uint32_t i = 0; i < w->nl; i++) {
+            oln[i] = (SLane){w->ln[i].loc, 0};
+            ooff[i] = (uint32_t)off;
+            off += (w->ln[i].n + SEG_BLK - 1) & ~(size_t)(SEG_BLK - 1);
+        }
         for (size_t k = 0; k < w->n; k++) {
-            int64_t t = w->t[k];
-            uint32_t ev = w->ev[k];
-            uint16_t d = w->depth[k];
-            if (n && lt == t) {
-                E[at + n - 1] = le = ev;
-                D[at + n - 1] = ld = d;
-                C[at + n - 1] = w->cat[k];
-                if (n >= 2 && le2 == ev && ld2 == d) {
-                    /* (the entry before stands: it is the lane's last again) */
-                    n--;
-                    lt = T[at + n - 1];
-                    le = le2;
-                    ld = ld2;
-                    le2 = n >= 2 ? E[at + n - 2] : 0;
-                    ld2 = n >= 2 ? D[at + n - 2] : 0;
-                }
+            uint32_t L = w->lane[k];
+            size_t at = ooff[L] + oln[L].n;
+            if (oln[L].n && T[at - 1] == w->t[k]) {
+                /* a zero-length segment: the later entry replaces it */
+                E[at - 1] = w->ev[k];
+                D[at - 1] = w->depth[k];
+                C[at - 1] = w->cat[k];
+                if (oln[L].n >= 2 && E[at - 2] == w->ev[k] && D[at - 2] == w->depth[k]) oln[L].n--;
                 continue;
             }
-            if (n && le == ev && ld == d) continue;
-            T[at + n] = t;
-            E[at + n] = ev;
-            D[at + n] = d;
-            C[at + n] = w->cat[k];
-            le2 = le;
-            ld2 = ld;
-            lt = t;
-            le = ev;
-            ld = d;
-            n++;
+            if (oln[L].n && E[at - 1] == w->ev[k] && D[at - 1] == w->depth[k]) continue;
+            T[at] = w->t[k];
+            E[at] = w->ev[k];
+            D[at] = w->depth[k];
+            C[at] = w->cat[k];
+            oln[L].n++;
         }
-        o->ln[0].n = (uint32_t)n;
     }
-    for (size_t k = 0; w->nl != 1 && k < w->n; k++) {
-        uint32_t L = w->lane[k];
-        size_t at = o->loff[L] + o->ln[L].n;
-        if (o->ln[L].n && T[at - 1] == w->t[k]) {
-            /* a zero-length segment: the later entry replaces it */
-            E[at - 1] = w->ev[k];
-            D[at - 1] = w->depth[k];
-            C[at - 1] = w->cat[k];
-            if (o->ln[L].n >= 2 && E[at - 2] == w->ev[k] && D[at - 2] == w->depth[k]) o->ln[L].n--;
-            continue;
-        }
-        if (o->ln[L].n && E[at - 1] == w->ev[k] && D[at - 1] == w->depth[k]) continue;
-        T[at] = w->t[k];
-        E[at] = w->ev[k];
-        D[at] = w->depth[k];
-        C[at] = w->cat[k];
-        o->ln[L].n++;
-    }
-    /* the time index of each lane */
-    o->bins = arena_alloc(w->tmp, ((size_t)o->nl + 1) * sizeof(uint32_t *));
-    o->nbins = arena_alloc(w->tmp, ((size_t)o->nl + 1) * sizeof(uint32_t));
-    o->shift = arena_alloc(w->tmp, (size_t)o->nl + 1);
-    for (uint32_t i = 0; i < o->nl; i++) {
-        size_t g0 = o->loff[i], n = o->ln[i].n;
+    /* each lane in one pass over its segments: its time index, span,
+     * busy/sync checkpoints (at the segments whose global index is a
+     * multiple of 1 << CP_SHIFT), and the segments' start times encoded:
+     * per block of SEG_BLK (one lane's: the lanes start blocks) its first
+     * time, and each one's offset from it; what does not fit (times,
+     * depths), escaped */
+    /* (the lanes go to the activity's room in Summary.lanes: the
+     * locations of its intervals are among its locations) */
+    if (nl > c->lres[a + 1] - c->lres[a]) die_oom();
+    Lane *ln = &S->lanes[c->lres[a]];
+    c->lnl[a] = nl;
+    for (uint32_t i = 0; i < nl; i++) {
+        size_t g0 = ooff[i], n = oln[i].n;
         uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
         /* (about 8 segments a bin in a long lane, whose lookups are the
          * Gantt's cache misses; 32 in a short one, which a frame reads
@@ -322,64 +396,55 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
         while ((span >> sh) >= n / per + 1) sh++;
         uint32_t nb = n ? (uint32_t)(span >> sh) + 1 : 0;
         uint32_t *bins = arena_alloc(w->keep, ((size_t)nb + 1) * sizeof(uint32_t));
-        size_t k = g0;
-        for (uint32_t b = 0; b < nb; b++) {
-            int64_t at = T[g0] + (int64_t)((uint64_t)b << sh);
-            while (k + 1 < g0 + n && T[k + 1] <= at) k++;
-            bins[b] = (uint32_t)(r0 + k);
-        }
-        o->bins[i] = bins;
-        o->nbins[i] = nb;
-        o->shift[i] = sh;
-    }
-    o->span = arena_alloc(w->tmp, (2 * (size_t)o->nl + 1) * sizeof(int64_t));
-    for (uint32_t i = 0; i < o->nl; i++) {
-        size_t g0 = o->loff[i], n = o->ln[i].n;
-        o->span[2 * i] = n ? T[g0] : 0;
-        o->span[2 * i + 1] = n ? (E[g0 + n - 1] == NONE32 ? T[g0 + n - 1] : INT64_MAX) : 0;
-    }
-    /* checkpoints (at the segments whose global index is a multiple of
-     * 1 << CP_SHIFT) */
-    for (uint32_t i = 0; i < o->nl; i++) {
-        /* (busy and sync in registers, added without a branch) */
-        int64_t acc_busy = 0, acc_sync = 0;
-        size_t g0 = o->loff[i], g1 = g0 + o->ln[i].n, g = g0;
-        for (; g + 1 < g1; g++) {
-            if (!((r0 + g) & ((1u << CP_SHIFT) - 1))) {
-                S->cp[0][(r0 + g) >> CP_SHIFT] = acc_busy;
-                S->cp[1][(r0 + g) >> CP_SHIFT] = acc_sync;
+        ln[i] = (Lane){.act = a,
+                          .loc = oln[i].loc,
+                          .off = (uint32_t)(r0 + g0),
+                          .n = (uint32_t)n,
+                          .t0 = n ? T[g0] : 0,
+                          .t1 = n ? (E[g0 + n - 1] == NONE32 ? T[g0 + n - 1] : INT64_MAX) : 0,
+                          .bins = bins,
+                          .nbins = nb,
+                          .shift = sh};
+        if (!n) continue;
+        /* (per block: busy and sync in registers, added without a branch;
+         * bins[b] is the last segment starting at or before bt = T[g0] +
+         * (b << sh): the bins before the next segment's start get this one) */
+        int64_t acc_busy = 0, acc_sync = 0, t0 = T[g0], bt = t0;
+        uint32_t b = 0;
+        size_t g1 = g0 + n;
+        for (size_t g = g0; g < g1; g += SEG_BLK) {
+            size_t z0 = r0 + g, ge = g + SEG_BLK < g1 ? g + SEG_BLK : g1;
+            if (!(z0 & ((1u << CP_SHIFT) - 1))) {
+                S->cp[0][z0 >> CP_SHIFT] = acc_busy;
+                S->cp[1][z0 >> CP_SHIFT] = acc_sync;
             }
-            int64_t d = T[g + 1] - T[g];
-            uint8_t cat = C[g];
-            acc_busy += cat == CAT_BUSY ? d : 0;
-            acc_sync += cat == CAT_SYNC ? d : 0;
-        }
-        if (g < g1 && !((r0 + g) & ((1u << CP_SHIFT) - 1))) {
-            S->cp[0][(r0 + g) >> CP_SHIFT] = acc_busy;
-            S->cp[1][(r0 + g) >> CP_SHIFT] = acc_sync;
-        }
-    }
-    /* the segments encoded: per block of SEG_BLK (one lane's: the lanes
-     * start blocks) its first time, and each one's offset from it; the
-     * category and depth in a byte; what does not fit, escaped */
-    for (uint32_t i = 0; i < o->nl; i++) {
-        size_t g0 = o->loff[i], n = o->ln[i].n;
-        for (size_t g = g0; g < g0 + n; g++) {
-            size_t z = r0 + g;
-            SegBlk *B = &S->seg_tb[z >> SEG_BSHIFT];
-            if (!(g & (SEG_BLK - 1))) B->base = T[g];
-            uint64_t dt = (uint64_t)T[g] - (uint64_t)B->base;
-            if (dt < SEG_FAR) {
-                B->lo[z & (SEG_BLK - 1)] = (uint32_t)dt;
-            } else {
-                B->lo[z & (SEG_BLK - 1)] = SEG_FAR;
-                VEC_PUSH(*w->far_t, ((SegFar){z, T[g]}));
+            SegBlk *B = &S->seg_tb[z0 >> SEG_BSHIFT];
+            int64_t base = T[g];
+            B->base = base;
+            for (size_t j = g; j < ge; j++) {
+                int64_t t = T[j];
+                uint64_t dt = (uint64_t)t - (uint64_t)base;
+                if (dt < SEG_FAR) {
+                    B->lo[j - g] = (uint32_t)dt;
+                } else {
+                    B->lo[j - g] = SEG_FAR;
+                    VEC_PUSH(*w->far_t, ((SegFar){r0 + j, t}));
+                }
+                if (j + 1 == g1) break;
+                int64_t tn = T[j + 1], d = tn - t;
+                uint8_t cat = C[j] & 3;
+                acc_busy += cat == CAT_BUSY ? d : 0;
+                acc_sync += cat == CAT_SYNC ? d : 0;
+                while (b < nb && bt < tn) {
+                    bins[b++] = (uint32_t)(r0 + j);
+                    bt = (int64_t)((uint64_t)t0 + ((uint64_t)b << sh));
+                }
             }
-            uint16_t d = D[g];
-            S->seg_cd[z] = (uint8_t)(C[g] | (d < SEG_DEEP ? d : SEG_DEEP) << 2);
-            if (d >= SEG_DEEP) VEC_PUSH(*w->far_d, ((SegFar){z, d}));
         }
-        o->loff[i] = (uint32_t)(r0 + g0);
+        while (b < nb) bins[b++] = (uint32_t)(r0 + g1 - 1);
+        if (maxd >= SEG_DEEP)
+            for (size_t j = g0; j < g1; j++)
+                if (C[j] >> 2 == SEG_DEEP) VEC_PUSH(*w->far_d, ((SegFar){r0 + j, D[j]}));
     }
 }
 
@@ -403,6 +468,8 @@ static void count_worker(void *ctx, int wk, int nw)
             size_t nl = s->acts[a].nlocs <= 1 ? 1 : s->acts[a].nlocs < 256 ? s->acts[a].nlocs : 256;
             size_t room = (s->acts[a].nlocs <= 1 ? 2 : 4) * n + 2 + (nl > 1 ? SEG_BLK * nl : 0);
             c->cnt[a + 1] = n ? (room + SEG_BLK - 1) & ~(size_t)(SEG_BLK - 1) : 0;
+            c->lres[a + 1] = n ? (uint32_t)nl : 0;
+            c->lnl[a] = 0;
         }
     }
 }
@@ -413,7 +480,6 @@ static void sweep_worker(void *ctx, int wk, int nw)
     LaneCtx *c = ctx;
     Stream w;
     memset(&w, 0, sizeof w);
-    w.tmp = &c->tmp[wk];
     w.keep = &c->S->bins_arena[wk];
     w.cat_of_kind = c->cat_of_kind;
     w.far_t = &c->far_t[wk];
@@ -429,11 +495,13 @@ static void sweep_worker(void *ctx, int wk, int nw)
     free(w.cat);
     free(w.st);
     free(w.sd);
-    free(w.sc);
     free(w.ln);
+    free(w.oln);
+    free(w.ooff);
     free(w.cand);
     free(w.stack);
     free(w.send);
+    free(w.scd);
 }
 
 static int far_cmp(const void *a, const void *b)
@@ -473,6 +541,41 @@ int64_t seg_far(const SegFar *f, size_t n, size_t z)
     return lo < n && f[lo].z == z ? f[lo].v : 0;
 }
 
+/* the activities [a0, a1) of worker wk of nw (the lanes' counting and placing) */
+static void lanes_range(const LaneCtx *c, int wk, int nw, size_t *a0, size_t *a1)
+{
+    size_t nact = c->S->s->nact;
+    *a0 = nact * (size_t)wk / (size_t)nw;
+    *a1 = nact * (size_t)(wk + 1) / (size_t)nw;
+}
+
+static void lanes_count_worker(void *ctx, int wk, int nw)
+{
+    LaneCtx *c = ctx;
+    Summary *S = c->S;
+    size_t a0, a1, nseg = 0;
+    lanes_range(c, wk, nw, &a0, &a1);
+    uint32_t *cnt = c->loc_cnt[wk], i0 = S->act_off[a0], i1 = S->act_off[a1];
+    for (uint32_t i = i0; i < i1; i++) {
+        cnt[S->lanes[i].loc]++;
+        nseg += S->lanes[i].n;
+    }
+    c->nseg[wk] = nseg;
+}
+
+static void lanes_place_worker(void *ctx, int wk, int nw)
+{
+    LaneCtx *c = ctx;
+    Summary *S = c->S;
+    size_t a0, a1;
+    lanes_range(c, wk, nw, &a0, &a1);
+    uint32_t *pos = c->loc_cnt[wk], i0 = S->act_off[a0], i1 = S->act_off[a1];
+    for (uint32_t i = i0; i < i1; i++) {
+        S->act_lanes[i] = i;
+        S->loc_lanes[pos[S->lanes[i].loc]++] = i;
+    }
+}
+
 void build_lanes(Summary *S)
 {
     const Store *s = S->s;
@@ -480,8 +583,16 @@ void build_lanes(Summary *S)
     LaneCtx c;
     memset(&c, 0, sizeof c);
     c.S = S;
-    c.cnt = xcalloc((size_t)s->nact + 2, sizeof(size_t));
-    c.out = xcalloc((size_t)s->nact + 1, sizeof(ActOut));
+    /* (the scratch arrays in one block, which the next summary reuses warm:
+     * the candidates, the activities' rooms) */
+    size_t nw = (s->n + 63) / 64 + 1, scratch = nw * sizeof(uint64_t) + ((size_t)s->nact + 2) * (sizeof(size_t) + 2 * sizeof(uint32_t));
+    char *scr = xmalloc_big(scratch);
+    c.cand = (uint64_t *)scr;
+    c.cnt = (size_t *)(scr + nw * sizeof(uint64_t));
+    c.lres = (uint32_t *)(c.cnt + s->nact + 2);
+    c.lnl = c.lres + s->nact + 2;
+    c.cnt[0] = 0;
+    c.lres[0] = 0;
     /* (an interval of a user kind — compile, task, GC — is work: busy, as
      * state is; one of kind idle is idle) */
     c.cat_of_kind = xmalloc((size_t)K_USER + s->nukind + 1);
@@ -490,7 +601,6 @@ void build_lanes(Summary *S)
                            : k == K_SYNC               ? CAT_SYNC
                            : k >= K_USER               ? CAT_IDLE
                                                        : CAT_OTHER;
-    c.cand = xmalloc_big(((s->n + 63) / 64 + 1) * sizeof(uint64_t));
     par_run(S->threads, cand_worker, &c);
     /* activities are handed out in blocks (a few hundred jobs per worker:
      * one shared counter per activity costs as much as a short one's sweep) */
@@ -498,7 +608,10 @@ void build_lanes(Summary *S)
     size_t njobs = (s->nact + c.blk - 1) / c.blk;
     jobq_init(&c.q, njobs);
     par_run(S->threads, count_worker, &c);
-    for (uint32_t a = 0; a < s->nact; a++) c.cnt[a + 1] += c.cnt[a];
+    for (uint32_t a = 0; a < s->nact; a++) {
+        c.cnt[a + 1] += c.cnt[a];
+        c.lres[a + 1] += c.lres[a];
+    }
     /* regions: activity a writes into [cnt[a], cnt[a + 1]) (it may use less) */
     size_t cap = c.cnt[s->nact] + 1;
     S->seg_cap = cap;
@@ -507,54 +620,49 @@ void build_lanes(Summary *S)
     S->seg_cd = xmalloc_big_keep(cap);
     size_t nblk = (cap >> CP_SHIFT) + 1;
     for (int k = 0; k < 2; k++) S->cp[k] = xmalloc_big_keep(nblk * sizeof(int64_t));
+    S->lanes_bytes = ((size_t)c.lres[s->nact] + 1) * sizeof(Lane);
+    S->lanes = xmalloc_big(S->lanes_bytes);
     jobq_init(&c.q, njobs);
     par_run(S->threads, sweep_worker, &c);
     far_merge(c.far_t, &S->far_t, &S->nfar_t);
     far_merge(c.far_d, &S->far_d, &S->nfar_d);
-    /* the lanes, in activity order */
+    /* the lanes, in activity order: where an activity had room for more
+     * (locations without an interval), the later ones move down; then
+     * counted per location by the workers, each a range of activities, and
+     * the lanes of each location placed in order, each worker its own */
     uint32_t nl = 0;
-    size_t nseg = 0;
-    for (uint32_t a = 0; a < s->nact; a++) nl += c.out[a].nl;
-    S->nlanes = nl;
-    S->lanes = xcalloc((size_t)nl + 1, sizeof(Lane));
-    S->act_off = xcalloc((size_t)s->nact + 1, sizeof(uint32_t));
-    S->loc_off = xcalloc((size_t)s->nloc + 2, sizeof(uint32_t));
-    uint32_t li = 0;
+    S->act_off = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
     for (uint32_t a = 0; a < s->nact; a++) {
-        S->act_off[a] = li;
-        ActOut *o = &c.out[a];
-        for (uint32_t i = 0; i < o->nl; i++) {
-            Lane *L = &S->lanes[li++];
-            L->act = a;
-            L->loc = o->ln[i].loc;
-            L->off = o->loff[i];
-            L->n = o->ln[i].n;
-            L->bins = o->bins[i];
-            L->nbins = o->nbins[i];
-            L->shift = o->shift[i];
-            if (L->n) {
-                L->t0 = o->span[2 * i];
-                L->t1 = o->span[2 * i + 1];
-            }
-            nseg += L->n;
-            S->loc_off[L->loc + 1]++;
-        }
+        S->act_off[a] = nl;
+        if (c.lres[a] != nl && c.lnl[a]) memmove(&S->lanes[nl], &S->lanes[c.lres[a]], (size_t)c.lnl[a] * sizeof(Lane));
+        nl += c.lnl[a];
     }
-    for (int k = 0; k < SWEEP_WORKERS; k++) arena_free(&c.tmp[k]);
-    S->act_off[s->nact] = li;
-    S->nseg = nseg;
-    free(c.out);
-    free(c.cnt);
-    free(c.cat_of_kind);
-    xfree_big(c.cand, ((s->n + 63) / 64 + 1) * sizeof(uint64_t));
+    S->act_off[s->nact] = nl;
+    S->nlanes = nl;
+    memset(&S->lanes[nl], 0, sizeof(Lane));
     S->act_lanes = xmalloc(((size_t)nl + 1) * sizeof(uint32_t));
-    for (uint32_t i = 0; i < nl; i++) S->act_lanes[i] = i;
-    for (uint32_t l = 0; l < s->nloc; l++) S->loc_off[l + 1] += S->loc_off[l];
     S->loc_lanes = xmalloc(((size_t)nl + 1) * sizeof(uint32_t));
-    uint32_t *pos = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
-    memcpy(pos, S->loc_off, (size_t)s->nloc * sizeof(uint32_t));
-    for (uint32_t i = 0; i < nl; i++) S->loc_lanes[pos[S->lanes[i].loc]++] = i;
-    free(pos);
+    S->loc_off = xcalloc((size_t)s->nloc + 2, sizeof(uint32_t));
+    for (int k = 0; k < S->threads; k++) c.loc_cnt[k] = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
+    par_run(S->threads, lanes_count_worker, &c);
+    /* (where each worker's lanes of location l go: after the earlier
+     * workers') */
+    size_t nseg = 0;
+    for (int k = 0; k < S->threads; k++) nseg += c.nseg[k];
+    for (uint32_t l = 0; l < s->nloc; l++) {
+        uint32_t at = S->loc_off[l];
+        for (int k = 0; k < S->threads; k++) {
+            uint32_t n = c.loc_cnt[k][l];
+            c.loc_cnt[k][l] = at;
+            at += n;
+        }
+        S->loc_off[l + 1] = at;
+    }
+    par_run(S->threads, lanes_place_worker, &c);
+    for (int k = 0; k < S->threads; k++) free(c.loc_cnt[k]);
+    S->nseg = nseg;
+    free(c.cat_of_kind);
+    xfree_big(scr, scratch);
 }
 
 /* the last segment of lane L starting at or before t, or -1; hint (a
