@@ -1894,17 +1894,20 @@ static void t_load_prewarm(void)
     for (size_t e = 0; s && e < s->n; e++) cand += (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
     CHECK(cand > 0 && seen[1] >= cand);
     CHECK(s && seen[2] >= s->nact);
+    /* (the build told whoever waits that it passed its peak) */
+    CHECK(atomic_load(&lp.build_past_peak));
     store_free(s);
     load_report_free(&rep);
     /* a small trace: no thread */
-    CHECK(load_prewarm_start(999999, 10) == NULL);
+    atomic_bool go = true, wait = false;
+    CHECK(load_prewarm_start(999999, 10, &go) == NULL);
     load_prewarm_end(NULL, true);
     /* a big one: its blocks (of the bound's size, touched as far as the
      * thread got) go to the recycler, where the summary's arrays find them */
     big_cache_trim();
     size_t size[8], warm[8];
     summary_big_plan(2000000, 100, size, warm, 8);
-    LoadPrewarm *P = load_prewarm_start(2000000, 100);
+    LoadPrewarm *P = load_prewarm_start(2000000, 100, &go);
     CHECK(P != NULL);
     load_prewarm_end(P, true);
     /* (more than the second block holds, and than the first one has
@@ -1917,8 +1920,9 @@ static void t_load_prewarm(void)
     CHECK(b == a);
     xfree_big(b, size[0]);
     big_cache_trim();
-    /* not used (a failed or cancelled load): freed */
-    P = load_prewarm_start(2000000, 100);
+    /* not used (a failed or cancelled load, the build short of its peak:
+     * the thread, still waiting, stops): freed */
+    P = load_prewarm_start(2000000, 100, &wait);
     CHECK(P != NULL);
     load_prewarm_end(P, false);
     a = xmalloc_big_keep(want);

@@ -464,6 +464,7 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
 struct LoadPrewarm {
     pthread_t th;
     atomic_bool stop;
+    const atomic_bool *go;
     int n;
     size_t size[8], warm[8], done[8];
     void *p[8];
@@ -483,6 +484,10 @@ static void *load_prewarm_main(void *arg)
         if (P->size[i] > from) madvise((char *)P->p[i] + from, P->size[i] - from, MADV_NOHUGEPAGE);
 #endif
     }
+    /* (not before the build has passed its peak: a millisecond's wait at a
+     * time, which the load, on both cores, does not miss) */
+    struct timespec ms = {0, 1000000};
+    while (P->go && !atomic_load(P->go) && !atomic_load(&P->stop)) nanosleep(&ms, NULL);
     for (int i = 0; i < P->n; i++) {
         volatile char *c = P->p[i];
         if (!P->p[i]) continue;
@@ -495,7 +500,7 @@ static void *load_prewarm_main(void *arg)
     return NULL;
 }
 
-LoadPrewarm *load_prewarm_start(uint64_t spans, uint64_t acts)
+LoadPrewarm *load_prewarm_start(uint64_t spans, uint64_t acts, const atomic_bool *go)
 {
     /* (below this the summary's arrays are a few tens of MiB: not worth a thread) */
     if (spans < 1000000) return NULL;
@@ -506,6 +511,7 @@ LoadPrewarm *load_prewarm_start(uint64_t spans, uint64_t acts)
      * (then the interface's) */
     P->n = summary_big_plan(spans, acts, P->size, P->warm, 8);
     if (P->n > 2) P->n = 2;
+    P->go = go;
     if (pthread_create(&P->th, NULL, load_prewarm_main, P) != 0) {
         free(P);
         return NULL;

@@ -456,7 +456,7 @@ typedef struct {
 static void loader_parsed(void *ctx, uint64_t spans, uint64_t acts)
 {
     Loader *L = ctx;
-    if (!L->a->filter) L->prewarm = load_prewarm_start(spans, acts);
+    if (!L->a->filter) L->prewarm = load_prewarm_start(spans, acts, &L->lp.build_past_peak);
 }
 
 static void *loader_main(void *arg)

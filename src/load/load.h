@@ -55,6 +55,10 @@ typedef struct {
      * activities (for a caller that prepares memory meanwhile) */
     void (*on_parsed)(void *ctx, uint64_t spans, uint64_t acts);
     void *ctx;
+    /* set by the loader once building the store has passed its peak of
+     * memory (see store_build): that caller's memory, touched from then
+     * on, does not add to the load's peak */
+    atomic_bool build_past_peak;
 } LoadProgress;
 
 /* load_traces's status when LoadProgress.cancel was set (also tnav's exit

@@ -45,6 +45,7 @@
 #ifndef TNAV_STORE_H
 #define TNAV_STORE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -185,8 +186,11 @@ typedef struct Store {
     double t_build;
 } Store;
 
-/* Build a store from parsed batches (consumed and freed). */
-Store *store_build(Batch **batches, size_t nbatches, int threads);
+/* Build a store from parsed batches (consumed and freed). past_peak: NULL,
+ * or set once the build has made its columns, the step at which it holds
+ * the most memory (for another thread that waits to touch memory of its
+ * own until then). */
+Store *store_build(Batch **batches, size_t nbatches, int threads, atomic_bool *past_peak);
 Store *store_empty(void);
 void store_free(Store *s);
 
