@@ -980,6 +980,79 @@ static void check_rowarr_via(const char *name, const Store *s, const uint64_t *s
     report(what, bad);
 }
 
+/* the Gantt's rows by activity shown too dense for an overlay from the
+ * series by location (summary_rows_dense), which it reads without
+ * building the series by activity: whenever it says so, every row on
+ * screen has points in at least `need` cells, counted from the series by
+ * activity (another summary's); flat rows, groups of rows, the spawn tree,
+ * the first rows of each, zooms, several `need`; and it says so in some
+ * of the cases that are */
+static void check_rows_dense(const char *name, const Store *s, const uint64_t *sel, Summary *base)
+{
+    int bad = 0, proven = 0, dense = 0;
+    Summary *B = summary_build(s, sel, 2);
+    if (base) summary_set_base(B, base);
+    const int nc = 40;
+    int *cell = xmalloc(((size_t)nc + 1) * sizeof(int));
+    uint32_t *ev = xmalloc(((size_t)nc + 1) * sizeof(uint32_t)), *cnt = xmalloc(((size_t)nc + 1) * sizeof(uint32_t));
+    uint8_t *has = xmalloc((size_t)nc + 1);
+    static const int64_t divs[] = {1, 10, 1000};
+    for (int shape = 0; shape < 3; shape++)
+        for (int z = 0; z < 3; z++)
+            for (int arr = 0; arr < 2; arr++) {
+                Summary *A = summary_build(s, sel, 2);
+                if (base) summary_set_base(A, base);
+                RowSet rs;
+                rowset_init(&rs, A, ROWS_ACT, shape == 2);
+                if (shape == 1) rowset_fit(&rs, 7);
+                int64_t span = s->t_max - s->t_min + 1, w = span / divs[z] > 0 ? span / divs[z] : 1;
+                TimeGrid g;
+                grid_init(&g, s->t_min + (span - w) / 2, s->t_min + (span - w) / 2 + w, nc);
+                /* (nothing to read yet: no answer) */
+                if (summary_rows_dense(A, &rs, rs.ng, arr, &g, 1)) bad++;
+                if (arr) msg_points(A, true, ROWS_LOC);
+                else summary_glyph_in(A, ROWS_LOC, 0, 0, 0, &cnt[0]);
+                for (int nrk = 0; nrk < 2; nrk++) {
+                    uint32_t nr = nrk ? (rs.ng < 5 ? rs.ng : 5) : rs.ng;
+                    /* each row's cells with points, from B's series by activity */
+                    uint32_t least = UINT32_MAX;
+                    for (uint32_t r = 0; r < nr; r++) {
+                        memset(has, 0, (size_t)nc);
+                        for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
+                            int n = arr ? summary_arrival_cells(B, ROWS_ACT, rs.ids[k], &g, cell, cnt, ev)
+                                        : summary_glyph_cells(B, ROWS_ACT, rs.ids[k], &g, cell, ev, cnt);
+                            for (int q = 0; q < n; q++) has[cell[q]] = 1;
+                        }
+                        uint32_t u = 0;
+                        for (int i = 0; i < nc; i++) u += has[i];
+                        if (u < least) least = u;
+                    }
+                    static const uint32_t needs[] = {1, 4, nc / 6 + 1, nc};
+                    for (int q = 0; q < 4; q++) {
+                        bool d = summary_rows_dense(A, &rs, nr, arr, &g, needs[q]);
+                        if (d && least < needs[q]) bad++;
+                        proven += d;
+                        dense += nr && least >= needs[q];
+                    }
+                }
+                /* (read without building the series by activity) */
+                bad += A->glyphs[ROWS_ACT].built || A->msg[1][ROWS_ACT].built || A->rowarr.P.built;
+                grid_free(&g);
+                rowset_free(&rs);
+                summary_free(A);
+            }
+    if (dense && !proven) bad++;
+    free(cell);
+    free(ev);
+    free(cnt);
+    free(has);
+    summary_free(B);
+    char what[300];
+    snprintf(what, sizeof what, "%s: rows by activity too dense for the Gantt's overlays, from the series by location (%d of %d cases shown)",
+             name, proven, dense);
+    report(what, bad);
+}
+
 /* ---- the memory budget (agg_budget.c) ---------------------------------------------------- */
 
 typedef VEC(uint64_t) Words;
@@ -1147,6 +1220,7 @@ static int check_file(const char *path)
     check_lanetime(name, s, S);
     check_series_order(name, s, NULL, NULL);
     check_rowarr_via(name, s, NULL, NULL);
+    check_rows_dense(name, s, NULL, NULL);
     check_budget(name, s, NULL, NULL);
     /* a filtered summary, derived from the unfiltered one */
     static const char *const filt = "dur > 1us || kind == \"send\" || kind == \"recv\" || kind == \"mark\"";
@@ -1166,6 +1240,7 @@ static int check_file(const char *path)
         check_lanetime(nm, s, F);
         check_series_order(nm, s, sel, S);
         check_rowarr_via(nm, s, sel, S);
+        check_rows_dense(nm, s, sel, S);
         check_budget(nm, s, sel, S);
         summary_free(F);
         free(sel);

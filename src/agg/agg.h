@@ -273,6 +273,17 @@ uint32_t summary_point_members(Summary *S, const RowSet *rs, uint32_t r, bool ar
  * build them on one core while agg_dominant runs on the others. */
 void summary_gantt_points(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged);
 bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool arrivals, bool merged);
+/* Whether each display row 0 .. nr - 1 of rs (by activity) is sure to
+ * have instants with a glyph (arrivals: message arrivals) in at least
+ * `need` cells of g, without the series by activity: shown from the
+ * series by location (the same points, each in its event's activity's
+ * row), a few points read per cell and location of a row's members, until
+ * every row has `need` cells. False when it cannot tell: rows by location,
+ * the series by location not built, a row short of `need` cells among the
+ * points read, or its budget (65,536 points read and searches) spent. A
+ * Gantt frame whose rows would all give way as too dense then needs
+ * neither the series nor its walks. */
+bool summary_rows_dense(Summary *S, const RowSet *rs, uint32_t nr, bool arrivals, const TimeGrid *g, uint32_t need);
 
 /* Whether base row `row` has a selected event starting in [a, b) or an
  * interval of the selection open in it. */

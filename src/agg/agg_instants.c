@@ -6,14 +6,17 @@
  * counts), the members of a display row that have any, and the series a
  * first frame builds while its intervals are computed, on two workers
  * (summary_gantt_points; arrivals of grouped rows by activity perhaps
- * merged straight from the series by location: agg_rowpts.c).
+ * merged straight from the series by location: agg_rowpts.c), and whether
+ * a frame's rows by activity are too dense for an overlay, read from the
+ * series by location (summary_rows_dense).
  *
  * Owns: Summary.glyphs.
  * Invariants: an instant's point weighs its glyph's importance
  * (glyph_prio, in Points.prio), so a frame picks a cell's glyph from the
  * points alone; a cell walk visits only the cells holding points, at most
  * 64 points each; summary_gantt_points builds nothing agg_dominant reads
- * or builds.
+ * or builds; summary_rows_dense builds nothing, reads a bounded number of
+ * points, and says yes only when each row has points in that many cells.
  */
 #include "agg_int.h"
 
@@ -280,4 +283,104 @@ bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool 
     if (!arrivals) return true;
     const Points *A = &S->msg[1][rs->kind];
     return merged ? rowpts_ready(S, rs, A) : A->built;
+}
+
+/* (summary_rows_dense) the points read in a cell of a location's series,
+ * and the reads and searches a call may make in all */
+#define DENSE_READS 8
+#define DENSE_OPS 65536
+
+/* the first k in [from, end) of row r of P with P->t[k] >= t (end if
+ * none), galloping from `from` (the next cell's points are mostly near) */
+static size_t pts_lower_from(const Points *P, size_t from, size_t end, int64_t t)
+{
+    size_t lo = from, hi = from, step = 1;
+    while (hi < end && P->t[hi] < t) {
+        lo = hi + 1;
+        hi = lo + step;
+        step *= 2;
+    }
+    if (hi > end) hi = end;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (P->t[mid] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+bool summary_rows_dense(Summary *S, const RowSet *rs, uint32_t nr, bool arrivals, const TimeGrid *g, uint32_t need)
+{
+    const Store *s = S->s;
+    size_t nc = g->ncell > 0 ? (size_t)g->ncell : 0;
+    if (rs->kind != ROWS_ACT || !nr || nr > rs->ng || nr >= UINT16_MAX || !need || need > nc) return false;
+    /* (the series by activity regroups this one by s->act[ev], the
+     * arrivals merged per row too: rowpts_get_via) */
+    part_use(S, arrivals ? PART_MSG + 3 + ROWS_LOC : PART_GLYPH + ROWS_LOC);
+    const Points *O = arrivals ? &S->msg[1][ROWS_LOC] : &S->glyphs[ROWS_LOC];
+    if (!O->built || O->nrows != s->nloc) return false;
+    /* each activity's display row on screen (UINT16_MAX: none; an
+     * activity in two rows counts for the first, which only makes the
+     * other's answer harder to show) */
+    uint16_t *row = xmalloc(((size_t)s->nact + 1) * sizeof(uint16_t));
+    memset(row, 0xff, ((size_t)s->nact + 1) * sizeof(uint16_t));
+    for (uint32_t r = 0; r < nr; r++)
+        for (uint32_t k = rowset_first(rs, r), e = rowset_end(rs, r); k < e; k++)
+            if (rs->ids[k] < s->nact && row[rs->ids[k]] == UINT16_MAX) row[rs->ids[k]] = (uint16_t)r;
+    /* per row and cell, whether a point of its members is seen there
+     * (each point read marks its own row's cell, whichever row is looked
+     * for), and per row how many cells */
+    uint8_t *seen = xcalloc((size_t)nr * nc + 1, 1);
+    uint32_t *cnt = xcalloc((size_t)nr + 1, sizeof(uint32_t));
+    /* a row's members' home locations, each once (stamp: the row + 1
+     * that listed it) */
+    uint32_t *stamp = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
+    VEC(uint32_t) locs = {0};
+    size_t ops = 0;
+    int64_t w0 = g->b[0], w1 = g->b[nc];
+    bool ok = true;
+    for (uint32_t r = 0; r < nr && ok; r++) {
+        if (cnt[r] >= need) continue;
+        locs.len = 0;
+        for (uint32_t k = rowset_first(rs, r), e = rowset_end(rs, r); k < e; k++) {
+            uint32_t a = rs->ids[k];
+            if (a >= s->nact) continue;
+            uint32_t h = s->acts[a].home;
+            if (h < s->nloc && stamp[h] != r + 1) {
+                stamp[h] = r + 1;
+                VEC_PUSH(locs, h);
+            }
+        }
+        /* each home location's points in the window, cell after cell
+         * (the empty cells skipped), the first few of a cell read, until
+         * the row has `need` cells: a point at t is in cell grid_cell(t) */
+        for (size_t q = 0; q < locs.len && cnt[r] < need && ops <= DENSE_OPS; q++) {
+            uint32_t l = locs.v[q];
+            size_t k = pts_lower(O, l, w0), end = pts_lower(O, l, w1);
+            ops += 2;
+            while (k < end && cnt[r] < need && ops <= DENSE_OPS) {
+                int c = grid_cell(g, O->t[k]);
+                int64_t b = g->b[c + 1];
+                if (!seen[(size_t)r * nc + (size_t)c])
+                    for (int n = 0; k < end && O->t[k] < b && n < DENSE_READS; k++, n++) {
+                        ops++;
+                        uint32_t act = s->act[O->ev[k]];
+                        uint16_t r2 = act < s->nact ? row[act] : UINT16_MAX;
+                        if (r2 == UINT16_MAX) continue;
+                        uint8_t *m = &seen[(size_t)r2 * nc + (size_t)c];
+                        if (!*m) *m = 1, cnt[r2]++;
+                        if (r2 == r) break;
+                    }
+                k = pts_lower_from(O, k, end, b);
+                ops++;
+            }
+        }
+        ok = cnt[r] >= need;
+    }
+    VEC_FREE(locs);
+    free(stamp);
+    free(cnt);
+    free(seen);
+    free(row);
+    return ok;
 }

@@ -7,7 +7,9 @@
  *
  * Owns: the glyphs of instants and what they mean, the overlay modes
  * (auto, all, off) and the rule that an overlay covering more than
- * 1/OVL_DENSE of a row's cells gives way in auto.
+ * 1/OVL_DENSE of a row's cells gives way in auto (a frame whose rows on
+ * screen are all shown to, summary_rows_dense, skips that overlay's
+ * series and walks: the same frame).
  * Invariants: overlays never hide an interval's colour (on a colour
  * canvas it becomes the cell's background); the highlight is drawn last,
  * over everything; the TSV holds the dominant interval's name per cell.
@@ -150,8 +152,26 @@ typedef struct {
     const TimeGrid *g;
     uint32_t *dom;
     bool marks, msgs, merged;
+    /* (auto overlays) the rows on screen and the cells that make a row too
+     * dense; whether every one of them is shown to be, per overlay */
+    uint32_t nr, need;
+    bool try_marks, try_msgs, dense_marks, dense_msgs;
     _Atomic int next;
 } FirstFrame;
+
+/* an overlay's series for a frame, unless every row on screen is shown
+ * to give way as too dense without them (then *dense) */
+static void overlay_points(FirstFrame *f, bool arrivals)
+{
+    bool on = arrivals ? f->msgs : f->marks, ready = summary_gantt_points_ready(f->S, f->rs, !arrivals, arrivals, f->merged);
+    if (!on || ready) return;
+    bool *dense = arrivals ? &f->dense_msgs : &f->dense_marks;
+    if ((arrivals ? f->try_msgs : f->try_marks) && summary_rows_dense(f->S, f->rs, f->nr, arrivals, f->g, f->need)) {
+        *dense = true;
+        return;
+    }
+    summary_gantt_points(f->S, f->rs, !arrivals, arrivals, f->merged);
+}
 
 static void first_frame_worker(void *ctx, int wk, int nw)
 {
@@ -161,8 +181,7 @@ static void first_frame_worker(void *ctx, int wk, int nw)
     int j;
     while ((j = atomic_fetch_add(&f->next, 1)) < 3) {
         if (j == 0) agg_dominant(f->S, f->rs, f->g, 8, f->dom);
-        else if (j == 1) summary_gantt_points(f->S, f->rs, false, f->msgs, f->merged);
-        else summary_gantt_points(f->S, f->rs, f->marks, false, f->merged);
+        else overlay_points(f, j == 1);
     }
 }
 
@@ -200,10 +219,24 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     for (uint32_t r = 0; r < nr; r++) nmemb += rowset_end(&rs, r) - rowset_first(&rs, r);
     bool merged = nmemb >= 1024 && nmemb >= 4 * (uint64_t)nr;
     /* a first frame builds the series its instants and arrivals read
-     * while the intervals are computed, on two workers (FirstFrame) */
-    if ((marks || msgs) && nr && cpu_count() > 1 && !summary_gantt_points_ready(S, &rs, marks, msgs, merged)) {
-        FirstFrame ff = {S, &rs, &g, dom, marks, msgs, merged, 0};
-        par_run(2, first_frame_worker, &ff);
+     * while the intervals are computed, on two workers (FirstFrame);
+     * unless, in auto, every row on screen is shown to be too dense for
+     * them (a row with marks in more than 1/OVL_DENSE of its cells gives
+     * way): the series by activity, regrouped from those by location,
+     * cost a pass over every instant and arrival of the trace, and would
+     * draw nothing */
+    FirstFrame ff = {S, &rs, &g, dom, marks, msgs, merged, nr, (uint32_t)g.ncell / OVL_DENSE + 1, false, false, false, false, 0};
+    if (ff.need < OVL_MIN) ff.need = OVL_MIN;
+    ff.try_marks = marks && ctx->marks == OVL_AUTO && rs.kind == ROWS_ACT;
+    ff.try_msgs = msgs && ctx->msgs == OVL_AUTO && rs.kind == ROWS_ACT;
+    if ((marks || msgs) && nr && !summary_gantt_points_ready(S, &rs, marks, msgs, merged)) {
+        if (cpu_count() > 1) {
+            par_run(2, first_frame_worker, &ff);
+        } else {
+            overlay_points(&ff, true);
+            overlay_points(&ff, false);
+            agg_dominant(S, &rs, &g, 8, dom);
+        }
     } else {
         agg_dominant(S, &rs, &g, 8, dom);
     }
@@ -262,14 +295,17 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* each row's instant per cell, rows on 2 workers when they hold
          * many members (a row's cells depend on its members only) */
         uint32_t *bestall = NULL;
-        if (marks && nr) {
+        if (ff.dense_marks) {
+            /* (every row on screen too dense: as the walk below would find) */
+            ctx->out_dense_marks = nr;
+        } else if (marks && nr) {
             bestall = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
             summary_point_members(S, &rs, 0, false, memb); /* (the points built before the workers: they only read) */
             GlyphRows gr = {S, s, &rs, &g, ncz, maxm, bestall, {0}};
             jobq_init(&gr.q, nr);
             par_run(rs.n >= 20000 && nr >= 4 && cpu_count() > 1 ? 2 : 1, glyph_rows_worker, &gr);
         }
-        for (uint32_t r = 0; r < nr && marks; r++) {
+        for (uint32_t r = 0; r < nr && marks && !ff.dense_marks; r++) {
             const uint32_t *bestc = bestall + (size_t)r * ncz;
             size_t used = 0;
             for (size_t i = 0; i < ncz; i++) used += bestc[i] != NONE32;
@@ -300,8 +336,12 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* arrivals per row and cell: how many, and the first member's first */
         uint32_t *arrc = xcalloc((size_t)nr * ncz + 1, sizeof(uint32_t)), *firstc = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
         for (size_t z = 0; z < (size_t)nr * ncz; z++) firstc[z] = NONE32;
-        const RowArrivals *rowarr = msgs && merged && nr ? summary_row_arrivals(S, &rs) : NULL; /* (the rows recognised once) */
-        for (uint32_t r = 0; r < nr && msgs; r++) {
+        /* (every row on screen too dense: as the walk below would find,
+         * each row's arrivals then cleared) */
+        if (ff.dense_msgs) ctx->out_dense_msgs = nr;
+        bool arr_walk = msgs && !ff.dense_msgs;
+        const RowArrivals *rowarr = arr_walk && merged && nr ? summary_row_arrivals(S, &rs) : NULL; /* (the rows recognised once) */
+        for (uint32_t r = 0; r < nr && arr_walk; r++) {
             if (merged) {
                 int nk = summary_row_arrivals_cells(rowarr, r, &g, cells, ccnt, cev);
                 for (int q = 0; q < nk; q++) {
