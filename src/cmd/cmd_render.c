@@ -145,6 +145,13 @@ static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int 
     if (cpu) printf(" frame_clock=process_cpu");
     /* TNAV_BENCH_VIEWS=gantt_act,...: only those views (to profile one) */
     const char *only = getenv("TNAV_BENCH_VIEWS");
+    /* the slowest first frame at a zoom other than the whole trace: what a
+     * view builds lazily for what that zoom shows first (the series of
+     * instants and arrivals that a zoomed-out Gantt by activity, too dense
+     * for them, does not build) */
+    double zfirst = 0;
+    const char *zfirst_at = "none";
+    char zat[64];
     for (size_t v = 0; v < sizeof V / sizeof V[0]; v++) {
         if (only && !list_has(only, V[v].name)) continue;
         ctx->rows = V[v].rows;
@@ -168,6 +175,11 @@ static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int 
             }
             /* (the first draw of a view builds what it needs lazily) */
             if (!z) printf(" first_%s_ms=%.2f", V[v].name, first);
+            if (z && first > zfirst) {
+                zfirst = first;
+                snprintf(zat, sizeof zat, "%s_%s", V[v].name, Z[z].name);
+                zfirst_at = zat;
+            }
             if (!strcmp(V[v].name, "density")) printf(" frame_%s_ms=%.2f", Z[z].name, best);
             else printf(" %s_%s_ms=%.2f", V[v].name, Z[z].name, best);
         }
@@ -176,6 +188,7 @@ static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int 
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     size_t sb = summary_bytes(S);
+    printf(" first_zoom_max_ms=%.2f first_zoom_max_at=%s", zfirst, zfirst_at);
     printf(" cells=200x60 segments=%zu summary_bytes=%zu summary_B_per_event=%.1f peak_rss_B_per_event=%.1f\n",
            summary_nsegments(S), sb, ss->s->n ? (double)sb / (double)ss->s->n : 0.0,
            ss->s->n ? (double)ru.ru_maxrss * 1024.0 / (double)ss->s->n : 0.0);
