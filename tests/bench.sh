@@ -321,7 +321,7 @@ for shape in $BENCH_SHAPES; do
     while [ $i -lt "$RUNS" ]; do
         h=$(field "$("$TNAV" stats --bench "$f")" total_s)
         o=$(XDG_STATE_HOME="$BENCH_DIR/state" "$TNAV" tui --bench-size 208x66 --bench-open "$f") || exit 1
-        o="$o headless_s=$h vs_headless=$(awk -v a="$(field "$o" first_frame_s)" -v b="$h" 'BEGIN {printf "%.3f", b > 0 ? a / b : 0}')"
+        o="$o headless_s=$h vs_headless=$(awk -v a="$(field "$o" first_frame_s)" -v b="$h" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')"
         if [ -z "$best" ] || awk -v a="$(field "$o" vs_headless)" -v b="$(field "$best" vs_headless)" 'BEGIN {exit !(a < b)}'; then best=$o; fi
         bh="$bh $(field "$o" vs_headless)"
         i=$((i + 1))
