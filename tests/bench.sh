@@ -320,7 +320,8 @@ for shape in $BENCH_SHAPES; do
     hbest=""
     i=0
     while [ $i -lt "$RUNS" ]; do
-        h=$(field "$("$TNAV" stats --bench "$f")" total_s)
+        hr=$("$TNAV" stats --bench "$f") || exit 1
+        h=$(field "$hr" total_s)
         if [ -z "$hbest" ] || awk -v a="$h" -v b="$hbest" 'BEGIN {exit !(a < b)}'; then hbest=$h; fi
         o=$(XDG_STATE_HOME="$BENCH_DIR/state" "$TNAV" tui --bench-size 208x66 --bench-open "$f") || exit 1
         if [ -z "$best" ] || awk -v a="$(field "$o" first_frame_s)" -v b="$(field "$best" first_frame_s)" 'BEGIN {exit !(a < b)}'; then best=$o; fi
