@@ -159,24 +159,32 @@ static inline LocInt *locint_at(Batch *b, uint32_t v)
     return &b->locint[v];
 }
 
+/* whether p[0..n) is a location number below LOC_INT_MAX in canonical
+ * decimal (no sign, no leading zero), and that number in *x */
+static inline bool loc_int(const char *p, uint32_t n, uint32_t *x)
+{
+    if (!n || n > 5) return false;
+    uint32_t v = 0;
+    bool ok = p[0] != '0' || n == 1;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t d = (uint32_t)(unsigned char)p[i] - '0';
+        ok &= d <= 9;
+        v = v * 10 + d;
+    }
+    *x = v;
+    return ok && v < LOC_INT_MAX;
+}
+
 /* label_sid of a row's peer or parent while parsing: a location number
  * below LOC_INT_MAX in canonical decimal (a rank) found by its number
  * (LocInt.lsid), not hashed and looked up each time */
 static inline uint32_t label_sid_row(Batch *b, const Val *v)
 {
-    if (v->n && v->n <= 5 && v->t != V_TRUE && v->t != V_FALSE && v->t != V_RAW) {
-        uint32_t x = 0;
-        bool ok = v->p[0] != '0' || v->n == 1;
-        for (uint32_t i = 0; i < v->n; i++) {
-            uint32_t d = (uint32_t)(unsigned char)v->p[i] - '0';
-            ok &= d <= 9;
-            x = x * 10 + d;
-        }
-        if (ok && x < LOC_INT_MAX) {
-            LocInt *li = locint_at(b, x);
-            if (UNLIKELY(!li->lsid)) li->lsid = strtab_intern(&b->labels, v->p, v->n) + 1;
-            return li->lsid - 1;
-        }
+    uint32_t x;
+    if (v->t != V_TRUE && v->t != V_FALSE && v->t != V_RAW && loc_int(v->p, v->n, &x)) {
+        LocInt *li = locint_at(b, x);
+        if (UNLIKELY(!li->lsid)) li->lsid = strtab_intern(&b->labels, v->p, v->n) + 1;
+        return li->lsid - 1;
     }
     return label_sid(b, NULL, v);
 }
@@ -689,25 +697,17 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
      * bytes: its last two activities, found by the number (see LocInt) */
     LocInt *li = NULL;
     uint8_t acode = 0;
-    if (lv->n && lv->n <= 5 && (!av || av->n <= 8)) {
-        uint32_t v = 0;
-        bool ok = lv->p[0] != '0' || lv->n == 1;
-        for (uint32_t i = 0; i < lv->n; i++) {
-            uint32_t d = (uint32_t)(unsigned char)lv->p[i] - '0';
-            ok &= d <= 9;
-            v = v * 10 + d;
+    uint32_t lnum;
+    if ((!av || av->n <= 8) && loc_int(lv->p, lv->n, &lnum)) {
+        li = locint_at(b, lnum);
+        acode = av ? (uint8_t)av->n : 0xFF;
+        if (li->an[0] == acode && li->act[0] == aw) {
+            akey = li->akey[0];
+            goto fill_lc;
         }
-        if (ok && v < LOC_INT_MAX) {
-            li = locint_at(b, v);
-            acode = av ? (uint8_t)av->n : 0xFF;
-            if (li->an[0] == acode && li->act[0] == aw) {
-                akey = li->akey[0];
-                goto fill_lc;
-            }
-            if (li->an[1] == acode && li->act[1] == aw) {
-                akey = li->akey[1];
-                goto fill_lc;
-            }
+        if (li->an[1] == acode && li->act[1] == aw) {
+            akey = li->akey[1];
+            goto fill_lc;
         }
     }
     size_t klen = (size_t)lv->n + 2 + (av ? av->n : 0);
