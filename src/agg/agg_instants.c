@@ -290,25 +290,6 @@ bool summary_gantt_points_ready(Summary *S, const RowSet *rs, bool glyphs, bool 
 #define DENSE_READS 8
 #define DENSE_OPS 65536
 
-/* the first k in [from, end) of row r of P with P->t[k] >= t (end if
- * none), galloping from `from` (the next cell's points are mostly near) */
-static size_t pts_lower_from(const Points *P, size_t from, size_t end, int64_t t)
-{
-    size_t lo = from, hi = from, step = 1;
-    while (hi < end && P->t[hi] < t) {
-        lo = hi + 1;
-        hi = lo + step;
-        step *= 2;
-    }
-    if (hi > end) hi = end;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (P->t[mid] < t) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 bool summary_rows_dense(Summary *S, const RowSet *rs, uint32_t nr, bool arrivals, const TimeGrid *g, uint32_t need)
 {
     const Store *s = S->s;
@@ -371,7 +352,7 @@ bool summary_rows_dense(Summary *S, const RowSet *rs, uint32_t nr, bool arrivals
                         if (!*m) *m = 1, cnt[r2]++;
                         if (r2 == r) break;
                     }
-                k = pts_lower_from(O, k, end, b);
+                k = gallop_lower(O->t, k, end, b);
                 ops++;
             }
         }

@@ -335,6 +335,26 @@ void summary_part_free(Summary *S, int p);
 void summary_leave_budget(Summary *S);
 
 
+/* the first k in [from, end) with X[k] >= x (end if none), X sorted,
+ * galloping from `from`: for queries that increase, the next answer is
+ * mostly near the last one */
+static inline size_t gallop_lower(const int64_t *X, size_t from, size_t end, int64_t x)
+{
+    size_t lo = from, hi = from, step = 1;
+    while (hi < end && X[hi] < x) {
+        lo = hi + 1;
+        hi = lo + step;
+        step *= 2;
+    }
+    if (hi > end) hi = end;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (X[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static inline bool selected(const Summary *S, size_t e) { return !S->sel || ((S->sel[e >> 6] >> (e & 63)) & 1); }
 
 /* selected events among 0..x-1 */

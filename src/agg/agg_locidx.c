@@ -177,31 +177,12 @@ size_t locidx_bytes(const LocIdx *X, uint32_t nloc)
     return (n + 1) * (8 + 8 + 4 + 4 + 16) + ((size_t)nloc + 2) * (4 + 4 + 8) + ((size_t)X->loff[nloc] + 1) * 4;
 }
 
-/* the first short entry of location l, in [k, end), with t0 >= x */
-static inline size_t locidx_lower(const LocIdx *X, size_t k, size_t end, int64_t x)
-{
-    /* gallop from k (queries increase) */
-    size_t step = 1, lo = k, hi = k;
-    while (hi < end && X->t0[hi] < x) {
-        lo = hi + 1;
-        hi += step;
-        step *= 2;
-    }
-    if (hi > end) hi = end;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (X->t0[mid] < x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 void locidx_range(const Summary *S, uint32_t l, int64_t x, int64_t y, size_t *k0, size_t *k1)
 {
     const LocIdx *X = &S->locidx;
     size_t a = X->off[l], e = X->off[l + 1];
-    *k0 = locidx_lower(X, a, e, x);
-    *k1 = locidx_lower(X, *k0, e, y);
+    *k0 = gallop_lower(X->t0, a, e, x);
+    *k1 = gallop_lower(X->t0, *k0, e, y);
 }
 
 void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt, int64_t *acc)
@@ -211,9 +192,9 @@ void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt,
     const int64_t *pre = X->pre[cat - 1], w = X->w[l];
     for (size_t i = 0; i < nt; i++) {
         int64_t ti = t[i], from = ti >= INT64_MIN + w ? ti - w : INT64_MIN;
-        klo = locidx_lower(X, klo, e, from);
+        klo = gallop_lower(X->t0, klo, e, from);
         if (khi < klo) khi = klo;
-        khi = locidx_lower(X, khi, e, ti);
+        khi = gallop_lower(X->t0, khi, e, ti);
         int64_t v = (int64_t)((uint64_t)pre[klo] - (uint64_t)pre[a]);
         for (size_t k = klo; k < khi; k++)
             v = sat_add64(v, X->t1[k] <= ti ? (int64_t)((uint64_t)pre[k + 1] - (uint64_t)pre[k])
