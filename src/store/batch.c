@@ -2,7 +2,8 @@
  * batch.c — conversion of parsed records into a batch's columns; the rules
  * that reject a malformed record live here, shared by every input format
  * (how a rejection is counted and kept: batch_reject.c; the field buffers
- * its values go to: batch_fields.c). See batch.h for
+ * its values go to: batch_fields.c; the labels and pairs its caches miss:
+ * batch_pairs.c; the rows' storage: batch_rows.c). See batch.h for
  * what a batch owns and its invariants.
  */
 #include "batch.h"
@@ -49,102 +50,6 @@ uint32_t batch_extra_id(Batch *b, const char *name, size_t n)
     return strtab_intern(&b->xnames, name, n);
 }
 
-static void resize_rows(Batch *b, size_t nc)
-{
-    if (b->cap == 0 && nc >= ((size_t)1 << 20)) {
-        /* the first, estimated size: big arrays on huge pages */
-        b->ts = xmalloc_big(nc * sizeof *b->ts);
-        b->dur = xmalloc_big(nc * sizeof *b->dur);
-        b->akey = xmalloc_big(nc * sizeof *b->akey);
-        b->name = xmalloc_big(nc * sizeof *b->name);
-        b->kind = xmalloc_big(nc * sizeof *b->kind);
-        b->cap = nc;
-        return;
-    }
-    b->ts = xrealloc(b->ts, nc * sizeof *b->ts);
-    b->dur = xrealloc(b->dur, nc * sizeof *b->dur);
-    b->akey = xrealloc(b->akey, nc * sizeof *b->akey);
-    b->name = xrealloc(b->name, nc * sizeof *b->name);
-    b->kind = xrealloc(b->kind, nc * sizeof *b->kind);
-    b->cap = nc;
-}
-
-static void grow_rows(Batch *b) { resize_rows(b, b->cap ? b->cap + b->cap / 2 : 4096); }
-
-void batch_reserve(Batch *b, size_t n)
-{
-    if (b->n + n > b->cap) resize_rows(b, b->n + n);
-}
-
-/* The pairs' slots rebuilt with ncap (a power of two) of them. */
-static void pslots_rehash(Batch *b, uint32_t ncap)
-{
-    uint32_t m = ncap - 1;
-    uint32_t *ns = xcalloc(ncap, sizeof(uint32_t));
-    for (uint32_t k = 0; k < b->npairs; k++) {
-        uint32_t j = (uint32_t)hash_u64(((uint64_t)b->pairs[k].loc << 32) | b->pairs[k].act) & m;
-        while (ns[j]) j = (j + 1) & m;
-        ns[j] = k + 1;
-    }
-    free(b->pslots);
-    b->pslots = ns;
-    b->pmask = m;
-}
-
-static uint32_t pair_get(Batch *b, uint32_t loc, uint32_t act)
-{
-    uint64_t h = hash_u64(((uint64_t)loc << 32) | act);
-    uint32_t i = (uint32_t)h & b->pmask;
-    for (;;) {
-        uint32_t e = b->pslots[i];
-        if (!e) break;
-        LabelPair *p = &b->pairs[e - 1];
-        if (p->loc == loc && p->act == act) return e - 1;
-        i = (i + 1) & b->pmask;
-    }
-    if (b->npairs == b->cappairs) {
-        b->cappairs = b->cappairs ? b->cappairs * 2 : 64;
-        b->pairs = xrealloc(b->pairs, b->cappairs * sizeof(LabelPair));
-        b->pair_count = xrealloc(b->pair_count, b->cappairs * sizeof(uint32_t));
-    }
-    b->pair_count[b->npairs] = 0;
-    uint32_t id = b->npairs++;
-    b->pairs[id].loc = loc;
-    b->pairs[id].act = act;
-    b->pslots[i] = id + 1;
-    if ((uint64_t)b->npairs * 2 > (uint64_t)b->pmask + 1) {
-        pslots_rehash(b, (b->pmask + 1) * 2);
-    }
-    return id;
-}
-
-/* Normalise a label (integers to canonical decimal) and intern it. Returns
- * NONE32 when the value cannot be a label. */
-static uint32_t label_sid(Batch *b, LabelCache *c, const Val *v)
-{
-    if (v->t == V_TRUE || v->t == V_FALSE || v->t == V_RAW) return NONE32;
-    if (c && c->valid && c->n == v->n && memcmp(c->buf, v->p, v->n) == 0) return c->sid;
-    char tmp[24];
-    size_t tl;
-    int64_t iv;
-    uint32_t sid;
-    /* integers are labelled in canonical decimal ("007" and 7 are location 7);
-     * text already in that form is interned as it is */
-    bool canonical = v->n > 0 && v->n <= 18 && (v->p[0] != '0' || v->n == 1);
-    for (uint32_t i = 0; canonical && i < v->n; i++)
-        if ((unsigned)(v->p[i] - '0') > 9) canonical = false;
-    if (canonical) sid = strtab_intern(&b->labels, v->p, v->n);
-    else if (canonical_int_label(v->p, v->n, tmp, &tl, &iv)) sid = strtab_intern(&b->labels, tmp, tl);
-    else sid = strtab_intern(&b->labels, v->p, v->n);
-    if (c && v->n <= sizeof c->buf) {
-        memcpy(c->buf, v->p, v->n);
-        c->n = v->n;
-        c->sid = sid;
-        c->valid = true;
-    }
-    return sid;
-}
-
 /* The LocInt entry of location number v (< LOC_INT_MAX), the array grown
  * to hold it */
 static inline LocInt *locint_at(Batch *b, uint32_t v)
@@ -186,43 +91,8 @@ static inline uint32_t label_sid_row(Batch *b, const Val *v)
         if (UNLIKELY(!li->lsid)) li->lsid = strtab_intern(&b->labels, v->p, v->n) + 1;
         return li->lsid - 1;
     }
-    return label_sid(b, NULL, v);
+    return batch_label(b, v);
 }
-
-/* Activities that keep coming (tasks, each a few dozen rows): the pair
- * tables (rawpairs, labels, pairs) would double and rehash a dozen times
- * and touch fresh memory at each. Once PAIRS_SIZE_AT pairs are known, if
- * they came at most one in PAIRS_SIZE_SPAN rows (a steady trickle, not
- * locations seen once each at the start), they are sized for the rate so
- * far over the rows the batch expects (its capacity, from samples of its
- * chunk), at most one pair per PAIRS_SIZE_SPAN rows of it. */
-enum { PAIRS_SIZE_AT = 4096, PAIRS_SIZE_SPAN = 16 };
-static void presize_pairs(Batch *b)
-{
-    b->pairs_sized = true;
-    size_t have = b->rawpairs.count;
-    if (b->n < have * PAIRS_SIZE_SPAN || b->cap <= b->n * 2) return;
-    size_t est = (size_t)((double)have * (double)b->cap / (double)b->n * 1.05);
-    if (est > b->cap / PAIRS_SIZE_SPAN) est = b->cap / PAIRS_SIZE_SPAN;
-    if (est <= have * 2) return;
-    strtab_reserve(&b->rawpairs, est);
-    strtab_reserve(&b->labels, b->labels.count + (est - have)); /* (est > 2 * have) */
-    if (est > b->rawpair_cap) {
-        b->rawpair_cap = est;
-        b->rawpair_akey = xrealloc(b->rawpair_akey, b->rawpair_cap * sizeof(uint32_t));
-    }
-    if (est > b->cappairs) {
-        b->cappairs = (uint32_t)est;
-        b->pairs = xrealloc(b->pairs, b->cappairs * sizeof(LabelPair));
-        b->pair_count = xrealloc(b->pair_count, b->cappairs * sizeof(uint32_t));
-    }
-    uint32_t ncap = b->pmask + 1;
-    while ((uint64_t)est * 2 > ncap) ncap *= 2;
-    if (ncap > b->pmask + 1) pslots_rehash(b, ncap);
-}
-
-uint32_t batch_label(Batch *b, const Val *v) { return label_sid(b, NULL, v); }
-uint32_t batch_pair(Batch *b, uint32_t loc, uint32_t act) { return pair_get(b, loc, act); }
 
 static void excerpt(char *buf, size_t sz, const Val *v)
 {
@@ -720,14 +590,14 @@ static inline __attribute__((always_inline)) bool commit_rec(Batch *b, Rec *r, c
     b->pkbuf[lv->n + 1] = av ? 'a' : '-';
     if (av) memcpy(b->pkbuf + lv->n + 2, av->p, av->n);
     uint32_t before = b->rawpairs.count;
-    if (UNLIKELY(before >= PAIRS_SIZE_AT) && !b->pairs_sized) presize_pairs(b);
+    if (UNLIKELY(before >= PAIRS_SIZE_AT) && !b->pairs_sized) batch_presize_pairs(b);
     uint32_t rid = strtab_intern(&b->rawpairs, b->pkbuf, klen);
     if (rid < before) {
         akey = b->rawpair_akey[rid];
     } else {
-        uint32_t loc = label_sid(b, NULL, lv);
-        uint32_t act = av ? label_sid(b, NULL, av) : NONE32;
-        akey = pair_get(b, loc, act);
+        uint32_t loc = batch_label(b, lv);
+        uint32_t act = av ? batch_label(b, av) : NONE32;
+        akey = batch_pair(b, loc, act);
         if (rid >= b->rawpair_cap) {
             b->rawpair_cap = b->rawpair_cap ? b->rawpair_cap * 2 : 256;
             b->rawpair_akey = xrealloc(b->rawpair_akey, b->rawpair_cap * sizeof(uint32_t));
@@ -827,7 +697,7 @@ have_akey:;
     }
 
     /* --- append --- */
-    if (UNLIKELY(b->n == b->cap)) grow_rows(b);
+    if (UNLIKELY(b->n == b->cap)) batch_grow_rows(b);
     uint32_t row = (uint32_t)b->n;
     if (UNLIKELY(b->n >= UINT32_MAX - 1)) return WHY("too many events in one chunk");
     b->ts[row] = ts;

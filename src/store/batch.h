@@ -202,13 +202,6 @@ typedef struct {
     VEC(XVal) x;  /* extra fields */
 } Rec;
 
-typedef struct {
-    char buf[48];
-    uint32_t n;
-    uint32_t sid;
-    bool valid;
-} LabelCache;
-
 /* The last activity seen at a location (by the location's text): most
  * rows continue the activity their location ran before (a thread's
  * events, a task's on its worker), so their pair is found without a
@@ -548,6 +541,13 @@ uint32_t batch_label(Batch *b, const Val *v);
 void batch_field_merge(Batch *b, uint32_t field, const uint32_t *rows, const uint8_t *types, const uint64_t *vals, size_t n);
 /* The pair (location label, activity label or NONE32): its akey. */
 uint32_t batch_pair(Batch *b, uint32_t loc, uint32_t act);
+/* (batch_rows.c) The rows' columns grown by half (4096 at first). */
+void batch_grow_rows(Batch *b);
+/* (batch_pairs.c) Once PAIRS_SIZE_AT pairs are known, the pair tables
+ * sized for the rows the batch expects when pairs keep coming (at most one
+ * in PAIRS_SIZE_SPAN rows so far); called once (sets pairs_sized). */
+enum { PAIRS_SIZE_AT = 4096, PAIRS_SIZE_SPAN = 16 };
+void batch_presize_pairs(Batch *b);
 /* Remove the rows with drop[row] set (columns, field buffers, pair
  * counts); the rest keep their order. Candidates are cleared. */
 void batch_compact(Batch *b, const uint8_t *drop);

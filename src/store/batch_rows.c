@@ -1,8 +1,10 @@
 /*
- * batch_rows.c — a batch's rows once its records are committed: the
- * storage of its lanes sweep (lsw_grow: blocks given back whole), the rows
- * a pass drops taken out (batch_compact), their intervals counted
- * (batch_spans), a packed field unpacked (fb_unpack), and freeing. See
+ * batch_rows.c — a batch's rows: their columns' storage (grown as records
+ * are committed, batch_grow_rows, or reserved, batch_reserve), and once
+ * they are committed: the storage of its lanes sweep (lsw_grow: blocks
+ * given back whole), the rows a pass drops taken out (batch_compact),
+ * their intervals counted (batch_spans), a packed field unpacked
+ * (fb_unpack), and freeing. See
  * batch.h for what a batch owns and its invariants; batch.c turns records
  * into its rows.
  */
@@ -10,6 +12,35 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- storage ------------------------------------------------------------ */
+
+static void resize_rows(Batch *b, size_t nc)
+{
+    if (b->cap == 0 && nc >= ((size_t)1 << 20)) {
+        /* the first, estimated size: big arrays on huge pages */
+        b->ts = xmalloc_big(nc * sizeof *b->ts);
+        b->dur = xmalloc_big(nc * sizeof *b->dur);
+        b->akey = xmalloc_big(nc * sizeof *b->akey);
+        b->name = xmalloc_big(nc * sizeof *b->name);
+        b->kind = xmalloc_big(nc * sizeof *b->kind);
+        b->cap = nc;
+        return;
+    }
+    b->ts = xrealloc(b->ts, nc * sizeof *b->ts);
+    b->dur = xrealloc(b->dur, nc * sizeof *b->dur);
+    b->akey = xrealloc(b->akey, nc * sizeof *b->akey);
+    b->name = xrealloc(b->name, nc * sizeof *b->name);
+    b->kind = xrealloc(b->kind, nc * sizeof *b->kind);
+    b->cap = nc;
+}
+
+void batch_grow_rows(Batch *b) { resize_rows(b, b->cap ? b->cap + b->cap / 2 : 4096); }
+
+void batch_reserve(Batch *b, size_t n)
+{
+    if (b->n + n > b->cap) resize_rows(b, b->n + n);
+}
 
 void lsw_grow(Batch *b, LaneOpenVec *o)
 {
