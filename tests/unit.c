@@ -1193,90 +1193,6 @@ static void t_big_recycler(void)
     big_cache_trim();
 }
 
-/* the load's bounds (LoadProgress.on_parsed) against the summary built */
-typedef struct {
-    int calls;
-    uint64_t spans, acts;
-} ParsedSeen;
-
-static void on_parsed_seen(void *ctx, uint64_t spans, uint64_t acts)
-{
-    ParsedSeen *p = ctx;
-    p->calls++;
-    p->spans = spans;
-    p->acts = acts;
-}
-
-static void check_plan(const char *name, const char *text, bool one_loc, int threads)
-{
-    char *path = write_tmp(name, text);
-    LoadOpts o;
-    load_opts_default(&o);
-    o.report = NULL;
-    o.threads = threads;
-    LoadProgress pg;
-    memset(&pg, 0, sizeof pg);
-    ParsedSeen seen = {0, 0, 0};
-    pg.on_parsed = on_parsed_seen;
-    pg.ctx = &seen;
-    o.progress = &pg;
-    Store *s = NULL;
-    LoadReport rep;
-    int r = load_traces(&o, &path, 1, &s, &rep);
-    load_report_free(&rep);
-    free(path);
-    CHECK_EQ_I(r, 0);
-    if (r) return;
-    CHECK_EQ_I(seen.calls, 1);
-    uint64_t cand = 0;
-    for (size_t e = 0; e < s->n; e++) cand += (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
-    CHECK(seen.spans >= cand);
-    CHECK(seen.acts >= s->nact);
-    Summary *S = summary_build(s, NULL, threads);
-    size_t got[8], size[8], warm[8];
-    int n = summary_big_sizes(S, got, 8);
-    CHECK_EQ_I(summary_big_plan(seen.spans, seen.acts, size, warm, 8), n);
-    for (int i = 0; i < n; i++) {
-        CHECK(size[i] >= got[i]);
-        if (one_loc) CHECK(warm[i] >= got[i]);
-        if (i >= 2) CHECK(size[i] <= size[1] && warm[i] <= warm[1] && size[1] <= size[0]); /* (the two largest first) */
-    }
-    summary_free(S);
-    store_free(s);
-}
-
-static void t_summary_plan(void)
-{
-    /* intervals with dur, begin/end pairs (one left open), a message with a
-     * duration, a zero-length interval, instants; every activity at one
-     * location */
-    const char *one =
-        "ts,dur,loc,act,kind,name,peer\n"
-        "0,100,0,t,state,outer,\n"
-        "10,20,0,t,state,inner,\n"
-        "5,0,0,t,state,zero,\n"
-        "15,,0,t,mark,tick,\n"
-        "20,,1,u,begin,b1,\n"
-        "30,,1,u,end,b1,\n"
-        "40,,1,u,begin,open,\n"
-        "50,5,1,,msg,m,0\n"
-        "60,7,2,,compute,c,\n";
-    check_plan("plan1.csv", one, true, 1);
-    check_plan("plan1.csv", one, true, 2);
-    /* an activity that moves: its lanes at two locations (the bound, not
-     * the usual case) */
-    check_plan("plan2.csv",
-               "ts,dur,loc,act,kind,name,peer,bytes,id,group,parent\n"
-               "0,100,0,a0,state,main,,,,,\n"
-               "1,,0,a0,spawn,,1,,a1,,\n"
-               "2,10,1,a1,state,work,,,,,\n"
-               "12,,1,a1,move,,2,64,,,\n"
-               "13,20,2,a1,state,remote,,,,,\n"
-               "33,,2,a1,move,,1,8,,,\n"
-               "34,5,1,a1,state,back,,,,,\n",
-               false, 1);
-}
-
 /* A chunk's rows are sized from samples spread over it: a file whose first
  * lines are long and the rest short (as location numbers gain digits, or
  * the reverse) gets room for every row, so the parse never copies its rows
@@ -1387,7 +1303,6 @@ static const Test TESTS[] = {
     {"filters: error message with the line and a caret", t_filter_error_print},
     {"big blocks: recycled by their touched part", t_big_recycler},
     {"pages: moved with their bytes, served, or not moved at all", t_pages},
-    {"load: bounds of the first summary's big arrays", t_summary_plan},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
     {"load: pair tables sized from the rate of new activities", t_presize_pairs},
 };

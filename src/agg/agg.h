@@ -117,17 +117,9 @@ size_t summary_nsegments(const Summary *S);
 /* The bytes the summary holds now (what it built so far, lazily built
  * parts included), for measurements. */
 size_t summary_bytes(const Summary *S);
-/* The sizes of the summary's big arrays (at most 8), in the order of
- * summary_big_plan (the unit tests hold the plan to them). */
+/* The sizes of the summary's big arrays (at most 8): segment times,
+ * events, categories and the two checkpoint arrays. */
 int summary_big_sizes(const Summary *S, size_t *sizes, int max);
-/* The same arrays (at most 8) for the first summary, without a selection,
- * of a store still being built, of at most spans intervals of non-zero
- * length that are not messages in at most acts activities: sizes[i] bytes
- * at most (every activity at several locations), of which the usual case
- * (each activity at one location) uses the first warm[i]; in the order of
- * summary_big_sizes, whose first two (segment times and events) are the
- * largest. */
-int summary_big_plan(uint64_t spans, uint64_t acts, size_t *sizes, size_t *warm, int max);
 /* Prepare a metric (compiles expr:E; false with a message on an error). */
 bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, size_t errsz);
 

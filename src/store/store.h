@@ -186,11 +186,8 @@ typedef struct Store {
     double t_build;
 } Store;
 
-/* Build a store from parsed batches (consumed and freed). past_peak: NULL,
- * or set once the build has made its columns, the step at which it holds
- * the most memory (for another thread that waits to touch memory of its
- * own until then). */
-Store *store_build(Batch **batches, size_t nbatches, int threads, atomic_bool *past_peak);
+/* Build a store from parsed batches (consumed and freed). */
+Store *store_build(Batch **batches, size_t nbatches, int threads);
 Store *store_empty(void);
 void store_free(Store *s);
 

@@ -349,7 +349,7 @@ static bool in_list(const char *list, const char *t, size_t n)
     return false;
 }
 
-Store *store_build(Batch **bs, size_t nb, int threads, atomic_bool *past_peak)
+Store *store_build(Batch **bs, size_t nb, int threads)
 {
     double t0 = now_sec();
     phase(NULL);
@@ -714,7 +714,6 @@ Store *store_build(Batch **bs, size_t nb, int threads, atomic_bool *past_peak)
      * nothing through those steps would raise the peak */
     pages_trim(&B->pool, n * sizeof(uint32_t) + atomic_load(&B->ncomm) * 60);
     phase("columns");
-    if (past_peak) atomic_store(past_peak, true);
 
     /* 7. activities, 8. messages, 9. sync groups */
     /* messages need no activities: they are matched while the activities
