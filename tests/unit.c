@@ -1060,6 +1060,32 @@ static void t_pages(void)
     free(c[0]);
     free(c[1]);
     free(d);
+    /* a pool kept (pages_keep): its pages serve the process's next fresh
+     * big blocks until big_cache_trim drops them */
+    pages_init(&pp);
+    pp.keep = true;
+    a = big_alloc_fresh(9 * M);
+    CHECK(a != NULL);
+    memset(a, 7, 9 * M);
+    pages_give(&pp, a, 9 * M, 9 * M);
+    pages_trim(&pp, 0); /* (a pool that keeps gives nothing back) */
+    CHECK_EQ_I(pages_held(&pp), can ? 8 * M : 0);
+    pages_keep(&pp);
+    CHECK(pp.nrun == 0 && pp.nblk == 0);
+    CHECK_EQ_I(pages_kept(), can ? 8 * M : 0);
+    size_t t0 = pages_moved_total();
+    char *e = xmalloc_big(6 * M);
+    size_t got = pages_moved_total() - t0;
+    CHECK_EQ_I(pages_kept(), (can ? 8 * M : 0) - got);
+    memset(e, 8, 6 * M);
+    big_cache_trim();
+    CHECK_EQ_I(pages_kept(), 0);
+    t0 = pages_moved_total();
+    char *g = xmalloc_big(6 * M); /* (nothing kept any more: fresh) */
+    memset(g, 9, 6 * M);
+    CHECK_EQ_I(pages_moved_total(), t0);
+    free(e);
+    free(g);
     /* without page moving: nothing held, nothing moved */
     setenv("TNAV_NO_PAGE_MOVE", "1", 1);
     pages_probe_again();
@@ -1097,14 +1123,35 @@ static void t_pages(void)
     pages_probe_again();
     CHECK(pages_can_move() == can);
     Store *s1 = load_text("pages1.csv", text, 1, NULL);
+    /* and as the interface loads (LoadOpts.keep_big_blocks: the build's
+     * pool gives nothing back on the way, and what it has left is kept for
+     * the next big arrays) */
+    Store *s2 = NULL;
+    {
+        char *path = write_tmp("pages2.csv", text);
+        LoadOpts o;
+        load_opts_default(&o);
+        o.report = NULL;
+        o.threads = 2;
+        o.keep_big_blocks = true;
+        LoadReport rep;
+        CHECK_EQ_I(load_traces(&o, &path, 1, &s2, &rep), 0);
+        load_report_free(&rep);
+        free(path);
+        big_cache_trim();
+        CHECK_EQ_I(pages_kept(), 0);
+    }
     unsetenv("TNAV_CHUNK_BYTES");
-    CHECK(s0 && s1);
-    if (s0 && s1) {
+    CHECK(s0 && s1 && s2);
+    if (s0 && s1 && s2) {
         CHECK_EQ_I(s1->n, N);
         CHECK(store_digest(s0) == store_digest(s1));
+        CHECK(store_digest(s0) == store_digest(s2));
+        CHECK(!store_check(s2));
     }
     store_free(s0);
     store_free(s1);
+    store_free(s2);
     free(text);
 }
 
