@@ -225,6 +225,11 @@ int summary_name_rank(Summary *S, uint32_t e);
 /* The top names: their event representatives, by innermost time; returns
  * the number written (<= max). */
 int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max);
+/* The ranking is made by summary_build's sweep of the lanes (on by
+ * default); off, summaries built from then on walk their lanes again when
+ * the names are first asked for, as they do when a trace has too many
+ * names for the sweep's tables: tests compare the two. */
+void agg_set_names_fused(bool on);
 /* The name of an interval for display: its name, or its kind. */
 const char *event_name(const Store *s, uint32_t e);
 

@@ -376,6 +376,17 @@ static inline size_t name_key(const Store *s, uint32_t e)
     return s->name[e] != NONE32 ? (size_t)s->name[e] : (size_t)s->nnames + s->kind[e];
 }
 
+/* agg_rows.c: the ranking of names, from tables that build_lanes' sweep
+ * fills as it writes the lanes' segments (per key, the innermost time —
+ * each segment's duration within its lane, the last one's none — and the
+ * smallest event; the key count names_sweep_keys gives, 0: none, the
+ * lanes are walked again when the names are first asked for) */
+size_t names_sweep_keys(const Summary *S);
+/* a worker's tables: times 0, events NONE32 */
+void names_table_init(size_t nkeys, int64_t **ns, uint32_t **ev);
+/* the nw workers' tables (NULL: none) merged, ranked, freed */
+void names_from_tables(Summary *S, size_t nkeys, int64_t **ns, uint32_t **ev, int nw);
+
 /* agg_lanes.c */
 void build_lanes(Summary *S);
 /* the value of segment z in the escapes f[0..n) */

@@ -3,7 +3,9 @@
  * innermost open interval (segments), their categories, busy/sync
  * checkpoints and the per-lane time index; lookups in them.
  *
- * Owns: Summary.lanes, seg_*, cp, the loc/act → lane maps.
+ * Owns: Summary.lanes, seg_*, cp, the loc/act → lane maps; the names'
+ * per-key tables (innermost time, smallest event) filled from the final
+ * segments as each lane is finished, ranked by agg_rows.c.
  * Invariants: a lane's segments are in one region of the global arrays,
  * starting a block of SEG_BLK (seg_tb: a block holds one lane's), their
  * start times strictly increase, the last segment is idle; each segment's
@@ -94,6 +96,10 @@ typedef struct {
      * segments, first segment (relative to its region); sized capo */
     SLane *oln;
     uint32_t *ooff, capo;
+    /* (LaneCtx's, this worker's: per name key, the innermost time and the
+     * smallest event of the segments written; NULL: not made here) */
+    int64_t *nm_ns;
+    uint32_t *nm_ev;
 } Stream;
 
 typedef struct {
@@ -108,6 +114,9 @@ typedef struct {
     uint32_t *loc_cnt[SWEEP_WORKERS]; /* per worker of the lanes' placing: its lanes per location, then where they go */
     size_t nseg[SWEEP_WORKERS];
     SegFarVec far_t[SWEEP_WORKERS], far_d[SWEEP_WORKERS]; /* the escapes each worker wrote */
+    size_t nm_keys; /* the names' tables (names_sweep_keys; 0: none), per worker */
+    int64_t *nm_ns[SWEEP_WORKERS];
+    uint32_t *nm_ev[SWEEP_WORKERS];
 } LaneCtx;
 
 /* the candidates of the sweep, 64 events a word: the selected intervals
@@ -385,6 +394,8 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     if (nl > c->lres[a + 1] - c->lres[a]) die_oom();
     Lane *ln = &S->lanes[c->lres[a]];
     c->lnl[a] = nl;
+    int64_t *nm_ns = w->nm_ns;
+    uint32_t *nm_ev = w->nm_ev;
     for (uint32_t i = 0; i < nl; i++) {
         size_t g0 = ooff[i], n = oln[i].n;
         uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
@@ -435,6 +446,14 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
                 uint8_t cat = C[j] & 3;
                 acc_busy += cat == CAT_BUSY ? d : 0;
                 acc_sync += cat == CAT_SYNC ? d : 0;
+                /* (the names' innermost time: this final segment's, as a
+                 * walk over the lane would find it) */
+                uint32_t e = E[j];
+                if (nm_ns && e != NONE32) {
+                    size_t key = name_key(s, e);
+                    nm_ns[key] += d;
+                    if (e < nm_ev[key]) nm_ev[key] = e;
+                }
                 while (b < nb && bt < tn) {
                     bins[b++] = (uint32_t)(r0 + j);
                     bt = (int64_t)((uint64_t)t0 + ((uint64_t)b << sh));
@@ -484,6 +503,11 @@ static void sweep_worker(void *ctx, int wk, int nw)
     w.cat_of_kind = c->cat_of_kind;
     w.far_t = &c->far_t[wk];
     w.far_d = &c->far_d[wk];
+    if (c->nm_keys) {
+        names_table_init(c->nm_keys, &c->nm_ns[wk], &c->nm_ev[wk]);
+        w.nm_ns = c->nm_ns[wk];
+        w.nm_ev = c->nm_ev[wk];
+    }
     size_t j, nact = c->S->s->nact;
     while ((j = jobq_next(&c->q)) != (size_t)-1)
         for (size_t a = j * c->blk, a1 = a + c->blk < nact ? a + c->blk : nact; a < a1; a++)
@@ -623,9 +647,12 @@ void build_lanes(Summary *S)
     S->lanes_bytes = ((size_t)c.lres[s->nact] + 1) * sizeof(Lane);
     S->lanes = xmalloc_big(S->lanes_bytes);
     jobq_init(&c.q, njobs);
+    c.nm_keys = names_sweep_keys(S);
     par_run(S->threads, sweep_worker, &c);
     far_merge(c.far_t, &S->far_t, &S->nfar_t);
     far_merge(c.far_d, &S->far_d, &S->nfar_d);
+    /* (the names' ranking: the workers' tables merged) */
+    if (c.nm_keys) names_from_tables(S, c.nm_keys, c.nm_ns, c.nm_ev, S->threads);
     /* the lanes, in activity order: where an activity had room for more
      * (locations without an interval), the later ones move down; then
      * counted per location by the workers, each a range of activities, and
