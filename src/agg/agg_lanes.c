@@ -446,14 +446,6 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
                 uint8_t cat = C[j] & 3;
                 acc_busy += cat == CAT_BUSY ? d : 0;
                 acc_sync += cat == CAT_SYNC ? d : 0;
-                /* (the names' innermost time: this final segment's, as a
-                 * walk over the lane would find it) */
-                uint32_t e = E[j];
-                if (nm_ns && e != NONE32) {
-                    size_t key = name_key(s, e);
-                    nm_ns[key] += d;
-                    if (e < nm_ev[key]) nm_ev[key] = e;
-                }
                 while (b < nb && bt < tn) {
                     bins[b++] = (uint32_t)(r0 + j);
                     bt = (int64_t)((uint64_t)t0 + ((uint64_t)b << sh));
@@ -461,6 +453,21 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
             }
         }
         while (b < nb) bins[b++] = (uint32_t)(r0 + g1 - 1);
+        if (nm_ns) {
+            /* the names' innermost time: each final segment's length (the
+             * last's none), as a walk over the lane would find it */
+            int64_t tj = T[g0];
+            for (size_t j = g0; j + 1 < g1; j++) {
+                int64_t tn = T[j + 1];
+                uint32_t e = E[j];
+                if (e != NONE32) {
+                    size_t key = name_key(s, e);
+                    nm_ns[key] += tn - tj;
+                    if (e < nm_ev[key]) nm_ev[key] = e;
+                }
+                tj = tn;
+            }
+        }
         if (maxd >= SEG_DEEP)
             for (size_t j = g0; j < g1; j++)
                 if (C[j] >> 2 == SEG_DEEP) VEC_PUSH(*w->far_d, ((SegFar){r0 + j, D[j]}));
