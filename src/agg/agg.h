@@ -31,7 +31,8 @@
  * agg.c (building, the selection, per-cell queries), agg_count.c (the
  * status line's count: the selection's times by bucket, the lanes open at
  * a time), agg_lanes.c (lanes,
- * segments, the location index), agg_points.c (point series, steps),
+ * segments; the names' innermost time), agg_lanefind.c (lookups in the
+ * lanes), agg_locidx.c (the location index), agg_points.c (point series, steps),
  * agg_instants.c (the Gantt's instants and arrivals per cell),
  * agg_rowpts.c (a display row's series merged; the matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
  * reducers), agg_groups.c (group summaries: a grouped row's busy / sync

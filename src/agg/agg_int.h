@@ -420,6 +420,7 @@ static inline void lane_bin(const Lane *L, int64_t l0, int64_t t, size_t *lo, si
         *hi = k + 1 < L->nbins ? (size_t)L->bins[k + 1] + 1 : end;
     }
 }
+/* agg_lanefind.c */
 ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k);
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);
@@ -492,6 +493,8 @@ void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt,
 /* The short entries of location l starting in [x, y): [*k0, *k1). */
 void locidx_range(const Summary *S, uint32_t l, int64_t x, int64_t y, size_t *k0, size_t *k1);
 
+/* agg_lanefind.c: the time in category cat of the lanes ls[0..nl) over
+ * (-inf, t[i]) for the increasing t[0..nt), added into acc */
 void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc);
 
 /* agg_points.c */
