@@ -9,7 +9,8 @@
  * Owns: summary_build / summary_free, the rank of the selection bitmap.
  * Invariants: a summary only reads its store and selection; everything
  * built after summary_build is built lazily, once, by the file that owns
- * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c), except the parts
+ * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c; the names' ranking
+ * is made by the lanes' sweep, unless a trace has too many names), except the parts
  * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
  * built again for another row set, and the parts a memory budget drops
  * (agg_budget.c), built again, equal, when next asked for.
