@@ -855,6 +855,101 @@ static void check_lanetime(const char *name, const Store *s, Summary *S)
     }
 }
 
+/* The ranking of names (the Gantt's colours, the legend) against a direct
+ * walk over the summary's lanes: per name key the innermost time (each
+ * segment's duration within its lane, the last one's none) and the
+ * smallest event; the top 26 by time, then by key. The summary's own, as
+ * its sweep made it, then the same from summaries built with 1 and 2
+ * workers with the lanes walked again instead (agg_set_names_fused). */
+typedef struct {
+    int64_t ns;
+    size_t key;
+} NameRef;
+
+static int cmp_nameref(const void *a, const void *b)
+{
+    const NameRef *x = a, *y = b;
+    if (x->ns != y->ns) return x->ns > y->ns ? -1 : 1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int names_differ(const Summary *S, const int8_t *rank, const uint32_t *top, const int64_t *top_ns, int ntop)
+{
+    size_t nkeys = name_nkeys(S->s);
+    int bad = S->ntop != ntop;
+    for (int i = 0; i < ntop && !bad; i++) bad += S->top[i] != top[i] || S->top_ns[i] != top_ns[i];
+    for (size_t k = 0; k < nkeys; k++) bad += S->name_rank[k] != rank[k];
+    return bad;
+}
+
+static void check_names(const char *name, const Store *s, const uint64_t *sel, Summary *S)
+{
+    size_t nkeys = name_nkeys(s);
+    int64_t *ns = xcalloc(nkeys + 1, sizeof(int64_t));
+    uint32_t *ev = xmalloc((nkeys + 1) * sizeof(uint32_t));
+    for (size_t k = 0; k < nkeys; k++) ev[k] = NONE32;
+    for (uint32_t li = 0; li < S->nlanes; li++) {
+        const Lane *L = &S->lanes[li];
+        for (size_t z = L->off; z + 1 < (size_t)L->off + L->n; z++) {
+            uint32_t e = S->seg_ev[z];
+            if (e == NONE32) continue;
+            size_t k = s->name[e] != NONE32 ? s->name[e] : s->nnames + s->kind[e];
+            ns[k] += seg_time(S, z + 1) - seg_time(S, z);
+            if (e < ev[k]) ev[k] = e;
+        }
+    }
+    NameRef *r = xmalloc((nkeys + 1) * sizeof(NameRef));
+    size_t nr = 0;
+    for (size_t k = 0; k < nkeys; k++)
+        if (ev[k] != NONE32) r[nr++] = (NameRef){ns[k], k};
+    qsort(r, nr, sizeof(NameRef), cmp_nameref);
+    int ntop = nr < 26 ? (int)nr : 26;
+    uint32_t top[26];
+    int64_t top_ns[26];
+    int8_t *rank = xmalloc(nkeys + 1);
+    memset(rank, -1, nkeys + 1);
+    for (int i = 0; i < ntop; i++) {
+        top[i] = ev[r[i].key];
+        top_ns[i] = r[i].ns;
+        rank[r[i].key] = (int8_t)i;
+    }
+    /* through the queries too: every event's rank, the top list */
+    int bad = 0;
+    uint32_t got[26];
+    int64_t got_ns[26];
+    int ng = summary_top_names(S, got, got_ns, 26);
+    bad += ng != ntop;
+    for (int i = 0; i < ng && i < ntop; i++) bad += got[i] != top[i] || got_ns[i] != top_ns[i];
+    for (size_t e = 0; e < s->n; e++) {
+        size_t k = s->name[e] != NONE32 ? s->name[e] : s->nnames + s->kind[e];
+        bad += summary_name_rank(S, (uint32_t)e) != rank[k];
+    }
+    bad += names_differ(S, rank, top, top_ns, ntop);
+    char what[300];
+    snprintf(what, sizeof what, "%s: names by innermost time, from the sweep (%d top of %zu, %zu keys), as a walk over the lanes gives them", name,
+             ntop, nr, nkeys);
+    report(what, bad);
+    agg_set_names_fused(false);
+    for (int th = 1; th <= 2; th++) {
+        Summary *W = summary_build(s, sel, th);
+        int wbad = W->names_built; /* (not before they are asked for) */
+        if (s->n) summary_name_rank(W, 0);
+        wbad += names_differ(W, rank, top, top_ns, ntop);
+        snprintf(what, sizeof what, "%s: names by innermost time, the lanes walked again (%d workers)", name, th);
+        report(what, wbad);
+        summary_free(W);
+    }
+    agg_set_names_fused(true);
+    Summary *F = summary_build(s, sel, 1);
+    snprintf(what, sizeof what, "%s: names by innermost time, from the sweep of 1 worker", name);
+    report(what, !F->names_built + names_differ(F, rank, top, top_ns, ntop));
+    summary_free(F);
+    free(ns);
+    free(ev);
+    free(r);
+    free(rank);
+}
+
 /* whether two point series are the same, array by array */
 static bool same_points(const Points *A, const Points *B)
 {
@@ -1218,6 +1313,7 @@ static int check_file(const char *path)
     check_matrix(name, s, NULL, S);
     check_visible(name, s, NULL, S);
     check_lanetime(name, s, S);
+    check_names(name, s, NULL, S);
     check_series_order(name, s, NULL, NULL);
     check_rowarr_via(name, s, NULL, NULL);
     check_rows_dense(name, s, NULL, NULL);
@@ -1238,6 +1334,7 @@ static int check_file(const char *path)
         check_matrix(nm, s, sel, F);
         check_visible(nm, s, sel, F);
         check_lanetime(nm, s, F);
+        check_names(nm, s, sel, F);
         check_series_order(nm, s, sel, S);
         check_rowarr_via(nm, s, sel, S);
         check_rows_dense(nm, s, sel, S);

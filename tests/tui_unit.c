@@ -1863,76 +1863,6 @@ static void t_load_cancel(void)
     unsetenv("TNAV_CHUNK_BYTES");
 }
 
-static void on_parsed_count(void *ctx, uint64_t spans, uint64_t acts)
-{
-    uint64_t *seen = ctx;
-    seen[0]++;
-    seen[1] = spans;
-    seen[2] = acts;
-}
-
-static void t_load_prewarm(void)
-{
-    /* the loader says once, after the last file is parsed, how many
-     * intervals and activities there may be (a bound) */
-    LoadOpts o;
-    load_opts_default(&o);
-    LoadProgress lp;
-    memset(&lp, 0, sizeof lp);
-    uint64_t seen[3] = {0, 0, 0};
-    lp.on_parsed = on_parsed_count;
-    lp.ctx = seen;
-    o.progress = &lp;
-    setenv("TNAV_CHUNK_BYTES", "700", 1);
-    char *paths[] = {"sample-logs/ring.csv", "sample-logs/x10.csv"};
-    Store *s;
-    LoadReport rep;
-    CHECK_EQ_I(load_traces(&o, paths, 2, &s, &rep), 0);
-    unsetenv("TNAV_CHUNK_BYTES");
-    CHECK(seen[0] == 1);
-    uint64_t cand = 0;
-    for (size_t e = 0; s && e < s->n; e++) cand += (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
-    CHECK(cand > 0 && seen[1] >= cand);
-    CHECK(s && seen[2] >= s->nact);
-    /* (the build told whoever waits that it passed its peak) */
-    CHECK(atomic_load(&lp.build_past_peak));
-    store_free(s);
-    load_report_free(&rep);
-    /* a small trace: no thread */
-    atomic_bool go = true, wait = false;
-    CHECK(load_prewarm_start(999999, 10, &go) == NULL);
-    load_prewarm_end(NULL, true);
-    /* a big one: its blocks (of the bound's size, touched as far as the
-     * thread got) go to the recycler, where the summary's arrays find them */
-    big_cache_trim();
-    size_t size[8], warm[8];
-    summary_big_plan(2000000, 100, size, warm, 8);
-    LoadPrewarm *P = load_prewarm_start(2000000, 100, &go);
-    CHECK(P != NULL);
-    load_prewarm_end(P, true);
-    /* (more than the second block holds, and than the first one has
-     * touched: the first one, whatever the thread got to touch) */
-    size_t want = warm[0] > size[1] ? warm[0] : size[1] + 1;
-    char *a = xmalloc_big_keep(want);
-    xfree_big(a, want);
-    /* (given back whole: a block of the bound's size, the prewarm's) */
-    char *b = xmalloc_big_keep(size[0]);
-    CHECK(b == a);
-    xfree_big(b, size[0]);
-    big_cache_trim();
-    /* not used (a failed or cancelled load, the build short of its peak:
-     * the thread, still waiting, stops): freed */
-    P = load_prewarm_start(2000000, 100, &wait);
-    CHECK(P != NULL);
-    load_prewarm_end(P, false);
-    a = xmalloc_big_keep(want);
-    xfree_big(a, want);
-    b = xmalloc_big_keep(size[0]);
-    CHECK(b != a);
-    xfree_big(b, size[0]);
-    big_cache_trim();
-}
-
 /* ---- view 9: the analyses ---------------------------------------------------- */
 
 /* the line of the screen that starts with prefix (a new string), or NULL */
@@ -2513,7 +2443,6 @@ static const Test TESTS[] = {
     {"opening: the first frame without instants and arrivals, the next with them", t_first_frame_lite},
     {"opening: the loader's counters; a cancelled load", t_load_cancel},
     {"opening: a cancel inside a chunk stops the parsers (CSV plain and quoted, NDJSON)", t_load_cancel_mid_chunk},
-    {"opening: the first summary's biggest arrays prepared while the trace loads", t_load_prewarm},
 };
 
 int main(void)

@@ -1060,6 +1060,32 @@ static void t_pages(void)
     free(c[0]);
     free(c[1]);
     free(d);
+    /* a pool kept (pages_keep): its pages serve the process's next fresh
+     * big blocks until big_cache_trim drops them */
+    pages_init(&pp);
+    pp.keep = true;
+    a = big_alloc_fresh(9 * M);
+    CHECK(a != NULL);
+    memset(a, 7, 9 * M);
+    pages_give(&pp, a, 9 * M, 9 * M);
+    pages_trim(&pp, 0); /* (a pool that keeps gives nothing back) */
+    CHECK_EQ_I(pages_held(&pp), can ? 8 * M : 0);
+    pages_keep(&pp);
+    CHECK(pp.nrun == 0 && pp.nblk == 0);
+    CHECK_EQ_I(pages_kept(), can ? 8 * M : 0);
+    size_t t0 = pages_moved_total();
+    char *e = xmalloc_big(6 * M);
+    size_t got = pages_moved_total() - t0;
+    CHECK_EQ_I(pages_kept(), (can ? 8 * M : 0) - got);
+    memset(e, 8, 6 * M);
+    big_cache_trim();
+    CHECK_EQ_I(pages_kept(), 0);
+    t0 = pages_moved_total();
+    char *g = xmalloc_big(6 * M); /* (nothing kept any more: fresh) */
+    memset(g, 9, 6 * M);
+    CHECK_EQ_I(pages_moved_total(), t0);
+    free(e);
+    free(g);
     /* without page moving: nothing held, nothing moved */
     setenv("TNAV_NO_PAGE_MOVE", "1", 1);
     pages_probe_again();
@@ -1097,14 +1123,35 @@ static void t_pages(void)
     pages_probe_again();
     CHECK(pages_can_move() == can);
     Store *s1 = load_text("pages1.csv", text, 1, NULL);
+    /* and as the interface loads (LoadOpts.keep_big_blocks: the build's
+     * pool gives nothing back on the way, and what it has left is kept for
+     * the next big arrays) */
+    Store *s2 = NULL;
+    {
+        char *path = write_tmp("pages2.csv", text);
+        LoadOpts o;
+        load_opts_default(&o);
+        o.report = NULL;
+        o.threads = 2;
+        o.keep_big_blocks = true;
+        LoadReport rep;
+        CHECK_EQ_I(load_traces(&o, &path, 1, &s2, &rep), 0);
+        load_report_free(&rep);
+        free(path);
+        big_cache_trim();
+        CHECK_EQ_I(pages_kept(), 0);
+    }
     unsetenv("TNAV_CHUNK_BYTES");
-    CHECK(s0 && s1);
-    if (s0 && s1) {
+    CHECK(s0 && s1 && s2);
+    if (s0 && s1 && s2) {
         CHECK_EQ_I(s1->n, N);
         CHECK(store_digest(s0) == store_digest(s1));
+        CHECK(store_digest(s0) == store_digest(s2));
+        CHECK(!store_check(s2));
     }
     store_free(s0);
     store_free(s1);
+    store_free(s2);
     free(text);
 }
 
@@ -1191,90 +1238,6 @@ static void t_big_recycler(void)
     big_cache_keep_for(want, 2, 10 * M);
     CHECK(big_cache_bytes() == 0); /* (then trimmed to 10 MiB: the smaller first, then k1) */
     big_cache_trim();
-}
-
-/* the load's bounds (LoadProgress.on_parsed) against the summary built */
-typedef struct {
-    int calls;
-    uint64_t spans, acts;
-} ParsedSeen;
-
-static void on_parsed_seen(void *ctx, uint64_t spans, uint64_t acts)
-{
-    ParsedSeen *p = ctx;
-    p->calls++;
-    p->spans = spans;
-    p->acts = acts;
-}
-
-static void check_plan(const char *name, const char *text, bool one_loc, int threads)
-{
-    char *path = write_tmp(name, text);
-    LoadOpts o;
-    load_opts_default(&o);
-    o.report = NULL;
-    o.threads = threads;
-    LoadProgress pg;
-    memset(&pg, 0, sizeof pg);
-    ParsedSeen seen = {0, 0, 0};
-    pg.on_parsed = on_parsed_seen;
-    pg.ctx = &seen;
-    o.progress = &pg;
-    Store *s = NULL;
-    LoadReport rep;
-    int r = load_traces(&o, &path, 1, &s, &rep);
-    load_report_free(&rep);
-    free(path);
-    CHECK_EQ_I(r, 0);
-    if (r) return;
-    CHECK_EQ_I(seen.calls, 1);
-    uint64_t cand = 0;
-    for (size_t e = 0; e < s->n; e++) cand += (s->flags[e] & EVF_DUR) && s->dur[e] > 0 && s->kind[e] != K_MSG;
-    CHECK(seen.spans >= cand);
-    CHECK(seen.acts >= s->nact);
-    Summary *S = summary_build(s, NULL, threads);
-    size_t got[8], size[8], warm[8];
-    int n = summary_big_sizes(S, got, 8);
-    CHECK_EQ_I(summary_big_plan(seen.spans, seen.acts, size, warm, 8), n);
-    for (int i = 0; i < n; i++) {
-        CHECK(size[i] >= got[i]);
-        if (one_loc) CHECK(warm[i] >= got[i]);
-        if (i >= 2) CHECK(size[i] <= size[1] && warm[i] <= warm[1] && size[1] <= size[0]); /* (the two largest first) */
-    }
-    summary_free(S);
-    store_free(s);
-}
-
-static void t_summary_plan(void)
-{
-    /* intervals with dur, begin/end pairs (one left open), a message with a
-     * duration, a zero-length interval, instants; every activity at one
-     * location */
-    const char *one =
-        "ts,dur,loc,act,kind,name,peer\n"
-        "0,100,0,t,state,outer,\n"
-        "10,20,0,t,state,inner,\n"
-        "5,0,0,t,state,zero,\n"
-        "15,,0,t,mark,tick,\n"
-        "20,,1,u,begin,b1,\n"
-        "30,,1,u,end,b1,\n"
-        "40,,1,u,begin,open,\n"
-        "50,5,1,,msg,m,0\n"
-        "60,7,2,,compute,c,\n";
-    check_plan("plan1.csv", one, true, 1);
-    check_plan("plan1.csv", one, true, 2);
-    /* an activity that moves: its lanes at two locations (the bound, not
-     * the usual case) */
-    check_plan("plan2.csv",
-               "ts,dur,loc,act,kind,name,peer,bytes,id,group,parent\n"
-               "0,100,0,a0,state,main,,,,,\n"
-               "1,,0,a0,spawn,,1,,a1,,\n"
-               "2,10,1,a1,state,work,,,,,\n"
-               "12,,1,a1,move,,2,64,,,\n"
-               "13,20,2,a1,state,remote,,,,,\n"
-               "33,,2,a1,move,,1,8,,,\n"
-               "34,5,1,a1,state,back,,,,,\n",
-               false, 1);
 }
 
 /* A chunk's rows are sized from samples spread over it: a file whose first
@@ -1387,7 +1350,6 @@ static const Test TESTS[] = {
     {"filters: error message with the line and a caret", t_filter_error_print},
     {"big blocks: recycled by their touched part", t_big_recycler},
     {"pages: moved with their bytes, served, or not moved at all", t_pages},
-    {"load: bounds of the first summary's big arrays", t_summary_plan},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
     {"load: pair tables sized from the rate of new activities", t_presize_pairs},
 };

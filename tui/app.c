@@ -5,9 +5,7 @@
  * time and reads Esc; the session's state is only changed on this thread,
  * after the run, and only when it succeeded. One summary exists at a time
  * (with the highlight's): a new filter's takes the memory of the one it
- * replaces through the big-block recycler; the first summary's largest
- * arrays are touched while the trace loads (load_prewarm_*), on a thread
- * of their own, and handed over the same way. After each frame the
+ * replaces through the big-block recycler. After each frame the
  * recycler keeps only the blocks the largest summary seen would take again
  * (app_idle).
  */
@@ -459,79 +457,6 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->evlist_dirty = true;
     app_fit(A);
     timing_note("app_init: summary %.3f s, rows + history %.3f s", t1 - t0, now_sec() - t1);
-}
-
-struct LoadPrewarm {
-    pthread_t th;
-    atomic_bool stop;
-    const atomic_bool *go;
-    int n;
-    size_t size[8], warm[8], done[8];
-    void *p[8];
-};
-
-static void *load_prewarm_main(void *arg)
-{
-    LoadPrewarm *P = arg;
-    /* a write per page (one faults a whole huge page), a look at stop every
-     * 2 MiB; the blocks are fresh: the recycler's are the loader's */
-    for (int i = 0; i < P->n; i++) {
-        if (!(P->p[i] = big_alloc_fresh(P->size[i]))) continue;
-#ifdef MADV_NOHUGEPAGE
-        /* past the last whole huge page of the usual need, small pages: a
-         * huge one there would hold up to 2 MiB the summary does not use */
-        size_t hp = (size_t)2 << 20, from = P->warm[i] & ~(hp - 1);
-        if (P->size[i] > from) madvise((char *)P->p[i] + from, P->size[i] - from, MADV_NOHUGEPAGE);
-#endif
-    }
-    /* (not before the build has passed its peak: a millisecond's wait at a
-     * time, which the load, on both cores, does not miss) */
-    struct timespec ms = {0, 1000000};
-    while (P->go && !atomic_load(P->go) && !atomic_load(&P->stop)) nanosleep(&ms, NULL);
-    for (int i = 0; i < P->n; i++) {
-        volatile char *c = P->p[i];
-        if (!P->p[i]) continue;
-        for (size_t at = 0; at < P->warm[i] && !atomic_load_explicit(&P->stop, memory_order_relaxed);) {
-            size_t end = at + ((size_t)2 << 20) < P->warm[i] ? at + ((size_t)2 << 20) : P->warm[i];
-            for (; at < end; at += 4096) c[at] = 0;
-            P->done[i] = end;
-        }
-    }
-    return NULL;
-}
-
-LoadPrewarm *load_prewarm_start(uint64_t spans, uint64_t acts, const atomic_bool *go)
-{
-    /* (below this the summary's arrays are a few tens of MiB: not worth a thread) */
-    if (spans < 1000000) return NULL;
-    LoadPrewarm *P = xcalloc(1, sizeof *P);
-    /* the two largest arrays (11 of a segment's 15 bytes): the others reuse
-     * the blocks the load leaves in the recycler, and preparing them too
-     * would hold that much more through the load's last phases, its peak
-     * (then the interface's) */
-    P->n = summary_big_plan(spans, acts, P->size, P->warm, 8);
-    if (P->n > 2) P->n = 2;
-    P->go = go;
-    if (pthread_create(&P->th, NULL, load_prewarm_main, P) != 0) {
-        free(P);
-        return NULL;
-    }
-    return P;
-}
-
-void load_prewarm_end(LoadPrewarm *P, bool use)
-{
-    if (!P) return;
-    atomic_store(&P->stop, true);
-    pthread_join(P->th, NULL);
-    size_t done = 0, want = 0;
-    for (int i = 0; i < P->n; i++) done += P->done[i], want += P->warm[i];
-    timing_note("load prewarm: %zu of %zu MiB touched", done >> 20, want >> 20);
-    for (int i = 0; i < P->n; i++) {
-        if (use) xfree_big_warm(P->p[i], P->size[i], P->done[i]);
-        else free(P->p[i]);
-    }
-    free(P);
 }
 
 static size_t big_of(const Summary *S)

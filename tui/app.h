@@ -179,16 +179,6 @@ typedef struct App {
 void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool color);
 void app_free(App *A);
 void app_resize(App *A, int w, int h);
-/* The first summary's memory, prepared while the trace loads: started
- * (from the loader's on_parsed, with its bounds) on a thread of its own
- * that touches the summary's largest arrays on the core the load leaves
- * idle (NULL when the trace is small), once *go is set (the store's build
- * past its peak of memory: touched earlier, they would add to it); ended
- * when the load is done (the thread stops where it is), the blocks then
- * handed to the recycler for app_init's summary (use) or freed. */
-typedef struct LoadPrewarm LoadPrewarm;
-LoadPrewarm *load_prewarm_start(uint64_t spans, uint64_t acts, const atomic_bool *go);
-void load_prewarm_end(LoadPrewarm *P, bool use);
 
 /* keys and mouse: AF_* flags of what changed */
 int app_key(App *A, int key);

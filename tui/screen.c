@@ -449,15 +449,7 @@ typedef struct {
     FILE *rep;            /* the loader's messages */
     char *rep_buf;
     size_t rep_len;
-    LoadPrewarm *prewarm; /* the first summary's memory, prepared meanwhile */
 } Loader;
-
-/* (on the loading thread: the trace is parsed, its store not built yet) */
-static void loader_parsed(void *ctx, uint64_t spans, uint64_t acts)
-{
-    Loader *L = ctx;
-    if (!L->a->filter) L->prewarm = load_prewarm_start(spans, acts, &L->lp.build_past_peak);
-}
 
 static void *loader_main(void *arg)
 {
@@ -480,8 +472,6 @@ static bool loader_start(Loader *L, CliArgs *a)
     L->rep = open_memstream(&L->rep_buf, &L->rep_len);
     if (L->rep) a->load.report = L->rep;
     a->load.progress = &L->lp;
-    L->lp.on_parsed = loader_parsed;
-    L->lp.ctx = L;
     L->t0 = now_sec();
     /* the loader and its parser threads (which inherit its mask) leave the
      * signals to this thread, whose wait they then interrupt at once */
@@ -704,7 +694,6 @@ int tui_main(int argc, char **argv, int first)
     else
         while (!loader_wait(&L, -1, false)) {}
     r = loader_join(&L);
-    load_prewarm_end(L.prewarm, r == 0);
     if (r) {
         big_cache_trim();
         screen_close();

@@ -9,7 +9,8 @@
  * Owns: summary_build / summary_free, the rank of the selection bitmap.
  * Invariants: a summary only reads its store and selection; everything
  * built after summary_build is built lazily, once, by the file that owns
- * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c), except the parts
+ * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c; the names' ranking
+ * is made by the lanes' sweep, unless a trace has too many names), except the parts
  * kept for a row set (agg_groups.c, agg_dominant.c with agg_lanetime.c),
  * built again for another row set, and the parts a memory budget drops
  * (agg_budget.c), built again, equal, when next asked for.
@@ -86,30 +87,6 @@ int summary_big_sizes(const Summary *S, size_t *sizes, int max)
                    ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t), ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t)};
     int n = max < 5 ? max : 5;
     for (int i = 0; i < n; i++) sizes[i] = v[i];
-    return n;
-}
-
-int summary_big_plan(uint64_t spans, uint64_t acts, size_t *sizes, size_t *warm, int max)
-{
-    /* as build_lanes counts them: per activity with intervals, 2 segments
-     * per interval (4 when the activity spans locations) and 2 more, room
-     * for each of its lanes to start a block of SEG_BLK, rounded up to a
-     * block (acts: at least the (location, activity) pairs, so at least
-     * the lanes) */
-    uint64_t few = acts > spans ? spans : acts; /* (the usual case: activities with intervals) */
-    size_t hi = (size_t)(4 * spans + (2 + 2 * SEG_BLK) * acts + 1), lo = (size_t)(2 * spans + (2 + SEG_BLK) * few + 1);
-    size_t v[2][5];
-    for (int k = 0; k < 2; k++) {
-        size_t cap = k ? lo : hi;
-        size_t e[5] = {seg_blocks(cap) * sizeof(SegBlk), cap * sizeof(uint32_t), cap, ((cap >> CP_SHIFT) + 1) * sizeof(int64_t),
-                       ((cap >> CP_SHIFT) + 1) * sizeof(int64_t)};
-        memcpy(v[k], e, sizeof e);
-    }
-    int n = max < 5 ? max : 5;
-    for (int i = 0; i < n; i++) {
-        sizes[i] = v[0][i];
-        warm[i] = v[1][i];
-    }
     return n;
 }
 

@@ -31,7 +31,8 @@
  * agg.c (building, the selection, per-cell queries), agg_count.c (the
  * status line's count: the selection's times by bucket, the lanes open at
  * a time), agg_lanes.c (lanes,
- * segments, the location index), agg_points.c (point series, steps),
+ * segments; the names' innermost time), agg_lanefind.c (lookups in the
+ * lanes), agg_locidx.c (the location index), agg_points.c (point series, steps),
  * agg_instants.c (the Gantt's instants and arrivals per cell),
  * agg_rowpts.c (a display row's series merged; the matrix), agg_rows.c (row sets, labels, names), agg_frame.c (frames,
  * reducers), agg_groups.c (group summaries: a grouped row's busy / sync
@@ -117,17 +118,9 @@ size_t summary_nsegments(const Summary *S);
 /* The bytes the summary holds now (what it built so far, lazily built
  * parts included), for measurements. */
 size_t summary_bytes(const Summary *S);
-/* The sizes of the summary's big arrays (at most 8), in the order of
- * summary_big_plan (the unit tests hold the plan to them). */
+/* The sizes of the summary's big arrays (at most 8): segment times,
+ * events, categories and the two checkpoint arrays. */
 int summary_big_sizes(const Summary *S, size_t *sizes, int max);
-/* The same arrays (at most 8) for the first summary, without a selection,
- * of a store still being built, of at most spans intervals of non-zero
- * length that are not messages in at most acts activities: sizes[i] bytes
- * at most (every activity at several locations), of which the usual case
- * (each activity at one location) uses the first warm[i]; in the order of
- * summary_big_sizes, whose first two (segment times and events) are the
- * largest. */
-int summary_big_plan(uint64_t spans, uint64_t acts, size_t *sizes, size_t *warm, int max);
 /* Prepare a metric (compiles expr:E; false with a message on an error). */
 bool summary_prepare(Summary *S, const MetricSpec *m, RowKind rk, char *err, size_t errsz);
 
@@ -225,6 +218,11 @@ int summary_name_rank(Summary *S, uint32_t e);
 /* The top names: their event representatives, by innermost time; returns
  * the number written (<= max). */
 int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max);
+/* The ranking is made by summary_build's sweep of the lanes (on by
+ * default); off, summaries built from then on walk their lanes again when
+ * the names are first asked for, as they do when a trace has too many
+ * names for the sweep's tables: tests compare the two. */
+void agg_set_names_fused(bool on);
 /* The name of an interval for display: its name, or its kind. */
 const char *event_name(const Store *s, uint32_t e);
 

@@ -376,6 +376,17 @@ static inline size_t name_key(const Store *s, uint32_t e)
     return s->name[e] != NONE32 ? (size_t)s->name[e] : (size_t)s->nnames + s->kind[e];
 }
 
+/* agg_rows.c: the ranking of names, from tables that build_lanes' sweep
+ * fills as it writes the lanes' segments (per key, the innermost time —
+ * each segment's duration within its lane, the last one's none — and the
+ * smallest event; the key count names_sweep_keys gives, 0: none, the
+ * lanes are walked again when the names are first asked for) */
+size_t names_sweep_keys(const Summary *S);
+/* a worker's tables: times 0, events NONE32 */
+void names_table_init(size_t nkeys, int64_t **ns, uint32_t **ev);
+/* the nw workers' tables (NULL: none) merged, ranked, freed */
+void names_from_tables(Summary *S, size_t nkeys, int64_t **ns, uint32_t **ev, int nw);
+
 /* agg_lanes.c */
 void build_lanes(Summary *S);
 /* the value of segment z in the escapes f[0..n) */
@@ -409,6 +420,7 @@ static inline void lane_bin(const Lane *L, int64_t l0, int64_t t, size_t *lo, si
         *hi = k + 1 < L->nbins ? (size_t)L->bins[k + 1] + 1 : end;
     }
 }
+/* agg_lanefind.c */
 ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k);
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);
@@ -481,6 +493,8 @@ void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt,
 /* The short entries of location l starting in [x, y): [*k0, *k1). */
 void locidx_range(const Summary *S, uint32_t l, int64_t x, int64_t y, size_t *k0, size_t *k1);
 
+/* agg_lanefind.c: the time in category cat of the lanes ls[0..nl) over
+ * (-inf, t[i]) for the increasing t[0..nt), added into acc */
 void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc);
 
 /* agg_points.c */

@@ -1,9 +1,12 @@
 /*
  * agg_lanes.c — lanes: per activity and location, the timeline of the
  * innermost open interval (segments), their categories, busy/sync
- * checkpoints and the per-lane time index; lookups in them.
+ * checkpoints and the per-lane time index (lookups in them:
+ * agg_lanefind.c).
  *
- * Owns: Summary.lanes, seg_*, cp, the loc/act → lane maps.
+ * Owns: Summary.lanes, seg_*, cp, the loc/act → lane maps; the names'
+ * per-key tables (innermost time, smallest event) filled from the final
+ * segments as each lane is finished, ranked by agg_rows.c.
  * Invariants: a lane's segments are in one region of the global arrays,
  * starting a block of SEG_BLK (seg_tb: a block holds one lane's), their
  * start times strictly increase, the last segment is idle; each segment's
@@ -94,6 +97,10 @@ typedef struct {
      * segments, first segment (relative to its region); sized capo */
     SLane *oln;
     uint32_t *ooff, capo;
+    /* (LaneCtx's, this worker's: per name key, the innermost time and the
+     * smallest event of the segments written; NULL: not made here) */
+    int64_t *nm_ns;
+    uint32_t *nm_ev;
 } Stream;
 
 typedef struct {
@@ -108,6 +115,9 @@ typedef struct {
     uint32_t *loc_cnt[SWEEP_WORKERS]; /* per worker of the lanes' placing: its lanes per location, then where they go */
     size_t nseg[SWEEP_WORKERS];
     SegFarVec far_t[SWEEP_WORKERS], far_d[SWEEP_WORKERS]; /* the escapes each worker wrote */
+    size_t nm_keys; /* the names' tables (names_sweep_keys; 0: none), per worker */
+    int64_t *nm_ns[SWEEP_WORKERS];
+    uint32_t *nm_ev[SWEEP_WORKERS];
 } LaneCtx;
 
 /* the candidates of the sweep, 64 events a word: the selected intervals
@@ -385,6 +395,8 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
     if (nl > c->lres[a + 1] - c->lres[a]) die_oom();
     Lane *ln = &S->lanes[c->lres[a]];
     c->lnl[a] = nl;
+    int64_t *nm_ns = w->nm_ns;
+    uint32_t *nm_ev = w->nm_ev;
     for (uint32_t i = 0; i < nl; i++) {
         size_t g0 = ooff[i], n = oln[i].n;
         uint64_t span = n ? (uint64_t)(T[g0 + n - 1] - T[g0]) : 0;
@@ -442,6 +454,21 @@ static void sweep_activity(Summary *S, LaneCtx *c, Stream *w, uint32_t a)
             }
         }
         while (b < nb) bins[b++] = (uint32_t)(r0 + g1 - 1);
+        if (nm_ns) {
+            /* the names' innermost time: each final segment's length (the
+             * last's none), as a walk over the lane would find it */
+            int64_t tj = T[g0];
+            for (size_t j = g0; j + 1 < g1; j++) {
+                int64_t tn = T[j + 1];
+                uint32_t e = E[j];
+                if (e != NONE32) {
+                    size_t key = name_key(s, e);
+                    nm_ns[key] += tn - tj;
+                    if (e < nm_ev[key]) nm_ev[key] = e;
+                }
+                tj = tn;
+            }
+        }
         if (maxd >= SEG_DEEP)
             for (size_t j = g0; j < g1; j++)
                 if (C[j] >> 2 == SEG_DEEP) VEC_PUSH(*w->far_d, ((SegFar){r0 + j, D[j]}));
@@ -484,6 +511,11 @@ static void sweep_worker(void *ctx, int wk, int nw)
     w.cat_of_kind = c->cat_of_kind;
     w.far_t = &c->far_t[wk];
     w.far_d = &c->far_d[wk];
+    if (c->nm_keys) {
+        names_table_init(c->nm_keys, &c->nm_ns[wk], &c->nm_ev[wk]);
+        w.nm_ns = c->nm_ns[wk];
+        w.nm_ev = c->nm_ev[wk];
+    }
     size_t j, nact = c->S->s->nact;
     while ((j = jobq_next(&c->q)) != (size_t)-1)
         for (size_t a = j * c->blk, a1 = a + c->blk < nact ? a + c->blk : nact; a < a1; a++)
@@ -623,9 +655,12 @@ void build_lanes(Summary *S)
     S->lanes_bytes = ((size_t)c.lres[s->nact] + 1) * sizeof(Lane);
     S->lanes = xmalloc_big(S->lanes_bytes);
     jobq_init(&c.q, njobs);
+    c.nm_keys = names_sweep_keys(S);
     par_run(S->threads, sweep_worker, &c);
     far_merge(c.far_t, &S->far_t, &S->nfar_t);
     far_merge(c.far_d, &S->far_d, &S->nfar_d);
+    /* (the names' ranking: the workers' tables merged) */
+    if (c.nm_keys) names_from_tables(S, c.nm_keys, c.nm_ns, c.nm_ev, S->threads);
     /* the lanes, in activity order: where an activity had room for more
      * (locations without an interval), the later ones move down; then
      * counted per location by the workers, each a range of activities, and
@@ -663,146 +698,4 @@ void build_lanes(Summary *S)
     S->nseg = nseg;
     free(c.cat_of_kind);
     xfree_big(scr, scratch);
-}
-
-/* the last segment of lane L starting at or before t, or -1; hint (a
- * segment index, or SIZE_MAX) makes increasing queries cheap */
-ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
-{
-    if (!L->n) return -1;
-    size_t end = (size_t)L->off + L->n;
-    if (L->t0 > t) return -1;
-    if (hint && *hint >= L->off && *hint < end && seg_time(S, *hint) <= t && (*hint + 1 == end || seg_time(S, *hint + 1) > t))
-        return (ptrdiff_t)*hint; /* the same segment as the previous query */
-    /* the bin of t, then a binary search in it */
-    size_t lo, hi;
-    lane_bin(L, L->t0, t, &lo, &hi);
-    /* largest j in [lo, hi) with T[j] <= t (T[lo] <= t) */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (seg_time(S, mid) <= t) lo = mid;
-        else hi = mid;
-    }
-    if (hint) *hint = lo;
-    return (ptrdiff_t)lo;
-}
-
-/* seg_find for the increasing times t[0..n), into k[] (SIZE_MAX before
- * the lane): 16 searches at a time, step by step together, so that their
- * cache misses overlap instead of following one another; the time index
- * of the next 16 read ahead meanwhile, and the events of the segments
- * found (the caller reads them next) */
-#define SFM_B 16
-void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k)
-{
-    if (!L->n) {
-        for (size_t i = 0; i < n; i++) k[i] = SIZE_MAX;
-        return;
-    }
-    int64_t l0 = L->t0;
-    for (size_t i = 0; i < n && i < SFM_B; i++)
-        if (t[i] >= l0) {
-            uint64_t b = (uint64_t)(t[i] - l0) >> L->shift;
-            __builtin_prefetch(&L->bins[b < L->nbins ? b : L->nbins - 1]);
-        }
-    for (size_t i0 = 0; i0 < n; i0 += SFM_B) {
-        size_t m = n - i0 < SFM_B ? n - i0 : SFM_B, lo[SFM_B], hi[SFM_B];
-        for (size_t i = i0 + SFM_B; i < n && i < i0 + 2 * SFM_B; i++)
-            if (t[i] >= l0) {
-                uint64_t b = (uint64_t)(t[i] - l0) >> L->shift;
-                __builtin_prefetch(&L->bins[b < L->nbins ? b : L->nbins - 1]);
-            }
-        for (size_t j = 0; j < m; j++) {
-            int64_t x = t[i0 + j];
-            if (l0 > x) {
-                lo[j] = SIZE_MAX, hi[j] = 0;
-                continue;
-            }
-            lane_bin(L, l0, x, &lo[j], &hi[j]);
-            __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
-        }
-        for (bool more = true; more;) {
-            more = false;
-            for (size_t j = 0; j < m; j++) {
-                if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
-                size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
-                if (seg_time(S, mid) <= t[i0 + j]) lo[j] = mid;
-                else hi[j] = mid;
-                if (hi[j] - lo[j] > 1) {
-                    __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
-                    more = true;
-                }
-            }
-        }
-        for (size_t j = 0; j < m; j++) {
-            k[i0 + j] = lo[j];
-            if (lo[j] != SIZE_MAX) __builtin_prefetch(&S->seg_ev[lo[j]]);
-        }
-    }
-}
-
-/* time of lane L in category cat over (-inf, t) */
-int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint)
-{
-    ptrdiff_t k = seg_find(S, L, t, hint);
-    if (k < 0) return 0;
-    size_t j0 = (size_t)k & ~(size_t)((1u << CP_SHIFT) - 1);
-    int64_t acc;
-    if (j0 < L->off) {
-        j0 = L->off;
-        acc = 0;
-    } else {
-        acc = S->cp[cat - 1][(size_t)k >> CP_SHIFT];
-    }
-    int64_t ti = seg_time(S, j0);
-    for (size_t i = j0; i < (size_t)k; i++) {
-        int64_t tn = seg_time(S, i + 1);
-        if (seg_cat(S, i) == (unsigned)cat) acc += tn - ti;
-        ti = tn;
-    }
-    if (seg_cat(S, (size_t)k) == (unsigned)cat) acc += t - ti;
-    return acc;
-}
-
-const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n)
-{
-    if (rk == ROWS_LOC) {
-        *n = S->loc_off[row + 1] - S->loc_off[row];
-        return S->loc_lanes + S->loc_off[row];
-    }
-    *n = S->act_off[row + 1] - S->act_off[row];
-    return S->act_lanes + S->act_off[row];
-}
-
-
-void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc)
-{
-    int64_t tail = 0; /* totals of the lanes that ended before t[k], added from k on */
-    int64_t *diff = NULL;
-    for (uint32_t q = 0; q < nl; q++) {
-        const Lane *L = &S->lanes[ls[q]];
-        if (!L->n) continue;
-        int64_t a, b;
-        lane_span(S, L, &a, &b);
-        size_t i0 = times_upper(t, nt, a), i1 = b == INT64_MAX ? nt : times_lower(t, nt, b);
-        if (i1 < i0) i1 = i0;
-        size_t hint = SIZE_MAX;
-        for (size_t i = i0; i < i1; i++) acc[i] += lane_cum(S, L, cat, t[i], &hint);
-        if (i1 < nt) {
-            int64_t tot = lane_cum(S, L, cat, b, NULL);
-            if (!tot) continue;
-            if (i1 == 0) {
-                tail += tot;
-                continue;
-            }
-            if (!diff) diff = xcalloc(nt + 1, sizeof(int64_t));
-            diff[i1] += tot;
-        }
-    }
-    int64_t run = tail;
-    for (size_t i = 0; i < nt; i++) {
-        if (diff) run += diff[i];
-        acc[i] += run;
-    }
-    free(diff);
 }

@@ -3,9 +3,13 @@
  * fit the screen, windows, labels) and the ranking of names by innermost
  * time (colours and the legend).
  *
- * Owns: Summary.name_rank, top, top_ns (built lazily).
+ * Owns: Summary.name_rank, top, top_ns: ranked from the per-key tables
+ * that build_lanes' sweep fills (names_sweep_keys), or, when a trace has
+ * too many names for them, lazily from a walk over the lanes.
  * Invariants: a row set's ids are a permutation of the base rows; groups
- * are contiguous runs of ids; name ranks do not depend on the frame.
+ * are contiguous runs of ids; name ranks do not depend on the frame, nor
+ * on which of the two made them (integer sums and minimums per key, the
+ * same segments).
  */
 #include "agg_int.h"
 
@@ -186,6 +190,87 @@ const char *event_name(const Store *s, uint32_t e)
 
 #define NAMES_WORKERS 8
 
+static bool g_names_fused = true;
+
+void agg_set_names_fused(bool on) { g_names_fused = on; }
+
+/* the keys the sweep accumulates for: all of them, unless its per-worker
+ * tables (12 bytes a key) would weigh more than 1 MiB or 1/16 byte per
+ * event (a trace whose every event has its own name: the lanes are walked
+ * again when the names are first asked for, as names_worker does) */
+size_t names_sweep_keys(const Summary *S)
+{
+    const Store *s = S->s;
+    size_t nkeys = name_nkeys(s), room = s->n / 16 > ((size_t)1 << 20) ? s->n / 16 : (size_t)1 << 20;
+    return g_names_fused && nkeys * (sizeof(int64_t) + sizeof(uint32_t)) <= room ? nkeys : 0;
+}
+
+void names_table_init(size_t nkeys, int64_t **ns, uint32_t **ev)
+{
+    *ns = xcalloc(nkeys + 1, sizeof(int64_t));
+    *ev = xmalloc((nkeys + 1) * sizeof(uint32_t));
+    memset(*ev, 0xff, (nkeys + 1) * sizeof(uint32_t));
+}
+
+/* the top names by time, then by key, from the merged tables (ns[k]:
+ * innermost time of key k; ev[k]: its smallest event, NONE32 when it has
+ * none); frees them */
+static void names_rank(Summary *S, size_t nkeys, int64_t *ns, uint32_t *ev)
+{
+    size_t top[TOP_NAMES];
+    int ntop = 0;
+    for (size_t k = 0; k < nkeys; k++) {
+        if (ev[k] == NONE32) continue;
+        /* insertion into the sorted top list */
+        int at = ntop;
+        while (at > 0 && ns[top[at - 1]] < ns[k]) at--;
+        if (at >= TOP_NAMES) continue;
+        int last = ntop < TOP_NAMES ? ntop : TOP_NAMES - 1;
+        for (int i = last; i > at; i--) top[i] = top[i - 1];
+        top[at] = k;
+        if (ntop < TOP_NAMES) ntop++;
+    }
+    S->name_rank = xmalloc(nkeys + 1);
+    memset(S->name_rank, -1, nkeys + 1);
+    S->ntop = ntop;
+    S->top = xmalloc(((size_t)ntop + 1) * sizeof(uint32_t));
+    S->top_ns = xmalloc(((size_t)ntop + 1) * sizeof(int64_t));
+    for (int i = 0; i < ntop; i++) {
+        S->name_rank[top[i]] = (int8_t)i;
+        S->top[i] = ev[top[i]];
+        S->top_ns[i] = ns[top[i]];
+    }
+    free(ns);
+    free(ev);
+    S->names_built = true;
+}
+
+/* workers' tables of nkeys keys (NULL: a worker that made none) merged
+ * into the first one's (sums and minimums: in any order the same), then
+ * ranked; frees them */
+void names_from_tables(Summary *S, size_t nkeys, int64_t **ns, uint32_t **ev, int nw)
+{
+    int w0 = 0;
+    while (w0 < nw && !ns[w0]) w0++;
+    if (w0 == nw) {
+        names_table_init(nkeys, &ns[0], &ev[0]);
+        w0 = 0;
+    }
+    for (int w = w0 + 1; w < nw; w++) {
+        if (!ns[w]) continue;
+        for (size_t k = 0; k < nkeys; k++) {
+            if (ev[w][k] == NONE32) continue;
+            if (ev[w][k] < ev[w0][k]) ev[w0][k] = ev[w][k];
+            ns[w0][k] += ns[w][k];
+        }
+        free(ns[w]);
+        free(ev[w]);
+    }
+    names_rank(S, nkeys, ns[w0], ev[w0]);
+}
+
+/* ---- the fallback: the lanes walked again ---- */
+
 typedef struct {
     Summary *S;
     size_t nkeys;
@@ -200,9 +285,9 @@ static void names_worker(void *ctx, int wk, int nw)
     NamesCtx *c = ctx;
     Summary *S = c->S;
     const Store *s = S->s;
-    int64_t *ns = c->ns[wk] = xcalloc(c->nkeys, sizeof(int64_t));
-    uint32_t *ev = c->ev[wk] = xmalloc(c->nkeys * sizeof(uint32_t));
-    memset(ev, 0xff, c->nkeys * sizeof(uint32_t));
+    names_table_init(c->nkeys, &c->ns[wk], &c->ev[wk]);
+    int64_t *ns = c->ns[wk];
+    uint32_t *ev = c->ev[wk];
     size_t li;
     while ((li = jobq_next(&c->q)) != (size_t)-1) {
         const Lane *L = &S->lanes[li];
@@ -221,56 +306,19 @@ static void names_worker(void *ctx, int wk, int nw)
     }
 }
 
+/* (built by build_lanes' sweep unless names_sweep_keys said no) */
 static void build_names(Summary *S)
 {
     if (S->names_built) return;
-    const Store *s = S->s;
     NamesCtx c;
     memset(&c, 0, sizeof c);
     c.S = S;
-    c.nkeys = name_nkeys(s);
+    c.nkeys = name_nkeys(S->s);
     int nw = S->threads < NAMES_WORKERS ? S->threads : NAMES_WORKERS;
     if (S->nseg < 200000) nw = 1;
     jobq_init(&c.q, S->nlanes);
     par_run(nw, names_worker, &c);
-    /* merge into worker 0's tables; the top names by time, then by key */
-    int64_t *ns = c.ns[0];
-    uint32_t *ev = c.ev[0];
-    for (int w = 1; w < nw; w++) {
-        for (size_t k = 0; k < c.nkeys; k++) {
-            if (c.ev[w][k] == NONE32) continue;
-            if (c.ev[w][k] < ev[k]) ev[k] = c.ev[w][k];
-            ns[k] += c.ns[w][k];
-        }
-        free(c.ns[w]);
-        free(c.ev[w]);
-    }
-    size_t top[TOP_NAMES];
-    int ntop = 0;
-    for (size_t k = 0; k < c.nkeys; k++) {
-        if (ev[k] == NONE32) continue;
-        /* insertion into the sorted top list */
-        int at = ntop;
-        while (at > 0 && ns[top[at - 1]] < ns[k]) at--;
-        if (at >= TOP_NAMES) continue;
-        int last = ntop < TOP_NAMES ? ntop : TOP_NAMES - 1;
-        for (int i = last; i > at; i--) top[i] = top[i - 1];
-        top[at] = k;
-        if (ntop < TOP_NAMES) ntop++;
-    }
-    S->name_rank = xmalloc(c.nkeys + 1);
-    memset(S->name_rank, -1, c.nkeys + 1);
-    S->ntop = ntop;
-    S->top = xmalloc(((size_t)ntop + 1) * sizeof(uint32_t));
-    S->top_ns = xmalloc(((size_t)ntop + 1) * sizeof(int64_t));
-    for (int i = 0; i < ntop; i++) {
-        S->name_rank[top[i]] = (int8_t)i;
-        S->top[i] = ev[top[i]];
-        S->top_ns[i] = ns[top[i]];
-    }
-    free(ns);
-    free(ev);
-    S->names_built = true;
+    names_from_tables(S, c.nkeys, c.ns, c.ev, nw);
 }
 
 int summary_name_rank(Summary *S, uint32_t e)

@@ -39,6 +39,7 @@ static _Atomic int g_can;
  * while other threads' xmalloc_big take pages: pages_serve) */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static PagePool *_Atomic g_served;
+static PagePool g_kept; /* pages_keep's, under g_lock */
 static atomic_size_t g_moved; /* bytes moved in this process */
 
 bool pages_can_move(void)
@@ -126,6 +127,7 @@ size_t pages_held(const PagePool *pp)
 
 void pages_trim(PagePool *pp, size_t keep)
 {
+    if (pp->keep) return;
     pthread_mutex_lock(&g_lock);
     size_t h = pages_held_nl(pp);
     /* (the first runs' pages given back first: the last ones are taken first) */
@@ -239,9 +241,9 @@ void pages_fill_served(void *p, size_t n)
 
 void pages_drop(PagePool *pp)
 {
-    /* under the lock: another thread's xmalloc_big (the interface prepares
-     * a summary's memory while the trace loads) may be filling from this
-     * pool; once the lock is ours none is, and none starts after */
+    /* under the lock: another thread's xmalloc_big may be filling from
+     * this pool (a served one); once the lock is ours none is, and none
+     * starts after */
     pthread_mutex_lock(&g_lock);
     if (atomic_load(&g_served) == pp) atomic_store(&g_served, NULL);
     for (size_t i = 0; i < pp->nrun; i++) mem_release(pp->run[i].p, pp->run[i].n);
@@ -252,3 +254,32 @@ void pages_drop(PagePool *pp)
     free(pp->blk);
     memset(pp, 0, sizeof *pp);
 }
+
+void pages_keep(PagePool *pp)
+{
+    pthread_mutex_lock(&g_lock);
+    if (atomic_load(&g_served) == pp) atomic_store(&g_served, NULL);
+    for (size_t i = 0; i < pp->nrun; i++) {
+        if (g_kept.nrun == g_kept.caprun) {
+            g_kept.caprun = g_kept.caprun ? 2 * g_kept.caprun : 16;
+            g_kept.run = xrealloc(g_kept.run, g_kept.caprun * sizeof *g_kept.run);
+        }
+        g_kept.run[g_kept.nrun++] = pp->run[i];
+    }
+    for (size_t i = 0; i < pp->nblk; i++) {
+        if (g_kept.nblk == g_kept.capblk) {
+            g_kept.capblk = g_kept.capblk ? 2 * g_kept.capblk : 16;
+            g_kept.blk = xrealloc(g_kept.blk, g_kept.capblk * sizeof *g_kept.blk);
+        }
+        g_kept.blk[g_kept.nblk++] = pp->blk[i];
+    }
+    if (g_kept.nrun) atomic_store(&g_served, &g_kept);
+    pthread_mutex_unlock(&g_lock);
+    free(pp->run);
+    free(pp->blk);
+    memset(pp, 0, sizeof *pp);
+}
+
+size_t pages_kept(void) { return pages_held(&g_kept); }
+
+void pages_kept_drop(void) { pages_drop(&g_kept); }

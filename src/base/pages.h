@@ -34,6 +34,7 @@ typedef struct {
     void **blk; /* the blocks given, freed by pages_drop */
     size_t nblk, capblk;
     size_t moved; /* bytes moved out so far (for the timing notes) */
+    bool keep;    /* pages_trim gives nothing back (see pages_keep) */
 } PagePool;
 
 /* whether pages can be moved in this process (probed once; false with
@@ -75,10 +76,20 @@ void pages_fill_served(void *p, size_t n);
 /* the bytes of whole pages the pool holds */
 size_t pages_held(const PagePool *pp);
 /* Give back pages of the pool until it holds at most keep bytes (rounded
- * up to a whole 2 MiB page). */
+ * up to a whole 2 MiB page); nothing when the pool's keep is set. */
 void pages_trim(PagePool *pp, size_t keep);
 /* Give back the pages left in the pool and free its blocks (no longer
  * served). */
 void pages_drop(PagePool *pp);
+/* Instead of pages_drop: the pages left in the pool (and its blocks) go to
+ * the process's kept pool, which is then served (as by pages_serve) until
+ * pages_kept_drop: the next big arrays of the process, on any thread, take
+ * them instead of fresh pages. pp is left empty. */
+void pages_keep(PagePool *pp);
+/* the bytes of whole pages the kept pool holds */
+size_t pages_kept(void);
+/* Give back what is left of the kept pool (as pages_drop; big_cache_trim
+ * calls it). */
+void pages_kept_drop(void);
 
 #endif

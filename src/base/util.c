@@ -336,6 +336,7 @@ void big_cache_trim(void)
         big_cache[i].p = NULL;
     }
     pthread_mutex_unlock(&big_lock);
+    pages_kept_drop();
 }
 
 void big_cache_donate(void *p, size_t n)

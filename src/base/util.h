@@ -57,7 +57,8 @@ void *xmalloc_big_small_pages(size_t n);
 void *big_alloc_fresh(size_t n);
 /* Give back a block of n bytes from xmalloc_big for reuse by a later
  * xmalloc_big in this process (memory already touched is far cheaper than
- * fresh pages); big_cache_trim() frees the blocks still held. Thread-safe. */
+ * fresh pages); big_cache_trim() frees the blocks still held and gives back
+ * the pages a store build kept (pages_keep). Thread-safe. */
 void xfree_big(void *p, size_t n);
 /* Like xfree_big, for a block of n bytes from xmalloc_big of which only the
  * first warm bytes were touched (prepared ahead for a known use: the

@@ -258,7 +258,6 @@ static void run_chunk(FileJob *fj, const LoadOpts *o, int k, bool count)
     }
     else ndjson_parse_chunk(&fj->nd, b, fj->starts[k], fj->starts[k + 1]);
     batch_parse_done(b);
-    if (o->progress && o->progress->on_parsed) b->nspans = batch_spans(b); /* (only asked for: a pass over the rows) */
     if (tl_prog) {
         prog_at(&cp, fj->starts[k + 1]);
         tl_prog = NULL;
@@ -394,7 +393,6 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         atomic_store(&pg->phase, LOAD_PH_PARSE);
     }
     uint64_t done_files = 0; /* bytes of the files before this one */
-    uint64_t parsed_spans = 0, parsed_acts = 0; /* (for LoadProgress.on_parsed) */
     for (int fi = 0; fi < npaths; fi++) {
         FileJob fj;
         char *err = NULL;
@@ -483,11 +481,6 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
                     if (__builtin_add_overflow(b->ts[r], bot, &b->ts[r])) b->ts[r] = INT64_MAX;
             }
         }
-        for (int k = 0; k < fj.nchunks; k++) {
-            parsed_spans += fj.batches[k]->nspans;
-            parsed_acts += fj.batches[k]->npairs;
-        }
-        if (pg && pg->on_parsed && fi == npaths - 1 && !cancelled(o)) pg->on_parsed(pg->ctx, parsed_spans, parsed_acts);
         pair_file(fj.batches, (size_t)fj.nchunks, nthreads);
         timing_note("  paired             %.3f s", now_sec() - tpass);
         tpass = now_sec();
@@ -695,7 +688,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         return 1;
     }
     double t1 = now_sec();
-    Store *s = all.len ? store_build(all.v, all.len, nthreads, pg ? &pg->build_past_peak : NULL) : store_empty();
+    Store *s = all.len ? store_build(all.v, all.len, nthreads, o->keep_big_blocks) : store_empty();
     rep->t_build = now_sec() - t1;
     timing_note("parse %.3f s (%d threads), build %.3f s", rep->t_parse, nthreads, rep->t_build);
     free_batches(all.v, all.len);

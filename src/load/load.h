@@ -49,16 +49,7 @@ typedef struct {
      * the loader prints anything to its report stream (rejections, a file
      * that cannot be opened): a progress line on stderr ends there */
     void (*before_report)(void *ctx);
-    /* NULL, or called on the loading thread when the last file is parsed,
-     * before its pairing and the building of the store: spans bounds the
-     * intervals of non-zero length that are not messages, acts the
-     * activities (for a caller that prepares memory meanwhile) */
-    void (*on_parsed)(void *ctx, uint64_t spans, uint64_t acts);
     void *ctx;
-    /* set by the loader once building the store has passed its peak of
-     * memory (see store_build): that caller's memory, touched from then
-     * on, does not add to the load's peak */
-    atomic_bool build_past_peak;
 } LoadProgress;
 
 /* load_traces's status when LoadProgress.cancel was set (also tnav's exit

@@ -358,8 +358,6 @@ static inline void lane_sweep_row(struct Batch *b, LaneSweep *S, int64_t ts, int
 
 typedef struct Batch {
     size_t n, cap;
-    size_t nspans; /* batch_spans, when the loader was asked for it
-                      (LoadProgress.on_parsed), else 0 */
     int64_t *ts, *dur;
     uint32_t *akey, *name;
     uint16_t *kind;
@@ -551,10 +549,6 @@ void batch_presize_pairs(Batch *b);
 /* Remove the rows with drop[row] set (columns, field buffers, pair
  * counts); the rest keep their order. Candidates are cleared. */
 void batch_compact(Batch *b, const uint8_t *drop);
-/* After parsing (before pairing): the rows that are, or may become by
- * pairing (begins), intervals of non-zero length other than messages; a
- * bound on the store's. */
-size_t batch_spans(const Batch *b);
 
 /* Local extra-field id for a name (created on first use). */
 uint32_t batch_extra_id(Batch *b, const char *name, size_t n);

@@ -3,7 +3,7 @@
  * are committed, batch_grow_rows, or reserved, batch_reserve), and once
  * they are committed: the storage of its lanes sweep (lsw_grow: blocks
  * given back whole), the rows a pass drops taken out (batch_compact),
- * their intervals counted (batch_spans), a packed field unpacked
+ * a packed field unpacked
  * (fb_unpack), and freeing. See
  * batch.h for what a batch owns and its invariants; batch.c turns records
  * into its rows.
@@ -225,10 +225,3 @@ void batch_compact(Batch *b, const uint8_t *drop)
     free(nidx);
 }
 
-size_t batch_spans(const Batch *b)
-{
-    size_t n = 0;
-    for (size_t r = 0; r < b->n; r++) n += (b->dur[r] > 0) & (b->kind[r] != K_MSG);
-    for (size_t i = 0; i < b->cands.len; i++) n += b->cands.v[i].role == PR_BEGIN;
-    return n;
-}

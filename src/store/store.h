@@ -186,11 +186,14 @@ typedef struct Store {
     double t_build;
 } Store;
 
-/* Build a store from parsed batches (consumed and freed). past_peak: NULL,
- * or set once the build has made its columns, the step at which it holds
- * the most memory (for another thread that waits to touch memory of its
- * own until then). */
-Store *store_build(Batch **batches, size_t nbatches, int threads, atomic_bool *past_peak);
+/* Build a store from parsed batches (consumed and freed). keep_pages: the
+ * touched pages the build no longer needs are not given back to the
+ * system on the way, and what is left of them at the end is kept for the
+ * process's next big arrays (pages_keep), until taken or dropped
+ * (big_cache_trim): fewer fresh pages for the build's last steps and the
+ * caller's next arrays (the interface's first summary), for a higher peak
+ * in the build's last steps. */
+Store *store_build(Batch **batches, size_t nbatches, int threads, bool keep_pages);
 Store *store_empty(void);
 void store_free(Store *s);
 

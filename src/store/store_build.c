@@ -349,7 +349,7 @@ static bool in_list(const char *list, const char *t, size_t n)
     return false;
 }
 
-Store *store_build(Batch **bs, size_t nb, int threads, atomic_bool *past_peak)
+Store *store_build(Batch **bs, size_t nb, int threads, bool keep_pages)
 {
     double t0 = now_sec();
     phase(NULL);
@@ -637,6 +637,7 @@ Store *store_build(Batch **bs, size_t nb, int threads, atomic_bool *past_peak)
      * those columns are fresh memory */
     B->move = pages_can_move();
     pages_init(&B->pool);
+    B->pool.keep = keep_pages;
     for (int pass = PLACE_DEST; pass <= PLACE_TS; pass++) {
         size_t bytes = pass == PLACE_TS ? sizeof(int64_t) : pass == PLACE_NAME ? sizeof(uint32_t) : sizeof(uint16_t);
         void *col = NULL;
@@ -714,7 +715,6 @@ Store *store_build(Batch **bs, size_t nb, int threads, atomic_bool *past_peak)
      * nothing through those steps would raise the peak */
     pages_trim(&B->pool, n * sizeof(uint32_t) + atomic_load(&B->ncomm) * 60);
     phase("columns");
-    if (past_peak) atomic_store(past_peak, true);
 
     /* 7. activities, 8. messages, 9. sync groups */
     /* messages need no activities: they are matched while the activities
@@ -726,7 +726,8 @@ Store *store_build(Batch **bs, size_t nb, int threads, atomic_bool *past_peak)
         tail_worker(B, 1, 2);
     }
     if (B->move) timing_note("  pages moved %zu MiB, %zu MiB left", B->pool.moved >> 20, pages_held(&B->pool) >> 20);
-    pages_drop(&B->pool);
+    if (keep_pages) pages_keep(&B->pool);
+    else pages_drop(&B->pool);
     phase("activities, messages, groups");
 
     if (n) {

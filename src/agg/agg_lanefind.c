@@ -1,0 +1,157 @@
+/*
+ * agg_lanefind.c — lookups in the lanes (agg_lanes.c builds them): the
+ * segment of a lane at a time (one, or many increasing times at once),
+ * a lane's time in a category before a time (one lane, or a row's lanes
+ * at increasing times), a row's lanes.
+ *
+ * Owns: nothing (reads Summary.lanes, seg_*, cp, the loc/act -> lane maps).
+ * Invariants: the answers are those of a walk over the lane's segments
+ * (seg_time, seg_cat): the time index and the checkpoints only shorten
+ * it; hints never change an answer.
+ */
+#include "agg_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* the last segment of lane L starting at or before t, or -1; hint (a
+ * segment index, or SIZE_MAX) makes increasing queries cheap */
+ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
+{
+    if (!L->n) return -1;
+    size_t end = (size_t)L->off + L->n;
+    if (L->t0 > t) return -1;
+    if (hint && *hint >= L->off && *hint < end && seg_time(S, *hint) <= t && (*hint + 1 == end || seg_time(S, *hint + 1) > t))
+        return (ptrdiff_t)*hint; /* the same segment as the previous query */
+    /* the bin of t, then a binary search in it */
+    size_t lo, hi;
+    lane_bin(L, L->t0, t, &lo, &hi);
+    /* largest j in [lo, hi) with T[j] <= t (T[lo] <= t) */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (seg_time(S, mid) <= t) lo = mid;
+        else hi = mid;
+    }
+    if (hint) *hint = lo;
+    return (ptrdiff_t)lo;
+}
+
+/* seg_find for the increasing times t[0..n), into k[] (SIZE_MAX before
+ * the lane): 16 searches at a time, step by step together, so that their
+ * cache misses overlap instead of following one another; the time index
+ * of the next 16 read ahead meanwhile, and the events of the segments
+ * found (the caller reads them next) */
+#define SFM_B 16
+void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k)
+{
+    if (!L->n) {
+        for (size_t i = 0; i < n; i++) k[i] = SIZE_MAX;
+        return;
+    }
+    int64_t l0 = L->t0;
+    for (size_t i = 0; i < n && i < SFM_B; i++)
+        if (t[i] >= l0) {
+            uint64_t b = (uint64_t)(t[i] - l0) >> L->shift;
+            __builtin_prefetch(&L->bins[b < L->nbins ? b : L->nbins - 1]);
+        }
+    for (size_t i0 = 0; i0 < n; i0 += SFM_B) {
+        size_t m = n - i0 < SFM_B ? n - i0 : SFM_B, lo[SFM_B], hi[SFM_B];
+        for (size_t i = i0 + SFM_B; i < n && i < i0 + 2 * SFM_B; i++)
+            if (t[i] >= l0) {
+                uint64_t b = (uint64_t)(t[i] - l0) >> L->shift;
+                __builtin_prefetch(&L->bins[b < L->nbins ? b : L->nbins - 1]);
+            }
+        for (size_t j = 0; j < m; j++) {
+            int64_t x = t[i0 + j];
+            if (l0 > x) {
+                lo[j] = SIZE_MAX, hi[j] = 0;
+                continue;
+            }
+            lane_bin(L, l0, x, &lo[j], &hi[j]);
+            __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
+        }
+        for (bool more = true; more;) {
+            more = false;
+            for (size_t j = 0; j < m; j++) {
+                if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
+                size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
+                if (seg_time(S, mid) <= t[i0 + j]) lo[j] = mid;
+                else hi[j] = mid;
+                if (hi[j] - lo[j] > 1) {
+                    __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
+                    more = true;
+                }
+            }
+        }
+        for (size_t j = 0; j < m; j++) {
+            k[i0 + j] = lo[j];
+            if (lo[j] != SIZE_MAX) __builtin_prefetch(&S->seg_ev[lo[j]]);
+        }
+    }
+}
+
+/* time of lane L in category cat over (-inf, t) */
+int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint)
+{
+    ptrdiff_t k = seg_find(S, L, t, hint);
+    if (k < 0) return 0;
+    size_t j0 = (size_t)k & ~(size_t)((1u << CP_SHIFT) - 1);
+    int64_t acc;
+    if (j0 < L->off) {
+        j0 = L->off;
+        acc = 0;
+    } else {
+        acc = S->cp[cat - 1][(size_t)k >> CP_SHIFT];
+    }
+    int64_t ti = seg_time(S, j0);
+    for (size_t i = j0; i < (size_t)k; i++) {
+        int64_t tn = seg_time(S, i + 1);
+        if (seg_cat(S, i) == (unsigned)cat) acc += tn - ti;
+        ti = tn;
+    }
+    if (seg_cat(S, (size_t)k) == (unsigned)cat) acc += t - ti;
+    return acc;
+}
+
+const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n)
+{
+    if (rk == ROWS_LOC) {
+        *n = S->loc_off[row + 1] - S->loc_off[row];
+        return S->loc_lanes + S->loc_off[row];
+    }
+    *n = S->act_off[row + 1] - S->act_off[row];
+    return S->act_lanes + S->act_off[row];
+}
+
+
+void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const int64_t *t, size_t nt, int64_t *acc)
+{
+    int64_t tail = 0; /* totals of the lanes that ended before t[k], added from k on */
+    int64_t *diff = NULL;
+    for (uint32_t q = 0; q < nl; q++) {
+        const Lane *L = &S->lanes[ls[q]];
+        if (!L->n) continue;
+        int64_t a, b;
+        lane_span(S, L, &a, &b);
+        size_t i0 = times_upper(t, nt, a), i1 = b == INT64_MAX ? nt : times_lower(t, nt, b);
+        if (i1 < i0) i1 = i0;
+        size_t hint = SIZE_MAX;
+        for (size_t i = i0; i < i1; i++) acc[i] += lane_cum(S, L, cat, t[i], &hint);
+        if (i1 < nt) {
+            int64_t tot = lane_cum(S, L, cat, b, NULL);
+            if (!tot) continue;
+            if (i1 == 0) {
+                tail += tot;
+                continue;
+            }
+            if (!diff) diff = xcalloc(nt + 1, sizeof(int64_t));
+            diff[i1] += tot;
+        }
+    }
+    int64_t run = tail;
+    for (size_t i = 0; i < nt; i++) {
+        if (diff) run += diff[i];
+        acc[i] += run;
+    }
+    free(diff);
+}
