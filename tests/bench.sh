@@ -311,47 +311,26 @@ for shape in $BENCH_SHAPES; do
 
     # the interface opening the trace: the load on its thread, then the
     # first frame, against the headless load (`tnav stats --bench`): RUNS
-    # rounds of two headless loads then two opens of the interface, so that
-    # both meet the same spells of the machine; the figure is the best
-    # first frame of the second opens over the best of the second headless
-    # loads: each measured run comes right after a run of the same command.
-    # On this VM the memory a process frees stays quick to touch for about
-    # two seconds, then the host takes it back (free page reporting), and a
-    # new process touches first what the last one freed. The interface
-    # needs about 150 MB more than a headless load frees, so right after one
-    # its summary lands on memory the host took back (0.1-0.2 s more at
-    # 10M), while a headless load after either is on memory just freed.
-    # The opens right after a headless load are shown too (their best
-    # first frame and its ratio), and the best first frame against its own
-    # load; a pair's own ratio would flatter whichever of the two ran
-    # after a pause.
-    lt() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a < b)}'; }
+    # of each, alternated so that both meet the same spells of the machine;
+    # the interface's best first frame over the best headless load (a pair's
+    # own ratio would flatter whichever of the two ran after a pause, on
+    # memory the VM had taken back); the interface's best first frame
+    # against its own load is shown too
     best=""
     hbest=""
-    xbest=""
     i=0
     while [ $i -lt "$RUNS" ]; do
-        for k in 1 2; do
-            hr=$("$TNAV" stats --bench "$f") || exit 1
-            h=$(field "$hr" total_s)
-            if [ $k = 2 ] && { [ -z "$hbest" ] || lt "$h" "$hbest"; }; then hbest=$h; fi
-        done
-        for k in 1 2; do
-            o=$(XDG_STATE_HOME="$BENCH_DIR/state" "$TNAV" tui --bench-size 208x66 --bench-open "$f") || exit 1
-            ff=$(field "$o" first_frame_s)
-            if [ $k = 1 ]; then
-                if [ -z "$xbest" ] || lt "$ff" "$xbest"; then xbest=$ff; fi
-            elif [ -z "$best" ] || lt "$ff" "$(field "$best" first_frame_s)"; then
-                best=$o
-            fi
-        done
+        hr=$("$TNAV" stats --bench "$f") || exit 1
+        h=$(field "$hr" total_s)
+        if [ -z "$hbest" ] || awk -v a="$h" -v b="$hbest" 'BEGIN {exit !(a < b)}'; then hbest=$h; fi
+        o=$(XDG_STATE_HOME="$BENCH_DIR/state" "$TNAV" tui --bench-size 208x66 --bench-open "$f") || exit 1
+        if [ -z "$best" ] || awk -v a="$(field "$o" first_frame_s)" -v b="$(field "$best" first_frame_s)" 'BEGIN {exit !(a < b)}'; then best=$o; fi
         i=$((i + 1))
     done
     vh=$(awk -v a="$(field "$best" first_frame_s)" -v b="$hbest" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')
-    vx=$(awk -v a="$xbest" -v b="$hbest" 'BEGIN {printf "%.3f", (b > 0 ? a / b : 0)}')
-    printf '%-5s tui open %s events: headless load %s s (best of %s); the interface: load %s s, first frame at %s s (%sx the headless load, %sx its own load), full frame at %s s, peak %s B/event; right after a headless load: first frame at %s s (%sx)\n' \
+    printf '%-5s tui open %s events: headless load %s s (best of %s); the interface: load %s s, first frame at %s s (%sx the headless load, %sx its own load), full frame at %s s, peak %s B/event\n' \
         "$shape" "$(field "$best" events)" "$hbest" "$RUNS" "$(field "$best" load_s)" "$(field "$best" first_frame_s)" \
-        "$vh" "$(field "$best" ratio)" "$(field "$best" full_frame_s)" "$(field "$best" peak_rss_per_event)" "$xbest" "$vx"
+        "$vh" "$(field "$best" ratio)" "$(field "$best" full_frame_s)" "$(field "$best" peak_rss_per_event)"
     rec "$shape" open_ratio "$vh"
 
     # the interface: keypress-to-frame latency, driven by a key script (a
