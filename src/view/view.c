@@ -1,6 +1,8 @@
 /*
- * view.c — the views (density, gantt, comm, matrix, line, bars) and what
- * they share (layout, time axis, legend, status line); see view.h.
+ * view.c — the rows x time views (density, comm, imbalance), the table of
+ * every view, and what the views share (layout, labels, time axis, the
+ * ramp's shading and legend, numbers, status line); see view.h. The Gantt
+ * is gantt.c's, the matrix and the profile charts charts.c's.
  *
  * Layout of the time-based views (h lines):
  *   0 .. h-5   rows: a label column, a rule, then one cell per time slice
@@ -64,7 +66,7 @@ static void fmt_num(char *buf, size_t sz, double v)
 }
 
 /* a value in the metric's unit, for legends and bars */
-static void fmt_value(char *buf, size_t sz, Metric m, double v)
+void view_fmt_value(char *buf, size_t sz, Metric m, double v)
 {
     if (v != v) {
         snprintf(buf, sz, "-");
@@ -83,7 +85,7 @@ static void fmt_value(char *buf, size_t sz, Metric m, double v)
 }
 
 /* exact numbers for TSV: integers as integers, else 10 significant digits */
-static void tsv_num(FILE *f, double v)
+void view_tsv_num(FILE *f, double v)
 {
     if (v != v) return;
     if (v > DBL_MAX) v = DBL_MAX; /* (a sum that overflowed: never "inf") */
@@ -205,7 +207,7 @@ int view_row_lines(const ViewCtx *ctx, const char *view)
 }
 
 /* the label column from the rows' labels; the cells take the rest */
-static char **layout_labels(ViewCtx *ctx, const RowSet *rs, Layout *L)
+char **view_layout_labels(ViewCtx *ctx, const RowSet *rs, Layout *L)
 {
     char **lab = xcalloc((size_t)rs->ng + 1, sizeof(char *));
     int maxw = 0;
@@ -231,7 +233,7 @@ static char **layout_labels(ViewCtx *ctx, const RowSet *rs, Layout *L)
     return lab;
 }
 
-static void free_labels(char **lab, uint32_t n)
+void view_free_labels(char **lab, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) free(lab[i]);
     free(lab);
@@ -261,7 +263,7 @@ void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, bool legend2, RowsFrame
     }
     uint32_t off = all_rows ? 0 : ctx->row_off, cnt = all_rows ? f->all.ng : (uint32_t)f->L.nlines;
     rowset_window(&f->all, off, cnt, &f->rs);
-    f->lab = layout_labels(ctx, &f->rs, &f->L);
+    f->lab = view_layout_labels(ctx, &f->rs, &f->L);
     grid_init(&f->g, ctx->t0, ctx->t1, f->L.ncell);
     ctx->out_x0 = f->L.x0;
     ctx->out_ncell = f->L.ncell;
@@ -272,7 +274,7 @@ void rows_frame(ViewCtx *ctx, RowKind rk, bool all_rows, bool legend2, RowsFrame
 void rows_frame_free(RowsFrame *f)
 {
     grid_free(&f->g);
-    free_labels(f->lab, f->rs.ng);
+    view_free_labels(f->lab, f->rs.ng);
     rowset_free(&f->all);
 }
 
@@ -318,7 +320,7 @@ void tsv_label(FILE *f, const char *s)
 
 /* ---- shading ------------------------------------------------------------------------------ */
 
-static void shade(double v, double scale, uint32_t *glyph, uint8_t *role)
+void view_shade(double v, double scale, uint32_t *glyph, uint8_t *role)
 {
     if (v != v || v <= 0 || scale <= 0) {
         *glyph = ' ';
@@ -331,7 +333,7 @@ static void shade(double v, double scale, uint32_t *glyph, uint8_t *role)
     *role = (uint8_t)(ROLE_RAMP0 + q - 1);
 }
 
-static double frame_scale(const ViewCtx *ctx, const double *v, size_t n)
+double view_frame_scale(const ViewCtx *ctx, const double *v, size_t n)
 {
     if (ctx->scale > 0) return ctx->scale;
     double m = 0;
@@ -352,13 +354,13 @@ static const char *metric_unit(Metric m)
     }
 }
 
-/* "<glyph> <= value" for each shade, then what the values are */
-static void draw_ramp_legend(Canvas *c, int y, Metric m, double scale, const char *what)
+/* "<glyph> <= value" for each view_shade, then what the values are */
+void view_ramp_legend(Canvas *c, int y, Metric m, double scale, const char *what)
 {
     int x = 0;
     for (int k = 1; k <= 4; k++) {
         char v[48], item[80];
-        fmt_value(v, sizeof v, m, scale / 4 * k /* (exact; scale * k would overflow near DBL_MAX) */);
+        view_fmt_value(v, sizeof v, m, scale / 4 * k /* (exact; scale * k would overflow near DBL_MAX) */);
         uint8_t role = (uint8_t)(ROLE_RAMP0 + (k * ROLE_RAMP_N) / 4 - 1);
         canvas_put(c, x, y, RAMP_GLYPH[k], role, 0, 0);
         snprintf(item, sizeof item, " \xe2\x89\xa4%s  ", v);
@@ -370,7 +372,7 @@ static void draw_ramp_legend(Canvas *c, int y, Metric m, double scale, const cha
 
 /* ---- density and the communication monitor -------------------------------------------------- */
 
-static MetricSpec view_metric(const ViewCtx *ctx, Metric dflt)
+MetricSpec view_metric_spec(const ViewCtx *ctx, Metric dflt)
 {
     if (ctx->metric_set) return ctx->metric;
     MetricSpec m = {dflt, false, NULL};
@@ -380,7 +382,7 @@ static MetricSpec view_metric(const ViewCtx *ctx, Metric dflt)
 static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric dflt, const char *vname, char *err,
                          size_t errsz)
 {
-    MetricSpec m = view_metric(ctx, dflt);
+    MetricSpec m = view_metric_spec(ctx, dflt);
     if (rk == ROWS_PAIR && (m.m != M_BYTES && m.m != M_EVENTS)) {
         snprintf(err, errsz, "the comm view shows bytes or events (messages), not %s", METRIC_NAMES[m.m]);
         return false;
@@ -401,19 +403,19 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
             tsv_label(tsv, lab[r]);
             for (int i = 0; i < g.ncell; i++) {
                 putc('\t', tsv);
-                tsv_num(tsv, v[(size_t)r * (size_t)g.ncell + (size_t)i]);
+                view_tsv_num(tsv, v[(size_t)r * (size_t)g.ncell + (size_t)i]);
             }
             putc('\n', tsv);
         }
     }
     if (c) {
-        double scale = frame_scale(ctx, v, nv);
+        double scale = view_frame_scale(ctx, v, nv);
         draw_labels(c, lab, &rs, &L);
         for (uint32_t r = 0; r < rs.ng && (int)r < L.nlines; r++)
             for (int i = 0; i < g.ncell; i++) {
                 uint32_t gl;
                 uint8_t role;
-                shade(v[(size_t)r * (size_t)g.ncell + (size_t)i], scale, &gl, &role);
+                view_shade(v[(size_t)r * (size_t)g.ncell + (size_t)i], scale, &gl, &role);
                 canvas_put(c, L.x0 + i, (int)r, gl, role, 0, 0);
             }
         draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
@@ -444,7 +446,7 @@ static bool density_like(ViewCtx *ctx, Canvas *c, FILE *tsv, RowKind rk, Metric 
             else
                 snprintf(what, sizeof what, "%s%s%s", unit, ctx->reducer == RED_SUM ? "" : ", ",
                          ctx->reducer == RED_SUM ? "" : REDUCER_NAMES[ctx->reducer]);
-            draw_ramp_legend(c, L.y_legend, m.m, scale, what);
+            view_ramp_legend(c, L.y_legend, m.m, scale, what);
         }
         draw_axis(c, &g, L.x0, L.y_axis, ctx->s->t_min);
         char what[200];
@@ -468,359 +470,6 @@ static bool run_comm(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz
     return density_like(ctx, c, tsv, ROWS_PAIR, summary_msgs_sized(ctx->S) ? M_BYTES : M_EVENTS, "comm", err, errsz);
 }
 
-/* ---- the communication matrix ------------------------------------------------------------------- */
-
-static bool run_matrix(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
-{
-    Summary *S = ctx->S;
-    const Store *s = ctx->s;
-    uint32_t n = s->nloc;
-    /* fit: rows into the lines, columns into the width (3 columns at least) */
-    int nlines = ctx->h - 5 > 1 ? ctx->h - 5 : 1;
-    uint32_t rg = n > (uint32_t)nlines ? (n + (uint32_t)nlines - 1) / (uint32_t)nlines : 1;
-    int lw = 1;
-    for (uint32_t l = 0; l < n; l++) {
-        int w = text_width(loc_label(s, l));
-        if (w > lw) lw = w;
-    }
-    if (rg > 1) lw = lw * 2 + 2;
-    if (lw < 5) lw = 5; /* "total" */
-    if (lw > 16) lw = 16;
-    const int totw = 10;
-    int avail = ctx->w - lw - 1 - totw - 1;
-    if (avail < 3) avail = 3;
-    uint32_t cg = n > (uint32_t)avail / 3 ? (n + (uint32_t)avail / 3 - 1) / ((uint32_t)avail / 3 > 0 ? (uint32_t)avail / 3 : 1) : 1;
-    if (cg < rg) cg = rg; /* the same grouping both ways keeps the diagonal */
-    if (rg < cg) rg = cg;
-    uint32_t nr = (n + rg - 1) / rg, ncg = (n + cg - 1) / cg;
-    int cw = ncg ? avail / (int)ncg : 1;
-    if (cw > 10) cw = 10;
-    if (cw < 1) cw = 1;
-    /* values per group cell, from the location pairs that have messages
-     * (never n * n: 20,000 locations would be 3.2 GB) */
-    size_t nv = (size_t)nr * ncg;
-    double *vb = xcalloc(nv + 1, sizeof(double)), *vc = xcalloc(nv + 1, sizeof(double));
-    summary_matrix(S, ctx->t0, ctx->t1, rg, cg, vb, vc);
-    double *val = xmalloc((nv + 1) * sizeof(double));
-    for (size_t i = 0; i < nv; i++)
-        val[i] = ctx->mx == MX_BYTES ? vb[i] : ctx->mx == MX_COUNT ? vc[i] : (vc[i] > 0 ? vb[i] / vc[i] : NAN);
-    /* totals */
-    double *rt = xcalloc((size_t)nr + 1, sizeof(double)), *ct = xcalloc((size_t)ncg + 1, sizeof(double));
-    double *rtc = xcalloc((size_t)nr + 1, sizeof(double)), *ctc = xcalloc((size_t)ncg + 1, sizeof(double));
-    double all = 0, allc = 0;
-    for (uint32_t r = 0; r < nr; r++)
-        for (uint32_t q = 0; q < ncg; q++) {
-            rt[r] += vb[(size_t)r * ncg + q];
-            rtc[r] += vc[(size_t)r * ncg + q];
-            ct[q] += vb[(size_t)r * ncg + q];
-            ctc[q] += vc[(size_t)r * ncg + q];
-        }
-    for (uint32_t r = 0; r < nr; r++) all += rt[r], allc += rtc[r];
-#define MXV(b, k) (ctx->mx == MX_BYTES ? (b) : ctx->mx == MX_COUNT ? (k) : ((k) > 0 ? (b) / (k) : NAN))
-    char la[128], lb[128], lab[300];
-#define GROUP_LABEL(buf, sz, g, gs)                                                                   \
-    do {                                                                                              \
-        uint32_t f_ = (g) * (gs), l_ = f_ + (gs) - 1 < n ? f_ + (gs) - 1 : n - 1;                     \
-        snprintf(la, sizeof la, "%s", loc_label(s, f_));                                              \
-        snprintf(lb, sizeof lb, "%s", loc_label(s, l_));                                              \
-        if (f_ == l_) snprintf(buf, sz, "%s", la);                                                    \
-        else snprintf(buf, sz, "%s..%s", la, lb);                                                     \
-    } while (0)
-    if (tsv) {
-        fputs("row", tsv);
-        for (uint32_t q = 0; q < ncg; q++) {
-            GROUP_LABEL(lab, sizeof lab, q, cg);
-            putc('\t', tsv);
-            tsv_label(tsv, lab);
-        }
-        fputs("\ttotal\n", tsv);
-        for (uint32_t r = 0; r < nr; r++) {
-            GROUP_LABEL(lab, sizeof lab, r, rg);
-            tsv_label(tsv, lab);
-            for (uint32_t q = 0; q < ncg; q++) {
-                putc('\t', tsv);
-                tsv_num(tsv, val[(size_t)r * ncg + q]);
-            }
-            putc('\t', tsv);
-            tsv_num(tsv, MXV(rt[r], rtc[r]));
-            putc('\n', tsv);
-        }
-        fputs("total", tsv);
-        for (uint32_t q = 0; q < ncg; q++) {
-            putc('\t', tsv);
-            tsv_num(tsv, MXV(ct[q], ctc[q]));
-        }
-        putc('\t', tsv);
-        tsv_num(tsv, MXV(all, allc));
-        putc('\n', tsv);
-    }
-    if (c) {
-        double scale = frame_scale(ctx, val, nv);
-        int x0 = lw + 1;
-        /* header: destination labels */
-        const char *corner = c->ascii ? "src\\dst" : "src\xe2\x86\x93" "dst\xe2\x86\x92";
-        if (text_width(corner) <= lw) canvas_text(c, 0, 0, corner, lw, ROLE_DIM, 0);
-        for (uint32_t q = 0; q < ncg; q++) {
-            GROUP_LABEL(lab, sizeof lab, q, cg);
-            canvas_text(c, x0 + (int)q * cw, 0, lab, cw > 1 ? cw - 1 : 1, ROLE_LABEL, 0);
-        }
-        int xt = x0 + (int)ncg * cw + 1;
-        canvas_text_right(c, xt + totw, 0, "total", totw, ROLE_LABEL, ATTR_BOLD);
-        Metric fm = ctx->mx == MX_COUNT ? M_EVENTS : M_BYTES;
-        uint32_t shown = nr < (uint32_t)(ctx->h - 4) ? nr : (uint32_t)(ctx->h - 4 > 0 ? ctx->h - 4 : 0);
-        for (uint32_t r = 0; r < shown; r++) {
-            int y = 1 + (int)r;
-            GROUP_LABEL(lab, sizeof lab, r, rg);
-            canvas_text(c, 0, y, lab, lw, ROLE_LABEL, 0);
-            canvas_put(c, lw, y, G_VLINE, ROLE_AXIS, 0, 0);
-            for (uint32_t q = 0; q < ncg; q++) {
-                uint32_t gl;
-                uint8_t role;
-                shade(val[(size_t)r * ncg + q], scale, &gl, &role);
-                for (int k = 0; k < (cw > 1 ? cw - 1 : 1); k++) canvas_put(c, x0 + (int)q * cw + k, y, gl, role, 0, 0);
-            }
-            char num[48];
-            fmt_value(num, sizeof num, fm, MXV(rt[r], rtc[r]));
-            canvas_put(c, xt - 1, y, G_VLINE, ROLE_AXIS, 0, 0);
-            canvas_text_right(c, xt + totw, y, num, totw, ROLE_DEFAULT, 0);
-        }
-        int yt = 1 + (int)shown;
-        if (yt < ctx->h - 2) {
-            canvas_text(c, 0, yt, "total", lw, ROLE_LABEL, ATTR_BOLD);
-            canvas_put(c, lw, yt, G_VLINE, ROLE_AXIS, 0, 0);
-            for (uint32_t q = 0; q < ncg; q++) {
-                uint32_t gl;
-                uint8_t role;
-                double tv = MXV(ct[q], ctc[q]);
-                shade(tv, frame_scale(ctx, &tv, 1) > 0 ? (ctx->scale > 0 ? ctx->scale : tv) : 0, &gl, &role);
-                char num[48];
-                fmt_value(num, sizeof num, fm, tv);
-                if (text_width(num) <= cw - 1) canvas_text(c, x0 + (int)q * cw, yt, num, cw - 1, ROLE_DEFAULT, 0);
-                else canvas_put(c, x0 + (int)q * cw, yt, tv > 0 ? 0x2022 : ' ', ROLE_DIM, 0, 0);
-            }
-            char num[48];
-            fmt_value(num, sizeof num, fm, MXV(all, allc));
-            canvas_put(c, xt - 1, yt, G_VLINE, ROLE_AXIS, 0, 0);
-            canvas_text_right(c, xt + totw, yt, num, totw, ROLE_DEFAULT, ATTR_BOLD);
-        }
-        const char *what = ctx->mx == MX_BYTES ? "bytes sent" : ctx->mx == MX_COUNT ? "messages" : "mean message size";
-        char w2[200];
-        if (rg > 1) snprintf(w2, sizeof w2, "%s, %u locations per row and column", what, rg);
-        else snprintf(w2, sizeof w2, "%s", what);
-        draw_ramp_legend(c, ctx->h - 2, ctx->mx == MX_COUNT ? M_EVENTS : M_BYTES, scale, w2);
-        if (!ctx->no_status) draw_status(c, ctx, "matrix", what, ctx->t0, ctx->t1);
-    }
-#undef GROUP_LABEL
-#undef MXV
-    free(vb);
-    free(vc);
-    free(val);
-    free(rt);
-    free(ct);
-    free(rtc);
-    free(ctc);
-    (void)err;
-    (void)errsz;
-    return true;
-}
-
-/* ---- profile charts ----------------------------------------------------------------------------- */
-
-/* the rows of a chart: one base row by its label, or all rows as one */
-static bool chart_rows(ViewCtx *ctx, RowSet *rs, char *title, size_t tsz, char *err, size_t errsz)
-{
-    rowset_init(rs, ctx->S, ctx->rows, false);
-    if (ctx->chart_ids) {
-        /* the interface's row under the cursor: its members, combined */
-        uint32_t n = ctx->chart_nids < rs->n ? ctx->chart_nids : rs->n;
-        memcpy(rs->ids, ctx->chart_ids, (size_t)n * sizeof *rs->ids);
-        rs->n = n;
-        rs->gsize = n ? n : 1;
-        rs->ng = n ? 1 : 0;
-        snprintf(title, tsz, "%s", ctx->chart_title ? ctx->chart_title : "");
-        return true;
-    }
-    if (!ctx->row_sel) {
-        rs->gsize = rs->n ? rs->n : 1;
-        rs->ng = rs->n ? 1 : 0;
-        snprintf(title, tsz, "all %s (%s)", ctx->rows == ROWS_LOC ? "locations" : "activities", REDUCER_NAMES[ctx->reducer]);
-        return true;
-    }
-    for (uint32_t i = 0; i < rs->n; i++) {
-        char b[300];
-        row_label(ctx->S, ctx->rows, i, b, sizeof b);
-        if (!strcmp(b, ctx->row_sel)) {
-            rs->ids[0] = i;
-            rs->n = 1;
-            rs->gsize = 1;
-            rs->ng = 1;
-            snprintf(title, tsz, "%s", b);
-            return true;
-        }
-    }
-    snprintf(err, errsz, "--row: no %s is labelled '%s'", ctx->rows == ROWS_LOC ? "location" : "activity", ctx->row_sel);
-    rowset_free(rs);
-    return false;
-}
-
-static bool run_line(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
-{
-    MetricSpec m = view_metric(ctx, M_BUSY);
-    if (!summary_prepare(ctx->S, &m, ctx->rows, err, errsz)) return false;
-    RowSet rs;
-    char title[320];
-    if (!chart_rows(ctx, &rs, title, sizeof title, err, errsz)) return false;
-    /* y labels (the caller's label column: the cells then line up with its
-     * rows view's); without a status line, its line is the chart's */
-    const int yw = ctx->label_w > 0 ? ctx->label_w : 9, hh = ctx->h + (ctx->no_status ? 1 : 0);
-    int pw = ctx->w - yw - 1, ph = hh - 4;
-    if (pw < 1) pw = 1;
-    if (ph < 1) ph = 1;
-    TimeGrid g;
-    grid_init(&g, ctx->t0, ctx->t1, 2 * pw);
-    double *v = xmalloc(((size_t)g.ncell + 1) * sizeof(double));
-    if (rs.ng) agg_frame(ctx->S, &m, ctx->reducer, &rs, &g, ctx->subbins, v);
-    else
-        for (int i = 0; i < g.ncell; i++) v[i] = NAN;
-    if (tsv) {
-        tsv_header(tsv, &g);
-        tsv_label(tsv, title);
-        for (int i = 0; i < g.ncell; i++) {
-            putc('\t', tsv);
-            tsv_num(tsv, v[i]);
-        }
-        putc('\n', tsv);
-    }
-    if (c) {
-        double scale = frame_scale(ctx, v, (size_t)g.ncell);
-        int x0 = yw + 1;
-        for (int y = 0; y < ph; y++) canvas_put(c, yw, y, G_VLINE, ROLE_AXIS, 0, 0);
-        char num[48];
-        fmt_value(num, sizeof num, m.m, scale);
-        canvas_text_right(c, yw, 0, num, yw, ROLE_AXIS, 0);
-        fmt_value(num, sizeof num, m.m, scale / 2);
-        if (ph > 4) canvas_text_right(c, yw, ph / 2, num, yw, ROLE_AXIS, 0);
-        canvas_text_right(c, yw, ph - 1, "0", yw, ROLE_AXIS, 0);
-        /* braille: 2 x 4 dots per cell; each sample a column of dots
-         * joined to the previous one */
-        static const uint8_t BIT[2][4] = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
-        uint8_t *dots = xcalloc((size_t)pw * (size_t)ph + 1, 1);
-        int levels = 4 * ph, prev = -1;
-        for (int x = 0; x < g.ncell; x++) {
-            if (v[x] != v[x]) {
-                prev = -1;
-                continue;
-            }
-            int lv = scale > 0 ? dbl_to_int(v[x] / scale * (levels - 1), 0, levels - 1) : 0;
-            int lo = lv, hi = lv;
-            if (prev >= 0) {
-                if (prev < lo) lo = prev + 1 <= lv ? prev + 1 : lv;
-                if (prev > hi) hi = prev - 1 >= lv ? prev - 1 : lv;
-            }
-            for (int l = lo; l <= hi; l++) {
-                int row = levels - 1 - l; /* dot row from the top */
-                int cy = row / 4, dy = row % 4, cx = x / 2, dx = x % 2;
-                dots[(size_t)cy * (size_t)pw + (size_t)cx] |= BIT[dx][dy];
-            }
-            prev = lv;
-        }
-        for (int y = 0; y < ph; y++)
-            for (int x = 0; x < pw; x++) {
-                uint8_t d = dots[(size_t)y * (size_t)pw + (size_t)x];
-                if (d) canvas_put(c, x0 + x, y, 0x2800u + d, ROLE_RAMP0 + 5, 0, 0);
-            }
-        free(dots);
-        TimeGrid ag;
-        grid_init(&ag, ctx->t0, ctx->t1, pw);
-        draw_axis(c, &ag, x0, hh - 3, ctx->s->t_min);
-        grid_free(&ag);
-        char what[400];
-        snprintf(what, sizeof what, "%s of %s", m.m == M_EXPR && m.expr ? m.expr : METRIC_NAMES[m.m], title);
-        if (!ctx->no_status) draw_status(c, ctx, "line", what, g.t0, g.t1);
-    }
-    free(v);
-    grid_free(&g);
-    rowset_free(&rs);
-    return true;
-}
-
-static bool run_bars(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
-{
-    MetricSpec m = view_metric(ctx, M_BUSY);
-    if (!summary_prepare(ctx->S, &m, ctx->rows, err, errsz)) return false;
-    int nlines = ctx->h - 2 > 1 ? ctx->h - 2 : 1;
-    RowSet rs;
-    rowset_init(&rs, ctx->S, ctx->rows, ctx->tree);
-    rowset_fit(&rs, nlines);
-    Layout L;
-    memset(&L, 0, sizeof L);
-    char **lab = layout_labels(ctx, &rs, &L);
-    /* the window, or the cell of the density grid at this width holding `at` */
-    int64_t a = ctx->t0, b = ctx->t1;
-    if (ctx->have_at) {
-        TimeGrid dg;
-        grid_init(&dg, ctx->t0, ctx->t1, L.ncell);
-        int i = grid_cell(&dg, ctx->at);
-        if (i < 0) {
-            snprintf(err, errsz, "--at is outside the window");
-            grid_free(&dg);
-            free_labels(lab, rs.ng);
-            rowset_free(&rs);
-            return false;
-        }
-        a = dg.b[i];
-        b = dg.b[i + 1];
-        grid_free(&dg);
-    }
-    TimeGrid g;
-    grid_init(&g, a, b, 1);
-    double *v = xmalloc(((size_t)rs.ng + 1) * sizeof(double));
-    agg_frame(ctx->S, &m, ctx->reducer, &rs, &g, ctx->subbins, v);
-    if (tsv) {
-        tsv_header(tsv, &g);
-        for (uint32_t r = 0; r < rs.ng; r++) {
-            tsv_label(tsv, lab[r]);
-            putc('\t', tsv);
-            tsv_num(tsv, v[r]);
-            putc('\n', tsv);
-        }
-    }
-    if (c) {
-        double scale = frame_scale(ctx, v, rs.ng);
-        const int vw = 10;
-        int x0 = L.lw + 1, bw = ctx->w - x0 - vw - 1;
-        if (bw < 1) bw = 1;
-        static const uint32_t EIGHTHS[8] = {0x258F, 0x258E, 0x258D, 0x258C, 0x258B, 0x258A, 0x2589, 0x2588};
-        for (uint32_t r = 0; r < rs.ng && (int)r < nlines; r++) {
-            canvas_text(c, 0, (int)r, lab[r], L.lw, ROLE_LABEL, 0);
-            canvas_put(c, L.lw, (int)r, G_VLINE, ROLE_AXIS, 0, 0);
-            double f = scale > 0 && v[r] == v[r] ? v[r] / scale : 0;
-            if (!(f > 0)) f = 0; /* (a negative value: no bar) */
-            if (f > 1) f = 1;
-            int eighths = dbl_to_int(f * bw * 8, 0, bw * 8);
-            if (f > 0 && eighths == 0) eighths = 1;
-            uint8_t role;
-            uint32_t gl;
-            shade(v[r], scale, &gl, &role);
-            int x = 0;
-            for (; x < eighths / 8; x++) canvas_put(c, x0 + x, (int)r, G_FULL, role, 0, 0);
-            if (eighths % 8) canvas_put(c, x0 + x, (int)r, EIGHTHS[eighths % 8 - 1], role, 0, 0);
-            char num[48];
-            fmt_value(num, sizeof num, m.m, v[r]);
-            canvas_text_right(c, ctx->w, (int)r, num, vw, ROLE_DEFAULT, 0);
-        }
-        char what[200];
-        snprintf(what, sizeof what, "%s (%s)%s", m.m == M_EXPR && m.expr ? m.expr : METRIC_NAMES[m.m],
-                 REDUCER_NAMES[ctx->reducer], ctx->have_at ? " at one cell" : " over the window");
-        draw_status(c, ctx, "bars", what, a, b);
-    }
-    free(v);
-    grid_free(&g);
-    free_labels(lab, rs.ng);
-    rowset_free(&rs);
-    return true;
-}
-
 /* ---- imbalance: locations x time shaded by their waits at syncs ------------------------------ */
 
 static bool run_imbalance(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errsz)
@@ -842,25 +491,25 @@ static bool run_imbalance(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t 
             tsv_label(tsv, F.lab[r]);
             for (int i = 0; i < g.ncell; i++) {
                 putc('\t', tsv);
-                tsv_num(tsv, v[(size_t)r * (size_t)g.ncell + (size_t)i]);
+                view_tsv_num(tsv, v[(size_t)r * (size_t)g.ncell + (size_t)i]);
             }
             putc('\n', tsv);
         }
     }
     if (c) {
-        double scale = frame_scale(ctx, v, nv);
+        double scale = view_frame_scale(ctx, v, nv);
         draw_labels(c, F.lab, &rs, &L);
         for (uint32_t r = 0; r < rs.ng && (int)r < L.nlines; r++)
             for (int i = 0; i < g.ncell; i++) {
                 size_t k = (size_t)r * (size_t)g.ncell + (size_t)i;
                 uint32_t gl;
                 uint8_t role;
-                shade(v[k], scale, &gl, &role);
+                view_shade(v[k], scale, &gl, &role);
                 if (last[k]) canvas_put(c, L.x0 + i, (int)r, '!', ROLE_WARN, 0, ATTR_BOLD);
                 else canvas_put(c, L.x0 + i, (int)r, gl, role, 0, 0);
             }
         draw_highlight(ctx, c, &rs, &g, L.x0, L.nlines);
-        if (L.legend) draw_ramp_legend(c, L.y_legend, M_SYNC, scale, "waiting at syncs (! the last to arrive)");
+        if (L.legend) view_ramp_legend(c, L.y_legend, M_SYNC, scale, "waiting at syncs (! the last to arrive)");
         draw_axis(c, &g, L.x0, L.y_axis, ctx->s->t_min);
         if (!ctx->no_status) draw_status(c, ctx, "imbalance", "waits at syncs", g.t0, g.t1);
     }
@@ -874,13 +523,10 @@ static bool run_imbalance(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t 
 
 static const ViewOps V_DENSITY = {"density", "rows x time, shaded by a metric (the KL1 process monitor)", run_density};
 static const ViewOps V_COMM = {"comm", "location pairs x time, shaded by bytes (or messages) sent", run_comm};
-static const ViewOps V_MATRIX = {"matrix", "source x destination for the window, with totals", run_matrix};
-static const ViewOps V_LINE = {"line", "one row's metric over time", run_line};
-static const ViewOps V_BARS = {"bars", "every row's metric over the window, or at one time", run_bars};
 static const ViewOps V_IMBALANCE = {"imbalance", "locations x time shaded by their waits at syncs; ! the last to arrive",
                                     run_imbalance};
 
-const ViewOps *const VIEWS[] = {&V_DENSITY, &VIEW_GANTT, &V_COMM, &V_MATRIX, &V_LINE, &V_BARS, &V_IMBALANCE, NULL};
+const ViewOps *const VIEWS[] = {&V_DENSITY, &VIEW_GANTT, &V_COMM, &VIEW_MATRIX, &VIEW_LINE, &VIEW_BARS, &V_IMBALANCE, NULL};
 
 const ViewOps *view_by_name(const char *name)
 {

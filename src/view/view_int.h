@@ -59,7 +59,25 @@ void draw_status(Canvas *c, const ViewCtx *ctx, const char *view, const char *wh
 void tsv_header(FILE *f, const TimeGrid *g);
 void tsv_label(FILE *f, const char *s);
 
+/* numbers: a value of metric m in a cell (short, with its unit); TSV's */
+void view_fmt_value(char *buf, size_t sz, Metric m, double v);
+void view_tsv_num(FILE *f, double v);
+/* shading: a value against the frame's scale (the --scale, else the
+ * largest of v[0..n)) as one of the ramp's glyphs and roles; the ramp's
+ * legend on line y */
+void view_shade(double v, double scale, uint32_t *glyph, uint8_t *role);
+double view_frame_scale(const ViewCtx *ctx, const double *v, size_t n);
+void view_ramp_legend(Canvas *c, int y, Metric m, double scale, const char *what);
+/* the metric a view shows (the context's, else dflt) */
+MetricSpec view_metric_spec(const ViewCtx *ctx, Metric dflt);
+/* the label column from the rows' labels (L's widths set); freed with
+ * view_free_labels */
+char **view_layout_labels(ViewCtx *ctx, const RowSet *rs, Layout *L);
+void view_free_labels(char **lab, uint32_t n);
+
 /* gantt.c */
 extern const ViewOps VIEW_GANTT;
+/* charts.c */
+extern const ViewOps VIEW_MATRIX, VIEW_LINE, VIEW_BARS;
 
 #endif
