@@ -637,6 +637,8 @@ Store *store_build(Batch **bs, size_t nb, int threads, bool keep_pages)
      * those columns are fresh memory */
     B->move = pages_can_move();
     pages_init(&B->pool);
+    /* (keep_pages: the trims below give nothing back, and what the pool
+     * has left at the end goes to pages_keep) */
     B->pool.keep = keep_pages;
     for (int pass = PLACE_DEST; pass <= PLACE_TS; pass++) {
         size_t bytes = pass == PLACE_TS ? sizeof(int64_t) : pass == PLACE_NAME ? sizeof(uint32_t) : sizeof(uint16_t);
