@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "analyses.h"
