@@ -165,33 +165,17 @@ void lanetime_free(LaneTime *T)
 
 size_t lanetime_bytes(const LaneTime *T) { return T ? sizeof *T + (size_t)T->m * (8 + 4) + ((size_t)T->m / 16 + 1) * 4 : 0; }
 
-/* the first k >= from of X[0..n) with X[k] > x (n if none), galloping */
-static inline size_t first_after(const int64_t *X, size_t n, size_t from, int64_t x)
-{
-    size_t lo = from, hi = from, step = 1;
-    while (hi < n && X[hi] <= x) {
-        lo = hi + 1;
-        hi = lo + step;
-        step *= 2;
-    }
-    if (hi > n) hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (X[mid] <= x) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
 uint32_t lanetime_first(const LaneTime *T, int64_t a, int64_t b, size_t *cur)
 {
     size_t m = T->m;
     if (m < 2 || a >= b) return NONE32;
     /* the units j with X[j + 1] > a and X[j] < b: [ja, jb) (all X before
      * the cursor are <= a: it is a previous query's first X after a) */
-    size_t ka = first_after(T->X, m, *cur, a);
+    /* (the first X after a, then the first X >= b: a < b, so a + 1 does
+     * not overflow) */
+    size_t ka = gallop_lower(T->X, *cur, m, a + 1);
     *cur = ka;
-    size_t ja = ka ? ka - 1 : 0, jb = first_after(T->X, m, ka, b - 1);
+    size_t ja = ka ? ka - 1 : 0, jb = gallop_lower(T->X, ka, m, b);
     if (jb > m - 1) jb = m - 1;
     uint32_t best = NONE32;
     size_t j = ja;
