@@ -79,13 +79,29 @@ void pages_give(PagePool *pp, void *blk, size_t n, size_t used)
     pthread_mutex_unlock(&g_lock);
 }
 
-static void give(PagePool *pp, void *blk, size_t n, size_t used)
+static void add_blk(PagePool *pp, void *blk)
 {
     if (pp->nblk == pp->capblk) {
         pp->capblk = pp->capblk ? 2 * pp->capblk : 16;
         pp->blk = xrealloc(pp->blk, pp->capblk * sizeof *pp->blk);
     }
     pp->blk[pp->nblk++] = blk;
+}
+
+static void add_run(PagePool *pp, char *p, size_t n)
+{
+    if (pp->nrun == pp->caprun) {
+        pp->caprun = pp->caprun ? 2 * pp->caprun : 16;
+        pp->run = xrealloc(pp->run, pp->caprun * sizeof *pp->run);
+    }
+    pp->run[pp->nrun].p = p;
+    pp->run[pp->nrun].n = n;
+    pp->nrun++;
+}
+
+static void give(PagePool *pp, void *blk, size_t n, size_t used)
+{
+    add_blk(pp, blk);
     if (!pages_can_move()) {
         mem_release(blk, n);
         return;
@@ -101,13 +117,7 @@ static void give(PagePool *pp, void *blk, size_t n, size_t used)
     /* (the pages outside the whole 2 MiB ones kept: given back now) */
     mem_release(blk, a - b);
     mem_release((void *)z, e - z);
-    if (pp->nrun == pp->caprun) {
-        pp->caprun = pp->caprun ? 2 * pp->caprun : 16;
-        pp->run = xrealloc(pp->run, pp->caprun * sizeof *pp->run);
-    }
-    pp->run[pp->nrun].p = (char *)a;
-    pp->run[pp->nrun].n = z - a;
-    pp->nrun++;
+    add_run(pp, (char *)a, z - a);
 }
 
 static size_t pages_held_nl(const PagePool *pp)
@@ -259,20 +269,8 @@ void pages_keep(PagePool *pp)
 {
     pthread_mutex_lock(&g_lock);
     if (atomic_load(&g_served) == pp) atomic_store(&g_served, NULL);
-    for (size_t i = 0; i < pp->nrun; i++) {
-        if (g_kept.nrun == g_kept.caprun) {
-            g_kept.caprun = g_kept.caprun ? 2 * g_kept.caprun : 16;
-            g_kept.run = xrealloc(g_kept.run, g_kept.caprun * sizeof *g_kept.run);
-        }
-        g_kept.run[g_kept.nrun++] = pp->run[i];
-    }
-    for (size_t i = 0; i < pp->nblk; i++) {
-        if (g_kept.nblk == g_kept.capblk) {
-            g_kept.capblk = g_kept.capblk ? 2 * g_kept.capblk : 16;
-            g_kept.blk = xrealloc(g_kept.blk, g_kept.capblk * sizeof *g_kept.blk);
-        }
-        g_kept.blk[g_kept.nblk++] = pp->blk[i];
-    }
+    for (size_t i = 0; i < pp->nrun; i++) add_run(&g_kept, pp->run[i].p, pp->run[i].n);
+    for (size_t i = 0; i < pp->nblk; i++) add_blk(&g_kept, pp->blk[i]);
     if (g_kept.nrun) atomic_store(&g_served, &g_kept);
     pthread_mutex_unlock(&g_lock);
     free(pp->run);
