@@ -337,6 +337,19 @@ static void check_visible(const char *name, const Store *s, const uint64_t *sel,
             bad++;
         }
     }
+    /* the whole trace and just short of it (a window holding every event
+     * is counted without the index: summary_events_in's shortcut) */
+    const int64_t whole[][2] = {{s->t_min, s->t_max + 1}, {s->t_min - 5, s->t_max + 5}, {s->t_min, s->t_max},
+                                {s->t_min + 1, s->t_max + 1}, {s->t_min - 1, s->t_max}};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+        int64_t a = whole[i][0], b = whole[i][1];
+        uint64_t got = summary_events_visible(S, a, b), want = ref_visible(s, sel, a, b);
+        nwin++;
+        if (got != want) {
+            printf("    events visible in [%" PRId64 ", %" PRId64 "): %" PRIu64 ", the reference %" PRIu64 "\n", a, b, got, want);
+            bad++;
+        }
+    }
     /* windows starting inside the deepest nesting (more open intervals
      * than a segment's byte holds: the depths' escapes) */
     for (size_t e = 0, m = 0; e < s->n && m < 16; e++) {

@@ -336,8 +336,8 @@ grep -q '"events":20000,"rejected":0' "$TMP/q1.json" && ok "quoted multi-line CR
 cmp -s "$TMP/q1.json" "$TMP/q2.json" && ok "quoted trace: hybrid = libcsv, 1 thread" || bad "quoted trace: hybrid and libcsv differ"
 cmp -s "$TMP/q1.json" "$TMP/q3.json" && ok "quoted trace: 4 threads, 4 KiB chunks, seams inside records" || bad "quoted trace: chunked load differs"
 
-# page moving (src/base/pages.c): a batch of 1.1M rows (columns on huge
-# pages) gives its pages to the store's; the same trace with and without
+# page moving (src/base/pages.c): a batch of 1.1M rows (columns in big
+# blocks) gives its pages to the store's; the same trace with and without
 # (TNAV_NO_PAGE_MOVE), on 1 and 2 threads, and under ASan
 sample-logs/gen --shape mpi --events 1100000 --seed 5 -o "$TMP/pm.csv"
 TNAV_CHUNK_BYTES=1000000000 TNAV_TIMING=1 "$TNAV" stats --bench "$TMP/pm.csv" >/dev/null 2>"$TMP/pm.err"

@@ -1000,13 +1000,11 @@ static void t_pages(void)
     char *a = big_alloc_fresh(9 * M);
     CHECK(a != NULL);
     for (size_t i = 0; i < 9 * M; i++) a[i] = page_pat(i);
-    /* written up to 7 MiB: its first 4 huge pages kept (8 MiB), the rest given back */
+    /* written up to 7 MiB: its first 4 runs of 2 MiB kept (8 MiB), the rest given back */
     pages_give(&pp, a, 9 * M, 7 * M);
     CHECK_EQ_I(pages_held(&pp), can ? 8 * M : 0);
-    /* an array of 5 MiB and a bit: its 2 whole huge pages moved in (the
-     * pool's last ones: a's 4..8 MiB), its tail fresh */
     /* 5 MiB and a bit of memory never touched (mapped here: no allocator's
-     * reuse): its 2 whole huge pages get the pool's last ones (a's 4..8
+     * reuse): its 2 whole runs of 2 MiB get the pool's last ones (a's 4..8
      * MiB) with their bytes, its tail stays fresh */
     char *map = mmap(NULL, 8 * M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     CHECK(map != MAP_FAILED);
@@ -1028,7 +1026,7 @@ static void t_pages(void)
     /* pages_alloc, and a served pool: a fresh xmalloc_big takes what the
      * pool has left (a's first 4 MiB, written 2 above), never from the
      * recycler; where the allocator reused touched memory, none (so: as
-     * many whole huge pages of a's bytes as were moved) */
+     * many whole 2 MiB runs of a's bytes as were moved) */
     char *c[2];
     for (int k = 0; k < 2; k++) {
         size_t m0 = pp.moved, h0 = pages_held(&pp);
@@ -1115,7 +1113,7 @@ static void t_pages(void)
         fprintf(f, "%d,%d,%d,n%d,%d\n", i / 3, (int)(x >> 59), (int)(x >> 61), (int)((x >> 30) % 7), (int)((x >> 20) & 1023));
     }
     fclose(f);
-    setenv("TNAV_CHUNK_BYTES", "100000000", 1); /* (one batch: its columns of 1M rows and more on huge pages) */
+    setenv("TNAV_CHUNK_BYTES", "100000000", 1); /* (one batch: its columns of 1M rows and more in big blocks) */
     Store *s0 = load_text("pages0.csv", text, 1, NULL);
     if (env_saved) setenv("TNAV_NO_PAGE_MOVE", env_saved, 1);
     else unsetenv("TNAV_NO_PAGE_MOVE");

@@ -309,6 +309,11 @@ void summary_count_index_min_locs(uint32_t n);
  * started before a and are still open at a - 1 (one that ends exactly at
  * a is counted). */
 uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b);
+/* Builds now what summary_events_visible needs for a window narrower than
+ * the whole trace (its time index and the lanes by start), which a count
+ * over the whole trace does without: the interface calls it after its
+ * first frame, so that its first zoom does not wait for them. */
+void summary_count_prepare(Summary *S);
 uint64_t summary_selected(const Summary *S);
 /* Some message of the trace has a size (its send or receive carries
  * bytes): the comm view then shows bytes by default, else message counts

@@ -263,15 +263,23 @@ static uint64_t events_in_by_loc(Summary *S, int64_t a, int64_t b)
 }
 
 
-uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
+static void tord_ready(Summary *S)
 {
-    if (b <= a) return 0;
     part_use(S, PART_TORD);
     if (!S->tord.built) {
         part_reserve(S, PART_TORD, 0);
         tord_build(S);
         part_built(S, PART_TORD);
     }
+}
+
+uint64_t summary_events_in(Summary *S, int64_t a, int64_t b)
+{
+    if (b <= a) return 0;
+    /* (a window over the whole trace holds every selected event: no index
+     * needed, as for the interface's first frame) */
+    if (S->s->n && a <= S->s->t_min && b > S->s->t_max) return S->nsel;
+    tord_ready(S);
     if (!S->tord.off) return events_in_by_loc(S, a, b);
     return tord_before(S, b) - tord_before(S, a);
 }
@@ -349,6 +357,22 @@ static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int
     return n;
 }
 
+static void open_ready(Summary *S)
+{
+    part_use(S, PART_OPEN);
+    if (!S->open.built) {
+        part_reserve(S, PART_OPEN, 0);
+        open_index(S);
+        part_built(S, PART_OPEN);
+    }
+}
+
+void summary_count_prepare(Summary *S)
+{
+    tord_ready(S);
+    open_ready(S);
+}
+
 uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
 {
     /* those that start in it, and the intervals still open just before
@@ -360,12 +384,8 @@ uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
      * idle one): those starting in a bucket up to x's whose latest end is
      * past x */
     int64_t x = a - 1;
-    part_use(S, PART_OPEN);
-    if (!S->open.built) {
-        part_reserve(S, PART_OPEN, 0);
-        open_index(S);
-        part_built(S, PART_OPEN);
-    }
+    if (x < S->s->t_min) return n; /* (nothing starts before the first event) */
+    open_ready(S);
     if (x < S->open.t0) return n;
     uint64_t bx = ((uint64_t)x - (uint64_t)S->open.t0) / S->open.width;
     uint32_t nb = bx < S->open.nb ? (uint32_t)bx + 1 : S->open.nb;

@@ -605,7 +605,7 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
         row_lanes(S, rs->kind, rs->ids[k], &nl);
         n += nl;
     }
-    /* (one big block: huge pages and the big-block recycler for the
+    /* (one big block: the big-block recycler's pages for the
      * 200,000 lanes of a task runtime, instead of four arrays faulted in
      * page by page at the first frame) */
     R->bytes = (2 * n + 1) * sizeof(int64_t) + 3 * (n + 1) * sizeof(uint32_t);

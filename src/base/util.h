@@ -35,10 +35,11 @@ void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 /* For big arrays (columns, indexes): like xmalloc, but an allocation of at
- * least 4 MiB is 2 MiB-aligned and asks for transparent huge pages, which
- * cuts the page faults of first touch by 512x; while a page pool is served
- * (pages_serve), a fresh one is made of its pages. Contents undefined.
- * Freed with free(). */
+ * least 4 MiB is 2 MiB-aligned (whole page tables, which page moving
+ * moves at once) and made of pages already touched when there are some:
+ * while a page pool is served (pages_serve), its pages, else those of the
+ * big-block recycler's blocks. No huge-page advice: the system's policy
+ * decides. Contents undefined. Freed with free(). */
 void *xmalloc_big(size_t n);
 void *xcalloc_big(size_t n, size_t sz);
 /* Like xmalloc_big, but a reused block keeps all its pages (xmalloc_big
@@ -46,11 +47,13 @@ void *xcalloc_big(size_t n, size_t sz);
  * again and again at varying sizes, such as the summaries after each new
  * filter, whose next, larger build then finds its memory already touched. */
 void *xmalloc_big_keep(size_t n);
-/* Like xmalloc_big, but fresh memory is not advised into huge pages: for
- * blocks built while a frame waits (the point series of a first draw),
- * where a huge page's first touch can stall on compaction (measured: twice
- * the CPU time of the 4 KiB pages' faults). Freed like xmalloc_big's. */
-void *xmalloc_big_small_pages(size_t n);
+/* Like xmalloc_big, but fresh memory stays fresh: no pages moved in (from a
+ * served pool or the recycler's blocks). For blocks built while a frame
+ * waits (the point series of a first draw at a zoom), where moving pages
+ * in costs more than faulting fresh ones (wide 10M, the slowest first
+ * frame at a new zoom: 42 ms with moved pages, 17-20 ms without). A
+ * recycled block that fits is still reused. Freed like xmalloc_big's. */
+void *xmalloc_big_unmoved(size_t n);
 /* Like xmalloc_big, but never a block from the recycler, and NULL when
  * the memory is not there: for memory prepared ahead, on another thread,
  * which is only worth having. */

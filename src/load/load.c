@@ -117,7 +117,7 @@ const char *rd_window(Reader *r, uint64_t off, size_t min, size_t *avail)
         /* (a small file gets a window of its size, not READ_BLOCK) */
         size_t nc = r->cap ? r->cap : want < READ_BLOCK ? want : READ_BLOCK;
         while (nc < want) nc *= 2;
-        char *nb = xmalloc_big(nc + RD_SLACK); /* (4 MiB and more: on huge pages) */
+        char *nb = xmalloc_big(nc + RD_SLACK); /* (4 MiB and more: recycled pages when there are) */
         if (keep) memcpy(nb, r->buf + (off - r->base), keep);
         free(r->buf);
         r->buf = nb;

@@ -11,8 +11,8 @@
 #include <string.h>
 
 /* A field buffer's array grown from used (of its bytes in use) to n bytes:
- * past 4 MiB a new block on huge pages (xmalloc_big) and a copy, as fresh
- * 4 KiB pages of a block moved by realloc cost twice as much to touch. */
+ * past 4 MiB a new big block (xmalloc_big: recycled pages when there are)
+ * and a copy, instead of realloc's fresh pages. */
 static void *fb_grow(void *p, size_t used, size_t n)
 {
     if (n < ((size_t)4 << 20)) return xrealloc(p, n);

@@ -18,7 +18,7 @@
 static void resize_rows(Batch *b, size_t nc)
 {
     if (b->cap == 0 && nc >= ((size_t)1 << 20)) {
-        /* the first, estimated size: big arrays on huge pages */
+        /* the first, estimated size: big blocks (xmalloc_big) */
         b->ts = xmalloc_big(nc * sizeof *b->ts);
         b->dur = xmalloc_big(nc * sizeof *b->dur);
         b->akey = xmalloc_big(nc * sizeof *b->akey);

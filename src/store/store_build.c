@@ -59,7 +59,7 @@ static int loc_qsort_cmp(const void *a, const void *b) { return store_loc_cmp(g_
  * first arrays (pair, dur, flags) and touches it: on this VM a fresh page
  * costs more than writing it several times over, and the placement would
  * otherwise pay for it. These are the pages the placement's first passes
- * touch at once anyway (the huge pages of every location's run), so the
+ * touch at once anyway (the pages of every location's run), so the
  * peak does not rise. The thread stops as soon as it is told to. */
 typedef struct {
     struct {

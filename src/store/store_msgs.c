@@ -248,7 +248,7 @@ void build_messages(Store *s)
     const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID),
                  *tagc = store_canon_col(s, F_TAG);
     /* the communication events, in event order (counted first: every
-     * array below is sized once, on huge pages when big) */
+     * array below is sized once, a big block when big) */
     size_t nc = count_comm(s->kind, n);
     VEC(uint32_t) ce = {xmalloc_big((nc + 1) * sizeof(uint32_t)), 0, nc + 1};
     list_comm(s->kind, n, ce.v, nc);
