@@ -493,6 +493,7 @@ void app_budget_update(App *A)
 
 void app_idle(App *A)
 {
+    if (A->S) summary_count_prepare(A->S); /* (once a summary's frame is up) */
     const Summary *live[3] = {A->S, A->Shl, A->S_all != A->S ? A->S_all : NULL};
     size_t cur = 0;
     for (int i = 0; i < 3; i++) {

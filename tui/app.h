@@ -188,7 +188,10 @@ int app_mouse(App *A, int x, int y, int what);
  * flags (from the keys since the last frame) hold AF_REAGG or AF_REFILTER,
  * or the size changed; otherwise the last drawing gets new overlays. */
 void app_draw(App *A, Canvas *c, int flags);
-/* After a frame is shown: the blocks the big-block recycler holds that
+/* After a frame is shown: the status line's count index of the summary
+ * (summary_count_prepare: a frame of the whole trace, the first after a
+ * load or a filter, does without it, the next zoom would wait for it);
+ * the blocks the big-block recycler holds that
  * the largest summary seen would not take again (clearing a filter
  * rebuilds it from there), or beyond its size, go back to the system;
  * what it kept between frames otherwise added to the interface's peak. */

@@ -28,7 +28,6 @@ int tui_bench_keys(App *A, const char *script)
     Canvas *c = canvas_new(A->w, A->h, A->ascii, A->color);
     app_draw(A, c, AF_REAGG);
     timing_note("bench keys: first frame");
-    summary_count_prepare(A->S); /* (as the interface does after its first frame) */
     app_idle(A);
     const char *p = script;
     double worst[3] = {0}, sum[3] = {0};
@@ -122,7 +121,6 @@ int tui_bench_open(App *A, double t0, double t_end)
     app_draw(A, c, AF_REAGG);
     double t_frame = now_sec();
     timing_note("bench open: first frame");
-    summary_count_prepare(A->S);
     A->first_lite = false;
     app_draw(A, c, AF_REAGG); /* (the full frame, as the interface draws it next) */
     double t_full = now_sec();

@@ -383,7 +383,6 @@ static int run_terminal(App *A)
              * memory goes back, the full frame is drawn at once (before any
              * key) */
             big_cache_trim();
-            summary_count_prepare(A->S); /* (what the first zoom's count needs) */
             A->first_lite = false;
             flags = AF_REAGG;
             first = false;
