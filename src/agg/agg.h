@@ -311,8 +311,9 @@ void summary_count_index_min_locs(uint32_t n);
 uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b);
 /* Builds now what summary_events_visible needs for a window narrower than
  * the whole trace (its time index and the lanes by start), which a count
- * over the whole trace does without: the interface calls it after its
- * first frame, so that its first zoom does not wait for them. */
+ * over the whole trace does without: the interface calls it once a
+ * frame is up (app_idle), so that a first frame of the whole trace does
+ * not wait for them, nor the zoom after it. */
 void summary_count_prepare(Summary *S);
 uint64_t summary_selected(const Summary *S);
 /* Some message of the trace has a size (its send or receive carries

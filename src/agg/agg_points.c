@@ -191,14 +191,13 @@ static int cmp_rawpt(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* the four arrays in one block: one big allocation (a block of the
- * big-block recycler from 4 MiB on, else fresh pages, not moved ones:
- * xmalloc_big_unmoved) instead of four; prio: a series of instants (t, id == ev, prio: 13 bytes
- * a point, the memory a first draw writes) */
+/* the four arrays in one block: one big allocation (the big-block
+ * recycler from 4 MiB on) instead of four; prio: a series of instants
+ * (t, id == ev, prio: 13 bytes a point, the memory a first draw writes) */
 void points_alloc(Points *P, size_t n, bool prio)
 {
     P->cap = n + 1;
-    P->t = xmalloc_big_unmoved(P->cap * (prio ? PT_BYTES_PRIO : PT_BYTES));
+    P->t = xmalloc_big(P->cap * (prio ? PT_BYTES_PRIO : PT_BYTES));
     if (prio) {
         P->cum = NULL;
         P->id = P->ev = (uint32_t *)(P->t + P->cap);

@@ -366,7 +366,7 @@ void big_cache_donate(void *p, size_t n)
     pthread_mutex_unlock(&big_lock);
 }
 
-static void *big_alloc(size_t n, bool keep, bool fresh, bool movable)
+static void *big_alloc(size_t n, bool keep, bool fresh)
 {
     const size_t HUGE = (size_t)2 << 20;
     if (n < 2 * HUGE && !fresh) return xmalloc(n);
@@ -416,21 +416,20 @@ static void *big_alloc(size_t n, bool keep, bool fresh, bool movable)
     }
     /* (no MADV_HUGEPAGE: the system's policy decides. On a VM that gives
      * freed memory back to its host, the first touch of a huge page it
-     * took back runs at 0.4-0.9 GB/s against 2.5 for 4 KiB pages, and a
-     * 10M load is faster with 4 KiB pages in most runs: see
-     * doc/PERFORMANCE.md, "Transparent huge pages dropped") */
-    if (!fresh && movable) {
+     * took back costs 3-5 times that of 4 KiB pages: a trace opened once
+     * loads 20-30% sooner in 4 KiB pages, though loads repeated at once
+     * are faster in huge ones; see doc/PERFORMANCE.md, "Transparent huge
+     * pages dropped") */
+    if (!fresh) {
         pages_fill_served(p, n); /* (pages moved in, when a pool is served) */
         big_cache_donate(p, n);  /* (and the recycler's, none of its blocks fitting) */
     }
     return p;
 }
 
-void *xmalloc_big(size_t n) { return big_alloc(n, false, false, true); }
+void *xmalloc_big(size_t n) { return big_alloc(n, false, false); }
 
-void *xmalloc_big_unmoved(size_t n) { return big_alloc(n, false, false, false); }
-
-void *big_alloc_fresh(size_t n) { return big_alloc(n, false, true, true); }
+void *big_alloc_fresh(size_t n) { return big_alloc(n, false, true); }
 
 void mem_release(void *p, size_t n)
 {
@@ -439,7 +438,7 @@ void mem_release(void *p, size_t n)
     uintptr_t to = ((uintptr_t)p + n) & ~(uintptr_t)4095;
     if (to > from) madvise((void *)from, to - from, MADV_DONTNEED);
 }
-void *xmalloc_big_keep(size_t n) { return big_alloc(n, true, false, true); }
+void *xmalloc_big_keep(size_t n) { return big_alloc(n, true, false); }
 
 void *xcalloc_big(size_t n, size_t sz)
 {

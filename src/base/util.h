@@ -47,13 +47,6 @@ void *xcalloc_big(size_t n, size_t sz);
  * again and again at varying sizes, such as the summaries after each new
  * filter, whose next, larger build then finds its memory already touched. */
 void *xmalloc_big_keep(size_t n);
-/* Like xmalloc_big, but fresh memory stays fresh: no pages moved in (from a
- * served pool or the recycler's blocks). For blocks built while a frame
- * waits (the point series of a first draw at a zoom), where moving pages
- * in costs more than faulting fresh ones (wide 10M, the slowest first
- * frame at a new zoom: 42 ms with moved pages, 17-20 ms without). A
- * recycled block that fits is still reused. Freed like xmalloc_big's. */
-void *xmalloc_big_unmoved(size_t n);
 /* Like xmalloc_big, but never a block from the recycler, and NULL when
  * the memory is not there: for memory prepared ahead, on another thread,
  * which is only worth having. */
