@@ -416,10 +416,10 @@ static void *big_alloc(size_t n, bool keep, bool fresh)
     }
     /* (no MADV_HUGEPAGE: the system's policy decides. On a VM that gives
      * freed memory back to its host, the first touch of a huge page it
-     * took back costs 3-5 times that of 4 KiB pages: a trace opened once
-     * loads 20-30% sooner in 4 KiB pages, though loads repeated at once
-     * are faster in huge ones; see doc/PERFORMANCE.md, "Transparent huge
-     * pages dropped") */
+     * took back costs about 3 times that of 4 KiB pages: a trace opened
+     * once loads up to a third sooner in 4 KiB pages, though loads
+     * repeated at once are faster in huge ones; see doc/PERFORMANCE.md,
+     * "Transparent huge pages dropped") */
     if (!fresh) {
         pages_fill_served(p, n); /* (pages moved in, when a pool is served) */
         big_cache_donate(p, n);  /* (and the recycler's, none of its blocks fitting) */
