@@ -1777,6 +1777,90 @@ static void t_first_frame_lite(void)
     close_app(&t);
 }
 
+/* As the interface opens a trace (LoadOpts.defer_tail): the first lite
+ * Gantt is drawn before the messages and sync groups exist, and is the
+ * one drawn with them; the next frame builds them first, and is the one
+ * drawn without deferring; a first frame of another view builds them
+ * before it is drawn. */
+static bool open_app_defer(T *t, const char *trace, int w, int h, bool defer)
+{
+    memset(t, 0, sizeof *t);
+    char *argv[] = {"tui", (char *)trace, NULL};
+    if (cli_parse("tui", 2, argv, 1, &t->args) != 0) return false;
+    t->args.load.defer_tail = defer;
+    Session ss;
+    if (session_open("tui", &t->args, &ss) != 0) {
+        cli_free(&t->args);
+        return false;
+    }
+    app_init(&t->A, &ss, &t->args, w, h, false, true);
+    t->c = canvas_new(w, h, false, true);
+    t->ok = true;
+    return true;
+}
+
+static bool same_canvas(const Canvas *a, const Canvas *b)
+{
+    if (a->w != b->w || a->h != b->h) return false;
+    for (int i = 0; i < a->w * a->h; i++)
+        if (a->cells[i].ch != b->cells[i].ch || a->cells[i].fg != b->cells[i].fg || a->cells[i].bg != b->cells[i].bg ||
+            a->cells[i].attr != b->cells[i].attr)
+            return false;
+    return true;
+}
+
+static void t_first_frame_deferred(void)
+{
+    char *gen = xasprintf("/tmp/tnav-tui-defer-%d.csv", (int)getpid());
+    char *cmd = xasprintf("sample-logs/gen --shape mpi --events 40000 --format csv -o '%s'", gen);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    const char *const FILES[] = {"sample-logs/ring.csv", "sample-logs/mw.csv", "sample-logs/x10.csv", gen};
+    static const ViewId FIRST[] = {V_GANTT_LOC, V_GANTT_ACT, V_DENSITY, V_COMM, V_MATRIX};
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++)
+        for (size_t v = 0; v < sizeof FIRST / sizeof FIRST[0]; v++) {
+            T a, b;
+            CHECK(open_app_defer(&a, FILES[i], 120, 40, false));
+            CHECK(open_app_defer(&b, FILES[i], 120, 40, true));
+            if (!a.ok || !b.ok) {
+                close_app(&a);
+                close_app(&b);
+                continue;
+            }
+            CHECK(b.A.s->tail_pending && !a.A.s->tail_pending);
+            app_set_view(&a.A, FIRST[v]);
+            app_set_view(&b.A, FIRST[v]);
+            a.A.first_lite = b.A.first_lite = true;
+            frame(&a, AF_REAGG);
+            frame(&b, AF_REAGG);
+            bool gantt = FIRST[v] == V_GANTT_LOC || FIRST[v] == V_GANTT_ACT;
+            /* (a lite Gantt without them; any other view built them first) */
+            CHECK(b.A.s->tail_pending == gantt);
+            CHECK(same_canvas(a.c, b.c));
+            app_finish_tail(&b.A); /* (as the interface does after its first frame) */
+            CHECK(!b.A.s->tail_pending);
+            CHECK(a.A.comm_metric == b.A.comm_metric);
+            a.A.first_lite = b.A.first_lite = false;
+            frame(&a, AF_REAGG);
+            frame(&b, AF_REAGG);
+            CHECK(same_canvas(a.c, b.c));
+            if (!same_canvas(a.c, b.c)) printf("    (%s, view %d)\n", FILES[i], (int)FIRST[v]);
+            close_app(&a);
+            close_app(&b);
+        }
+    /* a frame drawn without the interface's explicit call builds them too */
+    T c;
+    CHECK(open_app_defer(&c, "sample-logs/ring.csv", 100, 30, true));
+    if (c.ok) {
+        c.A.first_lite = false;
+        frame(&c, AF_REAGG);
+        CHECK(!c.A.s->tail_pending && c.A.s->nmsg == 80);
+        close_app(&c);
+    }
+    unlink(gen);
+    free(gen);
+}
+
 /* cancel as soon as the parser threads are past a tenth of the bytes */
 static void *cancel_soon(void *arg)
 {
@@ -2441,6 +2525,7 @@ static const Test TESTS[] = {
     {"analyses: --comm-names and --sync-names as tnav stats takes them", t_analyses_names},
     {"opening: the progress arithmetic and its box", t_load_progress},
     {"opening: the first frame without instants and arrivals, the next with them", t_first_frame_lite},
+    {"opening: the first Gantt before messages and sync groups, the same as after", t_first_frame_deferred},
     {"opening: the loader's counters; a cancelled load", t_load_cancel},
     {"opening: a cancel inside a chunk stops the parsers (CSV plain and quoted, NDJSON)", t_load_cancel_mid_chunk},
 };

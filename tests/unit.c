@@ -1155,6 +1155,91 @@ static void t_pages(void)
 
 /* ---- runner -------------------------------------------------------------- */
 
+/* ---- messages and sync groups left for after the first frame --------------- */
+
+static Store *load_path_opts(const char *path, int threads, bool defer)
+{
+    LoadOpts o;
+    load_opts_default(&o);
+    o.report = NULL;
+    o.threads = threads;
+    o.defer_tail = defer;
+    Store *s = NULL;
+    LoadReport rep;
+    char *p = (char *)path;
+    int r = load_traces(&o, &p, 1, &s, &rep);
+    load_report_free(&rep);
+    return r ? NULL : s;
+}
+
+/* whether two stores have the same messages and sync groups, field by field */
+static bool same_tail(const Store *a, const Store *b)
+{
+    if (a->nmsg != b->nmsg || a->nev_msg != b->nev_msg || a->ngroups != b->ngroups || a->nev_group != b->nev_group ||
+        a->unmatched_send != b->unmatched_send || a->unmatched_recv != b->unmatched_recv)
+        return false;
+    for (uint32_t m = 0; m < a->nmsg; m++) {
+        const Message *x = &a->msgs[m], *y = &b->msgs[m];
+        if (x->send_ev != y->send_ev || x->recv_ev != y->recv_ev || x->src != y->src || x->dst != y->dst) return false;
+    }
+    for (uint32_t i = 0; i < a->nev_msg; i++)
+        if (a->ev_msg[i].ev != b->ev_msg[i].ev || a->ev_msg[i].idx != b->ev_msg[i].idx) return false;
+    for (uint32_t g = 0; g < a->ngroups; g++) {
+        const SyncGroup *x = &a->groups[g], *y = &b->groups[g];
+        if (x->type != y->type || x->ival != y->ival || x->sid != y->sid || x->ev_off != y->ev_off || x->nev != y->nev ||
+            x->nparts != y->nparts || x->nlocs != y->nlocs || x->last_ev != y->last_ev || x->first_ts != y->first_ts ||
+            x->last_arrival != y->last_arrival || x->end != y->end || x->wait_ns != y->wait_ns)
+            return false;
+    }
+    for (uint32_t i = 0; i < a->nev_group; i++)
+        if (a->group_ev[i] != b->group_ev[i] || a->ev_group[i].ev != b->ev_group[i].ev ||
+            a->ev_group[i].idx != b->ev_group[i].idx)
+            return false;
+    return true;
+}
+
+/* store_build's defer_tail: no messages and no groups until
+ * store_finish_tail, then exactly those of a build that made them; the
+ * rest of the store the same all along */
+static void t_deferred_tail(void)
+{
+    /* (the samples, and the generator's three shapes: many messages,
+     * string ids, a group per sync instance, 10k locations) */
+    char *gen[3];
+    static const char *const SHAPES[3] = {"mpi", "tasks", "wide"};
+    for (int k = 0; k < 3; k++) {
+        gen[k] = xasprintf("%s/tail-%s.csv", g_tmpdir, SHAPES[k]);
+        char *cmd = xasprintf("sample-logs/gen --shape %s --events 60000 --format csv -o '%s'", SHAPES[k], gen[k]);
+        CHECK(system(cmd) == 0);
+        free(cmd);
+    }
+    const char *const FILES[] = {"sample-logs/ring.csv", "sample-logs/x10.csv", "sample-logs/mw.csv",
+                                 "sample-logs/ring.ndjson", "sample-logs/x10.ndjson", gen[0], gen[1], gen[2]};
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++)
+        for (int th = 1; th <= 2; th++) {
+            Store *full = load_path_opts(FILES[i], th, false), *part = load_path_opts(FILES[i], th, true);
+            CHECK(full && part);
+            if (!full || !part) {
+                store_free(full);
+                store_free(part);
+                continue;
+            }
+            CHECK(!full->tail_pending && part->tail_pending);
+            CHECK(full->nmsg > 0 || full->ngroups > 0); /* (the samples have some) */
+            CHECK(part->nmsg == 0 && part->nev_msg == 0 && part->ngroups == 0 && part->nev_group == 0);
+            CHECK(!store_check(part));
+            store_finish_tail(part, th);
+            CHECK(!part->tail_pending);
+            store_finish_tail(part, th); /* (a second call: nothing) */
+            CHECK(!store_check(part));
+            CHECK(store_digest(full) == store_digest(part));
+            CHECK(same_tail(full, part));
+            store_free(full);
+            store_free(part);
+        }
+    for (int k = 0; k < 3; k++) free(gen[k]);
+}
+
 /* ---- the big-block recycler -------------------------------------------------- */
 
 static void t_big_recycler(void)
@@ -1348,6 +1433,7 @@ static const Test TESTS[] = {
     {"filters: error message with the line and a caret", t_filter_error_print},
     {"big blocks: recycled by their touched part", t_big_recycler},
     {"pages: moved with their bytes, served, or not moved at all", t_pages},
+    {"store: messages and sync groups left for later, then the same", t_deferred_tail},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
     {"load: pair tables sized from the rate of new activities", t_presize_pairs},
 };

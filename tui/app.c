@@ -442,7 +442,7 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     app_budget_update(A);
     /* (bytes when messages have sizes, else their counts: a trace of
      * Chrome flows has none, and a frame of bytes would stay empty) */
-    A->comm_metric = summary_msgs_sized(A->S) ? M_BYTES : M_EVENTS;
+    if (!A->s->tail_pending) A->comm_metric = summary_msgs_sized(A->S) ? M_BYTES : M_EVENTS;
     double t1 = now_sec();
     rows_init(A, &A->rows[ROWS_LOC], ROWS_LOC);
     rows_init(A, &A->rows[ROWS_ACT], ROWS_ACT);
@@ -456,6 +456,14 @@ void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool
     A->evlist_dirty = true;
     app_fit(A);
     timing_note("app_init: summary %.3f s, rows + history %.3f s", t1 - t0, now_sec() - t1);
+}
+
+void app_finish_tail(App *A)
+{
+    if (!A->s->tail_pending) return;
+    oom_phase("matching messages and building the sync groups");
+    store_finish_tail(A->ss.s, A->args ? A->args->load.threads : 0);
+    A->comm_metric = summary_msgs_sized(A->S) ? M_BYTES : M_EVENTS;
 }
 
 static size_t big_of(const Summary *S)

@@ -177,6 +177,10 @@ typedef struct App {
 /* Open a session on the traces of args (loaded by the caller's Session).
  * w, h: the screen size. */
 void app_init(App *A, Session *ss, CliArgs *args, int w, int h, bool ascii, bool color);
+/* The store's messages and sync groups, when the load left them for after
+ * the first frame (LoadOpts.defer_tail): built now (nothing if they are);
+ * app_draw calls it for any frame but a first lite Gantt. */
+void app_finish_tail(App *A);
 void app_free(App *A);
 void app_resize(App *A, int w, int h);
 

@@ -121,6 +121,7 @@ int tui_bench_open(App *A, double t0, double t_end)
     app_draw(A, c, AF_REAGG);
     double t_frame = now_sec();
     timing_note("bench open: first frame");
+    app_finish_tail(A); /* (as the interface does after its first frame) */
     A->first_lite = false;
     app_draw(A, c, AF_REAGG); /* (the full frame, as the interface draws it next) */
     double t_full = now_sec();

@@ -731,6 +731,11 @@ void app_draw_views(App *A, Canvas *v) { draw_views(A, v); }
 
 void app_draw(App *A, Canvas *c, int flags)
 {
+    /* (a first lite Gantt reads no message and no sync group: any other
+     * frame has them built first) */
+    if (A->s->tail_pending &&
+        !(A->first_lite && (A->view == V_GANTT_LOC || A->view == V_GANTT_ACT) && A->drill == DR_NONE))
+        app_finish_tail(A);
     app_budget_update(A);
     app_prompt_live(A);
     Areas r;

@@ -379,9 +379,11 @@ static int run_terminal(App *A)
             if (!first) app_idle(A);
         }
         if (first) {
-            /* after the first frame: what it did not reuse of the loader's
-             * memory goes back, the full frame is drawn at once (before any
-             * key) */
+            /* after the first frame: the messages and sync groups the load
+             * left for now (they take what the loader's memory the first
+             * frame did not reuse), then the rest of that memory goes back,
+             * and the full frame is drawn at once (before any key) */
+            app_finish_tail(A);
             big_cache_trim();
             A->first_lite = false;
             flags = AF_REAGG;
@@ -681,6 +683,9 @@ int tui_main(int argc, char **argv, int first)
      * loader freed (already touched) is kept for the summary and the first
      * frame, and what they leave is returned after it. */
     a.load.keep_big_blocks = true;
+    /* (the first frame before the messages and sync groups: the load
+     * leaves them for right after it) */
+    a.load.defer_tail = true;
     Loader L;
     if (!loader_start(&L, &a)) {
         cli_free(&a);

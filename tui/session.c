@@ -267,6 +267,9 @@ static bool num(const char **p, int64_t *v)
 
 bool session_apply(App *A, const char *body, bool keep_view, char *note, size_t nsz)
 {
+    /* (what it restores — a filter, a view, an analysis — may read messages
+     * and sync groups) */
+    app_finish_tail(A);
     Saved S;
     memset(&S, 0, sizeof S);
     S.view = -1;

@@ -610,6 +610,9 @@ int session_open(const char *cmd, CliArgs *a, Session *ss)
     }
     ss->nsel = ss->s->n;
     if (!a->filter) return 0;
+    /* (a filter may read messages and sync groups: a deferred tail is
+     * built first) */
+    store_finish_tail(ss->s, a->load.threads);
     ss->f = filter_compile(ss->s, a->filter, &fe);
     if (!ss->f) {
         filter_print_error(a->load.report ? a->load.report : stderr, a->filter, &fe);

@@ -688,7 +688,7 @@ int load_traces(const LoadOpts *o, char *const *paths, int npaths, Store **out, 
         return 1;
     }
     double t1 = now_sec();
-    Store *s = all.len ? store_build(all.v, all.len, nthreads, o->keep_big_blocks) : store_empty();
+    Store *s = all.len ? store_build(all.v, all.len, nthreads, o->keep_big_blocks, o->defer_tail) : store_empty();
     rep->t_build = now_sec() - t1;
     timing_note("parse %.3f s (%d threads), build %.3f s", rep->t_parse, nthreads, rep->t_build);
     free_batches(all.v, all.len);

@@ -98,6 +98,9 @@ typedef struct {
     bool keep_big_blocks;        /* leave the big blocks freed during the load in the
                                     recycler (xfree_big) for the caller's next big arrays;
                                     the caller calls big_cache_trim() */
+    bool defer_tail;             /* leave the store's messages and sync groups for
+                                    store_finish_tail (store_build's defer_tail): the
+                                    interface's first frame needs neither */
 } LoadOpts;
 
 typedef struct {

@@ -458,6 +458,8 @@ const char *store_check(const Store *s)
             }
         }
     }
+    if (s->tail_pending && (s->nmsg || s->nev_msg || s->ngroups || s->nev_group))
+        BAD("messages or sync groups while they are left for later");
     for (uint32_t i = 1; i < s->nev_msg; i++)
         if (s->ev_msg[i].ev <= s->ev_msg[i - 1].ev) BAD("ev_msg not sorted");
     for (uint32_t i = 1; i < s->nxid; i++)

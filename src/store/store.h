@@ -33,6 +33,10 @@
  *    to its message and is sorted by event.
  *  - Sync groups: one per distinct group value; its events (group_ev) are
  *    sorted by ts; last_ev is the participant that arrived last.
+ *  - Messages and sync groups may be left for later (store_build's
+ *    defer_tail): while tail_pending, there are none (nmsg, nev_msg,
+ *    ngroups and nev_group are 0) and everything else holds;
+ *    store_finish_tail builds them, as store_build would have.
  *  - Equal texts have equal string ids (a prefix+number id is never also in
  *    strs); xids is sorted and distinct.
  *
@@ -184,6 +188,7 @@ typedef struct Store {
     int64_t t_min, t_max; /* earliest start, latest end; 0/0 when empty */
     uint16_t max_depth;
     double t_build;
+    bool tail_pending; /* messages and sync groups not built yet (store_finish_tail) */
 } Store;
 
 /* Build a store from parsed batches (consumed and freed). keep_pages: the
@@ -193,7 +198,14 @@ typedef struct Store {
  * (big_cache_trim): fewer fresh pages for the build's last steps and the
  * caller's next arrays (the interface's first summary), for a higher peak
  * in the build's last steps. */
-Store *store_build(Batch **batches, size_t nbatches, int threads, bool keep_pages);
+Store *store_build(Batch **batches, size_t nbatches, int threads, bool keep_pages, bool defer_tail);
+/* defer_tail: messages (step 8) and sync groups (step 9) are not built;
+ * the store says so (tail_pending) until store_finish_tail builds them.
+ * The interface draws its first frame, which needs neither, before them.
+ * store_finish_tail: nothing if they are built already; else both, on
+ * two threads when threads > 1 (0: all cores). Not thread-safe against readers of the
+ * store's messages or groups (there are none before it). */
+void store_finish_tail(Store *s, int threads);
 Store *store_empty(void);
 void store_free(Store *s);
 

@@ -329,9 +329,9 @@ static void tail_worker(void *ctx, int w, int nw)
     (void)nw;
     Build *B = ctx;
     if (w == 0) {
-        build_messages(B->s);
+        if (!B->defer_tail) build_messages(B->s);
     } else {
-        build_activities(B, true);
+        build_activities(B, !B->defer_tail);
     }
 }
 
@@ -349,7 +349,7 @@ static bool in_list(const char *list, const char *t, size_t n)
     return false;
 }
 
-Store *store_build(Batch **bs, size_t nb, int threads, bool keep_pages)
+Store *store_build(Batch **bs, size_t nb, int threads, bool keep_pages, bool defer_tail)
 {
     double t0 = now_sec();
     phase(NULL);
@@ -715,13 +715,16 @@ Store *store_build(Batch **bs, size_t nb, int threads, bool keep_pages)
      * 4 bytes an event; the messages' keys and tables: about 60 bytes a
      * communication event, see build_messages), no more: pages held for
      * nothing through those steps would raise the peak */
-    pages_trim(&B->pool, n * sizeof(uint32_t) + atomic_load(&B->ncomm) * 60);
+    pages_trim(&B->pool, n * sizeof(uint32_t) + (defer_tail ? 0 : atomic_load(&B->ncomm) * 60));
     phase("columns");
 
-    /* 7. activities, 8. messages, 9. sync groups */
+    /* 7. activities, 8. messages, 9. sync groups (8 and 9 left for
+     * store_finish_tail when deferred) */
     /* messages need no activities: they are matched while the activities
      * and then the sync groups are built */
-    if (B->threads > 1) {
+    B->defer_tail = defer_tail;
+    s->tail_pending = defer_tail;
+    if (B->threads > 1 && !defer_tail) {
         par_run(2, tail_worker, B);
     } else {
         tail_worker(B, 0, 2);

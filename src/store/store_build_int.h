@@ -55,6 +55,7 @@ typedef struct {
     } *warm; /* 2 x nb: the batches' arrays no longer read, pages touched (take_warm) */
     void *act_mem, *depth_mem; /* warm memory for s->act and s->depth (else NULL) */
     bool move;       /* pages can be moved (pages_can_move): the placement uses pool */
+    bool defer_tail; /* steps 8 and 9 left for store_finish_tail */
     PagePool pool;   /* arrays no longer read, for the build's next arrays (store_build.c) */
     atomic_size_t ncomm; /* communication events (counted by the placement) */
     uint32_t *pair;   /* event -> global pair (later: root pair) */

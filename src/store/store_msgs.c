@@ -410,3 +410,24 @@ void build_groups(Store *s)
     km_free(&km);
 }
 
+
+/* ---- 8 and 9 after the build (store_build's defer_tail) ---------------- */
+
+static void finish_tail_worker(void *ctx, int w, int nw)
+{
+    Store *s = ctx;
+    if (w == 0) build_messages(s);
+    if (w == 1 || nw < 2) build_groups(s);
+}
+
+void store_finish_tail(Store *s, int threads)
+{
+    if (!s || !s->tail_pending) return;
+    double t0 = now_sec();
+    /* (messages and groups read the columns only, and write their own
+     * tables: one on each thread, as in the build) */
+    if (threads <= 0) threads = cpu_count();
+    par_run(threads > 1 ? 2 : 1, finish_tail_worker, s);
+    s->tail_pending = false;
+    timing_note("messages and sync groups (deferred) %.3f s", now_sec() - t0);
+}
