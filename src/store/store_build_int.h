@@ -118,7 +118,7 @@ void build_activities(Build *B, bool groups);
 /* store_cols.c: the field buffers scattered into typed columns */
 void build_columns(Build *B);
 /* store_msgs.c: messages (by id, then first-in first-out), sync groups */
-void build_messages(Store *s);
+void build_messages(Store *s, int threads); /* (threads > 1: its key sort and pairing on two) */
 void build_groups(Store *s);
 
 #endif

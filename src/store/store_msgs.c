@@ -48,29 +48,50 @@ static uint32_t ckey_hash(uint64_t a, uint64_t b, uint64_t c)
  * than a sort of the whole array by 16-bit digits, whose 65,536 write
  * positions miss the cache. hv_bytes: the size of hv's block (at least m
  * entries). */
-static uint64_t *sort_by_hash(const CKey *keys, size_t m, size_t hv_bytes)
+typedef struct {
+    const CKey *keys;
+    const Store *s;
+    const uint32_t *ce;
+    uint32_t *mate;
+    uint64_t *hv;
+    size_t *cnt;  /* nb + 1: bucket k is hv[cnt[k] .. cnt[k + 1]) */
+    size_t nb, m;
+    int sh;       /* bucket = (h >> 1) >> sh */
+} HashPairs;
+
+/* where worker w of nw starts: the first bucket starting at or after its
+ * share of the keys (0 for the first, nb past the last: the workers'
+ * ranges [split(w), split(w + 1)) cover the buckets once) */
+static size_t bucket_split(const HashPairs *P, int w, int nw)
 {
-    int bb = 0;
-    while (bb < 16 && (m >> bb) > 1024) bb++;
-    size_t nb = (size_t)1 << bb;
-    int sh = 31 - bb; /* bucket = (h >> 1) >> sh */
-    size_t *cnt = xcalloc(nb + 1, sizeof *cnt);
-    for (size_t j = 0; j < m; j++) cnt[((keys[j].h >> 1) >> sh) + 1]++;
-    for (size_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
-    uint64_t *hv = xmalloc_big(hv_bytes);
-    size_t *pos = xmalloc((nb + 1) * sizeof *pos);
-    memcpy(pos, cnt, (nb + 1) * sizeof *pos);
-    for (size_t j = 0; j < m; j++) {
-        uint32_t h = keys[j].h >> 1;
-        hv[pos[h >> sh]++] = (uint64_t)h << 32 | j;
+    if (w <= 0) return 0;
+    if (w >= nw) return P->nb;
+    size_t at = P->m * (size_t)w / (size_t)nw, lo = 0, hi = P->nb;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (P->cnt[mid] < at) lo = mid + 1;
+        else hi = mid;
     }
-    free(pos);
+    return lo;
+}
+
+static void bucket_range(const HashPairs *P, int w, int nw, size_t *k0, size_t *k1)
+{
+    *k0 = bucket_split(P, w, nw);
+    *k1 = bucket_split(P, w + 1, nw);
+}
+
+static void sort_buckets_worker(void *ctx, int w, int nw)
+{
+    HashPairs *P = ctx;
+    size_t k0, k1;
+    bucket_range(P, w, nw, &k0, &k1);
     size_t tcap = 0;
     uint64_t *tmp = NULL;
     size_t c8[257];
-    for (size_t k = 0; k < nb; k++) {
-        uint64_t *v = hv + cnt[k];
-        size_t len = cnt[k + 1] - cnt[k];
+    for (size_t k = k0; k < k1; k++) {
+        uint64_t *v = P->hv + P->cnt[k];
+        size_t len = P->cnt[k + 1] - P->cnt[k];
         if (len < 2) continue;
         if (len <= 16) { /* insertion sort: values are distinct */
             for (size_t i = 1; i < len; i++) {
@@ -90,7 +111,7 @@ static uint64_t *sort_by_hash(const CKey *keys, size_t m, size_t hv_bytes)
             tmp = xmalloc(tcap * sizeof *tmp);
         }
         uint64_t *src = v, *dst = tmp;
-        for (int lo = 32; lo < 32 + sh; lo += 8) {
+        for (int lo = 32; lo < 32 + P->sh; lo += 8) {
             memset(c8, 0, sizeof c8);
             for (size_t i = 0; i < len; i++) c8[((src[i] >> lo) & 255) + 1]++;
             if (c8[((src[0] >> lo) & 255) + 1] == len) continue;
@@ -104,24 +125,64 @@ static uint64_t *sort_by_hash(const CKey *keys, size_t m, size_t hv_bytes)
         if (src != v) memcpy(v, src, len * sizeof *v);
     }
     free(tmp);
-    free(cnt);
-    return hv;
 }
 
-/* Pair the sends and receives that share a key, each side in time order.
- * ce maps a communication index to its event. */
-static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, size_t m, size_t nc, uint32_t *mate)
+/* The keys' order by hash, as hv[x] = (h >> 1) << 32 | j for key j (the
+ * index breaks ties: keys of one hash stay in their order): one stable
+ * scatter into buckets by the hash's top bits (a few thousand, whose write
+ * positions stay in cache), then each bucket — about a thousand keys, in
+ * cache — sorted by the rest of the bits (LSD radix, 8 bits a pass), the
+ * buckets shared among nw workers. This moves the 8-byte entries instead
+ * of the 32-byte keys, and less often than a sort of the whole array by
+ * 16-bit digits, whose 65,536 write positions miss the cache. hv_bytes:
+ * the size of hv's block (at least m entries). Fills P's hv, cnt, nb, sh. */
+static void sort_by_hash(HashPairs *P, size_t hv_bytes, int nw)
 {
-    /* (sized as ev_msg will be when most events have keys: ev_msg takes
-     * the block back from the recycler, its pages touched already) */
-    size_t hv_bytes = (2 * m >= nc + 1 ? nc + 1 : (m ? m : 1)) * sizeof(uint64_t);
-    uint64_t *hv = sort_by_hash(keys, m, hv_bytes);
+    const CKey *keys = P->keys;
+    size_t m = P->m;
+    int bb = 0;
+    while (bb < 16 && (m >> bb) > 1024) bb++;
+    size_t nb = (size_t)1 << bb;
+    int sh = 31 - bb; /* bucket = (h >> 1) >> sh */
+    size_t *cnt = xcalloc(nb + 1, sizeof *cnt);
+    for (size_t j = 0; j < m; j++) cnt[((keys[j].h >> 1) >> sh) + 1]++;
+    for (size_t k = 0; k < nb; k++) cnt[k + 1] += cnt[k];
+    uint64_t *hv = xmalloc_big(hv_bytes);
+    size_t *pos = xmalloc((nb + 1) * sizeof *pos);
+    memcpy(pos, cnt, (nb + 1) * sizeof *pos);
+    for (size_t j = 0; j < m; j++) {
+        uint32_t h = keys[j].h >> 1;
+        hv[pos[h >> sh]++] = (uint64_t)h << 32 | j;
+    }
+    free(pos);
+    P->hv = hv;
+    P->cnt = cnt;
+    P->nb = nb;
+    P->sh = sh;
+    par_run(nw, sort_buckets_worker, P);
+}
+
+/* The runs of equal hashes in worker w's buckets (a run never crosses a
+ * bucket: its keys share every bit of the hash): each split into its
+ * groups of equal keys, whose sends and receives are paired in time order.
+ * Each key is in one run, so the workers write disjoint parts of mate. */
+static void pair_worker(void *ctx, int w, int nw)
+{
+    HashPairs *P = ctx;
+    const Store *s = P->s;
+    const CKey *keys = P->keys;
+    const uint64_t *hv = P->hv;
+    const uint32_t *ce = P->ce;
+    uint32_t *mate = P->mate;
+    size_t k0, k1;
+    bucket_range(P, w, nw, &k0, &k1);
+    size_t m = P->cnt[k1];
 #define KEY(x) (&keys[(uint32_t)hv[x]])
     VEC(uint32_t) S = {0}, R = {0};
     uint8_t *done = NULL;
     size_t dcap = 0;
     const size_t PF = 12; /* keys read ahead */
-    for (size_t a = 0; a < m;) {
+    for (size_t a = P->cnt[k0]; a < m;) {
         if (a + PF < m) __builtin_prefetch(KEY(a + PF));
         size_t b = a + 1;
         uint32_t ha = (uint32_t)(hv[a] >> 32);
@@ -182,10 +243,25 @@ static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, si
         a = b;
     }
 #undef KEY
-    xfree_big(hv, hv_bytes);
     VEC_FREE(S);
     VEC_FREE(R);
     free(done);
+}
+
+/* Pair the sends and receives that share a key, each side in time order,
+ * on nw workers when there are keys enough (the pairs do not depend on
+ * nw). ce maps a communication index to its event. */
+static void pair_by_key(const Store *s, const uint32_t *ce, const CKey *keys, size_t m, size_t nc, uint32_t *mate, int nw)
+{
+    /* (sized as ev_msg will be when most events have keys: ev_msg takes
+     * the block back from the recycler, its pages touched already) */
+    size_t hv_bytes = (2 * m >= nc + 1 ? nc + 1 : (m ? m : 1)) * sizeof(uint64_t);
+    if (m < 16384) nw = 1; /* (a thread costs more than a small sort) */
+    HashPairs P = {.keys = keys, .s = s, .ce = ce, .mate = mate, .m = m};
+    sort_by_hash(&P, hv_bytes, nw);
+    par_run(nw, pair_worker, &P);
+    xfree_big(P.hv, hv_bytes);
+    free(P.cnt);
 }
 
 _Static_assert(K_SEND == 1 && K_RECV == 2 && K_MSG == 3, "count_comm counts kinds 1 to 3");
@@ -242,8 +318,9 @@ static bool cur_loc(ColCur *cc, size_t e, uint32_t *out)
     return true;
 }
 
-void build_messages(Store *s)
+void build_messages(Store *s, int threads)
 {
+    int nw = threads > 1 ? 2 : 1;
     size_t n = s->n;
     const Column *peer = store_canon_col(s, F_PEER), *idc = store_canon_col(s, F_ID),
                  *tagc = store_canon_col(s, F_TAG);
@@ -274,7 +351,7 @@ void build_messages(Store *s)
             VEC_PUSH(ks, x);
         }
     }
-    pair_by_key(s, ce.v, ks.v, ks.len, nc, mate);
+    pair_by_key(s, ce.v, ks.v, ks.len, nc, mate, nw);
     /* 2. the rest: first in, first out per (source, destination, tag) */
     ks.len = 0;
     {
@@ -291,7 +368,7 @@ void build_messages(Store *s)
             VEC_PUSH(ks, x);
         }
     }
-    pair_by_key(s, ce.v, ks.v, ks.len, nc, mate);
+    pair_by_key(s, ce.v, ks.v, ks.len, nc, mate, nw);
     /* (back to the recycler: the messages take its pages, touched already) */
     xfree_big(ks.v, (nc + 1) * sizeof(CKey));
     /* 3. messages, in the order of the event that makes them */
@@ -416,7 +493,7 @@ void build_groups(Store *s)
 static void finish_tail_worker(void *ctx, int w, int nw)
 {
     Store *s = ctx;
-    if (w == 0) build_messages(s);
+    if (w == 0) build_messages(s, nw);
     if (w == 1 || nw < 2) build_groups(s);
 }
 
