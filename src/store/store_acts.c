@@ -378,9 +378,9 @@ static void act_rest_worker(void *ctx, int w, int nw)
     ActCtx *A = ctx;
     if (w == 0) {
         act_moves_parents(A);
-        if (A->groups && nw < 2) build_groups(A->B->s);
+        if (A->groups && nw < 2) build_groups(A->B->s, 1);
     } else if (w == 1 && A->groups) {
-        build_groups(A->B->s);
+        build_groups(A->B->s, A->B->threads);
     }
     act_detail_worker(ctx, w, nw);
 }

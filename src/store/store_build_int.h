@@ -119,6 +119,6 @@ void build_activities(Build *B, bool groups);
 void build_columns(Build *B);
 /* store_msgs.c: messages (by id, then first-in first-out), sync groups */
 void build_messages(Store *s, int threads); /* (threads > 1: its key sort and pairing on two) */
-void build_groups(Store *s);
+void build_groups(Store *s, int threads); /* (threads > 1: the groups' sorts and summaries on two) */
 
 #endif

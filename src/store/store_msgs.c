@@ -427,7 +427,66 @@ void build_messages(Store *s, int threads)
 
 /* ---- 9. sync groups ---------------------------------------------------- */
 
-void build_groups(Store *s)
+typedef struct {
+    Store *s;
+    const KeyMap *km;
+    const uint32_t *cnt; /* ng + 1: group g's events group_ev[cnt[g] .. cnt[g + 1]) */
+    uint32_t ng;
+} GroupCtx;
+
+/* where worker w of nw starts: the first group starting at or after its
+ * share of the events (the workers' ranges cover the groups once) */
+static uint32_t group_split(const GroupCtx *c, int w, int nw)
+{
+    if (w <= 0) return 0;
+    if (w >= nw) return c->ng;
+    uint32_t at = (uint32_t)((uint64_t)c->cnt[c->ng] * (uint64_t)w / (uint64_t)nw), lo = 0, hi = c->ng;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c->cnt[mid] < at) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* each group of worker w's range: its key, its events sorted by time, its
+ * summary (a worker's own marks: groups write only their own record) */
+static void group_worker(void *ctx, int w, int nw)
+{
+    GroupCtx *c = ctx;
+    Store *s = c->s;
+    uint32_t g0 = group_split(c, w, nw), g1 = group_split(c, w + 1, nw);
+    if (g0 >= g1) return;
+    uint32_t *mark_act = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
+    uint32_t *mark_loc = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
+    for (uint32_t a = 0; a < s->nact; a++) mark_act[a] = NONE32;
+    for (uint32_t l = 0; l < s->nloc; l++) mark_loc[l] = NONE32;
+    uint32_t *tmp = NULL;
+    size_t tcap = 0;
+    for (uint32_t g = g0; g < g1; g++) {
+        SyncGroup *G = &s->groups[g];
+        const uint64_t *k = &c->km->k[(size_t)g * 3];
+        G->type = (uint8_t)k[0];
+        if (G->type == VT_STR) G->sid = (uint32_t)k[1];
+        else G->ival = (int64_t)k[1];
+        G->ev_off = c->cnt[g];
+        G->nev = c->cnt[g + 1] - c->cnt[g];
+        uint32_t *v = s->group_ev + G->ev_off;
+        if (!events_sorted(v, G->nev, s->ts, s->dur)) {
+            if (G->nev > tcap) {
+                tcap = G->nev;
+                tmp = xrealloc(tmp, tcap * sizeof *tmp);
+            }
+            sort_events(v, tmp, G->nev, s->ts, s->dur);
+        }
+        group_summarize(s, G, NULL, g, mark_act, mark_loc, G);
+    }
+    free(tmp);
+    free(mark_act);
+    free(mark_loc);
+}
+
+void build_groups(Store *s, int threads)
 {
     const Column *gc = store_canon_col(s, F_GROUP);
     if (!gc) return;
@@ -456,37 +515,13 @@ void build_groups(Store *s)
     memcpy(pos, cnt, ((size_t)ng + 1) * sizeof(uint32_t));
     for (size_t i = 0; i < eg.len; i++) s->group_ev[pos[eg.v[i].idx]++] = eg.v[i].ev;
     free(pos);
-    uint32_t *mark_act = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
-    uint32_t *mark_loc = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
-    for (uint32_t a = 0; a < s->nact; a++) mark_act[a] = NONE32;
-    for (uint32_t l = 0; l < s->nloc; l++) mark_loc[l] = NONE32;
-    uint32_t *tmp = NULL;
-    size_t tcap = 0;
-    for (uint32_t g = 0; g < ng; g++) {
-        SyncGroup *G = &s->groups[g];
-        const uint64_t *k = &km.k[(size_t)g * 3];
-        G->type = (uint8_t)k[0];
-        if (G->type == VT_STR) G->sid = (uint32_t)k[1];
-        else G->ival = (int64_t)k[1];
-        G->ev_off = cnt[g];
-        G->nev = cnt[g + 1] - cnt[g];
-        uint32_t *v = s->group_ev + G->ev_off;
-        if (!events_sorted(v, G->nev, s->ts, s->dur)) {
-            if (G->nev > tcap) {
-                tcap = G->nev;
-                tmp = xrealloc(tmp, tcap * sizeof *tmp);
-            }
-            sort_events(v, tmp, G->nev, s->ts, s->dur);
-        }
-        group_summarize(s, G, NULL, g, mark_act, mark_loc, G);
-    }
-    free(tmp);
+    /* (the groups' sorts and summaries on two workers when there are
+     * events enough: a thread costs more than a few thousand) */
+    GroupCtx c = {s, &km, cnt, ng};
+    par_run(threads > 1 && eg.len >= 4096 && ng > 1 ? 2 : 1, group_worker, &c);
     free(cnt);
-    free(mark_act);
-    free(mark_loc);
     km_free(&km);
 }
-
 
 /* ---- 8 and 9 after the build (store_build's defer_tail) ---------------- */
 
@@ -494,7 +529,7 @@ static void finish_tail_worker(void *ctx, int w, int nw)
 {
     Store *s = ctx;
     if (w == 0) build_messages(s, nw);
-    if (w == 1 || nw < 2) build_groups(s);
+    if (w == 1 || nw < 2) build_groups(s, nw);
 }
 
 void store_finish_tail(Store *s, int threads)
