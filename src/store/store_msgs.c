@@ -7,8 +7,13 @@
  * ev_msg; sync groups (one per distinct group value: its type and payload,
  * a string id being exact since equal texts have equal ids), group_ev and
  * ev_group, each group's summary.
+ * Both also after the build (store_finish_tail, when store_build was told
+ * to defer them). The keys' bucket sorts and the pairing, and the groups'
+ * sorts and summaries, are shared by two workers over ranges of buckets
+ * and of groups when there is work enough.
  * Invariants: a send and a receive are paired only when their keys are
- * equal (never by hash alone); each side in time order; see store.h.
+ * equal (never by hash alone); each side in time order; the pairs and the
+ * groups do not depend on the number of workers; see store.h.
  */
 #include <inttypes.h>
 #include <math.h>
