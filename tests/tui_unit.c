@@ -76,11 +76,14 @@ static void frame(T *t, int flags)
     app_draw(&t->A, t->c, flags | AF_REAGG);
 }
 
-static bool open_app(T *t, const char *trace, int w, int h)
+/* open a trace as the interface does, without drawing (defer: the load
+ * leaves the messages and sync groups for after the first frame) */
+static bool open_app_defer(T *t, const char *trace, int w, int h, bool defer)
 {
     memset(t, 0, sizeof *t);
     char *argv[] = {"tui", (char *)trace, NULL};
     if (cli_parse("tui", 2, argv, 1, &t->args) != 0) return false;
+    t->args.load.defer_tail = defer;
     Session ss;
     if (session_open("tui", &t->args, &ss) != 0) {
         cli_free(&t->args);
@@ -88,8 +91,14 @@ static bool open_app(T *t, const char *trace, int w, int h)
     }
     app_init(&t->A, &ss, &t->args, w, h, false, true);
     t->c = canvas_new(w, h, false, true);
-    frame(t, AF_REFILTER);
     t->ok = true;
+    return true;
+}
+
+static bool open_app(T *t, const char *trace, int w, int h)
+{
+    if (!open_app_defer(t, trace, w, h, false)) return false;
+    frame(t, AF_REFILTER);
     return true;
 }
 
@@ -1777,28 +1786,7 @@ static void t_first_frame_lite(void)
     close_app(&t);
 }
 
-/* As the interface opens a trace (LoadOpts.defer_tail): the first lite
- * Gantt is drawn before the messages and sync groups exist, and is the
- * one drawn with them; the next frame builds them first, and is the one
- * drawn without deferring; a first frame of another view builds them
- * before it is drawn. */
-static bool open_app_defer(T *t, const char *trace, int w, int h, bool defer)
-{
-    memset(t, 0, sizeof *t);
-    char *argv[] = {"tui", (char *)trace, NULL};
-    if (cli_parse("tui", 2, argv, 1, &t->args) != 0) return false;
-    t->args.load.defer_tail = defer;
-    Session ss;
-    if (session_open("tui", &t->args, &ss) != 0) {
-        cli_free(&t->args);
-        return false;
-    }
-    app_init(&t->A, &ss, &t->args, w, h, false, true);
-    t->c = canvas_new(w, h, false, true);
-    t->ok = true;
-    return true;
-}
-
+/* two canvases the same, cell by cell */
 static bool same_canvas(const Canvas *a, const Canvas *b)
 {
     if (a->w != b->w || a->h != b->h) return false;
@@ -1809,6 +1797,11 @@ static bool same_canvas(const Canvas *a, const Canvas *b)
     return true;
 }
 
+/* As the interface opens a trace (LoadOpts.defer_tail): the first lite
+ * Gantt is drawn before the messages and sync groups exist, and is the
+ * one drawn with them; the next frame builds them first, and is the one
+ * drawn without deferring; a first frame of another view builds them
+ * before it is drawn. */
 static void t_first_frame_deferred(void)
 {
     char *gen = xasprintf("/tmp/tnav-tui-defer-%d.csv", (int)getpid());
