@@ -724,6 +724,7 @@ int tui_main(int argc, char **argv, int first)
     if (bo) {
         r = tui_bench_open(&A, L.t0, L.t_end);
     } else if (bk) {
+        app_finish_tail(&A); /* (as the interface does before its trim) */
         big_cache_trim();
         r = tui_bench_keys(&A, bk);
     } else {
