@@ -203,8 +203,8 @@ Store *store_build(Batch **batches, size_t nbatches, int threads, bool keep_page
  * the store says so (tail_pending) until store_finish_tail builds them.
  * The interface draws its first frame, which needs neither, before them.
  * store_finish_tail: nothing if they are built already; else both, on
- * two threads when threads > 1 (0: all cores). Not thread-safe against readers of the
- * store's messages or groups (there are none before it). */
+ * two threads when threads > 1 (0: all cores). Not thread-safe against
+ * readers of the store's messages or groups (there are none before it). */
 void store_finish_tail(Store *s, int threads);
 Store *store_empty(void);
 void store_free(Store *s);

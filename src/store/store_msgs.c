@@ -44,15 +44,9 @@ static uint32_t ckey_hash(uint64_t a, uint64_t b, uint64_t c)
  * share. */
 #define HSIDE(h) ((h) & 1u)
 
-/* The keys' order by hash, as hv[x] = (h >> 1) << 32 | j for key j (the
- * index breaks ties: keys of one hash stay in their order): one stable
- * scatter into buckets by the hash's top bits (a few thousand, whose write
- * positions stay in cache), then each bucket — about a thousand keys, in
- * cache — sorted by the rest of the bits (LSD radix, 8 bits a pass). This
- * moves the 8-byte entries instead of the 32-byte keys, and less often
- * than a sort of the whole array by 16-bit digits, whose 65,536 write
- * positions miss the cache. hv_bytes: the size of hv's block (at least m
- * entries). */
+/* One pairing of keys: the keys, their order by hash (hv) in buckets
+ * (cnt), and the mates it writes; shared by the workers of its sort and
+ * its pairing. */
 typedef struct {
     const CKey *keys;
     const Store *s;
