@@ -380,9 +380,9 @@ static int run_terminal(App *A)
         }
         if (first) {
             /* after the first frame: the messages and sync groups the load
-             * left for now (they take what the loader's memory the first
-             * frame did not reuse), then the rest of that memory goes back,
-             * and the full frame is drawn at once (before any key) */
+             * left for now (on the loader's memory that the first frame
+             * did not reuse), then the rest of that memory goes back, and
+             * the full frame is drawn at once (before any key) */
             app_finish_tail(A);
             big_cache_trim();
             A->first_lite = false;
