@@ -267,9 +267,6 @@ static bool num(const char **p, int64_t *v)
 
 bool session_apply(App *A, const char *body, bool keep_view, char *note, size_t nsz)
 {
-    /* (what it restores — a filter, a view, an analysis — may read messages
-     * and sync groups) */
-    app_finish_tail(A);
     Saved S;
     memset(&S, 0, sizeof S);
     S.view = -1;
@@ -343,6 +340,11 @@ bool session_apply(App *A, const char *body, bool keep_view, char *note, size_t 
         free(S.hl);
         return false;
     }
+    /* (a filter, a highlight or a range may read the messages and sync
+     * groups, which the load may have left for after the first frame: then
+     * they are built first; a view, a window, a cursor and bookmarks need
+     * neither, and the first frame's own guard sees to a view that does) */
+    if ((S.filter && !A->filter_text) || S.hl || S.have_a || S.have_b) app_finish_tail(A);
     /* the selection first (the rows and the counts depend on it); the
      * command line's filter wins */
     note[0] = 0;
