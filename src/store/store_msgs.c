@@ -8,9 +8,10 @@
  * a string id being exact since equal texts have equal ids), group_ev and
  * ev_group, each group's summary.
  * Both also after the build (store_finish_tail, when store_build was told
- * to defer them). The keys' bucket sorts and the pairing, and the groups'
- * sorts and summaries, are shared by two workers over ranges of buckets
- * and of groups when there is work enough.
+ * to defer them); there, with both cores free, the keys' bucket sorts and
+ * the pairing, and the groups' sorts and summaries, are shared by two
+ * workers over ranges of buckets and of groups when there is work enough
+ * (in the build the activities take the other core: one worker each).
  * Invariants: a send and a receive are paired only when their keys are
  * equal (never by hash alone); each side in time order; the pairs and the
  * groups do not depend on the number of workers; see store.h.
@@ -58,17 +59,18 @@ typedef struct {
     int sh;       /* bucket = (h >> 1) >> sh */
 } HashPairs;
 
-/* where worker w of nw starts: the first bucket starting at or after its
- * share of the keys (0 for the first, nb past the last: the workers'
- * ranges [split(w), split(w + 1)) cover the buckets once) */
-static size_t bucket_split(const HashPairs *P, int w, int nw)
+/* Where worker w of nw starts among n ranges whose starts are cnt[0..n)
+ * (increasing, cnt[n] the total): the first range starting at or after
+ * its share of the total; 0 for the first worker, n past the last, so
+ * that the workers' [split(w), split(w + 1)) cover the ranges once. */
+static size_t share_split(const size_t *cnt, size_t n, int w, int nw)
 {
     if (w <= 0) return 0;
-    if (w >= nw) return P->nb;
-    size_t at = P->m * (size_t)w / (size_t)nw, lo = 0, hi = P->nb;
+    if (w >= nw) return n;
+    size_t at = cnt[n] * (size_t)w / (size_t)nw, lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (P->cnt[mid] < at) lo = mid + 1;
+        if (cnt[mid] < at) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -76,8 +78,8 @@ static size_t bucket_split(const HashPairs *P, int w, int nw)
 
 static void bucket_range(const HashPairs *P, int w, int nw, size_t *k0, size_t *k1)
 {
-    *k0 = bucket_split(P, w, nw);
-    *k1 = bucket_split(P, w + 1, nw);
+    *k0 = share_split(P->cnt, P->nb, w, nw);
+    *k1 = share_split(P->cnt, P->nb, w + 1, nw);
 }
 
 static void sort_buckets_worker(void *ctx, int w, int nw)
@@ -429,24 +431,9 @@ void build_messages(Store *s, int threads)
 typedef struct {
     Store *s;
     const KeyMap *km;
-    const uint32_t *cnt; /* ng + 1: group g's events group_ev[cnt[g] .. cnt[g + 1]) */
+    const size_t *cnt; /* ng + 1: group g's events group_ev[cnt[g] .. cnt[g + 1]) */
     uint32_t ng;
 } GroupCtx;
-
-/* where worker w of nw starts: the first group starting at or after its
- * share of the events (the workers' ranges cover the groups once) */
-static uint32_t group_split(const GroupCtx *c, int w, int nw)
-{
-    if (w <= 0) return 0;
-    if (w >= nw) return c->ng;
-    uint32_t at = (uint32_t)((uint64_t)c->cnt[c->ng] * (uint64_t)w / (uint64_t)nw), lo = 0, hi = c->ng;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (c->cnt[mid] < at) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
 
 /* each group of worker w's range: its key, its events sorted by time, its
  * summary (a worker's own marks: groups write only their own record) */
@@ -454,7 +441,7 @@ static void group_worker(void *ctx, int w, int nw)
 {
     GroupCtx *c = ctx;
     Store *s = c->s;
-    uint32_t g0 = group_split(c, w, nw), g1 = group_split(c, w + 1, nw);
+    size_t g0 = share_split(c->cnt, c->ng, w, nw), g1 = share_split(c->cnt, c->ng, w + 1, nw);
     if (g0 >= g1) return;
     uint32_t *mark_act = xmalloc(((size_t)s->nact + 1) * sizeof(uint32_t));
     uint32_t *mark_loc = xmalloc(((size_t)s->nloc + 1) * sizeof(uint32_t));
@@ -462,14 +449,14 @@ static void group_worker(void *ctx, int w, int nw)
     for (uint32_t l = 0; l < s->nloc; l++) mark_loc[l] = NONE32;
     uint32_t *tmp = NULL;
     size_t tcap = 0;
-    for (uint32_t g = g0; g < g1; g++) {
+    for (size_t g = g0; g < g1; g++) {
         SyncGroup *G = &s->groups[g];
         const uint64_t *k = &c->km->k[(size_t)g * 3];
         G->type = (uint8_t)k[0];
         if (G->type == VT_STR) G->sid = (uint32_t)k[1];
         else G->ival = (int64_t)k[1];
-        G->ev_off = c->cnt[g];
-        G->nev = c->cnt[g + 1] - c->cnt[g];
+        G->ev_off = (uint32_t)c->cnt[g];
+        G->nev = (uint32_t)(c->cnt[g + 1] - c->cnt[g]);
         uint32_t *v = s->group_ev + G->ev_off;
         if (!events_sorted(v, G->nev, s->ts, s->dur)) {
             if (G->nev > tcap) {
@@ -478,7 +465,7 @@ static void group_worker(void *ctx, int w, int nw)
             }
             sort_events(v, tmp, G->nev, s->ts, s->dur);
         }
-        group_summarize(s, G, NULL, g, mark_act, mark_loc, G);
+        group_summarize(s, G, NULL, (uint32_t)g, mark_act, mark_loc, G);
     }
     free(tmp);
     free(mark_act);
@@ -506,12 +493,12 @@ void build_groups(Store *s, int threads)
     s->groups = xcalloc((size_t)ng + 1, sizeof(SyncGroup));
     s->ev_group = eg.v;
     s->nev_group = (uint32_t)eg.len;
-    uint32_t *cnt = xcalloc((size_t)ng + 2, sizeof(uint32_t));
+    size_t *cnt = xcalloc((size_t)ng + 2, sizeof(size_t));
     for (size_t i = 0; i < eg.len; i++) cnt[eg.v[i].idx + 1]++;
     for (uint32_t g = 0; g < ng; g++) cnt[g + 1] += cnt[g];
     s->group_ev = xmalloc((eg.len ? eg.len : 1) * sizeof(uint32_t));
-    uint32_t *pos = xmalloc(((size_t)ng + 1) * sizeof(uint32_t));
-    memcpy(pos, cnt, ((size_t)ng + 1) * sizeof(uint32_t));
+    size_t *pos = xmalloc(((size_t)ng + 1) * sizeof(size_t));
+    memcpy(pos, cnt, ((size_t)ng + 1) * sizeof(size_t));
     for (size_t i = 0; i < eg.len; i++) s->group_ev[pos[eg.v[i].idx]++] = eg.v[i].ev;
     free(pos);
     /* (the groups' sorts and summaries on two workers when there are
