@@ -622,8 +622,37 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                 int *cg = xmalloc(((size_t)nc + 1) * sizeof(int)), *ca = xmalloc(((size_t)nc + 1) * sizeof(int));
                 for (uint32_t k = 0; k < rs.n; k++) {
                     uint32_t row = rs.ids[k];
-                    int ng = summary_glyph_cells(S, rk, row, &g, cg, ge, gc);
-                    int na = summary_arrival_cells(S, rk, row, &g, ca, an, af);
+                    int ng = summary_glyph_cells(S, rk, row, &g, 0, 0, cg, ge, gc);
+                    int na = summary_arrival_cells(S, rk, row, &g, 0, 0, ca, an, af);
+                    /* the same cells in pieces, as the Gantt's auto overlays
+                     * walk them (from a cell on, stopping at the 2nd cell
+                     * with a glyph / with arrivals), and from the middle */
+                    for (int pass = 0; pass < 2; pass++) {
+                        int pc[64];
+                        uint32_t pe[64], pn[64]; /* (nc = 50) */
+                        int done = 0, full = pass ? na : ng;
+                        for (int from = 0;;) {
+                            int n = pass ? summary_arrival_cells(S, rk, row, &g, from, 2, pc, pn, pe)
+                                         : summary_glyph_cells(S, rk, row, &g, from, 2, pc, pe, pn);
+                            int found = 0;
+                            for (int q = 0; q < n; q++) {
+                                bool same = done < full && pc[q] == (pass ? ca : cg)[done] && pe[q] == (pass ? af : ge)[done] &&
+                                            pn[q] == (pass ? an : gc)[done];
+                                if (!same) bad++;
+                                found += pass || pe[q] != NONE32;
+                                done++;
+                            }
+                            if (found > 2 || (found == 2 && pass == 0 && pe[n - 1] == NONE32)) bad++; /* (ends at its 2nd) */
+                            if (found < 2) break;
+                            from = pc[n - 1] + 1;
+                        }
+                        if (done != full) bad++;
+                        int mid = nc / 2, k0 = 0;
+                        while (k0 < full && (pass ? ca : cg)[k0] < mid) k0++;
+                        int n = pass ? summary_arrival_cells(S, rk, row, &g, mid, 0, pc, pn, pe)
+                                     : summary_glyph_cells(S, rk, row, &g, mid, 0, pc, pe, pn);
+                        if (n != full - k0 || (n && memcmp(pc, (pass ? ca : cg) + k0, (size_t)n * sizeof(int)))) bad++;
+                    }
                     int xg = 0, xa = 0;
                     for (int i = 0; i < nc; i++) {
                         uint32_t cnt, f;
@@ -650,7 +679,7 @@ static void check_frames(const char *name, const Store *s, const uint64_t *sel, 
                         /* (the same from the row set's series fetched once) */
                         int ca2[64];
                         uint32_t an2[64], af2[64]; /* (nc = 50) */
-                        int nb = summary_row_arrivals_cells(RA, gi, &g, ca2, an2, af2);
+                        int nb = summary_row_arrivals_cells(RA, gi, &g, 0, 0, ca2, an2, af2);
                         if (nb != na || memcmp(ca2, ca, (size_t)na * sizeof(int)) || memcmp(an2, an, (size_t)na * sizeof(uint32_t)) ||
                             memcmp(af2, af, (size_t)na * sizeof(uint32_t)))
                             bad++;
@@ -1127,8 +1156,8 @@ static void check_rows_dense(const char *name, const Store *s, const uint64_t *s
                     for (uint32_t r = 0; r < nr; r++) {
                         memset(has, 0, (size_t)nc);
                         for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
-                            int n = arr ? summary_arrival_cells(B, ROWS_ACT, rs.ids[k], &g, cell, cnt, ev)
-                                        : summary_glyph_cells(B, ROWS_ACT, rs.ids[k], &g, cell, ev, cnt);
+                            int n = arr ? summary_arrival_cells(B, ROWS_ACT, rs.ids[k], &g, 0, 0, cell, cnt, ev)
+                                        : summary_glyph_cells(B, ROWS_ACT, rs.ids[k], &g, 0, 0, cell, ev, cnt);
                             for (int q = 0; q < n; q++) has[cell[q]] = 1;
                         }
                         uint32_t u = 0;
@@ -1136,12 +1165,18 @@ static void check_rows_dense(const char *name, const Store *s, const uint64_t *s
                         if (u < least) least = u;
                     }
                     static const uint32_t needs[] = {1, 4, nc / 6 + 1, nc};
+                    bool was[4];
                     for (int q = 0; q < 4; q++) {
-                        bool d = summary_rows_dense(A, &rs, nr, arr, &g, needs[q]);
+                        bool d = was[q] = summary_rows_dense(A, &rs, nr, arr, &g, needs[q]);
                         if (d && least < needs[q]) bad++;
                         proven += d;
                         dense += nr && least >= needs[q];
                     }
+                    /* asked again, in turn and each twice (a frame redrawn:
+                     * the last yes is kept for the same question only) */
+                    for (int q = 3; q >= 0; q--)
+                        for (int twice = 0; twice < 2; twice++)
+                            if (summary_rows_dense(A, &rs, nr, arr, &g, needs[q]) != was[q]) bad++;
                 }
                 /* (read without building the series by activity) */
                 bad += A->glyphs[ROWS_ACT].built || A->msg[1][ROWS_ACT].built || A->rowarr.P.built;
@@ -1204,11 +1239,11 @@ static void budget_frame_of(Summary *X, const Store *s, int v, Words *o)
         uint32_t ev[41], cnt[41];
         const RowArrivals *ra = summary_row_arrivals(X, &rs);
         for (uint32_t r = 0; r < rs.ng; r++) {
-            int nk = summary_row_arrivals_cells(ra, r, &g, cell, cnt, ev);
+            int nk = summary_row_arrivals_cells(ra, r, &g, 0, 0, cell, cnt, ev);
             put_vals(o, cell, (size_t)nk * sizeof(int));
             put_vals(o, cnt, (size_t)nk * sizeof(uint32_t));
             for (uint32_t k = rowset_first(&rs, r); k < rowset_end(&rs, r); k++) {
-                nk = summary_glyph_cells(X, rs.kind, rs.ids[k], &g, cell, ev, cnt);
+                nk = summary_glyph_cells(X, rs.kind, rs.ids[k], &g, 0, 0, cell, ev, cnt);
                 put_vals(o, cell, (size_t)nk * sizeof(int));
                 put_vals(o, ev, (size_t)nk * sizeof(uint32_t));
             }

@@ -29,6 +29,8 @@
 #include "load/load_int.h"
 #include "analysis/stats.h"
 #include "store/store.h"
+#include "view/canvas.h"
+#include "view/view.h"
 #include "base/pages.h"
 #include "base/strtab.h"
 #include "base/timeparse.h"
@@ -1413,6 +1415,127 @@ static void t_presize_pairs(void)
     batch_free(&b);
 }
 
+/* ---- the Gantt's overlays in auto: rows too dense give way -------------------- */
+
+/* one Gantt frame of ctx into a new canvas */
+static Canvas *gantt_frame(ViewCtx *ctx)
+{
+    char err[200];
+    Canvas *c = canvas_new(ctx->w, ctx->h, false, true);
+    CHECK(view_by_name("gantt")->run(ctx, c, NULL, err, sizeof err));
+    return c;
+}
+
+static bool same_row(const Canvas *a, const Canvas *b, int y)
+{
+    for (int x = 0; x < a->w; x++) {
+        const Cell *p = canvas_at((Canvas *)a, x, y), *q = canvas_at((Canvas *)b, x, y);
+        if (p->ch != q->ch || p->fg != q->fg || p->bg != q->bg || p->attr != q->attr) return false;
+    }
+    return true;
+}
+
+/* In auto, a row whose instants (arrivals) fill OVL_MIN cells and more
+ * than 1/OVL_DENSE of them shows none, and a row that does not shows
+ * them as `all` does. The frame stops walking a row's members once it
+ * has that many cells: the rows that give way are the ones a full walk
+ * (the cells of every member, through the summary's own calls) finds,
+ * and every other row is drawn as in `all`; on traces whose rows hold
+ * one location, many (10k locations) and many activities, at several
+ * zooms and widths. */
+static void t_gantt_overlays_give_way(void)
+{
+    static const char *const SHAPES[3] = {"mpi", "tasks", "wide"};
+    for (int k = 0; k < 3; k++) {
+        char *path = xasprintf("%s/ovl-%s.csv", g_tmpdir, SHAPES[k]);
+        char *cmd = xasprintf("sample-logs/gen --shape %s --events 60000 --format csv -o '%s'", SHAPES[k], path);
+        CHECK(system(cmd) == 0);
+        Store *s = load_path_opts(path, 2, false);
+        CHECK(s != NULL);
+        if (!s) continue;
+        Summary *S = summary_build(s, NULL, 0);
+        int64_t span = s->t_max - s->t_min + 1;
+        int shown = 0, gave = 0;
+        for (int rk = 0; rk < 2; rk++)
+            for (int z = 0; z < 3; z++)
+                for (int wi = 0; wi < 2; wi++) {
+                    ViewCtx ctx;
+                    memset(&ctx, 0, sizeof ctx);
+                    ctx.S = S;
+                    ctx.s = s;
+                    ctx.w = wi ? 60 : 208;
+                    ctx.h = 40;
+                    ctx.rows = rk ? ROWS_ACT : ROWS_LOC;
+                    int64_t w = z == 0 ? span : z == 1 ? span / 10 : span / 300;
+                    ctx.t0 = s->t_min + (span - w) / 3;
+                    ctx.t1 = ctx.t0 + (w > 0 ? w : 1);
+                    for (int arrivals = 0; arrivals < 2; arrivals++) {
+                        OverlayMode *on = arrivals ? &ctx.msgs : &ctx.marks, *other = arrivals ? &ctx.marks : &ctx.msgs;
+                        *other = OVL_OFF;
+                        *on = OVL_ALL;
+                        Canvas *all = gantt_frame(&ctx);
+                        *on = OVL_OFF;
+                        Canvas *off = gantt_frame(&ctx);
+                        *on = OVL_AUTO;
+                        Canvas *aut = gantt_frame(&ctx);
+                        uint32_t ndense = arrivals ? ctx.out_dense_msgs : ctx.out_dense_marks;
+                        /* the rows on screen, from the summary's calls */
+                        RowSet rs;
+                        rowset_init(&rs, S, ctx.rows, false);
+                        rowset_fit(&rs, ctx.out_nlines);
+                        CHECK(rs.ng == ctx.out_ng);
+                        TimeGrid g;
+                        grid_init(&g, ctx.t0, ctx.t1, ctx.out_ncell);
+                        size_t nc = (size_t)g.ncell;
+                        uint32_t need = (uint32_t)nc / OVL_DENSE + 1 < OVL_MIN ? OVL_MIN : (uint32_t)nc / OVL_DENSE + 1;
+                        int *cell = xmalloc((nc + 1) * sizeof(int));
+                        uint32_t *ev = xmalloc((nc + 1) * sizeof(uint32_t)), *cnt = xmalloc((nc + 1) * sizeof(uint32_t));
+                        uint8_t *has = xmalloc(nc + 1);
+                        uint32_t nr = rs.ng < (uint32_t)ctx.out_nlines ? rs.ng : (uint32_t)ctx.out_nlines, want = 0;
+                        for (uint32_t r = 0; r < nr; r++) {
+                            memset(has, 0, nc);
+                            for (uint32_t q = rowset_first(&rs, r); q < rowset_end(&rs, r); q++) {
+                                int n = arrivals ? summary_arrival_cells(S, rs.kind, rs.ids[q], &g, 0, 0, cell, cnt, ev)
+                                                 : summary_glyph_cells(S, rs.kind, rs.ids[q], &g, 0, 0, cell, ev, cnt);
+                                for (int i = 0; i < n; i++) has[cell[i]] |= arrivals ? cnt[i] != 0 : ev[i] != NONE32;
+                            }
+                            uint32_t used = 0;
+                            for (size_t i = 0; i < nc; i++) used += has[i];
+                            bool dense = used >= need;
+                            want += dense;
+                            /* (the instants' rows alone: arrivals draw
+                             * connectors across rows, and a row that gives
+                             * way changes its column's) */
+                            if (!arrivals) CHECK(same_row(aut, dense ? off : all, (int)r));
+                            shown += !dense && used;
+                            gave += dense;
+                        }
+                        CHECK(ndense == want);
+                        if (ndense != want)
+                            fprintf(stderr, "  %s rows %s zoom %d width %d %s: %u rows gave way, %u expected\n", SHAPES[k],
+                                    rk ? "act" : "loc", z, ctx.w, arrivals ? "arrivals" : "instants", ndense, want);
+                        free(cell);
+                        free(ev);
+                        free(cnt);
+                        free(has);
+                        grid_free(&g);
+                        rowset_free(&rs);
+                        canvas_free(all);
+                        canvas_free(off);
+                        canvas_free(aut);
+                        *on = OVL_AUTO;
+                        *other = OVL_AUTO;
+                    }
+                }
+        /* (both kinds of row seen on every shape) */
+        CHECK(shown > 0 && gave > 0);
+        summary_free(S);
+        store_free(s);
+        free(cmd);
+        free(path);
+    }
+}
+
 static const Test TESTS[] = {
     {"decimal times are exact", t_decimal_exact},
     {"RFC 3339 date-times", t_rfc3339},
@@ -1440,6 +1563,7 @@ static const Test TESTS[] = {
     {"big blocks: recycled by their touched part", t_big_recycler},
     {"pages: moved with their bytes, served, or not moved at all", t_pages},
     {"store: messages and sync groups left for later, then the same", t_deferred_tail},
+    {"gantt: overlays in auto give way in the rows a full walk finds too dense", t_gantt_overlays_give_way},
     {"load: a chunk's rows sized from samples over it", t_presize_samples},
     {"load: pair tables sized from the rate of new activities", t_presize_pairs},
 };

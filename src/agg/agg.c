@@ -74,7 +74,7 @@ size_t summary_bytes(const Summary *S)
     b += locidx_bytes(&S->locidx, s->nloc);
     b += grpsum_bytes(S->grp[0]) + grpsum_bytes(S->grp[1]);
     b += rowlanes_bytes(&S->rowlanes);
-    b += rowarr_bytes(S) + mxcells_bytes(S);
+    b += rowarr_bytes(S) + mxcells_bytes(S) + rowkey_bytes(&S->dense[0].key) + rowkey_bytes(&S->dense[1].key);
     b += open_bytes(S);
     b += tord_bytes(S);
     if (S->names_built) b += name_nkeys(s) + 1 + (size_t)S->ntop * 12;
@@ -147,6 +147,7 @@ void summary_free(Summary *S)
     grpsum_free(S->grp[1]);
     rowlanes_free(&S->rowlanes);
     rowarr_free(S);
+    for (int k = 0; k < 2; k++) rowkey_free(&S->dense[k].key);
     open_free(S);
     tord_free(S);
     free(S->label_shared);

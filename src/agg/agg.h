@@ -232,16 +232,22 @@ const char *event_name(const Store *s, uint32_t e);
 uint32_t summary_glyph_in(Summary *S, RowKind rk, uint32_t row, int64_t a, int64_t b, uint32_t *count);
 
 /* summary_glyph_in for every cell of g at once, sparsely: the cells
- * (increasing) where base row `row` has instants with a glyph, with the
- * most important one's event and their count; returns how many cells
- * (<= g->ncell). Costs a binary search per such cell (and at most 64
- * points), nothing per empty cell. */
-int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count);
+ * (increasing) where base row `row` has instants, with the most important
+ * one's event (NONE32: none with a glyph) and their count; returns how
+ * many cells (<= g->ncell). Only cells from `from` on; stop > 0: the walk
+ * ends at the stop-th cell with a glyph (a caller that only needs to know
+ * whether a row holds that many resumes after the last cell returned).
+ * Costs a search per such cell (and at most 64 points), nothing per
+ * empty cell. */
+int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int from, int stop, int *cell,
+                        uint32_t *ev, uint32_t *count);
 /* What summary_glyph_cells(S, rk, row, ...) will read first, read ahead
  * (a frame's rows in spawn-tree order visit their members far apart). */
 void summary_glyph_ahead(Summary *S, RowKind rk, uint32_t row);
-/* summary_arrivals for every cell of g at once, sparsely (as above). */
-int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
+/* summary_arrivals for every cell of g at once, sparsely (as above; stop
+ * > 0: at most that many cells, every one holding arrivals). */
+int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int from, int stop, int *cell,
+                          uint32_t *n, uint32_t *first);
 /* summary_arrival_cells for display row r of rs, its members at once:
  * the cells where any of them has arrivals, how many in all, and the
  * first one's message index when the cell has exactly one (else any
@@ -257,7 +263,8 @@ int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const Ti
  * set's; then the cells of display row r from it. */
 typedef struct RowArrivals RowArrivals;
 const RowArrivals *summary_row_arrivals(Summary *S, const RowSet *rs);
-int summary_row_arrivals_cells(const RowArrivals *A, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *one);
+int summary_row_arrivals_cells(const RowArrivals *A, uint32_t r, const TimeGrid *g, int from, int stop, int *cell,
+                               uint32_t *n, uint32_t *one);
 /* The members of display row r of rs (their positions k, rowset_first
  * .. rowset_end, in order) whose base rows have instants with a glyph
  * (arrivals: message arrivals) at all, into k[] (room for the row's

@@ -505,8 +505,7 @@ static void frame_lanes_rows(Summary *S, int cat, const Points *P, const Points 
                 size_t i0 = span.v[2 * q], i1 = span.v[2 * q + 1];
                 if (i0 >= nbz) continue;
                 const Lane *L = &S->lanes[ls[q]];
-                size_t hint = SIZE_MAX;
-                for (size_t i = i0; i < i1; i++) mc[i] += lane_cum(S, L, cat, bb[i], &hint);
+                lane_cum_add(S, L, cat, bb + i0, i1 - i0, mc + i0);
                 if (i1 < nbz) {
                     int64_t a, b;
                     lane_span(S, L, &a, &b);

@@ -165,12 +165,11 @@ static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
     int c = grid_cell(w->g, w->P->t[w->i]);
     if (c < 0) return false;
     /* the first point from the cell's end on: a few steps forward (a
-     * member's points are mostly one to a cell), else a search */
+     * member's points are mostly one to a cell), else a search forward */
     int64_t x = w->g->b[c + 1];
     size_t k = w->i + 1;
     while (k < w->end && k < w->i + 8 && w->P->t[k] < x) k++;
-    if (k < w->end && w->P->t[k] < x) k = pts_lower(w->P, w->r, x);
-    if (k > w->end) k = w->end;
+    if (k < w->end && w->P->t[k] < x) k = gallop_lower(w->P->t, k, w->end, x); /* (from here: the cell's points are near) */
     *cell = c;
     *i = w->i;
     *j = k;
@@ -178,13 +177,15 @@ static bool cellwalk_next(CellWalk *w, int *cell, size_t *i, size_t *j)
     return true;
 }
 
-static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGrid *g)
+/* (the cells from `from` on: a point before b[from] is in an earlier cell) */
+static void cellwalk_init(CellWalk *w, const Points *P, uint32_t r, const TimeGrid *g, int from)
 {
     w->P = P;
     w->r = r;
     w->g = g;
-    w->i = pts_lower(P, r, g->b[0]);
+    if (from < 0) from = 0;
     w->end = pts_lower(P, r, g->b[g->ncell]);
+    w->i = from >= g->ncell ? w->end : pts_lower(P, r, g->b[from]);
 }
 
 /* (the Gantt asks per member of its rows, 200,000 times a frame on a
@@ -212,15 +213,16 @@ void summary_glyph_ahead(Summary *S, RowKind rk, uint32_t row)
     __builtin_prefetch(&P->prio[k]);
 }
 
-int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *ev, uint32_t *count)
+int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int from, int stop, int *cell,
+                        uint32_t *ev, uint32_t *count)
 {
     if (rk == ROWS_PAIR) return 0;
     Points *P = glyph_points_built(S, rk);
     CellWalk w;
-    cellwalk_init(&w, P, row, g);
-    int n = 0, c;
+    cellwalk_init(&w, P, row, g, from);
+    int n = 0, c, found = 0;
     size_t i, j;
-    while (cellwalk_next(&w, &c, &i, &j)) {
+    while ((stop <= 0 || found < stop) && cellwalk_next(&w, &c, &i, &j)) {
         uint32_t best = NONE32;
         int bp = 0;
         for (size_t k = i; k < j && k < i + 64; k++) {
@@ -231,22 +233,25 @@ int summary_glyph_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g,
         ev[n] = best;
         count[n] = (uint32_t)(j - i);
         n++;
+        found += best != NONE32;
     }
     return n;
 }
 
-int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+int summary_arrival_cells(Summary *S, RowKind rk, uint32_t row, const TimeGrid *g, int from, int stop, int *cell,
+                          uint32_t *n, uint32_t *first)
 {
-    return points_cells(arrival_points_built(S, rk), row, g, cell, n, first);
+    return points_cells(arrival_points_built(S, rk), row, g, from, stop, cell, n, first);
 }
 
-int points_cells(const Points *P, uint32_t row, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first)
+int points_cells(const Points *P, uint32_t row, const TimeGrid *g, int from, int stop, int *cell, uint32_t *n,
+                 uint32_t *first)
 {
     CellWalk w;
-    cellwalk_init(&w, P, row, g);
+    cellwalk_init(&w, P, row, g, from);
     int k = 0, c;
     size_t i, j;
-    while (cellwalk_next(&w, &c, &i, &j)) {
+    while ((stop <= 0 || k < stop) && cellwalk_next(&w, &c, &i, &j)) {
         cell[k] = c;
         n[k] = (uint32_t)(j - i);
         if (first) first[k] = P->id[i];
@@ -295,6 +300,14 @@ bool summary_rows_dense(Summary *S, const RowSet *rs, uint32_t nr, bool arrivals
     const Store *s = S->s;
     size_t nc = g->ncell > 0 ? (size_t)g->ncell : 0;
     if (rs->kind != ROWS_ACT || !nr || nr > rs->ng || nr >= UINT16_MAX || !need || need > nc) return false;
+    /* (a frame that gave way asks again at every redraw while the view
+     * stays there: the answer kept for the same rows, window and cells,
+     * only when yes — a no builds the series, and the question is not
+     * asked again) */
+    int64_t w0 = g->b[0], w1 = g->b[nc];
+    DenseMemo *M = &S->dense[arrivals];
+    if (M->key.ids && M->w0 == w0 && M->w1 == w1 && M->nc == nc && M->nr == nr && M->need == need && rowkey_matches(&M->key, rs))
+        return true;
     /* (the series by activity regroups this one by s->act[ev], the
      * arrivals merged per row too: rowpts_get_via) */
     part_use(S, arrivals ? PART_MSG + 3 + ROWS_LOC : PART_GLYPH + ROWS_LOC);
@@ -318,7 +331,6 @@ bool summary_rows_dense(Summary *S, const RowSet *rs, uint32_t nr, bool arrivals
     uint32_t *stamp = xcalloc((size_t)s->nloc + 1, sizeof(uint32_t));
     VEC(uint32_t) locs = {0};
     size_t ops = 0;
-    int64_t w0 = g->b[0], w1 = g->b[nc];
     bool ok = true;
     for (uint32_t r = 0; r < nr && ok; r++) {
         if (cnt[r] >= need) continue;
@@ -363,5 +375,10 @@ bool summary_rows_dense(Summary *S, const RowSet *rs, uint32_t nr, bool arrivals
     free(cnt);
     free(seen);
     free(row);
+    if (ok) {
+        rowkey_free(&M->key);
+        rowkey_set(&M->key, rs);
+        M->w0 = w0, M->w1 = w1, M->nc = (uint32_t)nc, M->nr = nr, M->need = need;
+    }
     return ok;
 }

@@ -169,6 +169,14 @@ void rowkey_set(RowKey *K, const RowSet *rs);
 void rowkey_free(RowKey *K);
 size_t rowkey_bytes(const RowKey *K);
 
+/* A `true` answer of summary_rows_dense and what it was asked (key.ids
+ * NULL: none) */
+typedef struct {
+    RowKey key;
+    int64_t w0, w1;
+    uint32_t nc, nr, need;
+} DenseMemo;
+
 /* A display row's lanes by time (agg_dominant.c), for the first lane in
  * the row's order whose span [t0, t1) meets a cell [a, b) (t0 < b and
  * t1 > a): the distinct ends of the spans X[0..m) cut time into units
@@ -269,6 +277,11 @@ struct Summary {
         int64_t t0, tmax;
         uint8_t shift;
     } tord;
+    /* (summary_rows_dense, agg_instants.c) per overlay (0 instants, 1
+     * arrivals), its last `true` answer and what it was asked about, for
+     * the frames that ask again: each overlay's only written by the call
+     * for it (the two may run at once, on a first frame's workers) */
+    DenseMemo dense[2];
     Arena bins_arena[SWEEP_WORKERS]; /* the lanes' time indexes, per sweep worker */
     uint8_t *label_shared; /* lazily: per string id, activities with that label (saturated at 2) */
     SegBlk *seg_tb;      /* start times (seg_time) */
@@ -424,6 +437,14 @@ static inline void lane_bin(const Lane *L, int64_t l0, int64_t t, size_t *lo, si
 ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint);
 void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, size_t *k);
 int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint);
+/* acc[i] += lane_cum(S, L, cat, t[i]) for the increasing times t[0..n),
+ * the lookups of a lane far longer than n several at a time (their cache
+ * misses overlapping), else one after the other with a hint */
+void lane_cum_add(const Summary *S, const Lane *L, int cat, const int64_t *t, size_t n, int64_t *acc);
+/* out[j] = lane_cum(S, &S->lanes[lane[j]], cat, t[j]) for n independent
+ * queries, several at a time (each one's chain of reads — lane, time
+ * index, segments, checkpoint — in step with the others') */
+void lane_cum_multi(const Summary *S, const uint32_t *lane, const int64_t *t, size_t n, int cat, int64_t *out);
 const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n);
 
 /* The span of lane L (which has segments): before *t0 (its first
@@ -532,9 +553,11 @@ void steps_at(const Steps *P, uint32_t r, int64_t t, double *cum, double *def);
 
 /* agg_frame.c */
 uint64_t events_before(Summary *S, RowKind rk, uint32_t row, int64_t t);
-/* agg_instants.c: the cells of g where row r of P has points, their
- * count and first point's id (summary_arrival_cells on any Points) */
-int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *first);
+/* agg_instants.c: the cells of g from `from` on where row r of P has
+ * points (stop > 0: at most that many), their count and first point's id
+ * (summary_arrival_cells on any Points) */
+int points_cells(const Points *P, uint32_t r, const TimeGrid *g, int from, int stop, int *cell, uint32_t *n,
+                 uint32_t *first);
 /* agg_rowpts.c: the merged series of a row set (S->rowarr): the points
  * of src of each display row of rs (a row of P per display row) */
 const Points *rowpts_get(Summary *S, const RowSet *rs, const Points *src);

@@ -90,10 +90,9 @@ void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, 
     }
 }
 
-/* time of lane L in category cat over (-inf, t) */
-int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint)
+/* time of lane L in category cat over (-inf, t), k = seg_find(S, L, t) */
+static inline int64_t lane_cum_at(const Summary *S, const Lane *L, int cat, int64_t t, ptrdiff_t k)
 {
-    ptrdiff_t k = seg_find(S, L, t, hint);
     if (k < 0) return 0;
     size_t j0 = (size_t)k & ~(size_t)((1u << CP_SHIFT) - 1);
     int64_t acc;
@@ -111,6 +110,101 @@ int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hi
     }
     if (seg_cat(S, (size_t)k) == (unsigned)cat) acc += t - ti;
     return acc;
+}
+
+/* time of lane L in category cat over (-inf, t) */
+int64_t lane_cum(const Summary *S, const Lane *L, int cat, int64_t t, size_t *hint)
+{
+    return lane_cum_at(S, L, cat, t, seg_find(S, L, t, hint));
+}
+
+/* a lane this many times longer than its lookups is searched several at
+ * a time (a hint rarely saves a search there) */
+#define CUM_MANY 8
+#define CUM_B 64
+
+void lane_cum_add(const Summary *S, const Lane *L, int cat, const int64_t *t, size_t n, int64_t *acc)
+{
+    if (n < 4 || L->n < CUM_MANY * n) {
+        size_t hint = SIZE_MAX;
+        for (size_t i = 0; i < n; i++) acc[i] += lane_cum(S, L, cat, t[i], &hint);
+        return;
+    }
+    /* the segments at CUM_B times found together; then what each walk
+     * reads first (its checkpoint, its first block of times and its
+     * categories) read ahead for all of them; then the walks */
+    size_t k[CUM_B], mask = ((size_t)1 << CP_SHIFT) - 1;
+    for (size_t i0 = 0; i0 < n; i0 += CUM_B) {
+        size_t m = n - i0 < CUM_B ? n - i0 : CUM_B;
+        seg_find_many(S, L, t + i0, m, k);
+        for (size_t j = 0; j < m; j++) {
+            if (k[j] == SIZE_MAX) continue;
+            size_t j0 = k[j] & ~mask;
+            if (j0 < L->off) j0 = L->off;
+            else __builtin_prefetch(&S->cp[cat - 1][k[j] >> CP_SHIFT]);
+            __builtin_prefetch(&S->seg_tb[j0 >> SEG_BSHIFT]);
+            __builtin_prefetch(&S->seg_cd[j0]);
+        }
+        for (size_t j = 0; j < m; j++) acc[i0 + j] += lane_cum_at(S, L, cat, t[i0 + j], k[j] == SIZE_MAX ? -1 : (ptrdiff_t)k[j]);
+    }
+}
+
+#define MULTI_B 16
+
+void lane_cum_multi(const Summary *S, const uint32_t *lane, const int64_t *t, size_t n, int cat, int64_t *out)
+{
+    size_t mask = ((size_t)1 << CP_SHIFT) - 1;
+    for (size_t j = 0; j < n && j < MULTI_B; j++) __builtin_prefetch(&S->lanes[lane[j]]);
+    for (size_t i0 = 0; i0 < n; i0 += MULTI_B) {
+        size_t m = n - i0 < MULTI_B ? n - i0 : MULTI_B, lo[MULTI_B], hi[MULTI_B];
+        const Lane *Ls[MULTI_B];
+        /* (the next group's lanes meanwhile) */
+        for (size_t j = i0 + MULTI_B; j < n && j < i0 + 2 * MULTI_B; j++) __builtin_prefetch(&S->lanes[lane[j]]);
+        /* each query's bin of the time index, read ahead; then its range
+         * of segments, and the middle one read ahead */
+        for (size_t j = 0; j < m; j++) {
+            const Lane *L = Ls[j] = &S->lanes[lane[i0 + j]];
+            int64_t x = t[i0 + j];
+            if (!L->n || L->t0 > x) continue;
+            uint64_t b = (uint64_t)(x - L->t0) >> L->shift;
+            __builtin_prefetch(&L->bins[b < L->nbins ? b : L->nbins - 1]);
+        }
+        for (size_t j = 0; j < m; j++) {
+            const Lane *L = Ls[j];
+            int64_t x = t[i0 + j];
+            if (!L->n || L->t0 > x) {
+                lo[j] = SIZE_MAX, hi[j] = 0;
+                continue;
+            }
+            lane_bin(L, L->t0, x, &lo[j], &hi[j]);
+            __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
+        }
+        /* the binary searches (as seg_find's), a step of each in turn */
+        for (bool more = true; more;) {
+            more = false;
+            for (size_t j = 0; j < m; j++) {
+                if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
+                size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
+                if (seg_time(S, mid) <= t[i0 + j]) lo[j] = mid;
+                else hi[j] = mid;
+                if (hi[j] - lo[j] > 1) {
+                    __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
+                    more = true;
+                }
+            }
+        }
+        /* what each walk reads first, read ahead; then the walks */
+        for (size_t j = 0; j < m; j++) {
+            if (lo[j] == SIZE_MAX) continue;
+            size_t j0 = lo[j] & ~mask;
+            if (j0 < Ls[j]->off) j0 = Ls[j]->off;
+            else __builtin_prefetch(&S->cp[cat - 1][lo[j] >> CP_SHIFT]);
+            __builtin_prefetch(&S->seg_tb[j0 >> SEG_BSHIFT]);
+            __builtin_prefetch(&S->seg_cd[j0]);
+        }
+        for (size_t j = 0; j < m; j++)
+            out[i0 + j] = lane_cum_at(S, Ls[j], cat, t[i0 + j], lo[j] == SIZE_MAX ? -1 : (ptrdiff_t)lo[j]);
+    }
 }
 
 const uint32_t *row_lanes(const Summary *S, RowKind rk, uint32_t row, uint32_t *n)
@@ -135,8 +229,7 @@ void lanes_cum(const Summary *S, const uint32_t *ls, uint32_t nl, int cat, const
         lane_span(S, L, &a, &b);
         size_t i0 = times_upper(t, nt, a), i1 = b == INT64_MAX ? nt : times_lower(t, nt, b);
         if (i1 < i0) i1 = i0;
-        size_t hint = SIZE_MAX;
-        for (size_t i = i0; i < i1; i++) acc[i] += lane_cum(S, L, cat, t[i], &hint);
+        lane_cum_add(S, L, cat, t + i0, i1 - i0, acc + i0);
         if (i1 < nt) {
             int64_t tot = lane_cum(S, L, cat, b, NULL);
             if (!tot) continue;

@@ -190,17 +190,47 @@ void loc_cum(const Summary *S, uint32_t l, int cat, const int64_t *t, size_t nt,
     const LocIdx *X = &S->locidx;
     size_t a = X->off[l], e = X->off[l + 1], klo = a, khi = a;
     const int64_t *pre = X->pre[cat - 1], w = X->w[l];
+    /* the lanes open at a time (a lookup each) gathered for all the times,
+     * then looked up together, their cache misses overlapping: at t[i],
+     * lane ql[j] for j in [qoff[i], qoff[i + 1]) (the sums are of times,
+     * never negative: saturated in any order, the same) */
+    VEC(uint32_t) ql = {0};
+    VEC(int64_t) qt = {0};
+    uint32_t *qoff = NULL;
+    int64_t *v = xmalloc((nt + 1) * sizeof(int64_t));
     for (size_t i = 0; i < nt; i++) {
         int64_t ti = t[i], from = ti >= INT64_MIN + w ? ti - w : INT64_MIN;
         klo = gallop_lower(X->t0, klo, e, from);
         if (khi < klo) khi = klo;
         khi = gallop_lower(X->t0, khi, e, ti);
-        int64_t v = (int64_t)((uint64_t)pre[klo] - (uint64_t)pre[a]);
-        for (size_t k = klo; k < khi; k++)
-            v = sat_add64(v, X->t1[k] <= ti ? (int64_t)((uint64_t)pre[k + 1] - (uint64_t)pre[k])
-                                           : lane_cum(S, &S->lanes[X->lane[k]], cat, ti, NULL));
-        acc[i] = sat_add64(acc[i], v);
+        int64_t vi = (int64_t)((uint64_t)pre[klo] - (uint64_t)pre[a]);
+        for (size_t k = klo; k < khi; k++) {
+            if (X->t1[k] <= ti) {
+                vi = sat_add64(vi, (int64_t)((uint64_t)pre[k + 1] - (uint64_t)pre[k]));
+                continue;
+            }
+            if (!qoff) {
+                qoff = xmalloc((nt + 1) * sizeof(uint32_t));
+                for (size_t z = 0; z <= i; z++) qoff[z] = 0;
+            }
+            VEC_PUSH(ql, X->lane[k]);
+            VEC_PUSH(qt, ti);
+        }
+        if (qoff) qoff[i + 1] = (uint32_t)ql.len;
+        v[i] = vi;
     }
+    if (ql.len) {
+        int64_t *qv = xmalloc(ql.len * sizeof(int64_t));
+        lane_cum_multi(S, ql.v, qt.v, ql.len, cat, qv);
+        for (size_t i = 0; i < nt; i++)
+            for (uint32_t j = qoff[i]; j < qoff[i + 1]; j++) v[i] = sat_add64(v[i], qv[j]);
+        free(qv);
+    }
+    for (size_t i = 0; i < nt; i++) acc[i] = sat_add64(acc[i], v[i]);
+    VEC_FREE(ql);
+    VEC_FREE(qt);
+    free(qoff);
+    free(v);
     /* the long lanes */
     lanes_cum(S, X->llane + X->loff[l], X->loff[l + 1] - X->loff[l], cat, t, nt, acc);
 }

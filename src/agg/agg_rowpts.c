@@ -413,13 +413,14 @@ const RowArrivals *summary_row_arrivals(Summary *S, const RowSet *rs)
     return (const RowArrivals *)rowpts_get(S, rs, msg_points(S, true, rs->kind));
 }
 
-int summary_row_arrivals_cells(const RowArrivals *A, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n, uint32_t *one)
+int summary_row_arrivals_cells(const RowArrivals *A, uint32_t r, const TimeGrid *g, int from, int stop, int *cell,
+                               uint32_t *n, uint32_t *one)
 {
-    return points_cells((const Points *)A, r, g, cell, n, one);
+    return points_cells((const Points *)A, r, g, from, stop, cell, n, one);
 }
 
 int summary_row_arrival_cells(Summary *S, const RowSet *rs, uint32_t r, const TimeGrid *g, int *cell, uint32_t *n,
                               uint32_t *one)
 {
-    return summary_row_arrivals_cells(summary_row_arrivals(S, rs), r, g, cell, n, one);
+    return summary_row_arrivals_cells(summary_row_arrivals(S, rs), r, g, 0, 0, cell, n, one);
 }

@@ -105,7 +105,9 @@ typedef struct {
     const TimeGrid *g;
     size_t ncz;
     uint32_t maxm;
+    uint32_t need;  /* auto: the cells with a glyph that make a row give way (0: all drawn) */
     uint32_t *best; /* nrows x ncz */
+    bool *dense;    /* per row: it holds `need` such cells (its cells then left unfinished) */
     JobQueue q;
 } GlyphRows;
 
@@ -122,15 +124,29 @@ static void glyph_rows_worker(void *ctx, int wk, int nw)
         uint32_t *bestc = G->best + r * G->ncz;
         for (size_t i = 0; i < G->ncz; i++) bestc[i] = NONE32;
         uint32_t nm = summary_point_members(G->S, G->rs, (uint32_t)r, false, memb);
-        for (uint32_t m = 0; m < nm; m++) {
+        uint32_t used = 0; /* (the row's cells with a glyph so far) */
+        G->dense[r] = false;
+        for (uint32_t m = 0; m < nm && !G->dense[r]; m++) {
             uint32_t k = memb[m];
             if (m + 4 < nm) summary_glyph_ahead(G->S, G->rs->kind, G->rs->ids[memb[m + 4]]);
-            int nk = summary_glyph_cells(G->S, G->rs->kind, G->rs->ids[k], G->g, cells, cev, ccnt);
-            for (int q = 0; q < nk; q++) {
-                uint32_t e = cev[q], *best = &bestc[cells[q]];
-                /* (an end's glyph, ●, is the only one a later member's
-                 * replaces the row's with: its kind, not its glyph, read) */
-                if (e != NONE32 && (*best == NONE32 || G->s->kind[e] == K_END)) *best = e;
+            /* (auto: the member's cells walked only until the row has
+             * `need` cells with a glyph, in pieces that each may complete
+             * it: a row that gives way is not walked to its end) */
+            for (int from = 0;;) {
+                int stop = G->need ? (int)(G->need - used) : 0, found = 0;
+                int nk = summary_glyph_cells(G->S, G->rs->kind, G->rs->ids[k], G->g, from, stop, cells, cev, ccnt);
+                for (int q = 0; q < nk; q++) {
+                    uint32_t e = cev[q], *best = &bestc[cells[q]];
+                    if (e == NONE32) continue;
+                    found++;
+                    /* (an end's glyph, ●, is the only one a later member's
+                     * replaces the row's with: its kind, not its glyph, read) */
+                    if (*best == NONE32) used++, *best = e;
+                    else if (G->s->kind[e] == K_END) *best = e;
+                }
+                if (G->need && used >= G->need) G->dense[r] = true;
+                if (!stop || G->dense[r] || found < stop || !nk) break; /* (the member walked to its end) */
+                from = cells[nk - 1] + 1;
             }
         }
     }
@@ -295,24 +311,27 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         /* each row's instant per cell, rows on 2 workers when they hold
          * many members (a row's cells depend on its members only) */
         uint32_t *bestall = NULL;
+        bool *dense_row = NULL;
         if (ff.dense_marks) {
             /* (every row on screen too dense: as the walk below would find) */
             ctx->out_dense_marks = nr;
         } else if (marks && nr) {
             bestall = xmalloc(((size_t)nr * ncz + 1) * sizeof(uint32_t));
+            dense_row = xcalloc((size_t)nr + 1, sizeof(bool));
             summary_point_members(S, &rs, 0, false, memb); /* (the points built before the workers: they only read) */
-            GlyphRows gr = {S, s, &rs, &g, ncz, maxm, bestall, {0}};
+            GlyphRows gr = {S, s, &rs, &g, ncz, maxm, ctx->marks == OVL_AUTO ? ff.need : 0, bestall, dense_row, {0}};
             jobq_init(&gr.q, nr);
             par_run(rs.n >= 20000 && nr >= 4 && cpu_count() > 1 ? 2 : 1, glyph_rows_worker, &gr);
         }
         for (uint32_t r = 0; r < nr && marks && !ff.dense_marks; r++) {
-            const uint32_t *bestc = bestall + (size_t)r * ncz;
-            size_t used = 0;
-            for (size_t i = 0; i < ncz; i++) used += bestc[i] != NONE32;
-            if (ctx->marks == OVL_AUTO && used >= OVL_MIN && used * OVL_DENSE > ncz) {
+            /* (auto: ff.need cells with a glyph, the least that covers
+             * more than 1/OVL_DENSE of the row and OVL_MIN, make it give
+             * way; the worker stopped there) */
+            if (dense_row[r]) {
                 ctx->out_dense_marks++;
                 continue;
             }
+            const uint32_t *bestc = bestall + (size_t)r * ncz;
             for (int i = 0; i < g.ncell; i++) {
                 uint32_t best = bestc[i];
                 if (best == NONE32) continue;
@@ -341,29 +360,29 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         if (ff.dense_msgs) ctx->out_dense_msgs = nr;
         bool arr_walk = msgs && !ff.dense_msgs;
         const RowArrivals *rowarr = arr_walk && merged && nr ? summary_row_arrivals(S, &rs) : NULL; /* (the rows recognised once) */
+        /* (auto: a row whose arrivals would cover its cells gives way,
+         * from ff.need cells with arrivals on, as for the instants: each
+         * member's cells walked in pieces only until the row has that
+         * many, so that such a row is not walked to its end) */
+        uint32_t need = ctx->msgs == OVL_AUTO ? ff.need : 0;
         for (uint32_t r = 0; r < nr && arr_walk; r++) {
-            if (merged) {
-                int nk = summary_row_arrivals_cells(rowarr, r, &g, cells, ccnt, cev);
-                for (int q = 0; q < nk; q++) {
-                    size_t z = (size_t)r * ncz + (size_t)cells[q];
-                    firstc[z] = cev[q];
-                    arrc[z] = ccnt[q];
+            uint32_t used = 0, nm = merged ? 1 : summary_point_members(S, &rs, r, true, memb);
+            for (uint32_t m = 0; m < nm && (!need || used < need); m++) {
+                for (int from = 0;;) {
+                    int stop = need ? (int)(need - used) : 0;
+                    int nk = merged ? summary_row_arrivals_cells(rowarr, r, &g, from, stop, cells, ccnt, cev)
+                                    : summary_arrival_cells(S, rs.kind, rs.ids[memb[m]], &g, from, stop, cells, ccnt, cev);
+                    for (int q = 0; q < nk; q++) {
+                        size_t z = (size_t)r * ncz + (size_t)cells[q];
+                        if (ccnt[q] && firstc[z] == NONE32) firstc[z] = cev[q];
+                        used += ccnt[q] && !arrc[z];
+                        arrc[z] += ccnt[q];
+                    }
+                    if (!stop || used >= need || nk < stop) break; /* (the member walked to its end) */
+                    from = cells[nk - 1] + 1;
                 }
             }
-            uint32_t nm = merged ? 0 : summary_point_members(S, &rs, r, true, memb);
-            for (uint32_t m = 0; m < nm; m++) {
-                uint32_t k = memb[m];
-                int nk = summary_arrival_cells(S, rs.kind, rs.ids[k], &g, cells, ccnt, cev);
-                for (int q = 0; q < nk; q++) {
-                    size_t z = (size_t)r * ncz + (size_t)cells[q];
-                    if (ccnt[q] && firstc[z] == NONE32) firstc[z] = cev[q];
-                    arrc[z] += ccnt[q];
-                }
-            }
-            /* (auto: a row whose arrivals would cover its cells gives way) */
-            size_t used = 0;
-            for (size_t i = 0; i < ncz; i++) used += arrc[(size_t)r * ncz + i] != 0;
-            if (ctx->msgs == OVL_AUTO && used >= OVL_MIN && used * OVL_DENSE > ncz) {
+            if (need && used >= need) {
                 ctx->out_dense_msgs++;
                 memset(arrc + (size_t)r * ncz, 0, ncz * sizeof(uint32_t));
             }
@@ -415,6 +434,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         free(cev);
         free(ccnt);
         free(bestall);
+        free(dense_row);
         free(memb);
         free(row_of);
         free(has_glyph);
