@@ -10,13 +10,16 @@
  * a frame's rows by activity are too dense for an overlay, read from the
  * series by location (summary_rows_dense).
  *
- * Owns: Summary.glyphs.
+ * Owns: Summary.glyphs, Summary.dense (summary_rows_dense's last yes per
+ * overlay).
  * Invariants: an instant's point weighs its glyph's importance
  * (glyph_prio, in Points.prio), so a frame picks a cell's glyph from the
  * points alone; a cell walk visits only the cells holding points, at most
- * 64 points each; summary_gantt_points builds nothing agg_dominant reads
- * or builds; summary_rows_dense builds nothing, reads a bounded number of
- * points, and says yes only when each row has points in that many cells.
+ * 64 points each, and walked in pieces (from a cell, up to a count) it
+ * gives the cells of one walk; summary_gantt_points builds nothing
+ * agg_dominant reads or builds; summary_rows_dense builds nothing, reads
+ * a bounded number of points, and says yes only when each row has points
+ * in that many cells (a yes kept is the answer to the same question).
  */
 #include "agg_int.h"
 

@@ -1,8 +1,10 @@
 /*
  * agg_lanefind.c — lookups in the lanes (agg_lanes.c builds them): the
  * segment of a lane at a time (one, or many increasing times at once),
- * a lane's time in a category before a time (one lane, or a row's lanes
- * at increasing times), a row's lanes.
+ * a lane's time in a category before a time (one lane, a lane at
+ * increasing times, a row's lanes at increasing times, or many lanes
+ * each at its own time, the lookups of a batch in step so that their
+ * cache misses overlap), a row's lanes.
  *
  * Owns: nothing (reads Summary.lanes, seg_*, cp, the loc/act -> lane maps).
  * Invariants: the answers are those of a walk over the lane's segments
@@ -34,6 +36,28 @@ ptrdiff_t seg_find(const Summary *S, const Lane *L, int64_t t, size_t *hint)
     }
     if (hint) *hint = lo;
     return (ptrdiff_t)lo;
+}
+
+/* For each j < m but those with lo[j] == SIZE_MAX (none), the largest
+ * segment in [lo[j], hi[j]) starting at or before t[j] (the one at lo[j]
+ * does), into lo[j]: the binary searches (as seg_find's) a step of each
+ * in turn, the middle of the next step read ahead (the middles of the
+ * first read ahead by the caller) */
+static void seg_search_steps(const Summary *S, size_t *lo, size_t *hi, const int64_t *t, size_t m)
+{
+    for (bool more = true; more;) {
+        more = false;
+        for (size_t j = 0; j < m; j++) {
+            if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
+            size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
+            if (seg_time(S, mid) <= t[j]) lo[j] = mid;
+            else hi[j] = mid;
+            if (hi[j] - lo[j] > 1) {
+                __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
+                more = true;
+            }
+        }
+    }
 }
 
 /* seg_find for the increasing times t[0..n), into k[] (SIZE_MAX before
@@ -70,19 +94,7 @@ void seg_find_many(const Summary *S, const Lane *L, const int64_t *t, size_t n, 
             lane_bin(L, l0, x, &lo[j], &hi[j]);
             __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
         }
-        for (bool more = true; more;) {
-            more = false;
-            for (size_t j = 0; j < m; j++) {
-                if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
-                size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
-                if (seg_time(S, mid) <= t[i0 + j]) lo[j] = mid;
-                else hi[j] = mid;
-                if (hi[j] - lo[j] > 1) {
-                    __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
-                    more = true;
-                }
-            }
-        }
+        seg_search_steps(S, lo, hi, t + i0, m);
         for (size_t j = 0; j < m; j++) {
             k[i0 + j] = lo[j];
             if (lo[j] != SIZE_MAX) __builtin_prefetch(&S->seg_ev[lo[j]]);
@@ -179,20 +191,7 @@ void lane_cum_multi(const Summary *S, const uint32_t *lane, const int64_t *t, si
             lane_bin(L, L->t0, x, &lo[j], &hi[j]);
             __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
         }
-        /* the binary searches (as seg_find's), a step of each in turn */
-        for (bool more = true; more;) {
-            more = false;
-            for (size_t j = 0; j < m; j++) {
-                if (lo[j] == SIZE_MAX || hi[j] - lo[j] <= 1) continue;
-                size_t mid = lo[j] + (hi[j] - lo[j]) / 2;
-                if (seg_time(S, mid) <= t[i0 + j]) lo[j] = mid;
-                else hi[j] = mid;
-                if (hi[j] - lo[j] > 1) {
-                    __builtin_prefetch(&S->seg_tb[(lo[j] + (hi[j] - lo[j]) / 2) >> SEG_BSHIFT]);
-                    more = true;
-                }
-            }
-        }
+        seg_search_steps(S, lo, hi, t + i0, m);
         /* what each walk reads first, read ahead; then the walks */
         for (size_t j = 0; j < m; j++) {
             if (lo[j] == SIZE_MAX) continue;
