@@ -1360,6 +1360,15 @@ static int check_file(const char *path)
     check_frames(name, s, NULL, S);
     check_matrix(name, s, NULL, S);
     check_visible(name, s, NULL, S);
+    {
+        /* (the intervals open at the windows' starts looked up by two
+         * workers, each half of the lanes: the same counts) */
+        char nm2[200];
+        snprintf(nm2, sizeof nm2, "%s, two workers", name);
+        summary_count_par_min(1);
+        check_visible(nm2, s, NULL, S);
+        summary_count_par_min(0);
+    }
     check_lanetime(name, s, S);
     check_names(name, s, NULL, S);
     check_series_order(name, s, NULL, NULL);
@@ -1381,6 +1390,11 @@ static int check_file(const char *path)
         check_frames(nm, s, sel, F);
         check_matrix(nm, s, sel, F);
         check_visible(nm, s, sel, F);
+        summary_count_par_min(1);
+        strcat(nm, ", two workers");
+        check_visible(nm, s, sel, F);
+        summary_count_par_min(0);
+        nm[strlen(nm) - strlen(", two workers")] = 0;
         check_lanetime(nm, s, F);
         check_names(nm, s, sel, F);
         check_series_order(nm, s, sel, S);

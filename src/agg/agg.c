@@ -121,9 +121,23 @@ Summary *summary_build(const Store *s, const uint64_t *sel, int threads)
     S->sel = sel;
     S->threads = threads > 0 ? threads : cpu_count();
     S->msgs_sized = -1;
+    S->loc_label_w = -1;
     build_rank(S);
     build_lanes(S);
     return S;
+}
+
+int summary_loc_label_width(Summary *S, int (*width)(const char *))
+{
+    if (S->loc_label_w < 0) {
+        int w = 0;
+        for (uint32_t l = 0; l < S->s->nloc; l++) {
+            int x = width(loc_label(S->s, l));
+            if (x > w) w = x;
+        }
+        S->loc_label_w = w;
+    }
+    return S->loc_label_w;
 }
 
 void summary_set_base(Summary *S, Summary *base)

@@ -162,6 +162,11 @@ void row_label(Summary *S, RowKind kind, uint32_t id, char *buf, size_t sz);
 void rowset_label(const RowSet *rs, Summary *S, uint32_t g, char *buf, size_t sz);
 /* Location pairs (ROWS_PAIR): source and destination of pair p. */
 uint32_t summary_npairs(Summary *S);
+/* The widest location label as `width` measures it (the views' display
+ * width), measured at the summary's first ask: the labels do not change,
+ * and a frame of the matrix would otherwise read every one of them
+ * (10,000 ranks: about a millisecond of cache misses). */
+int summary_loc_label_width(Summary *S, int (*width)(const char *));
 void summary_pair(Summary *S, uint32_t p, uint32_t *src, uint32_t *dst);
 
 /* ---- time grids and frames -------------------------------------------------- */
@@ -312,6 +317,10 @@ uint64_t summary_events_in(Summary *S, int64_t a, int64_t b);
  * (default 2048; fewer are searched location by location): for tests,
  * which set 0 to check the index on small traces. */
 void summary_count_index_min_locs(uint32_t n);
+/* The intervals open at a window's start are looked up by two workers
+ * from n lanes to look at (0: the default, 8,192): for tests, which set 1
+ * to check the split on small traces. */
+void summary_count_par_min(uint32_t n);
 /* Events visible in [a, b): those that start in it and the intervals that
  * started before a and are still open at a - 1 (one that ends exactly at
  * a is counted). */

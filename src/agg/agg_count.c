@@ -324,37 +324,96 @@ static void open_index(Summary *S)
     free(pos);
 }
 
-/* the depths of the segments at x of the lanes ls[0..m) (m <= 16; each
- * lane's span holds x), summed: as seg_find, the 16 searches a step at a
- * time together, so that their cache misses overlap (20,000 lanes are
- * open at any time on a trace of 10,000 ranks) */
+/* the depths at x of the lanes ls[0..m) (m <= OPEN_CHUNK; each lane's
+ * span holds x), summed: each lookup as seg_find's, in a pipeline whose
+ * stages run OPEN_AHEAD lanes apart, each prefetching what the next
+ * needs (the lane's bin; the blocks of segment times the bin leaves; the
+ * segment's byte), so that the cache misses of many lanes
+ * overlap instead of each lookup's waiting for its own three or four in
+ * turn (20,000 lanes are open at any time on a trace of 10,000 ranks) */
+#define OPEN_CHUNK 256
+#define OPEN_AHEAD 8
 static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int64_t x)
 {
-    size_t lo[16], hi[16];
-    for (uint32_t i = 0; i < m; i++) {
-        /* (the lane's time index; t0 is its first segment's start) */
-        const Lane *L = &S->lanes[ls[i]];
-        lane_bin(L, L->t0, x, &lo[i], &hi[i]);
-    }
-    /* the largest j in [lo, hi) with T[j] <= x (T[lo] <= x) */
-    for (bool more = true; more;) {
-        more = false;
-        for (uint32_t i = 0; i < m; i++)
-            if (hi[i] - lo[i] > 1) {
-                size_t mid = lo[i] + (hi[i] - lo[i]) / 2;
-                if (seg_time(S, mid) <= x) lo[i] = mid;
-                else hi[i] = mid;
-                more = true;
-            }
-    }
-    for (uint32_t i = 0; i < m; i++) {
-        __builtin_prefetch(&S->seg_ev[lo[i]]);
-        __builtin_prefetch(&S->seg_cd[lo[i]]);
-    }
+    size_t lo[OPEN_CHUNK], hi[OPEN_CHUNK];
     uint64_t n = 0;
-    for (uint32_t i = 0; i < m; i++)
-        if (S->seg_ev[lo[i]] != NONE32) n += seg_depth(S, lo[i]);
+    for (uint32_t i = 0; i < m + 3 * OPEN_AHEAD; i++) {
+        if (i < m) {
+            const Lane *L = &S->lanes[ls[i]];
+            uint64_t k = (uint64_t)(x - L->t0) >> L->shift;
+            __builtin_prefetch(&L->bins[k < L->nbins ? k : L->nbins - 1]);
+        }
+        uint32_t j = i - OPEN_AHEAD;
+        if (i >= OPEN_AHEAD && j < m) {
+            /* the bin: the blocks of its segments' times, a few lines */
+            const Lane *L = &S->lanes[ls[j]];
+            lane_bin(L, L->t0, x, &lo[j], &hi[j]);
+            const char *p = (const char *)&S->seg_tb[lo[j] >> SEG_BSHIFT], *e = (const char *)&S->seg_tb[((hi[j] - 1) >> SEG_BSHIFT) + 1];
+            if (e - p > 6 * 64) e = p + 6 * 64;
+            for (; p < e; p += 64) __builtin_prefetch(p);
+            __builtin_prefetch(e - 1);
+        }
+        j -= OPEN_AHEAD;
+        if (i >= 2 * OPEN_AHEAD && j < m) {
+            /* the largest z in [lo, hi) with T[z] <= x (T[lo] <= x) */
+            size_t a = lo[j], b = hi[j];
+            while (b - a > 1) {
+                size_t mid = a + (b - a) / 2;
+                if (seg_time(S, mid) <= x) a = mid;
+                else b = mid;
+            }
+            lo[j] = a;
+            __builtin_prefetch(&S->seg_cd[a]);
+        }
+        /* (an idle segment's depth is 0: its event need not be read) */
+        j -= OPEN_AHEAD;
+        if (i >= 3 * OPEN_AHEAD && j < m) n += seg_depth(S, lo[j]);
+    }
     return n;
+}
+
+/* the lanes open at x among the open index's entries [j0, j1) of its
+ * buckets before nb, their depths at x summed */
+static uint64_t open_count(const Summary *S, int64_t x, uint32_t nb, uint32_t j0, uint32_t j1)
+{
+    uint32_t batch[OPEN_CHUNK], nbatch = 0;
+    uint64_t n = 0;
+    for (uint32_t q = 0; q < nb; q++) {
+        uint32_t e0 = S->open.off[q] > j0 ? S->open.off[q] : j0, e1 = S->open.off[q + 1] < j1 ? S->open.off[q + 1] : j1;
+        if (e0 >= e1 || S->open.t1max[q] <= x) continue;
+        for (uint32_t j = e0; j < e1; j++) {
+            const Lane *L = &S->lanes[S->open.lane[j]];
+            if (L->t0 > x || L->t1 <= x) continue;
+            batch[nbatch++] = S->open.lane[j];
+            if (nbatch == OPEN_CHUNK) {
+                n += open_depth(S, batch, nbatch, x);
+                nbatch = 0;
+            }
+        }
+    }
+    return n + open_depth(S, batch, nbatch, x);
+}
+
+/* from this many entries to look at, the count is split between two
+ * workers (a thread's start is worth a few thousand lookups) */
+#define OPEN_PAR_MIN 8192
+static uint32_t open_par_min = OPEN_PAR_MIN;
+
+void summary_count_par_min(uint32_t n) { open_par_min = n ? n : OPEN_PAR_MIN; }
+
+typedef struct {
+    const Summary *S;
+    int64_t x;
+    uint32_t nb;
+    int nw;
+    uint64_t n[2];
+} OpenCtx;
+
+static void open_worker(void *ctx, int wk, int nw)
+{
+    OpenCtx *c = ctx;
+    uint64_t m = c->S->open.off[c->nb];
+    c->n[wk] = open_count(c->S, c->x, c->nb, (uint32_t)(m * (uint64_t)wk / (uint64_t)nw), (uint32_t)(m * (uint64_t)(wk + 1) / (uint64_t)nw));
 }
 
 static void open_ready(Summary *S)
@@ -389,19 +448,13 @@ uint64_t summary_events_visible(Summary *S, int64_t a, int64_t b)
     if (x < S->open.t0) return n;
     uint64_t bx = ((uint64_t)x - (uint64_t)S->open.t0) / S->open.width;
     uint32_t nb = bx < S->open.nb ? (uint32_t)bx + 1 : S->open.nb;
-    uint32_t batch[16], nbatch = 0;
-    for (uint32_t q = 0; q < nb; q++) {
-        if (S->open.t1max[q] <= x) continue;
-        for (uint32_t j = S->open.off[q]; j < S->open.off[q + 1]; j++) {
-            const Lane *L = &S->lanes[S->open.lane[j]];
-            if (L->t0 > x || L->t1 <= x) continue;
-            batch[nbatch++] = S->open.lane[j];
-            if (nbatch == 16) {
-                n += open_depth(S, batch, nbatch, x);
-                nbatch = 0;
-            }
-        }
-    }
-    return n + open_depth(S, batch, nbatch, x);
+    OpenCtx c = {.S = S, .x = x, .nb = nb, .nw = 1};
+    /* (many lanes to look up: two workers, each a half of the entries;
+     * the sum is the same however they are split) */
+    if (S->threads >= 2 && S->open.off[nb] >= open_par_min) c.nw = 2;
+    if (c.nw > 1) par_run(c.nw, open_worker, &c);
+    else open_worker(&c, 0, 1);
+    for (int k = 0; k < c.nw; k++) n += c.n[k];
+    return n;
 }
 

@@ -287,7 +287,8 @@ struct Summary {
     SegBlk *seg_tb;      /* start times (seg_time) */
     uint32_t *seg_ev;
     uint8_t *seg_cd;     /* category (2 bits) | depth << 2: the open intervals of the activity
-                          * (saturated at 65535) while the segment lasts (seg_cat, seg_depth) */
+                          * (saturated at 65535) while the segment lasts (seg_cat, seg_depth);
+                          * 0 exactly in a segment without an event (NONE32: idle) */
     SegFar *far_t, *far_d; /* the escapes of seg_tb and seg_cd, sorted by segment */
     size_t nfar_t, nfar_d;
     size_t nseg;
@@ -297,6 +298,7 @@ struct Summary {
     uint32_t *rank;
     uint32_t *act_rank; /* lazily: selected events of act_ev before each position */
     int8_t msgs_sized;  /* summary_msgs_sized: -1 not yet known */
+    int loc_label_w;    /* summary_loc_label_width: -1 not yet measured */
     /* pairs of locations with messages */
     bool pairs_built;
     uint32_t npairs;

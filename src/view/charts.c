@@ -31,11 +31,8 @@ static bool run_matrix(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t err
     /* fit: rows into the lines, columns into the width (3 columns at least) */
     int nlines = ctx->h - 5 > 1 ? ctx->h - 5 : 1;
     uint32_t rg = n > (uint32_t)nlines ? (n + (uint32_t)nlines - 1) / (uint32_t)nlines : 1;
-    int lw = 1;
-    for (uint32_t l = 0; l < n; l++) {
-        int w = text_width(loc_label(s, l));
-        if (w > lw) lw = w;
-    }
+    int lw = summary_loc_label_width(S, text_width);
+    if (lw < 1) lw = 1;
     if (rg > 1) lw = lw * 2 + 2;
     if (lw < 5) lw = 5; /* "total" */
     if (lw > 16) lw = 16;
