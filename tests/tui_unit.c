@@ -1711,6 +1711,69 @@ static void t_event_order_tasks(void)
     close_app(&t);
 }
 
+/* a new filter that keeps the same intervals (one on instants) keeps the
+ * lanes of the summary it replaces (summary_build_from), also when the
+ * filter is cleared; one on intervals sweeps them again; the views drawn
+ * from kept lanes are those of an interface that swept its lanes for
+ * the same filter */
+static void t_filter_keeps_lanes(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/tasks-lanes.csv", g_tmpdir);
+    char *cmd = xasprintf("sample-logs/gen --shape tasks --events 20000 --seed 3 -o '%s'", path);
+    int rc = system(cmd);
+    free(cmd);
+    CHECK_EQ_I(rc, 0);
+    if (rc) return;
+    T t, u;
+    CHECK(open_app(&t, path, 120, 40));
+    if (!t.ok) return;
+    CHECK(open_app(&u, path, 120, 40));
+    if (!u.ok) {
+        close_app(&t);
+        return;
+    }
+    uint32_t nmark = 0, nmark_dur = 0;
+    for (uint32_t e = 0; e < t.A.s->n; e++)
+        if (t.A.s->kind[e] == K_MARK) {
+            nmark++;
+            nmark_dur += (t.A.s->flags[e] & EVF_DUR) && t.A.s->dur[e] > 0;
+        }
+    CHECK(nmark > 0 && nmark_dur == 0); /* (the shape has marks, all of them instants) */
+    keys(&t, "/kind != \"mark\"\n");
+    CHECK_EQ_I(t.A.ss.nsel, t.A.s->n - nmark);
+    CHECK(summary_lanes_kept(t.A.S));
+    /* the other interface: through a filter on intervals first */
+    keys(&u, "/dur > 1us\n");
+    CHECK(!summary_lanes_kept(u.A.S));
+    keys(&u, "/");
+    key(&u, CTRL('u'));
+    keys(&u, "kind != \"mark\"\n");
+    CHECK(!summary_lanes_kept(u.A.S));
+    CHECK_EQ_I(u.A.ss.nsel, t.A.ss.nsel);
+    static const char *const VKEYS[] = {"1", "2", "3", "4", "5"};
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t v = 0; v < sizeof VKEYS / sizeof VKEYS[0]; v++) {
+            keys(&t, VKEYS[v]);
+            keys(&u, VKEYS[v]);
+            char *a = screen(&t), *b = screen(&u);
+            size_t na = above_last_line(a), nb = above_last_line(b);
+            CHECK(na == nb && na > 1000 && !memcmp(a, b, na));
+            free(a);
+            free(b);
+        }
+        if (pass) break;
+        /* cleared: the unfiltered lanes are the same ones again */
+        keys(&t, "C");
+        CHECK(t.A.S && t.A.S == t.A.S_all && summary_lanes_kept(t.A.S));
+        keys(&u, "C");
+        CHECK(u.A.S && u.A.S == u.A.S_all && summary_lanes_kept(u.A.S));
+        CHECK_EQ_I(t.A.ss.nsel, t.A.s->n);
+    }
+    close_app(&t);
+    close_app(&u);
+}
+
 /* ---- opening: the progress of a load ----------------------------------------- */
 
 static void t_load_progress(void)
@@ -2552,6 +2615,7 @@ static const Test TESTS[] = {
     {"views share the viewport; resize; quit", t_shared_viewport_and_resize},
     {"event list: every event in time order, Home/End, a filter, a column sort, Enter goes there", t_event_list},
     {"event list: the time order on a task trace, with and without a selection", t_event_order_tasks},
+    {"filter: one on instants keeps the lanes, the same frames as lanes swept again", t_filter_keeps_lanes},
     {"status line: fitted to the width, the filter and the highlight kept", t_status_fit},
     {"drill-down panes: line of the cursor row, bars at the cursor's time, partners", t_drill},
     {"the full legend: names with their colours and times, every glyph, scroll, close", t_legend},

@@ -395,20 +395,23 @@ static void rebuild_summaries(App *A)
     /* one summary at a time: the old ones go first, so that the new one
      * takes their memory, already touched, from the big-block recycler
      * (two summaries of 10M events would be ~70 B/event on top of the
-     * store); clearing a filter builds the unfiltered one again */
+     * store); the one shown is freed by the new one's build, which keeps
+     * its lanes when the new filter keeps the same intervals
+     * (summary_build_from); clearing a filter builds the unfiltered one
+     * again */
     summary_free(A->Shl);
     A->Shl = NULL;
-    if (A->S != A->S_all) summary_free(A->S);
+    Summary *old = A->S;
     A->S = NULL;
-    if (A->ss.sel) {
-        summary_free(A->S_all);
-        A->S_all = NULL;
-    }
-    if (!A->ss.sel) {
-        if (!A->S_all) A->S_all = summary_build(A->s, NULL, A->args ? A->args->load.threads : 0);
+    if (!A->ss.sel && A->S_all) {
+        /* (the unfiltered one is still there: shown again) */
+        if (old != A->S_all) summary_free(old);
         A->S = A->S_all;
     } else {
-        A->S = summary_build(A->s, A->ss.sel, A->args ? A->args->load.threads : 0);
+        if (old != A->S_all) summary_free(A->S_all);
+        A->S_all = NULL;
+        A->S = summary_build_from(A->s, A->ss.sel, A->args ? A->args->load.threads : 0, old);
+        if (!A->ss.sel) A->S_all = A->S;
     }
     summary_set_budget(A->S, A->budget);
     for (int k = 0; k < 2; k++) A->rows[k].dirty = true;

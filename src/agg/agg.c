@@ -6,8 +6,11 @@
  * agg_count.c's); see agg.h for
  * the model and its invariants.
  *
- * Owns: summary_build / summary_free, the rank of the selection bitmap.
- * Invariants: a summary only reads its store and selection; everything
+ * Owns: summary_build / summary_build_from / summary_free, the rank of
+ * the selection bitmap, summary_loc_label_width's memo.
+ * Invariants: a summary only reads its store and selection (and, in
+ * summary_build_from, takes the lanes of the summary it replaces when
+ * their candidates are the same, which lanes_take checks); everything
  * built after summary_build is built lazily, once, by the file that owns
  * it (agg_lanes.c, agg_points.c, agg_instants.c, agg_rows.c, agg_frame.c, agg_count.c; the names' ranking
  * is made by the lanes' sweep, unless a trace has too many names), except the parts
@@ -62,6 +65,7 @@ size_t summary_bytes(const Summary *S)
     b += 2 * ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t);
     b += ((size_t)s->nloc + 2 + (size_t)s->nact + 1 + 2 * ((size_t)S->nlanes + 1)) * sizeof(uint32_t);
     if (S->rank) b += ((s->n + 63) / 64 + 1) * sizeof(uint32_t);
+    if (S->cand) b += ((s->n + 63) / 64 + 1) * sizeof(uint64_t);
     if (S->act_rank) b += (s->n + 1) * sizeof(uint32_t);
     if (S->pairs_built) b += 2 * ((size_t)S->npairs + 1) * sizeof(uint32_t);
     if (S->msg_pair) b += ((size_t)s->nmsg + 1) * sizeof(uint32_t);
@@ -113,7 +117,9 @@ static void build_rank(Summary *S)
 
 const uint64_t *summary_selection(const Summary *S) { return S->sel; }
 
-Summary *summary_build(const Store *s, const uint64_t *sel, int threads)
+Summary *summary_build(const Store *s, const uint64_t *sel, int threads) { return summary_build_from(s, sel, threads, NULL); }
+
+Summary *summary_build_from(const Store *s, const uint64_t *sel, int threads, Summary *old)
 {
     oom_phase("building the summaries of rows");
     Summary *S = xcalloc(1, sizeof *S);
@@ -123,9 +129,16 @@ Summary *summary_build(const Store *s, const uint64_t *sel, int threads)
     S->msgs_sized = -1;
     S->loc_label_w = -1;
     build_rank(S);
-    build_lanes(S);
+    S->cand = lanes_candidates(S);
+    /* the lanes depend on the selected intervals only: a filter that keeps
+     * the same ones (on instants, messages, counters) keeps them */
+    S->lanes_kept = lanes_take(S, old);
+    summary_free(old); /* (before the sweep: its memory, warm, goes to the new lanes) */
+    if (!S->lanes_kept) build_lanes(S);
     return S;
 }
+
+bool summary_lanes_kept(const Summary *S) { return S->lanes_kept; }
 
 int summary_loc_label_width(Summary *S, int (*width)(const char *))
 {
@@ -172,6 +185,7 @@ void summary_free(Summary *S)
     free(S->far_d);
     for (int k = 0; k < 2; k++) xfree_big(S->cp[k], ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t));
     free(S->rank);
+    free(S->cand);
     xfree_big(S->act_rank, 0);
     free(S->pair_src);
     free(S->pair_dst);

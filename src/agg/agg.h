@@ -77,6 +77,14 @@ typedef struct Summary Summary;
 
 /* Build the summary of s under sel (NULL: every event). */
 Summary *summary_build(const Store *s, const uint64_t *sel, int threads);
+/* The same, freeing old (a summary of s, or NULL) on the way: when old's
+ * selected intervals are sel's (a filter that changes only instants,
+ * messages or counters), its lanes are kept rather than swept again, and
+ * the result is the same as summary_build's. The interface's rebuild
+ * after a new filter. */
+Summary *summary_build_from(const Store *s, const uint64_t *sel, int threads, Summary *old);
+/* whether summary_build_from kept the lanes of the summary it replaced */
+bool summary_lanes_kept(const Summary *S);
 /* the selection it was built for (NULL: every event) */
 const uint64_t *summary_selection(const Summary *S);
 void summary_free(Summary *S);

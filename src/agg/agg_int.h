@@ -299,6 +299,8 @@ struct Summary {
     uint32_t *act_rank; /* lazily: selected events of act_ev before each position */
     int8_t msgs_sized;  /* summary_msgs_sized: -1 not yet known */
     int loc_label_w;    /* summary_loc_label_width: -1 not yet measured */
+    uint64_t *cand;     /* the sweep's candidates, a bit per event (lanes_candidates) */
+    bool lanes_kept;    /* the lanes came from the summary replaced (summary_build_from) */
     /* pairs of locations with messages */
     bool pairs_built;
     uint32_t npairs;
@@ -403,7 +405,17 @@ void names_table_init(size_t nkeys, int64_t **ns, uint32_t **ev);
 void names_from_tables(Summary *S, size_t nkeys, int64_t **ns, uint32_t **ev, int nw);
 
 /* agg_lanes.c */
+/* the lanes of S->cand's intervals */
 void build_lanes(Summary *S);
+/* the sweep's candidates under S's selection (the selected intervals: a
+ * duration > 0, not a message), a bit per event, in a new array: all the
+ * lanes depend on */
+uint64_t *lanes_candidates(Summary *S);
+/* when old is a summary of the same store whose candidates are S's, its
+ * lanes (segments, time indexes, checkpoints, the names' ranking) become
+ * S's, the same as build_lanes would make them, and old is left without;
+ * false otherwise */
+bool lanes_take(Summary *S, Summary *old);
 /* the value of segment z in the escapes f[0..n) */
 int64_t seg_far(const SegFar *f, size_t n, size_t z);
 /* segment z's start time, category and depth */

@@ -4,9 +4,12 @@
  * checkpoints and the per-lane time index (lookups in them:
  * agg_lanefind.c).
  *
- * Owns: Summary.lanes, seg_*, cp, the loc/act → lane maps; the names'
- * per-key tables (innermost time, smallest event) filled from the final
- * segments as each lane is finished, ranked by agg_rows.c.
+ * Owns: Summary.cand (the candidates: the selected intervals, a bit per
+ * event), lanes, seg_*, cp, the loc/act → lane maps; the names' per-key
+ * tables (innermost time, smallest event) filled from the final segments
+ * as each lane is finished, ranked by agg_rows.c. All of it is a function
+ * of the store and cand: lanes_take hands it to a summary of the same
+ * candidates as it is (the interface's filter on instants).
  * Invariants: a lane's segments are in one region of the global arrays,
  * starting a block of SEG_BLK (seg_tb: a block holds one lane's), their
  * start times strictly increase, the last segment is idle; each segment's
@@ -608,6 +611,64 @@ static void lanes_place_worker(void *ctx, int wk, int nw)
     }
 }
 
+uint64_t *lanes_candidates(Summary *S)
+{
+    const Store *s = S->s;
+    if (S->threads > SWEEP_WORKERS) S->threads = SWEEP_WORKERS;
+    LaneCtx c;
+    memset(&c, 0, sizeof c);
+    c.S = S;
+    size_t nw = (s->n + 63) / 64;
+    c.cand = xmalloc((nw + 1) * sizeof(uint64_t));
+    c.cand[nw] = 0;
+    par_run(S->threads, cand_worker, &c);
+    return c.cand;
+}
+
+/* (what build_lanes makes, moved from one summary to another) */
+#define TAKE(f, none)       \
+    do {                    \
+        S->f = old->f;      \
+        old->f = none;      \
+    } while (0)
+
+bool lanes_take(Summary *S, Summary *old)
+{
+    const Store *s = S->s;
+    if (!old || old->s != s || !old->cand || !old->lanes || !S->cand ||
+        memcmp(old->cand, S->cand, (s->n + 63) / 64 * sizeof(uint64_t)))
+        return false;
+    TAKE(lanes, NULL);
+    TAKE(lanes_bytes, 0);
+    TAKE(nlanes, 0);
+    TAKE(loc_off, NULL);
+    TAKE(loc_lanes, NULL);
+    TAKE(act_off, NULL);
+    TAKE(act_lanes, NULL);
+    for (int k = 0; k < SWEEP_WORKERS; k++) {
+        S->bins_arena[k] = old->bins_arena[k];
+        memset(&old->bins_arena[k], 0, sizeof(Arena));
+    }
+    TAKE(seg_tb, NULL);
+    TAKE(seg_ev, NULL);
+    TAKE(seg_cd, NULL);
+    TAKE(seg_cap, 0);
+    TAKE(nseg, 0);
+    TAKE(far_t, NULL);
+    TAKE(far_d, NULL);
+    TAKE(nfar_t, 0);
+    TAKE(nfar_d, 0);
+    TAKE(cp[0], NULL);
+    TAKE(cp[1], NULL);
+    TAKE(name_rank, NULL);
+    TAKE(top, NULL);
+    TAKE(top_ns, NULL);
+    TAKE(ntop, 0);
+    TAKE(names_built, false);
+    return true;
+}
+#undef TAKE
+
 void build_lanes(Summary *S)
 {
     const Store *s = S->s;
@@ -616,11 +677,12 @@ void build_lanes(Summary *S)
     memset(&c, 0, sizeof c);
     c.S = S;
     /* (the scratch arrays in one block, which the next summary reuses warm:
-     * the candidates, the activities' rooms) */
-    size_t nw = (s->n + 63) / 64 + 1, scratch = nw * sizeof(uint64_t) + ((size_t)s->nact + 2) * (sizeof(size_t) + 2 * sizeof(uint32_t));
+     * the activities' rooms; the candidates are the summary's,
+     * lanes_candidates') */
+    size_t scratch = ((size_t)s->nact + 2) * (sizeof(size_t) + 2 * sizeof(uint32_t));
     char *scr = xmalloc_big(scratch);
-    c.cand = (uint64_t *)scr;
-    c.cnt = (size_t *)(scr + nw * sizeof(uint64_t));
+    c.cand = S->cand;
+    c.cnt = (size_t *)scr;
     c.lres = (uint32_t *)(c.cnt + s->nact + 2);
     c.lnl = c.lres + s->nact + 2;
     c.cnt[0] = 0;
@@ -633,7 +695,6 @@ void build_lanes(Summary *S)
                            : k == K_SYNC               ? CAT_SYNC
                            : k >= K_USER               ? CAT_IDLE
                                                        : CAT_OTHER;
-    par_run(S->threads, cand_worker, &c);
     /* activities are handed out in blocks (a few hundred jobs per worker:
      * one shared counter per activity costs as much as a short one's sweep) */
     c.blk = s->nact / ((size_t)S->threads * 256) + 1;
