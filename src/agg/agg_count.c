@@ -340,7 +340,7 @@ static uint64_t open_depth(const Summary *S, const uint32_t *ls, uint32_t m, int
     for (uint32_t i = 0; i < m + 3 * OPEN_AHEAD; i++) {
         if (i < m) {
             const Lane *L = &S->lanes[ls[i]];
-            uint64_t k = (uint64_t)(x - L->t0) >> L->shift;
+            uint64_t k = ((uint64_t)x - (uint64_t)L->t0) >> L->shift; /* (t0 <= x: no overflow unsigned) */
             __builtin_prefetch(&L->bins[k < L->nbins ? k : L->nbins - 1]);
         }
         uint32_t j = i - OPEN_AHEAD;
