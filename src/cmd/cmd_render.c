@@ -114,13 +114,12 @@ static int bench_render(Session *ss, ViewCtx *ctx, const char *filter_text, int 
      * (untimed) after the first */
     double best_sum = 1e30, best_cpu = 1e30;
     for (int r = 0; r < (runs < 3 ? runs : 3); r++) {
-        if (r) S = summary_build(ss->s, ss->sel, 0);
-        if (!sel) { /* (no filter given: a build from nothing) */
-            summary_free(S);
-            S = NULL;
-        }
+        /* (no filter given: a build from nothing) */
+        Summary *old = !sel ? NULL : r ? summary_build(ss->s, ss->sel, 0) : S;
+        if (!sel && !r) summary_free(S);
+        S = NULL;
         double a = now_sec(), ca = proc_cpu_sec();
-        Summary *S2 = summary_build_from(ss->s, sel ? sel : ss->sel, 0, S);
+        Summary *S2 = summary_build_from(ss->s, sel ? sel : ss->sel, 0, old);
         double d = (now_sec() - a) * 1e3, dc = (proc_cpu_sec() - ca) * 1e3;
         if (d < best_sum) best_sum = d;
         if (dc < best_cpu) best_cpu = dc;
