@@ -1233,7 +1233,7 @@ static void budget_frame_of(Summary *X, const Store *s, int v, Words *o)
     } else if (v == 1 || v == 3) { /* Gantt by location / activity */
         uint32_t *dom = xmalloc(((size_t)rs.ng * 40 + 1) * sizeof(uint32_t));
         summary_gantt_points(X, &rs, true, true, true);
-        agg_dominant(X, &rs, &g, 8, dom);
+        agg_dominant(X, &rs, &g, 8, dom, NULL);
         put_vals(o, dom, (size_t)rs.ng * 40 * sizeof(uint32_t));
         int cell[41];
         uint32_t ev[41], cnt[41];
@@ -1341,6 +1341,7 @@ static void check_budget(const char *name, const Store *s, const uint64_t *sel, 
 }
 
 static void check_build_from(const char *name, const Store *s);
+static void check_dominant_nk(const char *name, const Store *s, Summary *S);
 
 static int check_file(const char *path)
 {
@@ -1373,6 +1374,7 @@ static int check_file(const char *path)
     }
     check_lanetime(name, s, S);
     check_names(name, s, NULL, S);
+    check_dominant_nk(name, s, S);
     check_series_order(name, s, NULL, NULL);
     check_rowarr_via(name, s, NULL, NULL);
     check_rows_dense(name, s, NULL, NULL);
@@ -1399,6 +1401,7 @@ static int check_file(const char *path)
         nm[strlen(nm) - strlen(", two workers")] = 0;
         check_lanetime(nm, s, F);
         check_names(nm, s, sel, F);
+        check_dominant_nk(nm, s, F);
         check_series_order(nm, s, sel, S);
         check_rowarr_via(nm, s, sel, S);
         check_rows_dense(nm, s, sel, S);
@@ -1413,6 +1416,47 @@ static int check_file(const char *path)
     check_build_from(name, s);
     store_free(s);
     return 0;
+}
+
+/* The Gantt's dominant intervals with their names and kinds (nk, read by
+ * agg_dominant's workers, which the view's glyphs and colours come from):
+ * the same cells as without, and each one's name << 16 | kind that of its
+ * event, by location and by activity, whole trace and zoomed */
+static void check_dominant_nk(const char *name, const Store *s, Summary *S)
+{
+    int64_t span = s->t_max - s->t_min + 1;
+    size_t bad = 0, cells = 0, named = 0;
+    for (int rk = 0; rk < 2; rk++)
+        for (int z = 0; z < 3; z++) {
+            int64_t w = z == 0 ? span : z == 1 ? span / 10 + 1 : span / 1000 + 1;
+            TimeGrid g;
+            grid_init(&g, s->t_min + (span - w) / 2, s->t_min + (span - w) / 2 + w, 40);
+            RowSet rs;
+            rowset_init(&rs, S, rk ? ROWS_ACT : ROWS_LOC, false);
+            rowset_fit(&rs, z == 2 ? 1000000 : 9);
+            size_t nv = (size_t)rs.ng * 40;
+            uint32_t *a = xmalloc((nv + 1) * sizeof(uint32_t)), *b = xmalloc((nv + 1) * sizeof(uint32_t));
+            uint64_t *nk = xmalloc((nv + 1) * sizeof(uint64_t));
+            agg_dominant(S, &rs, &g, 8, a, NULL);
+            agg_dominant(S, &rs, &g, 8, b, nk);
+            for (size_t v = 0; v < nv; v++) {
+                uint64_t want = a[v] == NONE32 ? UINT64_MAX : (uint64_t)s->name[a[v]] << 16 | s->kind[a[v]];
+                bad += a[v] != b[v] || nk[v] != want;
+                named += a[v] != NONE32;
+            }
+            cells += nv;
+            free(a);
+            free(b);
+            free(nk);
+            rowset_free(&rs);
+        }
+    if (!bad && named) {
+        g_pass++;
+        printf("ok - %s: the Gantt's cells' names and kinds as their events' (%zu cells, %zu with an interval)\n", name, cells, named);
+    } else {
+        g_failed++;
+        printf("not ok - %s: %zu of %zu Gantt cells differ with their names and kinds (%zu with an interval)\n", name, bad, cells, named);
+    }
 }
 
 /* the interface's rebuild (summary_build_from): from the unfiltered
@@ -1452,9 +1496,10 @@ static void check_build_from(const char *name, const Store *s)
             g_failed++;
             printf("not ok - %s: the lanes %s, the selected intervals %s\n", nm, same ? "swept again" : "kept", same ? "the same" : "changed");
         }
-        /* (a summary swept again is one of summary_build's, checked above:
-         * its frames are not drawn again here) */
-        if (same) check_frames(nm, s, sel, cur);
+        /* (a summary swept again takes the store's intervals from the
+         * one it replaces, its candidates those and the selection: its
+         * frames are drawn again too) */
+        check_frames(nm, s, sel, cur);
         check_visible(nm, s, sel, cur);
         check_lanetime(nm, s, cur);
         check_names(nm, s, sel, cur);

@@ -10,6 +10,9 @@
 //
 //   duckdb file=F format=csv threads=2 runs=3 rows=N best_s=S median_s=S rss_bytes=B sample_size=default
 //
+// tests/bench.sh runs it with RUNS = 1 once after each `tnav stats --bench`
+// run, alternating the two tools, and compares the best of each.
+//
 // rss_bytes is this process's resident size right after the best run's
 // load (the table is still held). DuckDB infers the columns from the first
 // rows (sample_size, 20,480 rows by default); when a key or a value type

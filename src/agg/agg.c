@@ -66,6 +66,7 @@ size_t summary_bytes(const Summary *S)
     b += ((size_t)s->nloc + 2 + (size_t)s->nact + 1 + 2 * ((size_t)S->nlanes + 1)) * sizeof(uint32_t);
     if (S->rank) b += ((s->n + 63) / 64 + 1) * sizeof(uint32_t);
     if (S->cand) b += ((s->n + 63) / 64 + 1) * sizeof(uint64_t);
+    if (S->ivl) b += ((s->n + 63) / 64 + 1) * sizeof(uint64_t);
     if (S->act_rank) b += (s->n + 1) * sizeof(uint32_t);
     if (S->pairs_built) b += 2 * ((size_t)S->npairs + 1) * sizeof(uint32_t);
     if (S->msg_pair) b += ((size_t)s->nmsg + 1) * sizeof(uint32_t);
@@ -129,7 +130,7 @@ Summary *summary_build_from(const Store *s, const uint64_t *sel, int threads, Su
     S->msgs_sized = -1;
     S->loc_label_w = -1;
     build_rank(S);
-    S->cand = lanes_candidates(S);
+    S->cand = lanes_candidates(S, old);
     /* the lanes depend on the selected intervals only: a filter that keeps
      * the same ones (on instants, messages, counters) keeps them */
     S->lanes_kept = lanes_take(S, old);
@@ -186,6 +187,7 @@ void summary_free(Summary *S)
     for (int k = 0; k < 2; k++) xfree_big(S->cp[k], ((S->seg_cap >> CP_SHIFT) + 1) * sizeof(int64_t));
     free(S->rank);
     free(S->cand);
+    free(S->ivl);
     xfree_big(S->act_rank, 0);
     free(S->pair_src);
     free(S->pair_dst);

@@ -221,13 +221,18 @@ void agg_frame(Summary *S, const MetricSpec *m, Reducer r, const RowSet *rs, con
  * innermost interval, sampled at up to `samples` points per cell — fewer,
  * down to 2, when the frame holds so many lanes that the lookups would
  * exceed about 120,000 — its name deciding; an interval shorter than the
- * sampling still shows), or NONE32 for an idle cell: out[g * ncell + i]. */
-void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out);
+ * sampling still shows), or NONE32 for an idle cell: out[g * ncell + i];
+ * nk (NULL: not wanted) gets its name and kind, name << 16 | kind
+ * (UINT64_MAX: none), read by the workers. */
+void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out, uint64_t *nk);
 
 /* A stable colour index (0..ncolors-1) and legend rank (-1: not among the
  * top names) of the name of event e: names ranked by their innermost time
  * over the whole selection. */
 int summary_name_rank(Summary *S, uint32_t e);
+/* The same for an event of name `name` (NONE32: none) and kind `kind`, as
+ * agg_dominant's nk gives them (the event is not read). */
+int summary_name_rank_nk(Summary *S, uint32_t name, uint16_t kind);
 /* The top names: their event representatives, by innermost time; returns
  * the number written (<= max). */
 int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max);
@@ -238,6 +243,8 @@ int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max);
 void agg_set_names_fused(bool on);
 /* The name of an interval for display: its name, or its kind. */
 const char *event_name(const Store *s, uint32_t e);
+/* the same for a name (NONE32: none, the kind's name) and kind */
+const char *name_kind_str(const Store *s, uint32_t name, uint16_t kind);
 
 /* Instant events with a glyph (spawn, end, move, atomic, sync, clock) of
  * base row `row` in [a, b): the most important one's event, and how many

@@ -292,6 +292,7 @@ typedef struct {
     int samples;
     size_t cell_budget;
     uint32_t *out;
+    uint64_t *nk; /* (NULL: not asked for) */
     const RowLanes *RL;
     JobQueue q;
 } DomCtx;
@@ -309,6 +310,7 @@ static void dom_worker(void *ctx, int wk, int nw)
     int nc = g->ncell, samples = c->samples;
     size_t cell_budget = c->cell_budget;
     uint32_t *out = c->out;
+    uint64_t *nk = c->nk;
     ModeHash mh = {0};
     VEC(int64_t) pt = {0};       /* a lane's probes' times, in order */
     VEC(size_t) pk = {0};        /* and the segments found */
@@ -535,6 +537,20 @@ static void dom_worker(void *ctx, int wk, int nw)
                 orow[i] = best;
             }
         }
+        if (nk) {
+            /* the cells' names and kinds, read here, on the row's worker
+             * (the events are all over the trace: cache misses, which
+             * overlap when read ahead) */
+            uint64_t *krow = nk + (size_t)gi * (size_t)nc;
+            for (int i = 0; i < nc; i++) {
+                if (i + 16 < nc && orow[i + 16] != NONE32) {
+                    __builtin_prefetch(&s->name[orow[i + 16]]);
+                    __builtin_prefetch(&s->kind[orow[i + 16]]);
+                }
+                uint32_t e = orow[i];
+                krow[i] = e == NONE32 ? UINT64_MAX : (uint64_t)s->name[e] << 16 | s->kind[e];
+            }
+        }
     }
     VEC_FREE(pl);
     VEC_FREE(pf);
@@ -636,7 +652,7 @@ static const RowLanes *rowlanes_get(Summary *S, const RowSet *rs)
     return R;
 }
 
-void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out)
+void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, uint32_t *out, uint64_t *nk)
 {
     int nc = g->ncell;
     if (nc <= 0) return;
@@ -652,7 +668,7 @@ void agg_dominant(Summary *S, const RowSet *rs, const TimeGrid *g, int samples, 
     size_t cell_budget = 120000 / ((size_t)(rs->ng ? rs->ng : 1) * (size_t)nc);
     if (cell_budget < 4) cell_budget = 4;
     /* (the workers only read the lanes and RL, built above) */
-    DomCtx c = {S, rs, g, samples, cell_budget, out, RL, {0}};
+    DomCtx c = {S, rs, g, samples, cell_budget, out, nk, RL, {0}};
     jobq_init(&c.q, rs->ng);
     par_run(rs->ng >= 8 && S->threads > 1 ? 2 : 1, dom_worker, &c);
     part_built(S, PART_ROWLANES); /* (the rows' lanes by time the workers built) */

@@ -300,6 +300,8 @@ struct Summary {
     int8_t msgs_sized;  /* summary_msgs_sized: -1 not yet known */
     int loc_label_w;    /* summary_loc_label_width: -1 not yet measured */
     uint64_t *cand;     /* the sweep's candidates, a bit per event (lanes_candidates) */
+    uint64_t *ivl;      /* the store's intervals (a duration > 0, not a message), a bit per event:
+                           the candidates without a selection; handed from summary to summary */
     bool lanes_kept;    /* the lanes came from the summary replaced (summary_build_from) */
     /* pairs of locations with messages */
     bool pairs_built;
@@ -409,8 +411,9 @@ void names_from_tables(Summary *S, size_t nkeys, int64_t **ns, uint32_t **ev, in
 void build_lanes(Summary *S);
 /* the sweep's candidates under S's selection (the selected intervals: a
  * duration > 0, not a message), a bit per event, in a new array: all the
- * lanes depend on */
-uint64_t *lanes_candidates(Summary *S);
+ * lanes depend on; from S->ivl, made first when S has none (old, when it
+ * is a summary of the same store, hands S its own) */
+uint64_t *lanes_candidates(Summary *S, Summary *old);
 /* when old is a summary of the same store whose candidates are S's, its
  * lanes (segments, time indexes, checkpoints, the names' ranking) become
  * S's, the same as build_lanes would make them, and old is left without;

@@ -4,8 +4,9 @@
  * checkpoints and the per-lane time index (lookups in them:
  * agg_lanefind.c).
  *
- * Owns: Summary.cand (the candidates: the selected intervals, a bit per
- * event), lanes, seg_*, cp, the loc/act → lane maps; the names' per-key
+ * Owns: Summary.ivl (the store's intervals, a bit per event, handed from
+ * summary to summary), Summary.cand (the candidates: the selected
+ * intervals, ivl & the selection), lanes, seg_*, cp, the loc/act → lane maps; the names' per-key
  * tables (innermost time, smallest event) filled from the final segments
  * as each lane is finished, ranked by agg_rows.c. All of it is a function
  * of the store and cand: lanes_take hands it to a summary of the same
@@ -111,7 +112,7 @@ typedef struct {
     size_t *cnt;    /* per activity: room for its segments, then (prefix) its region */
     uint32_t *lres; /* per activity: room for its lanes (1 at one location, else its locations), then (prefix) where they start */
     uint32_t *lnl;  /* per activity: its lanes */
-    uint64_t *cand; /* per event: a selected interval (see cand_worker) */
+    uint64_t *cand; /* per event: a selected interval (lanes_candidates) */
     uint8_t *cat_of_kind; /* the category of an interval of each kind */
     JobQueue q;     /* jobs of `blk` activities in a row */
     size_t blk;
@@ -123,21 +124,21 @@ typedef struct {
     uint32_t *nm_ev[SWEEP_WORKERS];
 } LaneCtx;
 
-/* the candidates of the sweep, 64 events a word: the selected intervals
- * (a duration > 0, not a message), read in event order here once instead
- * of column by column at each activity's events */
-static void cand_worker(void *ctx, int wk, int nw)
+/* the store's intervals (a duration > 0, not a message), 64 events a word:
+ * the candidates without a selection, read in event order once per store
+ * (summaries hand them on) instead of column by column at each activity's
+ * events */
+static void ivl_worker(void *ctx, int wk, int nw)
 {
     LaneCtx *c = ctx;
     const Store *s = c->S->s;
-    const uint64_t *sel = c->S->sel;
     size_t nwords = (s->n + 63) / 64, w0 = nwords * (size_t)wk / (size_t)nw, w1 = nwords * (size_t)(wk + 1) / (size_t)nw;
     for (size_t w = w0; w < w1; w++) {
         size_t e0 = w * 64, e1 = e0 + 64 < s->n ? e0 + 64 : s->n;
         uint64_t m = 0;
         for (size_t e = e0; e < e1; e++) /* (without a branch) */
             m |= (uint64_t)(((s->flags[e] & EVF_DUR) != 0) & (s->dur[e] > 0) & (s->kind[e] != K_MSG)) << (e - e0);
-        c->cand[w] = sel ? m & sel[w] : m;
+        c->S->ivl[w] = m;
     }
 }
 
@@ -611,18 +612,31 @@ static void lanes_place_worker(void *ctx, int wk, int nw)
     }
 }
 
-uint64_t *lanes_candidates(Summary *S)
+uint64_t *lanes_candidates(Summary *S, Summary *old)
 {
     const Store *s = S->s;
     if (S->threads > SWEEP_WORKERS) S->threads = SWEEP_WORKERS;
-    LaneCtx c;
-    memset(&c, 0, sizeof c);
-    c.S = S;
     size_t nw = (s->n + 63) / 64;
-    c.cand = xmalloc((nw + 1) * sizeof(uint64_t));
-    c.cand[nw] = 0;
-    par_run(S->threads, cand_worker, &c);
-    return c.cand;
+    if (!S->ivl && old && old->s == s && old->ivl) {
+        S->ivl = old->ivl;
+        old->ivl = NULL;
+    }
+    if (!S->ivl) {
+        LaneCtx c;
+        memset(&c, 0, sizeof c);
+        c.S = S;
+        S->ivl = xmalloc((nw + 1) * sizeof(uint64_t));
+        S->ivl[nw] = 0;
+        par_run(S->threads, ivl_worker, &c);
+    }
+    uint64_t *cand = xmalloc((nw + 1) * sizeof(uint64_t));
+    const uint64_t *sel = S->sel, *ivl = S->ivl;
+    if (sel)
+        for (size_t w = 0; w < nw; w++) cand[w] = ivl[w] & sel[w];
+    else
+        memcpy(cand, ivl, nw * sizeof(uint64_t));
+    cand[nw] = 0;
+    return cand;
 }
 
 /* (what build_lanes makes, moved from one summary to another) */

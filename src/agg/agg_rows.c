@@ -181,10 +181,12 @@ void rowset_label(const RowSet *rs, Summary *S, uint32_t g, char *buf, size_t sz
 
 /* ---- names ------------------------------------------------------------------------------- */
 
-const char *event_name(const Store *s, uint32_t e)
+const char *name_kind_str(const Store *s, uint32_t name, uint16_t kind)
 {
-    return s->name[e] != NONE32 ? store_str(s, s->name[e]) : kind_name(s, s->kind[e]);
+    return name != NONE32 ? store_str(s, name) : kind_name(s, kind);
 }
+
+const char *event_name(const Store *s, uint32_t e) { return name_kind_str(s, s->name[e], s->kind[e]); }
 
 #define TOP_NAMES 26
 
@@ -325,6 +327,12 @@ int summary_name_rank(Summary *S, uint32_t e)
 {
     build_names(S);
     return S->name_rank[name_key(S->s, e)];
+}
+
+int summary_name_rank_nk(Summary *S, uint32_t name, uint16_t kind)
+{
+    build_names(S);
+    return S->name_rank[name != NONE32 ? (size_t)name : (size_t)S->s->nnames + kind];
 }
 
 int summary_top_names(Summary *S, uint32_t *ev, int64_t *ns, int max)

@@ -25,23 +25,45 @@
 
 /* ---- Gantt ------------------------------------------------------------------------------------ */
 
+/* the glyph and colour of the cells of a name and kind (name << 16 |
+ * kind), kept for a frame's cells in a table of 1 << MEMO_BITS */
+typedef struct {
+    uint64_t key;
+    uint32_t glyph;
+    uint8_t role;
+} CellMemo;
+#define MEMO_BITS 10
+
+/* the colour role and glyph of an interval of name `name` (NONE32:
+ * none) and kind `kind`: what an interval's cells depend on */
+static uint8_t name_role_nk(Summary *S, uint32_t name, uint16_t kind)
+{
+    int r = summary_name_rank_nk(S, name, kind);
+    if (r >= 0 && r < ROLE_CAT_N) return (uint8_t)(ROLE_CAT0 + r);
+    const char *nm = name_kind_str(summary_store(S), name, kind);
+    return (uint8_t)(ROLE_CAT0 + (hash_bytes(nm, strlen(nm)) % ROLE_CAT_N));
+}
+
+static uint32_t interval_glyph_nk(Summary *S, const Canvas *c, uint32_t name, uint16_t kind)
+{
+    if (!c->color || c->ascii) {
+        int r = summary_name_rank_nk(S, name, kind);
+        return r >= 0 && r < 26 ? (uint32_t)('a' + r) : '#';
+    }
+    return kind == K_STATE ? G_FULL : kind == K_SYNC ? 0x2591 : 0x2592;
+}
+
 uint8_t gantt_name_role(Summary *S, uint32_t e)
 {
-    int r = summary_name_rank(S, e);
-    if (r >= 0 && r < ROLE_CAT_N) return (uint8_t)(ROLE_CAT0 + r);
-    const char *nm = event_name(summary_store(S), e);
-    return (uint8_t)(ROLE_CAT0 + (hash_bytes(nm, strlen(nm)) % ROLE_CAT_N));
+    const Store *s = summary_store(S);
+    return name_role_nk(S, s->name[e], s->kind[e]);
 }
 
 /* the glyph of an interval occupying a cell */
 uint32_t gantt_interval_glyph(Summary *S, const Canvas *c, uint32_t e)
 {
     const Store *s = summary_store(S);
-    if (!c->color || c->ascii) {
-        int r = summary_name_rank(S, e);
-        return r >= 0 && r < 26 ? (uint32_t)('a' + r) : '#';
-    }
-    return s->kind[e] == K_STATE ? G_FULL : s->kind[e] == K_SYNC ? 0x2591 : 0x2592;
+    return interval_glyph_nk(S, c, s->name[e], s->kind[e]);
 }
 
 /* what an instant's glyph stands for (the glyph legend) */
@@ -167,6 +189,7 @@ typedef struct {
     const RowSet *rs;
     const TimeGrid *g;
     uint32_t *dom;
+    uint64_t *nk;
     bool marks, msgs, merged;
     /* (auto overlays) the rows on screen and the cells that make a row too
      * dense; whether every one of them is shown to be, per overlay */
@@ -196,7 +219,7 @@ static void first_frame_worker(void *ctx, int wk, int nw)
     FirstFrame *f = ctx;
     int j;
     while ((j = atomic_fetch_add(&f->next, 1)) < 3) {
-        if (j == 0) agg_dominant(f->S, f->rs, f->g, 8, f->dom);
+        if (j == 0) agg_dominant(f->S, f->rs, f->g, 8, f->dom, f->nk);
         else overlay_points(f, j == 1);
     }
 }
@@ -226,6 +249,9 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     const TimeGrid g = F.g;
     size_t nv = (size_t)rs.ng * (size_t)g.ncell;
     uint32_t *dom = xmalloc((nv + 1) * sizeof(uint32_t));
+    /* (and their names and kinds, which the cells' glyphs and colours
+     * depend on: read by agg_dominant's workers) */
+    uint64_t *cnk = c ? xmalloc((nv + 1) * sizeof(uint64_t)) : NULL;
     uint32_t nr = rs.ng < (uint32_t)L.nlines ? rs.ng : (uint32_t)L.nlines;
     bool marks = c && !ctx->no_marks && ctx->marks != OVL_OFF, msgs = c && !ctx->no_marks && ctx->msgs != OVL_OFF;
     /* (rows grouping many members: their arrivals merged per row, a
@@ -241,7 +267,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
      * way): the series by activity, regrouped from those by location,
      * cost a pass over every instant and arrival of the trace, and would
      * draw nothing */
-    FirstFrame ff = {S, &rs, &g, dom, marks, msgs, merged, nr, (uint32_t)g.ncell / OVL_DENSE + 1, false, false, false, false, 0};
+    FirstFrame ff = {S, &rs, &g, dom, cnk, marks, msgs, merged, nr, (uint32_t)g.ncell / OVL_DENSE + 1, false, false, false, false, 0};
     if (ff.need < OVL_MIN) ff.need = OVL_MIN;
     ff.try_marks = marks && ctx->marks == OVL_AUTO && rs.kind == ROWS_ACT;
     ff.try_msgs = msgs && ctx->msgs == OVL_AUTO && rs.kind == ROWS_ACT;
@@ -251,10 +277,10 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
         } else {
             overlay_points(&ff, true);
             overlay_points(&ff, false);
-            agg_dominant(S, &rs, &g, 8, dom);
+            agg_dominant(S, &rs, &g, 8, dom, cnk);
         }
     } else {
-        agg_dominant(S, &rs, &g, 8, dom);
+        agg_dominant(S, &rs, &g, 8, dom, cnk);
     }
     if (tsv) {
         tsv_header(tsv, &g);
@@ -271,28 +297,24 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     if (c) {
         draw_labels(c, lab, &rs, &L);
         /* intervals (a cell's glyph and colour depend on its event's
-         * name and kind only: kept for the last few of them, the events'
-         * names read ahead) */
-        struct {
-            uint64_t key;
-            uint32_t glyph;
-            uint8_t role;
-        } memo[64];
-        for (int k = 0; k < 64; k++) memo[k].key = UINT64_MAX;
+         * name and kind only, which agg_dominant's workers read: kept
+         * per name and kind for the frame) */
+        CellMemo *memo = xmalloc(sizeof(CellMemo) << MEMO_BITS);
+        for (size_t k = 0; k < (size_t)1 << MEMO_BITS; k++) memo[k].key = UINT64_MAX;
         for (uint32_t r = 0; r < nr; r++)
             for (int i = 0; i < g.ncell; i++) {
                 size_t z = (size_t)r * (size_t)g.ncell + (size_t)i;
-                if (z + 8 < nv && dom[z + 8] != NONE32) {
-                    __builtin_prefetch(&s->name[dom[z + 8]]);
-                    __builtin_prefetch(&s->kind[dom[z + 8]]);
+                if (dom[z] == NONE32) continue;
+                uint64_t key = cnk[z];
+                size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
+                if (memo[h].key != key) {
+                    uint32_t nm = (uint32_t)(key >> 16);
+                    uint16_t kd = (uint16_t)key;
+                    memo[h] = (CellMemo){key, interval_glyph_nk(S, c, nm, kd), name_role_nk(S, nm, kd)};
                 }
-                uint32_t e = dom[z];
-                if (e == NONE32) continue;
-                uint64_t key = (uint64_t)s->name[e] << 16 | s->kind[e];
-                size_t h = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 58);
-                if (memo[h].key != key) memo[h].key = key, memo[h].glyph = gantt_interval_glyph(S, c, e), memo[h].role = gantt_name_role(S, e);
                 canvas_put(c, L.x0 + i, (int)r, memo[h].glyph, memo[h].role, 0, 0);
             }
+        free(memo);
         /* instants: per row, the cells where its members have one (a
          * member costs per such cell, not per cell) */
         uint8_t *has_glyph = xcalloc(nv + 1, 1);
@@ -494,6 +516,7 @@ static bool run_gantt(ViewCtx *ctx, Canvas *c, FILE *tsv, char *err, size_t errs
     (void)err;
     (void)errsz;
     free(dom);
+    free(cnk);
     rows_frame_free(&F);
     return true;
 }
