@@ -2,7 +2,8 @@
  * agg_dominant.c — the Gantt's dominant interval per cell: each lane's
  * innermost event sampled at a few points per cell, counted by name; in a
  * cell the samples leave empty, the first interval of the first lane (in
- * the row's order) that has one there.
+ * the row's order) that has one there; when asked, each cell's name and
+ * kind, read by the worker of its row.
  *
  * Owns: Summary.rowlanes (each display row's lanes, their spans and first
  * segments, for the last row set drawn: rebuilt, before the workers
