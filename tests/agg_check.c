@@ -1449,6 +1449,7 @@ static void check_dominant_nk(const char *name, const Store *s, Summary *S)
             free(b);
             free(nk);
             rowset_free(&rs);
+            grid_free(&g);
         }
     if (!bad && named) {
         g_pass++;

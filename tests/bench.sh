@@ -142,7 +142,7 @@ for shape in $BENCH_SHAPES; do
                 rec "$shape" store_B_per_event "$(awk -v p="$(field "$best" store_bytes_per_event)" -v d="$(field "$best" dict_bytes)" -v e="$(field "$best" events)" 'BEGIN {printf "%.1f", p + d / e}')"
             fi
             # the same file into DuckDB, with tnav's thread count
-            if [ -n "$duck" ]; then
+            if [ -n "$duck" ] && [ "$DUCKDB_RUNS" -gt 0 ]; then
                 threads=${dth:-2}
                 d=""
                 dmed=""
