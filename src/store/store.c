@@ -481,6 +481,7 @@ const char *store_check(const Store *s)
 #undef BAD
 }
 
+
 void group_summarize(const Store *s, const SyncGroup *G, const uint64_t *sel, uint32_t stamp, uint32_t *mark_act,
                      uint32_t *mark_loc, SyncGroup *out)
 {
@@ -492,8 +493,17 @@ void group_summarize(const Store *s, const SyncGroup *G, const uint64_t *sel, ui
     r.wait_ns = 0;
     r.nparts = r.nlocs = 0;
     r.nev = 0;
+    /* (the events of a group are at as many places as it has locations:
+     * their kinds, activities and locations are asked for PF ahead) */
+    const uint32_t PF = 8;
     for (uint32_t i = 0; i < nev; i++) {
         uint32_t e = v[i];
+        if (i + PF < nev) {
+            uint32_t f = v[i + PF];
+            __builtin_prefetch(&s->kind[f]);
+            __builtin_prefetch(&s->act[f]);
+            __builtin_prefetch(&s->loc[f]);
+        }
         if (sel && !((sel[e >> 6] >> (e & 63)) & 1)) continue;
         if (!r.nev++) {
             /* events are sorted by start: the first one opens the group */

@@ -380,7 +380,10 @@ static void act_rest_worker(void *ctx, int w, int nw)
         act_moves_parents(A);
         if (A->groups && nw < 2) build_groups(A->B->s, 1);
     } else if (w == 1 && A->groups) {
-        build_groups(A->B->s, 1); /* (beside the serial rest: the other core is busy) */
+        /* (beside the serial rest and the messages, on as many workers:
+         * a few big groups, 10,000 locations at each barrier, are still
+         * being sorted when the rest is done) */
+        build_groups(A->B->s, A->B->threads);
     }
     act_detail_worker(ctx, w, nw);
 }

@@ -329,7 +329,9 @@ static void tail_worker(void *ctx, int w, int nw)
     (void)nw;
     Build *B = ctx;
     if (w == 0) {
-        if (!B->defer_tail) build_messages(B->s, 1); /* (the activities take the other core) */
+        /* (on two workers as the activities are: when they are done,
+         * the messages' sort and pairing take both cores) */
+        if (!B->defer_tail) build_messages(B->s, B->threads);
     } else {
         build_activities(B, !B->defer_tail);
     }

@@ -23,6 +23,13 @@
 #include "base/pages.h"
 #include "base/par.h"
 
+/* One field buffer of one batch, a job of the columns' build (n: its
+ * values; first: its column is sorted after its jobs, see store_cols.c) */
+typedef struct {
+    size_t b, f, n;
+    bool first;
+} FieldJob;
+
 typedef struct {
     uint8_t type;
     bool sparse;
@@ -31,6 +38,7 @@ typedef struct {
     size_t wsz;      /* bytes per value */
     uint64_t *bits;  /* presence (sparse: temporary, for ranks) */
     uint32_t *rank;  /* sparse: set bits before each word */
+    atomic_uint pending; /* bysort: the group's jobs of pass 1 not yet done (the last one sorts) */
 } ColBuild;
 
 typedef struct {
@@ -64,6 +72,7 @@ typedef struct {
     int **colof; /* per batch: field code -> column, or -1 */
     size_t **coloff; /* per batch: field code -> first slot of its values in a bysort column */
     int fields_pass;
+    FieldJob *fjobs; /* the columns' group's jobs for fields_worker (store_cols.c) */
     int place_pass; /* PLACE_DEST, then one column at a time */
     int col_lo, col_hi; /* the columns being built (a group: see build_columns) */
     int *colof_n;
@@ -118,7 +127,7 @@ void build_activities(Build *B, bool groups);
 /* store_cols.c: the field buffers scattered into typed columns */
 void build_columns(Build *B);
 /* store_msgs.c: messages (by id, then first-in first-out), sync groups */
-void build_messages(Store *s, int threads); /* (threads > 1: its key sort and pairing on two) */
+void build_messages(Store *s, int threads); /* (threads > 1: its key sort, pairing and table on two) */
 void build_groups(Store *s, int threads); /* (threads > 1: the groups' sorts and summaries on two) */
 
 #endif

@@ -134,9 +134,85 @@ static inline __attribute__((always_inline)) void scatter_bits(const Scatter *a,
     default: scatter_field(&a, mode, CS_MIXED, packed); break;                                                 \
     }
 
-/* Pass 1 writes the values of dense columns and sets presence bits; pass 2
- * (sparse columns only) writes each value at its rank among the set bits,
- * then frees the batch's field buffers. One worker per batch. */
+/* A bysort column holds its values in batch order: sort them by event
+ * (a later value of the same event replaces an earlier one). A worker's
+ * scratch arrays serve each column it sorts (grown when one is larger, and
+ * given to the recycler at its end): one set of pages touched per worker,
+ * not one per column. */
+typedef struct {
+    uint64_t *key, *tmp;
+    uint8_t *vt;
+    size_t kcap, tcap;
+} SortScratch;
+
+static void colsort_one(Build *B, size_t ci, SortScratch *sc)
+{
+    Store *s = B->s;
+    ColBuild *cb = &B->cb[ci];
+    Column *c = &s->cols[ci];
+    size_t m = cb->m, wsz = cb->wsz;
+    bool sorted = true;
+    for (size_t i = 1; i < m && sorted; i++)
+        if (c->rows[i] <= c->rows[i - 1]) sorted = false;
+    if (sorted) return;
+    /* (grown to the largest column this worker sorts; from the
+     * recycler and back to it: the next group's, or any later big
+     * array's, pages) */
+    if (m > sc->kcap) {
+        xfree_big(sc->key, sc->kcap * sizeof(uint64_t));
+        xfree_big(sc->tmp, sc->kcap * sizeof(uint64_t));
+        sc->key = xmalloc_big(m * sizeof(uint64_t));
+        sc->tmp = xmalloc_big(m * sizeof(uint64_t));
+        sc->kcap = m;
+    }
+    if (c->vtype && m > sc->tcap) {
+        xfree_big(sc->vt, sc->tcap);
+        sc->vt = xmalloc_big(m);
+        sc->tcap = m;
+    }
+    uint64_t *key = sc->key, *tmp = sc->tmp;
+    uint8_t *vt = sc->vt;
+    for (size_t i = 0; i < m; i++) key[i] = (uint64_t)c->rows[i] << 32 | i;
+    /* by row, stably (the low half, the value's index, is in order
+     * already): half the passes of a sort of all 64 bits */
+    sort_u64_buf(key, m, 32, tmp);
+    /* the kept values into tmp (wsz <= 8 bytes each), their rows over
+     * key itself: rows[o] (bytes 4o..4o+3, o <= i) never reaches
+     * key[i + 1], the next one read */
+    uint8_t *val = (uint8_t *)tmp;
+    uint32_t *rows = (uint32_t *)key;
+    size_t o = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t ki = key[i];
+        if (i + 1 < m && key[i + 1] >> 32 == ki >> 32) continue; /* keep the last value */
+        size_t k = (uint32_t)ki;
+        memcpy(val + o * wsz, (uint8_t *)c->v.p + k * wsz, wsz);
+        if (c->vtype) vt[o] = c->vtype[k];
+        rows[o] = (uint32_t)(ki >> 32);
+        o++;
+    }
+    memcpy(c->rows, rows, o * sizeof(uint32_t));
+    memcpy(c->v.p, val, o * wsz);
+    if (c->vtype) memcpy(c->vtype, vt, o);
+    c->npresent = o;
+}
+
+static void scratch_free(SortScratch *sc)
+{
+    xfree_big(sc->key, sc->kcap * sizeof(uint64_t));
+    xfree_big(sc->tmp, sc->kcap * sizeof(uint64_t));
+    xfree_big(sc->vt, sc->tcap);
+}
+
+/* Pass 1 writes the values of dense columns and sets presence bits (a
+ * bysort column's values go in batch order, then the worker that ends its
+ * last job sorts it); pass 2 (sparse columns only) writes each value at
+ * its rank among the set bits, then frees the field buffers. A job is one
+ * field buffer of one batch (B->fjobs: see group_fjobs). Any two jobs can
+ * run at once: the batches write disjoint events of a column (presence
+ * bits atomically) and a batch's fields write different columns. (With a
+ * job per batch, two workers on two batches of unequal work left one
+ * waiting for the other, and a column's sort ran alone after the pass.) */
 static void fields_worker(void *ctx, int w, int nw)
 {
     (void)w;
@@ -144,15 +220,16 @@ static void fields_worker(void *ctx, int w, int nw)
     Build *B = ctx;
     Store *s = B->s;
     const int pass = B->fields_pass;
-    size_t b;
-    while ((b = jobq_next(&B->q)) != (size_t)-1) {
+    SortScratch sc = {0};
+    size_t j;
+    while ((j = jobq_next(&B->q)) != (size_t)-1) {
+        size_t b = B->fjobs[j].b, f = B->fjobs[j].f;
         Batch *bt = B->bs[b];
-        for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
-            int ci = B->colof[b][f];
-            if (ci < B->col_lo || ci >= B->col_hi || (pass == 2 && (!s->cols[ci].sparse || B->cb[ci].bysort))) continue;
-            FieldBuf *fb = &bt->fb[f];
-            Column *c = &s->cols[ci];
-            ColBuild *cb = &B->cb[ci];
+        FieldBuf *fb = &bt->fb[f];
+        int ci = B->colof[b][f];
+        Column *c = &s->cols[ci];
+        ColBuild *cb = &B->cb[ci];
+        if (pass == 1 || (c->sparse && !cb->bysort)) {
             Scatter a = {B, fb, B->dest[b], f == F_PEER || f == F_PARENT ? B->lremap[b] : B->sremap[b], c, cb->bits,
                          cb->rank, cb->bysort ? B->coloff[b][f] : 0};
             bool packed = fb->packed;
@@ -179,103 +256,68 @@ static void fields_worker(void *ctx, int w, int nw)
                 else if (mode == SC_DENSE) SC_BY_CS(SC_DENSE, false)
                 else SC_BY_CS(SC_RANK, false)
             }
+            /* (a bysort column's last job sorts it: its batches' values
+             * are all in) */
+            if (mode == SC_SORT && atomic_fetch_sub(&cb->pending, 1) == 1) colsort_one(B, (size_t)ci, &sc);
         }
-        if (pass == 2) /* this group's field buffers are read: give them back */
-            for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
-                int ci = B->colof[b][f];
-                if (ci < B->col_lo || ci >= B->col_hi) continue;
-                FieldBuf *fb = &bt->fb[f];
-                if (B->move) { /* (to the page pool: the next groups' arrays take their pages) */
+        if (pass == 1) continue;
+        /* pass 2: this field buffer is read, give it back */
+        if (B->move) { /* (to the page pool: the next groups' arrays take their pages) */
 #define GIVE(vec)                                                                                  \
     do {                                                                                           \
         pages_give(&B->pool, (vec).v, (vec).cap * sizeof *(vec).v, (vec).len * sizeof *(vec).v); \
         (vec).v = NULL;                                                                            \
         (vec).len = (vec).cap = 0;                                                                 \
     } while (0)
-                    GIVE(fb->p32);
-                    GIVE(fb->rows);
-                    GIVE(fb->vals);
-                    GIVE(fb->types);
+            GIVE(fb->p32);
+            GIVE(fb->rows);
+            GIVE(fb->vals);
+            GIVE(fb->types);
 #undef GIVE
-                    continue;
-                }
-                mem_release(fb->p32.v, fb->p32.cap * sizeof *fb->p32.v);
-                VEC_FREE(fb->p32);
-                mem_release(fb->rows.v, fb->rows.cap * sizeof *fb->rows.v);
-                mem_release(fb->vals.v, fb->vals.cap * sizeof *fb->vals.v);
-                mem_release(fb->types.v, fb->types.cap);
-                VEC_FREE(fb->rows);
-                VEC_FREE(fb->vals);
-                VEC_FREE(fb->types);
-            }
+            continue;
+        }
+        mem_release(fb->p32.v, fb->p32.cap * sizeof *fb->p32.v);
+        VEC_FREE(fb->p32);
+        mem_release(fb->rows.v, fb->rows.cap * sizeof *fb->rows.v);
+        mem_release(fb->vals.v, fb->vals.cap * sizeof *fb->vals.v);
+        mem_release(fb->types.v, fb->types.cap);
+        VEC_FREE(fb->rows);
+        VEC_FREE(fb->vals);
+        VEC_FREE(fb->types);
     }
+    scratch_free(&sc);
 }
 
-/* A bysort column holds its values in batch order: sort them by event
- * (a later value of the same event replaces an earlier one). A worker's
- * scratch arrays serve each column it sorts (grown when one is larger, and
- * given to the recycler at its end): one set of pages touched per worker,
- * not one per column. */
-static void colsort_worker(void *ctx, int w, int nw)
+/* The group's jobs for fields_worker: every field buffer of a batch whose
+ * column is among the group's, those of bysort columns first (the worker
+ * that ends a column's last one sorts it, while the others go on with the
+ * rest), then largest first (so that the last jobs are short); ties in
+ * batch and field order. Sets the bysort columns' pending counts. */
+static int fjob_cmp(const void *x, const void *y)
 {
-    (void)w;
-    (void)nw;
-    Build *B = ctx;
-    Store *s = B->s;
-    uint64_t *key = NULL, *tmp = NULL;
-    uint8_t *vt = NULL;
-    size_t kcap = 0, tcap = 0, ci;
-    while ((ci = jobq_next(&B->q)) != (size_t)-1) {
-        ColBuild *cb = &B->cb[ci];
-        Column *c = &s->cols[ci];
-        if (!cb->bysort || (int)ci < B->col_lo || (int)ci >= B->col_hi) continue;
-        size_t m = cb->m, wsz = cb->wsz;
-        bool sorted = true;
-        for (size_t i = 1; i < m && sorted; i++)
-            if (c->rows[i] <= c->rows[i - 1]) sorted = false;
-        if (sorted) continue;
-        /* (grown to the largest column this worker sorts; from the
-         * recycler and back to it: the next group's, or any later big
-         * array's, pages) */
-        if (m > kcap) {
-            xfree_big(key, kcap * sizeof(uint64_t));
-            xfree_big(tmp, kcap * sizeof(uint64_t));
-            key = xmalloc_big(m * sizeof(uint64_t));
-            tmp = xmalloc_big(m * sizeof(uint64_t));
-            kcap = m;
+    const FieldJob *a = x, *b = y;
+    if (a->first != b->first) return a->first ? -1 : 1;
+    if (a->n != b->n) return a->n > b->n ? -1 : 1;
+    if (a->b != b->b) return a->b < b->b ? -1 : 1;
+    return a->f < b->f ? -1 : a->f > b->f;
+}
+
+static size_t group_fjobs(Build *B, int lo, int hi)
+{
+    size_t k = 0;
+    for (int ci = lo; ci < hi; ci++) atomic_store(&B->cb[ci].pending, 0);
+    for (size_t b = 0; b < B->nb; b++) {
+        Batch *bt = B->bs[b];
+        for (size_t f = 0; f < bt->nfb && f < (size_t)B->colof_n[b]; f++) {
+            int ci = B->colof[b][f];
+            if (ci < lo || ci >= hi) continue;
+            bool bysort = B->cb[ci].bysort;
+            B->fjobs[k++] = (FieldJob){b, f, bt->fb[f].rows.len, bysort};
+            if (bysort) atomic_fetch_add(&B->cb[ci].pending, 1);
         }
-        if (c->vtype && m > tcap) {
-            xfree_big(vt, tcap);
-            vt = xmalloc_big(m);
-            tcap = m;
-        }
-        for (size_t i = 0; i < m; i++) key[i] = (uint64_t)c->rows[i] << 32 | i;
-        /* by row, stably (the low half, the value's index, is in order
-         * already): half the passes of a sort of all 64 bits */
-        sort_u64_buf(key, m, 32, tmp);
-        /* the kept values into tmp (wsz <= 8 bytes each), their rows over
-         * key itself: rows[o] (bytes 4o..4o+3, o <= i) never reaches
-         * key[i + 1], the next one read */
-        uint8_t *val = (uint8_t *)tmp;
-        uint32_t *rows = (uint32_t *)key;
-        size_t o = 0;
-        for (size_t i = 0; i < m; i++) {
-            uint64_t ki = key[i];
-            if (i + 1 < m && key[i + 1] >> 32 == ki >> 32) continue; /* keep the last value */
-            size_t k = (uint32_t)ki;
-            memcpy(val + o * wsz, (uint8_t *)c->v.p + k * wsz, wsz);
-            if (c->vtype) vt[o] = c->vtype[k];
-            rows[o] = (uint32_t)(ki >> 32);
-            o++;
-        }
-        memcpy(c->rows, rows, o * sizeof(uint32_t));
-        memcpy(c->v.p, val, o * wsz);
-        if (c->vtype) memcpy(c->vtype, vt, o);
-        c->npresent = o;
     }
-    xfree_big(key, kcap * sizeof(uint64_t));
-    xfree_big(tmp, kcap * sizeof(uint64_t));
-    xfree_big(vt, tcap);
+    qsort(B->fjobs, k, sizeof *B->fjobs, fjob_cmp);
+    return k;
 }
 
 typedef struct {
@@ -472,6 +514,9 @@ void build_columns(Build *B)
     B->coloff = xcalloc(B->nb + 1, sizeof(size_t *));
     B->colof_n = xcalloc(B->nb + 1, sizeof(int));
     size_t *fill = xcalloc((size_t)ncol + 1, sizeof(size_t)); /* bysort: values placed so far */
+    size_t nfbs = 0;
+    for (size_t b = 0; b < B->nb; b++) nfbs += B->bs[b]->nfb;
+    B->fjobs = xmalloc((nfbs + 1) * sizeof *B->fjobs);
     for (size_t b = 0; b < B->nb; b++) {
         Batch *bt = B->bs[b];
         B->colof[b] = xmalloc((bt->nfb + 1) * sizeof(int));
@@ -536,11 +581,10 @@ void build_columns(Build *B)
             }
         }
         zero_all(&Z, nw);
-        jobq_init(&B->q, B->nb);
+        size_t nj = group_fjobs(B, lo, hi);
+        jobq_init(&B->q, nj);
         B->fields_pass = 1;
-        par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
-        jobq_init(&B->q, (size_t)ncol);
-        par_run(nw < hi - lo ? nw : hi - lo, colsort_worker, B);
+        par_run(nw < (int)nj ? nw : (int)(nj ? nj : 1), fields_worker, B);
         for (int ci = lo; ci < hi; ci++) {
             Column *c = &s->cols[ci];
             ColBuild *cb = &B->cb[ci];
@@ -553,9 +597,9 @@ void build_columns(Build *B)
             }
             c->npresent = acc; /* equal to m unless a row had two values */
         }
-        jobq_init(&B->q, B->nb);
+        jobq_init(&B->q, nj);
         B->fields_pass = 2;
-        par_run(nw < (int)B->nb ? nw : (int)B->nb, fields_worker, B);
+        par_run(nw < (int)nj ? nw : (int)(nj ? nj : 1), fields_worker, B);
         for (int ci = lo; ci < hi; ci++) {
             if (s->cols[ci].sparse) {
                 xfree_big(B->cb[ci].bits, words * sizeof(uint64_t));
@@ -576,6 +620,8 @@ void build_columns(Build *B)
     free(B->colof);
     free(B->coloff);
     free(B->colof_n);
+    free(B->fjobs);
+    B->fjobs = NULL;
     share_rows(B);
     free(B->cb);
     VEC_FREE(Z.v);

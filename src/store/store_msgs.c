@@ -8,10 +8,13 @@
  * a string id being exact since equal texts have equal ids), group_ev and
  * ev_group, each group's summary.
  * Both also after the build (store_finish_tail, when store_build was told
- * to defer them); there, with both cores free, the keys' bucket sorts and
- * the pairing, and the groups' sorts and summaries, are shared by two
- * workers over ranges of buckets and of groups when there is work enough
- * (in the build the activities take the other core: one worker each).
+ * to defer them). The keys' bucket sorts and the pairing, and the message
+ * table, are shared by two workers over ranges of buckets and of
+ * communication events when there is work enough, in the build too, where
+ * the activities' workers run beside them (once those are done, the
+ * messages' take both cores); the groups' sorts and summaries are shared
+ * over ranges of groups after the build (in it, one of the activities'
+ * workers builds them).
  * Invariants: a send and a receive are paired only when their keys are
  * equal (never by hash alone); each side in time order; the pairs and the
  * groups do not depend on the number of workers; see store.h.
@@ -319,6 +322,95 @@ static bool cur_loc(ColCur *cc, size_t e, uint32_t *out)
     return true;
 }
 
+/* The message table's passes over worker w's range [cut[w], cut[w + 1]) of
+ * the communication events: 0 counts the messages it makes (nm: a send,
+ * a msg, an unmatched receive that names its source) and its ev_msg
+ * entries (ne: those and the matched receives, whose message comes with
+ * their send); 1 writes its messages from mbase[w] and msg_of (a matched
+ * receive's by its send, in whichever range: each is written once); 2
+ * writes its ev_msg entries from ebase[w]. */
+typedef struct {
+    const Store *s;
+    const uint32_t *ce, *mate, *peer_of;
+    uint32_t *msg_of;
+    Message *msgs;
+    EvIdx *em;
+    size_t cut[3], nm[2], ne[2], mbase[2], ebase[2];
+    uint64_t us[2], ur[2];
+    int pass;
+} MsgTable;
+
+static void msg_table_worker(void *ctx, int w, int nw)
+{
+    (void)nw;
+    MsgTable *T = ctx;
+    const Store *s = T->s;
+    const uint32_t *ce = T->ce, *mate = T->mate, *peer_of = T->peer_of;
+    uint32_t *msg_of = T->msg_of;
+    size_t i0 = T->cut[w], i1 = T->cut[w + 1];
+    if (T->pass == 0) {
+        size_t nm = 0, nrm = 0;
+        for (size_t i = i0; i < i1; i++) {
+            uint16_t k = s->kind[ce[i]];
+            bool recv = k == K_RECV;
+            nm += !recv || (mate[i] == NONE32 && peer_of[i] != NONE32);
+            nrm += recv && mate[i] != NONE32;
+        }
+        T->nm[w] = nm;
+        T->ne[w] = nm + nrm;
+        return;
+    }
+    if (T->pass == 2) {
+        EvIdx *em = T->em + T->ebase[w];
+        for (size_t i = i0; i < i1; i++)
+            if (msg_of[i] != NONE32) *em++ = (EvIdx){ce[i], msg_of[i]};
+        return;
+    }
+    Message *msgs = T->msgs;
+    uint32_t at = (uint32_t)T->mbase[w];
+    uint64_t us = 0, ur = 0;
+    const size_t PF = 16; /* (a send's receive: read and written ahead) */
+    for (size_t i = i0; i < i1; i++) {
+        if (i + PF < i1 && mate[i + PF] != NONE32) {
+            __builtin_prefetch(&ce[mate[i + PF]]);
+            __builtin_prefetch(&msg_of[mate[i + PF]], 1);
+        }
+        uint32_t e = ce[i];
+        uint16_t k = s->kind[e];
+        Message m;
+        if (k == K_SEND) {
+            uint32_t r = mate[i];
+            uint32_t re = r != NONE32 ? ce[r] : NONE32;
+            m.send_ev = e;
+            m.recv_ev = re;
+            m.src = s->loc[e];
+            m.dst = peer_of[i] != NONE32 ? peer_of[i] : (re != NONE32 ? s->loc[re] : NONE32);
+            if (r == NONE32) us++;
+            else msg_of[r] = at;
+        } else if (k == K_MSG) {
+            m.send_ev = m.recv_ev = e;
+            m.src = s->loc[e];
+            m.dst = peer_of[i];
+        } else if (mate[i] == NONE32) {
+            ur++;
+            if (peer_of[i] == NONE32) {
+                msg_of[i] = NONE32;
+                continue;
+            }
+            m.send_ev = NONE32;
+            m.recv_ev = e;
+            m.src = peer_of[i];
+            m.dst = s->loc[e];
+        } else {
+            continue; /* a matched receive: its message comes with the send */
+        }
+        msg_of[i] = at;
+        msgs[at++] = m;
+    }
+    T->us[w] = us;
+    T->ur[w] = ur;
+}
+
 void build_messages(Store *s, int threads)
 {
     int nw = threads > 1 ? 2 : 1;
@@ -372,54 +464,40 @@ void build_messages(Store *s, int threads)
     pair_by_key(s, ce.v, ks.v, ks.len, nc, mate, nw);
     /* (back to the recycler: the messages take its pages, touched already) */
     xfree_big(ks.v, (nc + 1) * sizeof(CKey));
-    /* 3. messages, in the order of the event that makes them */
-    VEC(Message) msgs = {xmalloc_big((nc + 1) * sizeof(Message)), 0, nc + 1};
+    /* 3. messages, in the order of the event that makes them, and ev_msg
+     * (on two workers over halves of the communication events when there
+     * are enough: each half's messages and entries counted first) */
+    Message *msgs = xmalloc_big((nc + 1) * sizeof(Message));
     uint32_t *msg_of = xmalloc_big((nc + 1) * sizeof(uint32_t));
-    for (size_t i = 0; i < nc; i++) msg_of[i] = NONE32;
-    for (size_t i = 0; i < nc; i++) {
-        uint32_t e = ce.v[i];
-        uint16_t k = s->kind[e];
-        Message m;
-        if (k == K_SEND) {
-            uint32_t r = mate[i];
-            uint32_t re = r != NONE32 ? ce.v[r] : NONE32;
-            m.send_ev = e;
-            m.recv_ev = re;
-            m.src = s->loc[e];
-            m.dst = peer_of[i] != NONE32 ? peer_of[i] : (re != NONE32 ? s->loc[re] : NONE32);
-            if (r == NONE32) s->unmatched_send++;
-            else msg_of[r] = (uint32_t)msgs.len;
-        } else if (k == K_MSG) {
-            m.send_ev = m.recv_ev = e;
-            m.src = s->loc[e];
-            m.dst = peer_of[i];
-        } else if (mate[i] == NONE32) {
-            s->unmatched_recv++;
-            if (peer_of[i] == NONE32) continue;
-            m.send_ev = NONE32;
-            m.recv_ev = e;
-            m.src = peer_of[i];
-            m.dst = s->loc[e];
-        } else {
-            continue; /* a matched receive: its message comes with the send */
-        }
-        msg_of[i] = (uint32_t)msgs.len;
-        VEC_PUSH(msgs, m);
+    EvIdx *em = xmalloc_big((nc + 1) * sizeof(EvIdx));
+    MsgTable T = {.s = s, .ce = ce.v, .mate = mate, .peer_of = peer_of, .msg_of = msg_of, .msgs = msgs, .em = em};
+    int tw = nw > 1 && nc >= 65536 ? 2 : 1;
+    for (int w = 0; w <= tw; w++) T.cut[w] = nc * (size_t)w / (size_t)tw;
+    T.pass = 0;
+    par_run(tw, msg_table_worker, &T);
+    size_t nm = 0, ne = 0;
+    for (int w = 0; w < tw; w++) {
+        T.mbase[w] = nm;
+        T.ebase[w] = ne;
+        nm += T.nm[w];
+        ne += T.ne[w];
+    }
+    T.pass = 1;
+    par_run(tw, msg_table_worker, &T);
+    T.pass = 2; /* (every msg_of written: a matched receive's by its send) */
+    par_run(tw, msg_table_worker, &T);
+    for (int w = 0; w < tw; w++) {
+        s->unmatched_send += T.us[w];
+        s->unmatched_recv += T.ur[w];
     }
     /* (sized for every communication event: the pages past the messages,
      * which a recycled block may hold, go back) */
-    mem_release(msgs.v + msgs.len, (msgs.cap - msgs.len) * sizeof(Message));
-    s->msgs = msgs.v;
-    s->nmsg = (uint32_t)msgs.len;
-    VEC(EvIdx) em = {xmalloc_big((nc + 1) * sizeof(EvIdx)), 0, nc + 1};
-    for (size_t i = 0; i < nc; i++)
-        if (msg_of[i] != NONE32) {
-            EvIdx x = {ce.v[i], msg_of[i]};
-            VEC_PUSH(em, x);
-        }
-    mem_release(em.v + em.len, (em.cap - em.len) * sizeof(EvIdx));
-    s->ev_msg = em.v;
-    s->nev_msg = (uint32_t)em.len;
+    mem_release(msgs + nm, (nc + 1 - nm) * sizeof(Message));
+    s->msgs = msgs;
+    s->nmsg = (uint32_t)nm;
+    mem_release(em + ne, (nc + 1 - ne) * sizeof(EvIdx));
+    s->ev_msg = em;
+    s->nev_msg = (uint32_t)ne;
     free(msg_of);
     free(mate);
     free(peer_of);
