@@ -481,7 +481,6 @@ const char *store_check(const Store *s)
 #undef BAD
 }
 
-
 void group_summarize(const Store *s, const SyncGroup *G, const uint64_t *sel, uint32_t stamp, uint32_t *mark_act,
                      uint32_t *mark_loc, SyncGroup *out)
 {

@@ -12,9 +12,9 @@
  * table, are shared by two workers over ranges of buckets and of
  * communication events when there is work enough, in the build too, where
  * the activities' workers run beside them (once those are done, the
- * messages' take both cores); the groups' sorts and summaries are shared
- * over ranges of groups after the build (in it, one of the activities'
- * workers builds them).
+ * messages' take both cores); the groups' sorts and summaries likewise
+ * over ranges of groups, after the build or, in it, from one of the
+ * activities' workers.
  * Invariants: a send and a receive are paired only when their keys are
  * equal (never by hash alone); each side in time order; the pairs and the
  * groups do not depend on the number of workers; see store.h.
